@@ -1,0 +1,13 @@
+// Every subcommand, in the order `gstack --help` lists them.
+import type { Argv } from 'yargs';
+import type { Catalog } from '../../driver/catalog.js';
+import { register as run } from './run.js';
+import { register as probe } from './probe.js';
+import { register as cookbook } from './cookbook.js';
+import { register as sessions } from './sessions.js';
+import { register as render } from './render.js';
+import { register as pdf } from './pdf.js';
+import { register as diagram } from './diagram.js';
+
+export type Register = (y: Argv<any>, catalog: Catalog) => Argv<any>;
+export const COMMANDS: Register[] = [run, probe, cookbook, sessions, render, pdf, diagram];

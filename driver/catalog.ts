@@ -1,0 +1,89 @@
+// Loads the command catalog (driver/catalog.json) and validates it against its JSON schema.
+// Everything user-facing — sandbox globals, CLI flags, generated docs — is built from it.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+export type Support = 'yes' | 'no' | 'partial';
+export interface ApiEntry {
+  name: string;
+  kind: 'function' | 'value' | 'object' | 'method';
+  signature: string;
+  tsType?: string;
+  description: string;
+  engines: { aside: Support; chromium: Support; note?: string };
+  example: string;
+}
+export interface Flag {
+  name: string;
+  alias?: string;
+  type: 'string' | 'number' | 'boolean' | 'array' | 'count';
+  choices?: Array<string | number>;
+  default?: unknown;
+  description: string;
+  placeholder?: string;
+}
+export interface Command {
+  name: string;
+  usage: string;
+  description: string;
+  positionals?: Array<{ name: string; description: string; required?: boolean; choices?: string[] }>;
+  flags: Flag[];
+  examples?: string[];
+  output?: string[];
+  skills?: string[];
+}
+export interface Catalog {
+  version: number;
+  sentinel: 'GSTACK_STEP_OK';
+  globals: ApiEntry[];
+  pageExtras: ApiEntry[];
+  pageMethods: string[];
+  sharedFlags?: Flag[];
+  commands: Command[];
+  exitCodes: Array<{ code: number; name: string; meaning: string; nextStep: string }>;
+  evidenceLabels: Array<{ label: string; meaning: string }>;
+  probeOutcomes: Array<{ name: string; meaning: string; fallback: boolean }>;
+}
+
+/** The repo root, whether we run from source (driver/) or compiled (dist/driver/). */
+export function projectRoot(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return here.endsWith(join('dist', 'driver')) ? join(here, '..', '..') : join(here, '..');
+}
+
+export const CATALOG_PATH = join(projectRoot(), 'driver', 'catalog.json');
+export const CATALOG_SCHEMA_PATH = join(projectRoot(), 'driver', 'catalog.schema.json');
+
+export class CatalogError extends Error {}
+
+/** Validates a catalog object; throws CatalogError listing every schema violation. */
+export function validateCatalog(data: unknown): asserts data is Catalog {
+  const require = createRequire(import.meta.url);
+  const Ajv = require('ajv') as typeof import('ajv').default;
+  const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
+  const schema = JSON.parse(readFileSync(CATALOG_SCHEMA_PATH, 'utf8'));
+  const validate = ajv.compile(schema);
+  if (!validate(data)) {
+    const msgs = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+    throw new CatalogError(`driver/catalog.json does not match its schema:\n  ${msgs.join('\n  ')}`);
+  }
+}
+
+let cached: Catalog | undefined;
+
+/** The validated catalog (read once per process). */
+export function loadCatalog(path = CATALOG_PATH): Catalog {
+  if (cached && path === CATALOG_PATH) return cached;
+  const data = JSON.parse(readFileSync(path, 'utf8'));
+  validateCatalog(data);
+  if (path === CATALOG_PATH) cached = data;
+  return data;
+}
+
+export function commandSpec(name: string, catalog = loadCatalog()): Command {
+  const c = catalog.commands.find((x) => x.name === name);
+  if (!c) throw new CatalogError(`catalog has no command "${name}"`);
+  return c;
+}

@@ -1,0 +1,27 @@
+// What every engine (chromium, aside, remote) gets and gives back. The runner (driver/run.ts)
+// owns the output filter and computes the exit code from this outcome; an engine only runs
+// the script and reports lines.
+
+export type EngineName = 'aside' | 'chromium';
+
+export interface EngineRunInput {
+  script: string;
+  /** This call's artifact directory (chromium). Aside uses its own per-run pwd. */
+  pwd: string;
+  /** Whole-script deadline; the engine must kill its browser / CLI when it passes. */
+  timeoutMs: number;
+  /** Each evidence line the script prints, in order (the runner filters and caps them). */
+  onLine: (line: string) => void;
+  /** Aborted on SIGINT/SIGTERM of the CLI: stop and clean up at once. */
+  signal?: AbortSignal;
+}
+
+export interface EngineRunOutcome {
+  /** The script ran to its end without throwing. */
+  completed: boolean;
+  /** Why it did not complete, already rewritten for agents (no "[error]" prefix). */
+  error?: string;
+  timedOut?: boolean;
+  /** Where the script's artifacts are (chromium: input.pwd; aside: last ASIDE_DIR= line). */
+  artifactDir?: string;
+}

@@ -1,0 +1,85 @@
+// The one egress filter every stdout line passes through (DESIGN section 5): lone UTF-16
+// surrogates are replaced, total output is capped with a visible marker, and the sentinel
+// and the final [error] line are never cut.
+
+export const SENTINEL = 'GSTACK_STEP_OK';
+export const ERROR_PREFIX = '[error]';
+
+/** Replace lone surrogates (which break JSON and terminals) with U+FFFD. */
+export function wellFormed(s: string): string {
+  return typeof (s as any).toWellFormed === 'function'
+    ? (s as any).toWellFormed()
+    : s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+export interface OutputFilterOptions {
+  /** Cap on the bytes of evidence lines (the marker, sentinel and error line come on top). */
+  maxBytes: number;
+  /** Where accepted lines go (stdout for the CLI, an array for --json). */
+  emit: (line: string) => void;
+}
+
+export class OutputFilter {
+  private used = 0;
+  private dropped = 0;
+  private markerShown = false;
+  /** Every line accepted so far, in order (what --json reports). */
+  readonly lines: string[] = [];
+  sawSentinel = false;
+  /** Lines after the last sentinel that start with "[error" (Aside reports throws this way). */
+  errorAfterSentinel = false;
+
+  constructor(private readonly opts: OutputFilterOptions) {}
+
+  /** Feed one logical output line (may contain newlines; each is treated as a line). */
+  write(text: string): void {
+    for (const raw of wellFormed(text).split(/\r?\n/)) this.writeOne(raw);
+  }
+
+  private writeOne(line: string): void {
+    if (line === SENTINEL) {
+      this.sawSentinel = true;
+      this.errorAfterSentinel = false;
+      this.flushMarker();
+      this.accept(line);
+      return;
+    }
+    if (line.startsWith('[error')) this.errorAfterSentinel = true;
+    const bytes = Buffer.byteLength(line, 'utf8') + 1;
+    if (this.used + bytes > this.opts.maxBytes) {
+      this.dropped += bytes;
+      return;
+    }
+    this.used += bytes;
+    this.accept(line);
+  }
+
+  private flushMarker(): void {
+    if (this.dropped > 0 && !this.markerShown) {
+      this.accept(`[truncated ${this.dropped} bytes]`);
+      this.markerShown = true;
+    } else if (this.dropped > 0) {
+      this.accept(`[truncated ${this.dropped} more bytes]`);
+    }
+    this.dropped = 0;
+  }
+
+  private accept(line: string): void {
+    this.lines.push(line);
+    this.opts.emit(line);
+  }
+
+  /** Close the stream: the truncation marker, then the [error] line if the call failed. The
+   * error line is always last, so nothing the page printed can follow (and forge) it. */
+  finish(errorLine?: string): void {
+    this.flushMarker();
+    if (errorLine !== undefined) {
+      const clean = wellFormed(errorLine).replace(/\r?\n/g, ' ');
+      this.accept(clean.startsWith(ERROR_PREFIX) ? clean : `${ERROR_PREFIX} ${clean}`);
+    }
+  }
+
+  get truncatedBytes(): number {
+    return this.dropped;
+  }
+}

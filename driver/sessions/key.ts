@@ -1,0 +1,85 @@
+// Session key resolution and on-disk layout (DESIGN section 6).
+// key: --session > GSTACK_SESSION_KEY > CLAUDE_SESSION_ID > CONDUCTOR_WORKSPACE_ID >
+//      git worktree top level > cwd.   slug: readable tail + short hash of the whole key.
+import { createHash } from 'node:crypto';
+import { existsSync, statSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve, basename } from 'node:path';
+
+export type KeySource = 'flag' | 'GSTACK_SESSION_KEY' | 'CLAUDE_SESSION_ID' | 'CONDUCTOR_WORKSPACE_ID' | 'git' | 'cwd';
+
+export interface SessionKey {
+  key: string;
+  source: KeySource;
+  slug: string;
+}
+
+export function gstackHome(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.GSTACK_HOME || join(homedir(), '.gstack'));
+}
+
+/** Finds the git worktree top level by walking up to a `.git` entry (file for linked
+ * worktrees, dir for the main one) — no `git` process on the hot path. */
+export function gitTopLevel(start: string): string | undefined {
+  let dir = resolve(start);
+  for (;;) {
+    const dotGit = join(dir, '.git');
+    if (existsSync(dotGit)) {
+      try {
+        const st = statSync(dotGit);
+        if (st.isDirectory() || /^gitdir:/.test(readFileSync(dotGit, 'utf8'))) return dir;
+      } catch {
+        /* unreadable: keep walking */
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+export function slugFor(key: string): string {
+  const hash = createHash('sha256').update(key).digest('hex').slice(0, 8);
+  const tail = basename(key.replace(/[\\/]+$/, '')) || key;
+  const readable = tail
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|-+$/g, '')
+    .slice(-32);
+  return `${readable || 'session'}-${hash}`;
+}
+
+export function resolveSessionKey(opts: { session?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): SessionKey {
+  const env = opts.env ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const pick = (key: string, source: KeySource): SessionKey => ({ key, source, slug: slugFor(key) });
+  if (opts.session) return pick(opts.session, 'flag');
+  for (const name of ['GSTACK_SESSION_KEY', 'CLAUDE_SESSION_ID', 'CONDUCTOR_WORKSPACE_ID'] as const) {
+    const v = env[name];
+    if (v && v.trim()) return pick(v.trim(), name);
+  }
+  const top = gitTopLevel(cwd);
+  if (top) return pick(top, 'git');
+  return pick(resolve(cwd), 'cwd');
+}
+
+export interface SessionPaths {
+  home: string;
+  /** Per-session state: profile/, storage-state.json (remote browsers), session.json. */
+  sessionDir: string;
+  profileDir: string;
+  /** Parent of this session's per-call artifact dirs. */
+  artifactsDir: string;
+  storageStatePath: string;
+}
+
+export function sessionPaths(slug: string, env: NodeJS.ProcessEnv = process.env): SessionPaths {
+  const home = gstackHome(env);
+  const sessionDir = join(home, 'sessions', slug);
+  return {
+    home,
+    sessionDir,
+    profileDir: join(home, 'profiles', slug),
+    artifactsDir: join(home, 'artifacts', slug),
+    storageStatePath: join(sessionDir, 'storage-state.json'),
+  };
+}
