@@ -1,0 +1,109 @@
+// A real loopback HTTP server for the fixture site (test/fixtures/site), plus a few dynamic
+// routes the end-to-end tests need (cookies, slow responses, redirects, status codes).
+import http from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { join, extname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+
+export const SITE_ROOT = fileURLToPath(new URL('../fixtures/site/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export interface FixtureServer {
+  url: string;
+  origin: string;
+  /** Requests seen, in order (method + path), for tests that check what was fetched. */
+  requests: Array<{ method: string; path: string; cookie?: string }>;
+  close(): Promise<void>;
+}
+
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const requests: FixtureServer['requests'] = [];
+  const server = http.createServer(async (req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    requests.push({ method: req.method ?? 'GET', path: u.pathname, cookie: req.headers.cookie });
+    try {
+      switch (u.pathname) {
+        case '/set-cookie': {
+          const name = u.searchParams.get('name') ?? 'sid';
+          const value = u.searchParams.get('value') ?? 'v1';
+          res.writeHead(200, {
+            'content-type': 'text/html; charset=utf-8',
+            'set-cookie': `${name}=${value}; Path=/; Max-Age=86400; SameSite=Lax`,
+          });
+          res.end(`<title>cookie set</title><p>set ${name}</p>`);
+          return;
+        }
+        case '/api/me': {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ cookie: req.headers.cookie ?? '' }));
+          return;
+        }
+        case '/slow': {
+          const ms = Number(u.searchParams.get('ms') ?? '5000');
+          setTimeout(() => {
+            res.writeHead(200, { 'content-type': 'text/html' });
+            res.end('<title>slow</title>slow');
+          }, ms);
+          return;
+        }
+        case '/status': {
+          const code = Number(u.searchParams.get('code') ?? '200');
+          res.writeHead(code, { 'content-type': 'text/plain' });
+          res.end(`status ${code}`);
+          return;
+        }
+        case '/redirect': {
+          res.writeHead(302, { location: u.searchParams.get('to') ?? '/' });
+          res.end();
+          return;
+        }
+        case '/echo-title': {
+          const t = u.searchParams.get('t') ?? 'echo';
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          res.end(`<!doctype html><title>${t.replace(/[<&]/g, '')}</title><h1>${t.replace(/[<&]/g, '')}</h1>`);
+          return;
+        }
+      }
+      let rel = decodeURIComponent(u.pathname);
+      if (rel.endsWith('/')) rel += 'index.html';
+      const file = resolve(SITE_ROOT, '.' + rel);
+      if (!file.startsWith(SITE_ROOT.replace(/[\\/]$/, '') + sep)) {
+        res.writeHead(403).end();
+        return;
+      }
+      const st = await stat(file).catch(() => undefined);
+      if (!st || !st.isFile()) {
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>not found');
+        return;
+      }
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (err) {
+      res.writeHead(500).end(String(err));
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: origin + '/',
+    origin,
+    requests,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections?.();
+        server.close(() => r());
+      }),
+  };
+}
