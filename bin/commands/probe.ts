@@ -1,0 +1,25 @@
+// `gstack probe`: which engine a call would use and why, and the Chromium it would launch.
+// The Aside probe always runs here (that is what the command is for); the ENGINE line then
+// applies the same rules a `gstack run` would (--engine, GSTACK_SKIP_ASIDE).
+import type { Argv } from 'yargs';
+import type { Catalog } from '../../driver/catalog.js';
+import { commandSpec } from '../../driver/catalog.js';
+import { applyFlags } from '../cli-flags.js';
+
+interface ProbeArgs {
+  engine: 'auto' | 'aside' | 'chromium';
+  json: boolean;
+}
+
+export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+  const spec = commandSpec('probe', catalog);
+  return y.command(
+    spec.name,
+    spec.description,
+    (c) => applyFlags(c, spec.flags),
+    async (argv) => {
+      const { runProbeCommand } = await import('./probe-report.js');
+      process.exitCode = await runProbeCommand(argv as unknown as ProbeArgs);
+    },
+  );
+}

@@ -1,0 +1,76 @@
+// The Aside engine: the script goes to `aside repl` unchanged, and we compute the truth the
+// CLI does not give. Aside's CLI exits 0 even when the script throws (it prints an `[error`
+// line instead), so success is: the sentinel was printed and no `[error` line came after it.
+import { runAsideRepl } from './aside-probe.js';
+import type { EngineRunInput, EngineRunOutcome } from './types.js';
+
+const SENTINEL = 'GSTACK_STEP_OK';
+const ASIDE_DIR_LABEL = 'ASIDE_DIR=';
+/** How the Aside CLI says it cut stdout; when that ate the sentinel the fix is different. */
+const CUT_MARKER = /^\[?(output )?truncated\b/i;
+
+export interface AsideVerdict {
+  completed: boolean;
+  error?: string;
+  artifactDir?: string;
+}
+
+/** Reads Aside's stdout (already complete) the way `gstack run` must judge it. Exported for
+ * `gstack render` and for unit tests. */
+export function judgeAsideOutput(lines: string[], exitCode: number | null): AsideVerdict {
+  let artifactDir: string | undefined;
+  let lastSentinel = -1;
+  let lastError = -1;
+  let sawCut = false;
+  lines.forEach((line, i) => {
+    if (line.startsWith(ASIDE_DIR_LABEL)) artifactDir = line.slice(ASIDE_DIR_LABEL.length).trim() || artifactDir;
+    if (line === SENTINEL) lastSentinel = i;
+    if (line.startsWith('[error')) lastError = i;
+    if (CUT_MARKER.test(line)) sawCut = true;
+  });
+
+  if (lastError > lastSentinel) {
+    const raw = lines[lastError].replace(/^\[error[^\]]*\]?\s*/, '').trim();
+    return { completed: false, artifactDir, error: raw ? `The script threw on Aside: ${raw}` : 'The script threw on Aside (see the [error line above).' };
+  }
+  if (lastSentinel < 0) {
+    if (sawCut)
+      return {
+        completed: false,
+        artifactDir,
+        error: 'Aside cut the script\'s output before GSTACK_STEP_OK. Print less (write long text to a file under pwd and print its path), then run again.',
+      };
+    if (exitCode !== 0 && exitCode !== null)
+      return { completed: false, artifactDir, error: `The aside CLI exited with code ${exitCode} before the script finished. Check the Aside app with \`gstack probe\`, or run with --engine chromium.` };
+    return {
+      completed: false,
+      artifactDir,
+      error: 'The script ended without printing GSTACK_STEP_OK. End every script with console.log("GSTACK_STEP_OK") after its last step.',
+    };
+  }
+  if (exitCode !== 0)
+    return { completed: false, artifactDir, error: `The aside CLI exited with code ${exitCode} after the script printed GSTACK_STEP_OK; the call's result is not reliable. Check the Aside app with \`gstack probe\`.` };
+  return { completed: true, artifactDir };
+}
+
+export async function runOnAside(input: EngineRunInput & { env?: NodeJS.ProcessEnv }): Promise<EngineRunOutcome> {
+  const res = await runAsideRepl(input.script, {
+    timeoutMs: input.timeoutMs,
+    onLine: input.onLine,
+    signal: input.signal,
+    env: input.env,
+  });
+  const verdict = judgeAsideOutput(res.lines, res.exitCode);
+
+  if (res.spawnError)
+    return { completed: false, error: `The aside CLI could not be started (${res.spawnError}). Check with \`gstack probe\`, or run with --engine chromium.` };
+  if (res.timedOut)
+    return {
+      completed: false,
+      timedOut: true,
+      artifactDir: verdict.artifactDir,
+      error: `The script did not finish within ${Math.round(input.timeoutMs / 100) / 10} s (--timeout); aside repl was stopped. The page may be slow or a wait never matched: wait for a specific selector, or raise --timeout.`,
+    };
+  if (res.aborted) return { completed: false, artifactDir: verdict.artifactDir, error: 'The call was interrupted; aside repl was stopped.' };
+  return verdict;
+}
