@@ -1,6 +1,31 @@
-// Placeholder until the sessions command lands: registers nothing.
+// `gstack sessions list|gc|clear|import-cookies`: flags and positionals come from the catalog;
+// the implementation (driver/sessions/command.ts) loads only when the command runs.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
-export function register(y: Argv<any>, _catalog: Catalog): Argv<any> {
-  return y;
+import { commandSpec } from '../../driver/catalog.js';
+import { applyFlags } from '../cli-flags.js';
+
+export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+  const spec = commandSpec('sessions', catalog);
+  const [action, target] = spec.positionals ?? [];
+  return y.command(
+    `${spec.name} <${action.name}> [${target.name}]`,
+    spec.description,
+    (c) => {
+      let b = c
+        .positional(action.name, { describe: action.description, choices: action.choices, type: 'string' })
+        .positional(target.name, { describe: target.description, type: 'string' });
+      b = applyFlags(b, spec.flags);
+      for (const ex of spec.examples ?? []) b = b.example(ex, '');
+      return b;
+    },
+    async (argv) => {
+      const { runSessionsCommand } = await import('../../driver/sessions/command.js');
+      const code = await runSessionsCommand(argv as never, {
+        out: (l) => process.stdout.write(l + '\n'),
+        err: (l) => process.stderr.write(l + '\n'),
+      });
+      process.exitCode = code;
+    },
+  );
 }

@@ -1,0 +1,164 @@
+// `gstack sessions list|gc|clear|import-cookies`: the implementation behind the thin yargs
+// module bin/commands/sessions.ts. Prints evidence-style lines (or one JSON object with
+// --json) and returns the exit code. No output path here ever contains a cookie value.
+import { gstackHome, resolveSessionKey, sessionPaths } from './key.js';
+import { clearSession, formatBytes, gcSessions, listSessions, parseDuration, resolveSlug, sessionInfo, type SessionInfo } from './manage.js';
+import { describeHolder } from './lock.js';
+
+export interface SessionsArgs {
+  action: 'list' | 'gc' | 'clear' | 'import-cookies';
+  target?: string;
+  session?: string;
+  'older-than'?: string;
+  'dry-run'?: boolean;
+  remote?: boolean;
+  json?: boolean;
+  'lock-timeout'?: number;
+}
+
+export interface SessionsIO {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+class SessionsUsageError extends Error {
+  readonly exitCode = 2;
+}
+
+function quote(s: string | undefined): string {
+  return s === undefined ? '?' : JSON.stringify(s);
+}
+
+function infoLine(s: SessionInfo): string {
+  const locked = s.lockedBy ? `pid:${s.lockedBy.pid}` : 'no';
+  const size = s.sizeBytes === undefined ? '' : ` size=${formatBytes(s.sizeBytes).replace(' ', '')}`;
+  const kind = s.kind === 'remote' ? ' remote=yes' : '';
+  return `SESSION ${s.slug} key=${quote(s.key)} profile=${s.paths.profileDir}${size} lastUse=${s.lastUsed?.toISOString() ?? '?'} locked=${locked}${kind}`;
+}
+
+function infoJson(s: SessionInfo) {
+  return {
+    slug: s.slug,
+    key: s.key ?? null,
+    kind: s.kind ?? null,
+    profile: s.paths.profileDir,
+    profileExists: s.profileExists,
+    storageState: s.hasStorageState ? s.paths.storageStatePath : null,
+    artifacts: s.paths.artifactsDir,
+    sizeBytes: s.sizeBytes ?? null,
+    lastUse: s.lastUsed?.toISOString() ?? null,
+    locked: s.lockedBy ? { pid: s.lockedBy.pid, since: s.lockedBy.since, key: s.lockedBy.key, host: s.lockedBy.host } : null,
+  };
+}
+
+export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Promise<number> {
+  const env = io.env ?? process.env;
+  const home = gstackHome(env);
+  const emit = (obj: unknown) => io.out(JSON.stringify(obj));
+
+  switch (args.action) {
+    case 'list': {
+      if (args.target) throw new SessionsUsageError('`sessions list` takes no argument');
+      const all = await listSessions({ home, env, withSize: true });
+      if (args.json) emit({ home, sessions: all.map(infoJson) });
+      else {
+        for (const s of all) io.out(infoLine(s));
+        io.out(`SESSIONS=${all.length} home=${home}`);
+      }
+      return 0;
+    }
+
+    case 'gc': {
+      if (args.target) throw new SessionsUsageError('`sessions gc` takes no argument; use --older-than DURATION');
+      let olderThanMs: number;
+      try {
+        olderThanMs = parseDuration(args['older-than'] ?? '7d');
+      } catch (err) {
+        throw new SessionsUsageError(`--older-than: ${(err as Error).message}`);
+      }
+      const r = await gcSessions({ home, env, olderThanMs, dryRun: args['dry-run'] });
+      const verb = args['dry-run'] ? 'WOULD_REMOVE' : 'REMOVED';
+      if (args.json) {
+        emit({
+          dryRun: !!args['dry-run'],
+          removed: r.removed.map(infoJson),
+          kept: r.kept.map((k) => ({ ...infoJson(k.info), reason: k.reason })),
+          prunedArtifacts: r.prunedArtifacts,
+        });
+      } else {
+        for (const s of r.removed) io.out(`${verb} ${s.slug} key=${quote(s.key)} lastUse=${s.lastUsed?.toISOString() ?? '?'}`);
+        for (const k of r.kept) if (k.info.lockedBy) io.out(`KEPT ${k.info.slug} key=${quote(k.info.key)} (${k.reason})`);
+        for (const p of r.prunedArtifacts) io.out(`${args['dry-run'] ? 'WOULD_PRUNE' : 'PRUNED'} ${p}`);
+        io.out(`GC removed=${r.removed.length} kept=${r.kept.length} prunedArtifacts=${r.prunedArtifacts.length}${args['dry-run'] ? ' dryRun=yes' : ''}`);
+      }
+      return 0;
+    }
+
+    case 'clear': {
+      // KEY (a session key or a slug from `sessions list`) > --session > this directory's session.
+      const slug = args.target
+        ? await resolveSlug(args.target, home)
+        : resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug;
+      const info = await sessionInfo(slug, { home, env });
+      if (!info.profileExists && !info.key && !info.lastUsed) {
+        io.err(`[error] No session ${args.target ? quote(args.target) : slug} under ${home}. \`gstack sessions list\` shows the sessions there.`);
+        return 1;
+      }
+      const r = await clearSession(slug, { home, env });
+      if (!r.removed) {
+        io.err(
+          `[error] Session ${slug} is in use (${r.reason}); not cleared. Wait for that call to finish and run \`gstack sessions clear\` again.`,
+        );
+        return 4;
+      }
+      if (args.json) emit({ cleared: infoJson(info) });
+      else io.out(`CLEARED ${slug} key=${quote(info.key)} profile=${info.paths.profileDir}`);
+      return 0;
+    }
+
+    case 'import-cookies': {
+      if (!args.target) throw new SessionsUsageError('`sessions import-cookies FILE`: name the cookie file (Playwright storageState JSON or Netscape cookies.txt)');
+      const { parseCookieFile, importIntoProfile, importIntoStorageState } = await import('./cookies.js');
+      const { touchSession, readSessionRecord } = await import('./registry.js');
+      const parsed = await parseCookieFile(args.target);
+      const key = resolveSessionKey({ session: args.session, cwd: io.cwd, env });
+      const paths = sessionPaths(key.slug, env);
+      const remote = args.remote || (await readSessionRecord(paths))?.kind === 'remote';
+      const lockTimeoutMs = args['lock-timeout'] ?? 60_000;
+      let summary;
+      if (remote) {
+        // Same lock a remote call holds (its session dir), so a running call's save at the end
+        // cannot overwrite the import half-way.
+        const { acquireProfileLock } = await import('./lock.js');
+        const lock = await acquireProfileLock(paths.sessionDir, {
+          timeoutMs: lockTimeoutMs,
+          key: key.key,
+          onWait: (h) => io.err(`gstack: waiting for the session (held by ${describeHolder(h)})`),
+        });
+        try {
+          summary = await importIntoStorageState(parsed, paths.storageStatePath);
+        } finally {
+          await lock.release();
+        }
+      } else {
+        summary = await importIntoProfile(parsed, { paths, key: key.key, lockTimeoutMs, onWait: (m) => io.err('gstack: ' + m) });
+      }
+      await touchSession(paths, key.key, remote ? 'remote' : 'local');
+      if (args.json) emit({ session: { key: key.key, slug: key.slug }, ...summary });
+      else {
+        io.out(
+          `IMPORTED cookies=${summary.cookies} domains=${summary.domains.join(',') || '-'} origins=${summary.origins} format=${summary.format} ` +
+            `into=${summary.target} ${summary.where} session=${key.slug}`,
+        );
+        if (summary.sessionCookiesKept) {
+          io.out(`NOTE ${summary.sessionCookiesKept} session cookie(s) had no expiry; they are kept for 30 days so the profile remembers them.`);
+        }
+      }
+      return 0;
+    }
+  }
+  throw new SessionsUsageError(`unknown sessions action ${quote(String(args.action))}: use list, gc, clear or import-cookies`);
+}
+
