@@ -1,0 +1,195 @@
+// The Chromium render engine: a throwaway headless Chromium (chromium.launch, not the
+// persistent profile — a render needs no logins and must not touch the user's state) that
+// opens the page on the loopback server, waits, and runs the steps in order.
+import type { Browser, Page } from 'playwright-core';
+import { chromiumArgs, findChromium, NoChromiumError } from '../driver/chromium-find.js';
+import { toPlaywrightPdfOptions } from './pdf-options.js';
+import {
+  describePageError,
+  EngineFailure,
+  type EngineRenderOutput,
+  type PreparedRender,
+  type StepOutput,
+} from './prepared.js';
+
+const WAIT_POLL_MS = 100;
+
+export async function renderOnChromium(job: PreparedRender): Promise<EngineRenderOutput> {
+  let executablePath: string;
+  try {
+    executablePath = findChromium(job.env).path;
+  } catch (err) {
+    if (err instanceof NoChromiumError) throw new EngineFailure(err.message, 'start', 3);
+    throw err;
+  }
+  if (job.signal.aborted) throw new EngineFailure('the render deadline passed before Chromium started', 'start');
+
+  const { chromium } = await import('playwright-core');
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({ executablePath, args: chromiumArgs(), headless: true });
+  } catch (err) {
+    throw new EngineFailure(
+      `Chromium at ${executablePath} did not start: ${firstLine(err)}. Check that it runs (\`${executablePath} --version\`) or point GSTACK_CHROMIUM at another Chrome/Chromium.`,
+      'start',
+    );
+  }
+  const stop = () => void browser.close().catch(() => {});
+  job.signal.addEventListener('abort', stop, { once: true });
+
+  const pageErrors: string[] = [];
+  const blockedRequests: string[] = [];
+  try {
+    const context = await browser.newContext({
+      viewport: job.viewport,
+      deviceScaleFactor: job.deviceScaleFactor,
+      acceptDownloads: false,
+      serviceWorkers: 'block',
+    });
+    if (!job.allowNetwork) {
+      const foreign = (u: URL) => !u.href.startsWith(job.origin + '/');
+      const block = (url: string) => {
+        blockedRequests.push(url);
+        job.onBlockedRequest?.(url);
+      };
+      await context.route(foreign, (route) => {
+        block(route.request().url());
+        return route.abort('blockedbyclient');
+      });
+      // Without connectToServer() a routed WebSocket never reaches the network.
+      await context.routeWebSocket(foreign, (ws) => {
+        block(ws.url());
+        ws.close();
+      });
+    }
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(describePageError(err)));
+    if (job.media) await page.emulateMedia({ media: job.media });
+
+    await openAndWait(page, job);
+
+    const outputs: StepOutput[] = [];
+    for (let i = 0; i < job.steps.length; i++) {
+      outputs.push(await runStep(page, job, i));
+    }
+    return { outputs, pageErrors, blockedRequests };
+  } catch (err) {
+    if (err instanceof EngineFailure) throw err;
+    if (job.signal.aborted) throw new EngineFailure('the render deadline passed', 'page');
+    throw new EngineFailure(firstLine(err), 'page');
+  } finally {
+    job.signal.removeEventListener('abort', stop);
+    await browser.close().catch(() => {});
+  }
+}
+
+async function openAndWait(page: Page, job: PreparedRender): Promise<void> {
+  const deadline = Date.now() + job.waitTimeoutMs;
+  let response;
+  try {
+    response = await page.goto(job.url, { waitUntil: 'load', timeout: job.waitTimeoutMs });
+  } catch (err) {
+    throw new EngineFailure(
+      `the page did not finish loading within --wait-timeout ${job.waitTimeoutMs} ms (${firstLine(err)}). A resource may hang; raise --wait-timeout or remove the slow resource.`,
+      'page',
+    );
+  }
+  if (response && !response.ok()) {
+    throw new EngineFailure(`the loopback server answered ${response.status()} for the page; check the file path and --serve-root`, 'page');
+  }
+
+  if (job.waitSelector !== undefined) {
+    try {
+      await page.waitForSelector(job.waitSelector, { state: 'attached', timeout: Math.max(1, deadline - Date.now()) });
+    } catch (err) {
+      const msg = firstLine(err);
+      const invalid = /not a valid selector|Unexpected token|malformed/i.test(msg);
+      throw new EngineFailure(
+        invalid
+          ? `--wait-selector "${job.waitSelector}" is not a valid selector: ${msg}`
+          : `--wait-selector "${job.waitSelector}" matched nothing within --wait-timeout ${job.waitTimeoutMs} ms. Check the selector against the page, or raise --wait-timeout if the page is slow.`,
+        'page',
+      );
+    }
+  }
+
+  if (job.waitExpression !== undefined) {
+    let lastError = '';
+    for (;;) {
+      try {
+        if (await page.evaluate(job.waitExpression)) break;
+        lastError = '';
+      } catch (err) {
+        const msg = firstLine(err);
+        if (/SyntaxError/.test(msg)) {
+          throw new EngineFailure(`--wait-expr is not a valid JavaScript expression: ${msg}`, 'page');
+        }
+        lastError = msg; // a throw counts as "not yet"
+      }
+      if (Date.now() + WAIT_POLL_MS > deadline) {
+        throw new EngineFailure(
+          `--wait-expr never became truthy within --wait-timeout ${job.waitTimeoutMs} ms${lastError ? ` (last error: ${lastError})` : ''}. Check the expression in the page's console, or raise --wait-timeout.`,
+          'page',
+        );
+      }
+      await page.waitForTimeout(WAIT_POLL_MS);
+    }
+  }
+}
+
+async function runStep(page: Page, job: PreparedRender, i: number): Promise<StepOutput> {
+  const step = job.steps[i];
+  const label = `step ${i + 1} (--${step.kind})`;
+  switch (step.kind) {
+    case 'pdf': {
+      const params = job.pdfParams[i]!;
+      try {
+        return { kind: 'pdf', data: await page.pdf(toPlaywrightPdfOptions(params)) };
+      } catch (err) {
+        throw new EngineFailure(`${label} failed: ${firstLine(err)}`, 'page');
+      }
+    }
+    case 'screenshot': {
+      const before = page.viewportSize() ?? job.viewport;
+      const sized = step.width !== undefined || step.height !== undefined;
+      if (sized) await page.setViewportSize({ width: step.width ?? before.width, height: step.height ?? before.height });
+      try {
+        const opts = {
+          type: step.format ?? 'png',
+          quality: step.format === 'jpeg' ? step.quality : undefined,
+          omitBackground: step.omitBackground,
+          caret: 'hide',
+        } as const;
+        if (step.selector !== undefined) {
+          const target = page.locator(step.selector).first();
+          if ((await target.count()) === 0) {
+            throw new EngineFailure(`${label}: --selector "${step.selector}" matched no element; check it against the page (or add --wait-selector)`, 'page');
+          }
+          return { kind: 'screenshot', data: await target.screenshot(opts) };
+        }
+        return { kind: 'screenshot', data: await page.screenshot({ ...opts, fullPage: !step.viewportOnly }) };
+      } catch (err) {
+        if (err instanceof EngineFailure) throw err;
+        throw new EngineFailure(`${label} failed: ${firstLine(err)}`, 'page');
+      } finally {
+        if (sized) await page.setViewportSize(before).catch(() => {});
+      }
+    }
+    case 'eval': {
+      try {
+        return { kind: 'eval', value: await page.evaluate(step.expression) };
+      } catch (err) {
+        throw new EngineFailure(`${label}: the expression threw in the page: ${firstLine(err)}`, 'page');
+      }
+    }
+  }
+}
+
+function firstLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg
+    .replace(/^page\.\w+: /, '')
+    .split('\n')
+    .find((l) => l.trim() !== '' && !/^=+/.test(l.trim()))
+    ?.trim() ?? msg;
+}

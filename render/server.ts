@@ -1,0 +1,180 @@
+// The loopback server a render reads its page through (DESIGN section 8). Browsers refuse
+// or mishandle file://, so one directory is served over HTTP for the length of one render —
+// and this server must never become a way to read the rest of the disk:
+//   - binds 127.0.0.1 on an ephemeral port, and answers only Host 127.0.0.1:<port>
+//     (or localhost:<port>), so a DNS-rebinding page elsewhere cannot reach it;
+//   - every URL starts with a random secret segment; anything else is 404;
+//   - each path segment is percent-decoded strictly (malformed -> 400), and a decoded
+//     segment may not smuggle a separator or NUL (-> 400);
+//   - the lexical path and then the real path (symlinks resolved) must stay under the real
+//     root on every request (-> 403 otherwise);
+//   - directories are 404 and never listed; only GET and HEAD are answered.
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import mime from 'mime-types';
+
+export interface LoopbackServerOptions {
+  /** The directory served. */
+  root: string;
+  /** In-memory files keyed by POSIX path relative to root; they win over disk. */
+  files?: Record<string, string | Uint8Array>;
+  /** Extra response headers on every file response (e.g. a Content-Security-Policy). */
+  headers?: Record<string, string>;
+  /** Every request, with the status it got (for tests and diagnostics). */
+  onRequest?: (entry: { method: string; path: string; status: number }) => void;
+}
+
+export interface LoopbackServer {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  /** The random first path segment every URL must carry. */
+  secret: string;
+  /** The real path of the served root. */
+  root: string;
+  /** URL of a file under the root (absolute path or relative to the root). */
+  urlFor(file: string): string;
+  close(): Promise<void>;
+}
+
+/** Content type for a file name, with charset for text types; octet-stream when unknown. */
+export function contentTypeFor(name: string): string {
+  return mime.contentType(name.split('/').pop() ?? name) || 'application/octet-stream';
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const rel = relative(root, candidate);
+  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** Splits a request path after the secret into decoded segments. Returns 400 on malformed
+ * percent-encoding or a decoded segment that carries a separator or NUL. */
+function decodeSegments(rawSegments: string[]): string[] | 400 {
+  const out: string[] = [];
+  for (const raw of rawSegments) {
+    let seg: string;
+    try {
+      seg = decodeURIComponent(raw);
+    } catch {
+      return 400;
+    }
+    if (/[\\/\0]/.test(seg)) return 400;
+    out.push(seg);
+  }
+  return out;
+}
+
+export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<LoopbackServer> {
+  const root = await realpath(opts.root);
+  if (!(await stat(root)).isDirectory()) throw new Error(`serve root is not a directory: ${opts.root}`);
+  const secret = randomBytes(16).toString('hex');
+  const memory = new Map<string, Buffer>();
+  for (const [k, v] of Object.entries(opts.files ?? {})) {
+    const key = k.replace(/^\/+/, '');
+    memory.set(key, typeof v === 'string' ? Buffer.from(v, 'utf8') : Buffer.from(v));
+  }
+  let port = 0;
+
+  const server = http.createServer((req, res) => {
+    const method = req.method ?? 'GET';
+    const rawPath = (req.url ?? '/').split(/[?#]/, 1)[0];
+    const finish = (status: number, body?: string, headers: Record<string, string> = {}): void => {
+      opts.onRequest?.({ method, path: rawPath, status });
+      const text = body ?? `${status} ${http.STATUS_CODES[status] ?? ''}\n`;
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers });
+      res.end(method === 'HEAD' ? undefined : text);
+    };
+    serve().catch(() => {
+      if (!res.headersSent) finish(500);
+      else res.destroy();
+    });
+
+    async function serve(): Promise<void> {
+      const host = req.headers.host ?? '';
+      if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return finish(403);
+      if (method !== 'GET' && method !== 'HEAD') return finish(405, undefined, { allow: 'GET, HEAD' });
+
+      const parts = rawPath.split('/');
+      // parts[0] is '' (the path starts with '/'); parts[1] must be the secret.
+      if (parts[0] !== '' || parts[1] !== secret) return finish(404);
+      const rest = parts.slice(2);
+      if (rest.length === 0 || rest[rest.length - 1] === '') return finish(404); // directory URL
+      const segments = decodeSegments(rest);
+      if (segments === 400) return finish(400);
+
+      const lexical = resolve(root, ...segments);
+      if (!isInside(root, lexical)) return finish(403);
+
+      const key = relative(root, lexical).split(sep).join('/');
+      const inMemory = memory.get(key);
+      if (inMemory) return sendBuffer(inMemory, key);
+
+      let real: string;
+      try {
+        real = await realpath(lexical);
+      } catch {
+        return finish(404);
+      }
+      if (!isInside(root, real)) return finish(403);
+      const info = await stat(real);
+      if (!info.isFile()) return finish(404);
+      opts.onRequest?.({ method, path: rawPath, status: 200 });
+      res.writeHead(200, fileHeaders(key, info.size));
+      if (method === 'HEAD') return void res.end();
+      await new Promise<void>((done, fail) => {
+        const stream = createReadStream(real);
+        stream.on('error', fail);
+        res.on('close', () => {
+          stream.destroy();
+          done();
+        });
+        stream.pipe(res);
+      });
+    }
+
+    function sendBuffer(body: Buffer, key: string): void {
+      opts.onRequest?.({ method, path: rawPath, status: 200 });
+      res.writeHead(200, fileHeaders(key, body.length));
+      res.end(method === 'HEAD' ? undefined : body);
+    }
+  });
+
+  function fileHeaders(name: string, size: number): Record<string, string> {
+    return {
+      'content-type': contentTypeFor(name),
+      'content-length': String(size),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      ...opts.headers,
+    };
+  }
+
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => ok());
+  });
+  port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    origin,
+    secret,
+    root,
+    urlFor(file: string): string {
+      const abs = isAbsolute(file) ? file : join(root, file);
+      const rel = relative(root, abs);
+      if (!isInside(root, abs)) throw new Error(`${file} is not under the served root ${root}`);
+      return `${origin}/${secret}/${rel.split(sep).map(encodeURIComponent).join('/')}`;
+    },
+    close(): Promise<void> {
+      return new Promise((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
