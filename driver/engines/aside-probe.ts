@@ -61,6 +61,8 @@ export interface AsideReplResult {
   spawnError?: string;
   /** Last bytes of stderr, for classification only: callers must not print it verbatim. */
   stderrTail?: string;
+  /** The CLI's process id (also its process group id), for callers that audit cleanup. */
+  pid?: number;
 }
 
 /**
@@ -131,7 +133,7 @@ export function runAsideRepl(script: string, opts: AsideReplOptions): Promise<As
       opts.signal?.removeEventListener('abort', onAbort);
       // A grandchild that outlived the CLI would keep the group alive: make sure it does not.
       if (timedOut || aborted) killGroup('SIGKILL');
-      resolve({ exitCode, timedOut, lines, aborted: aborted || undefined, spawnError, stderrTail: stderrTail || undefined });
+      resolve({ exitCode, timedOut, lines, aborted: aborted || undefined, spawnError, stderrTail: stderrTail || undefined, pid: child.pid });
     };
     child.on('error', (err: NodeJS.ErrnoException) => finish(null, err.code ?? 'spawn failed'));
     // 'close' waits for stdout to drain, so every line has been delivered before we settle.
