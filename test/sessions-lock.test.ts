@@ -188,3 +188,25 @@ test('clearStaleChromiumSingletons removes dangling Singleton links and nothing 
   assert.deepEqual(await clearStaleChromiumSingletons(join(dir, 'missing')), []);
   await rm(dir, { recursive: true, force: true });
 });
+
+test('clearStaleChromiumSingletons kills an orphaned Playwright browser still on the profile, never another program', async () => {
+  const { dir, profile } = await tempProfile();
+  const spawnFake = (args: string[]) =>
+    spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', ...args], { stdio: 'ignore' });
+  // A browser a dead call launched on this profile (Playwright passes both flags).
+  const orphan = spawnFake([`--user-data-dir=${profile}`, '--remote-debugging-pipe']);
+  const orphanExit = new Promise((r) => orphan.on('exit', (_c, sig) => r(sig)));
+  await symlink(`${hostname()}-${orphan.pid}`, join(profile, 'SingletonLock'));
+  await clearStaleChromiumSingletons(profile);
+  assert.equal(await orphanExit, 'SIGKILL');
+  assert.equal(existsSync(join(profile, 'SingletonLock')), false);
+
+  // A person's own browser on that profile (no --remote-debugging-pipe) is left alone.
+  const own = spawnFake([`--user-data-dir=${profile}`]);
+  await symlink(`${hostname()}-${own.pid}`, join(profile, 'SingletonLock'));
+  await clearStaleChromiumSingletons(profile);
+  assert.equal(own.exitCode, null);
+  assert.equal(own.signalCode, null);
+  own.kill('SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});

@@ -12,7 +12,7 @@
 // pid is told apart by its start time.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, lstat, mkdir, readFile, readdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readFile, readdir, readlink, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -113,7 +113,9 @@ async function readLock(lockPath: string): Promise<ReadResult> {
  * holder on another host (shared home over NFS) is never presumed dead. */
 export function holderIsDead(record: LockHolder & { procStart?: string }): boolean {
   if (record.host !== hostname()) return false;
-  if (!pidAlive(record.pid)) return true;
+  // A zombie (killed, not yet reaped — e.g. reparented to a container init that never reaps)
+  // answers kill(pid, 0) but is dead.
+  if (!pidAlive(record.pid) || isZombie(record.pid)) return true;
   if (record.procStart) {
     const now = procStartTime(record.pid);
     if (now !== undefined && now !== record.procStart) return true;
@@ -302,9 +304,11 @@ const SINGLETONS = ['SingletonLock', 'SingletonSocket', 'SingletonCookie'];
  * symlink to "host-pid"; Chromium refuses the profile when that pid is alive again or the
  * hostname differs, e.g. another container). Call only while holding our profile lock: then
  * no Chromium of ours can be using the profile, so the entries are stale by construction.
+ * A browser that outlived its dead call (SingletonLock names a live pid) is killed first.
  * Returns the names removed.
  */
 export async function clearStaleChromiumSingletons(profileDir: string): Promise<string[]> {
+  await killOrphanBrowser(profileDir);
   let names: string[];
   try {
     names = await readdir(profileDir);
@@ -323,4 +327,47 @@ export async function clearStaleChromiumSingletons(profileDir: string): Promise<
     );
   }
   return removed;
+}
+
+/**
+ * If the profile's SingletonLock ("<host>-<pid>") names a live Chromium on this host that a
+ * Playwright launch started on exactly this profile, it is an orphan: every call of ours holds
+ * the lock while its browser runs, and we hold the lock now. It would keep writing to the
+ * profile under the next call's browser, so it is killed. The --remote-debugging-pipe check
+ * keeps a person's own desktop browser (--profile pointing at it) safe.
+ */
+async function killOrphanBrowser(profileDir: string): Promise<void> {
+  let target: string;
+  try {
+    target = await readlink(join(profileDir, 'SingletonLock'));
+  } catch {
+    return;
+  }
+  const m = /^(.*)-(\d+)$/.exec(target);
+  if (!m || m[1] !== hostname()) return;
+  const pid = Number(m[2]);
+  if (pid === process.pid || !pidAlive(pid)) return;
+  let args: string[];
+  try {
+    args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return; // no /proc (macOS): Chromium there exits when its pipe to the dead call closes
+  }
+  const dir = profileDir.replace(/[\\/]+$/, '');
+  if (!args.includes(`--user-data-dir=${dir}`) || !args.includes('--remote-debugging-pipe')) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 40 && pidAlive(pid) && !isZombie(pid); i++) await new Promise((r) => setTimeout(r, 50));
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
 }
