@@ -1,6 +1,31 @@
-// Placeholder until the render command lands: registers nothing.
+// `gstack render <file.html> steps…`: local HTML -> PDF / PNG / eval values (DESIGN section 8).
+// Yargs checks the flags (from the catalog) and serves --help; the steps are read again from
+// the raw arguments because their order matters and yargs does not keep it.
 import type { Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
 import type { Catalog } from '../../driver/catalog.js';
-export function register(y: Argv<any>, _catalog: Catalog): Argv<any> {
-  return y;
+import { commandSpec } from '../../driver/catalog.js';
+import { applyFlags } from '../cli-flags.js';
+
+export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+  const spec = commandSpec('render', catalog);
+  return y.command(
+    'render <file>',
+    spec.description,
+    (c) => {
+      let out = c.positional('file', { type: 'string', describe: spec.positionals?.[0]?.description });
+      out = applyFlags(out, spec.flags);
+      for (const ex of spec.examples ?? []) out = out.example(ex, '');
+      return out;
+    },
+    async () => {
+      const raw = hideBin(process.argv);
+      const tokens = raw.slice(raw.indexOf('render') + 1);
+      const { runRenderCli } = await import('../../render/cli.js');
+      process.exitCode = await runRenderCli(tokens, catalog, {
+        out: (line) => process.stdout.write(line + '\n'),
+        err: (line) => process.stderr.write(line + '\n'),
+      });
+    },
+  );
 }
