@@ -1,0 +1,137 @@
+// Rewrites errors into messages an agent can act on: what happened, then what to do next.
+// Applied to every error a Page/Locator call throws into the script, and again to whatever
+// ends the script, so the final `[error]` line is always actionable.
+
+const NODE_GLOBALS = ['process', 'require', 'module', 'exports', '__dirname', '__filename', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'global', 'globalThis.process'];
+
+/** Marks an error whose message is already written for agents, so it is not rewritten twice. */
+export class AgentError extends Error {
+  constructor(message: string, readonly code: string = 'AGENT_ERROR') {
+    super(message);
+    this.name = 'AgentError';
+  }
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0].trim();
+}
+
+/** Playwright appends a "Call log:" section and ANSI codes; keep the first meaningful line. */
+function playwrightHeadline(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = message.replace(/\u001b\[[0-9;]*m/g, '');
+  const head = clean.split(/\n\s*Call log:/)[0];
+  return head.replace(/\s+/g, ' ').trim();
+}
+
+function selectorOf(message: string): string | undefined {
+  const m = /(?:waiting for|locator\(|getBy\w+\()\s*'?([^\n]+?)'?\)?\s*(?:\n|$)/.exec(message);
+  return m?.[1];
+}
+
+export interface RewriteContext {
+  availableGlobals?: string[];
+}
+
+/** Returns an agent-facing message for any error (never throws). */
+export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
+  if (err instanceof AgentError) return err.message;
+  const e = err as { name?: string; message?: string; stack?: string } | undefined;
+  const name = e?.name ?? 'Error';
+  const raw = typeof e?.message === 'string' ? e.message : String(err);
+  const msg = playwrightHeadline(raw);
+  const available = ctx.availableGlobals?.length ? ` Available globals: ${ctx.availableGlobals.join(', ')}.` : '';
+
+  if (name === 'ReferenceError') {
+    const m = /^(\S+) is not defined/.exec(msg);
+    if (m && NODE_GLOBALS.includes(m[1])) {
+      const extra =
+        m[1] === 'require' ? ' Use the globals fs, path and Buffer instead of modules.'
+        : m[1].startsWith('set') || m[1].startsWith('clear') ? ' Use `await sleep(ms)` to wait.'
+        : m[1] === 'process' ? ' A flow script cannot exit or read the environment: end it by printing GSTACK_STEP_OK, or throw to fail.'
+        : '';
+      return `${m[1]} is not available in a flow script (no Node globals).${extra}${available}`;
+    }
+    return `${msg}.${available}`;
+  }
+  if (/Cannot use import statement|import\(\) is not available|Dynamic import|ERR_VM_DYNAMIC_IMPORT/i.test(raw)) {
+    return `import is not available in a flow script: it runs as one self-contained script.${available}`;
+  }
+  if (/^(page|frame|locator)\.(evaluate|evaluateHandle|waitForFunction|\$eval|\$\$eval)\b/.test(msg) && /\bat (eval|UtilityScript|predicate)\b/.test(msg)) {
+    const what = msg.replace(/^[\w.$]+: /, '').replace(/\s+at (eval|predicate|next|UtilityScript|<anonymous>)\b.*$/, '');
+    return `The function passed to ${/^[\w.$]+/.exec(msg)![0]} threw inside the page: ${truncate(what, 200)}. It runs in the page (not in the script): check what it reads exists there, and pass script values as its argument.`;
+  }
+  if (/strict mode violation/i.test(msg)) {
+    const count = /resolved to (\d+) elements/.exec(msg)?.[1];
+    return `The locator matched ${count ?? 'several'} elements, so the action is ambiguous (${truncate(msg, 200)}). Take a snapshot (snapshot(pg, { interactive: true })) and act on one element by its ref: pg.locator("e12").`;
+  }
+  if (/net::ERR_[A-Z_]+/.test(msg)) {
+    const code = /net::ERR_[A-Z_]+/.exec(msg)![0];
+    const url = /at (\S+)/.exec(msg)?.[1] ?? /navigating to "([^"]+)"/.exec(msg)?.[1] ?? '';
+    const hint =
+      /CONNECTION_REFUSED|ADDRESS_UNREACHABLE|CONNECTION_RESET|EMPTY_RESPONSE/.test(code)
+        ? 'Nothing answered there: check that the server is running and the host and port are right.'
+        : /NAME_NOT_RESOLVED|NAME_RESOLUTION/.test(code)
+          ? 'The host name does not resolve: check the URL for typos (this machine may also have no network).'
+          : /CERT|SSL/.test(code)
+            ? 'The TLS certificate was rejected: check the URL (http vs https).'
+            : /ABORTED/.test(code)
+              ? 'The navigation was interrupted (often a download or a second navigation): wait for the page with pg.waitForURL() instead.'
+              : 'Check the URL and that the site is reachable from this machine.';
+    return `Could not load ${url || 'the page'} (${code}). ${hint}`;
+  }
+  if (name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(msg)) {
+    if (/page\.goto|navigat|waitForURL|waitForLoadState/i.test(msg)) {
+      return `Navigation timed out (${truncate(msg, 180)}). The page may be slow or the URL wrong: check the URL, or wait for a specific element with pg.waitForSelector() and a larger { timeout }.`;
+    }
+    const sel = selectorOf(raw);
+    if (/waiting for/i.test(raw) && !/to be (visible|enabled|stable)|not visible|not enabled|intercepts pointer/i.test(raw)) {
+      return `Element not found${sel ? ` for ${truncate(sel, 120)}` : ''} before the timeout (${truncate(msg, 160)}). Take a snapshot (snapshot(pg, { interactive: true })) and act on the element by its ref, e.g. pg.locator("e12").click().`;
+    }
+    if (/not visible|to be visible/i.test(raw)) {
+      return `The element exists but is not visible (${truncate(msg, 160)}). Scroll or open the part of the page that shows it, or take a snapshot and pick a visible element's ref.`;
+    }
+    if (/not enabled|to be enabled|disabled/i.test(raw)) {
+      return `The element is disabled (${truncate(msg, 160)}). Complete the required fields first, or take a snapshot to see what enables it.`;
+    }
+    if (/intercepts pointer events/i.test(raw)) {
+      return `Another element covers the target (${truncate(msg, 160)}). Close the overlay or dialog first (take a snapshot to find it), then retry.`;
+    }
+    return `Timed out (${truncate(msg, 200)}). The page may be slow or the element missing: take a snapshot to see the page, then use a ref or a larger { timeout }.`;
+  }
+  if (/Element is not an <input>|not an <input>, <textarea>|Not a checkbox or radio|Element is not a <select>/i.test(msg)) {
+    return `${msg.replace(/^[\w.]+: (Error: )?/, '')}. The element is the wrong kind for this action: take a snapshot (snapshot(pg, { interactive: true })) and use the ref of a textbox, checkbox or combobox.`;
+  }
+  if (/Target (page, context or browser )?(has been )?closed|Browser has been closed|browser has disconnected/i.test(msg)) {
+    return `The tab or browser closed while the script used it (${truncate(msg, 160)}). Do not use a page after closeTab(), and keep the whole flow in one script.`;
+  }
+  if (/Element is not attached to the DOM|element was detached/i.test(msg)) {
+    return `The element was removed from the page (re-rendered) during the action. Take a new snapshot and use the new ref.`;
+  }
+  if (name === 'SyntaxError') {
+    return `SyntaxError in the flow script: ${msg}. Fix the script; it must be plain JavaScript with top-level await.`;
+  }
+  return `${name === 'Error' ? '' : name + ': '}${truncate(firstLine(msg) || msg, 500)}`;
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? s.slice(0, n - 1) + '…' : s;
+}
+
+/** Wraps an async function so what it throws reaches the script already rewritten. */
+export function rewriting<A extends unknown[], R>(fn: (...a: A) => Promise<R>): (...a: A) => Promise<R> {
+  return async (...a: A) => {
+    try {
+      return await fn(...a);
+    } catch (err) {
+      throw toAgentError(err);
+    }
+  };
+}
+
+export function toAgentError(err: unknown): AgentError {
+  if (err instanceof AgentError) return err;
+  const out = new AgentError(rewriteError(err));
+  (out as { cause?: unknown }).cause = err;
+  return out;
+}

@@ -1,0 +1,210 @@
+// runScript(): one call, as DESIGN section 3 describes it — resolve the session, pick the
+// engine, hold the profile lock, run the script with every line through the egress filter,
+// and compute the truthful exit code. The CLI (`gstack run`) is a thin layer over this.
+import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { NoChromiumError } from './chromium-find.js';
+import { OutputFilter, SENTINEL } from './output.js';
+import { resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
+import type { EngineName, EngineRunOutcome } from './engines/types.js';
+import type { EngineChoice } from './engines/select.js';
+
+export interface RunOptions {
+  engine?: EngineChoice;
+  session?: string;
+  profile?: string;
+  ephemeral?: boolean;
+  timeoutMs?: number;
+  lockTimeoutMs?: number;
+  /** Cap on evidence bytes (default 200 000). */
+  maxOutput?: number;
+  /** Copy the call's artifacts here and report them. */
+  out?: string;
+  connect?: string;
+  cdp?: string;
+  headed?: boolean;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Each accepted output line as it happens (the CLI streams these to stdout). */
+  onLine?: (line: string) => void;
+  /** Diagnostics for a person (the CLI writes these to stderr): fallback, lock waits. */
+  onNotice?: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  ok: boolean;
+  exitCode: 0 | 1 | 2 | 3 | 4;
+  engine: EngineName | null;
+  session: { key: string; source: string; slug: string; profile: string | null; ephemeral: boolean };
+  lines: string[];
+  /** Files the script wrote under pwd (copied paths when `out` was given). */
+  artifacts: string[];
+  /** The message of the final `[error]` line, or null on success. */
+  error: string | null;
+  durationMs: number;
+  /** This call's artifact directory (it outlives the call). */
+  pwd: string | null;
+}
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_LOCK_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_OUTPUT = 200_000;
+
+function callId(): string {
+  const d = new Date();
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}-${randomBytes(3).toString('hex')}`;
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string) => {
+    for (const e of await readdir(d, { withFileTypes: true }).catch(() => [])) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (e.isFile()) out.push(p);
+    }
+  };
+  await walk(dir);
+  return out.sort();
+}
+
+async function copyArtifacts(from: string, to: string): Promise<string[]> {
+  const files = await listFiles(from);
+  await mkdir(to, { recursive: true });
+  const copied: string[] = [];
+  for (const f of files) {
+    const dest = join(to, relative(from, f));
+    await cp(f, dest, { force: true });
+    copied.push(dest);
+  }
+  return copied;
+}
+
+export async function runScript(script: string, options: RunOptions = {}): Promise<RunResult> {
+  const started = Date.now();
+  const env = options.env ?? process.env;
+  const notice = options.onNotice ?? (() => undefined);
+  const filter = new OutputFilter({ maxBytes: options.maxOutput ?? DEFAULT_MAX_OUTPUT, emit: (l) => options.onLine?.(l) });
+  const key: SessionKey = resolveSessionKey({ session: options.session, cwd: options.cwd, env });
+  const paths = sessionPaths(key.slug, env);
+  const session: RunResult['session'] = { key: key.key, source: key.source, slug: key.slug, profile: null, ephemeral: !!options.ephemeral };
+  let engine: EngineName | null = null;
+  let pwd: string | null = null;
+  let artifacts: string[] = [];
+  const cleanups: Array<() => Promise<unknown>> = [];
+
+  const finish = async (exitCode: RunResult['exitCode'], error: string | null): Promise<RunResult> => {
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    filter.finish(error ?? undefined);
+    return { ok: exitCode === 0, exitCode, engine, session, lines: filter.lines, artifacts, error, durationMs: Date.now() - started, pwd };
+  };
+
+  if (typeof script !== 'string' || !script.trim()) {
+    return finish(2, 'No script given. Pass it as an argument, with -f FILE, or on stdin with `-`.');
+  }
+  if (options.connect && options.cdp) return finish(2, 'Use either --connect or --cdp, not both.');
+  if ((options.connect || options.cdp) && options.engine === 'aside') return finish(2, '--connect/--cdp run on a remote Chromium; they cannot be combined with --engine aside.');
+
+  try {
+    // 1. Engine: remote browsers are Chromium by definition; otherwise probe Aside (auto).
+    if (options.connect || options.cdp || options.engine === 'chromium') {
+      engine = 'chromium';
+    } else {
+      const { selectEngine } = await import('./engines/select.js');
+      const sel = await selectEngine({ engine: options.engine ?? 'auto', env });
+      engine = sel.engine;
+      if (sel.fallbackNote) notice(sel.fallbackNote);
+    }
+
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let outcome: EngineRunOutcome;
+    if (engine === 'aside') {
+      const { runOnAside } = await import('./engines/aside.js');
+      outcome = await runOnAside({ script, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env });
+    } else {
+      // 2. Profile and artifact dir; the lock serializes calls on one profile.
+      const remote = !!(options.connect || options.cdp);
+      let profileDir: string;
+      if (options.ephemeral && !remote) {
+        profileDir = mkdtempSync(join(tmpdir(), 'gstack-ephemeral-'));
+        cleanups.push(() => rm(profileDir, { recursive: true, force: true }));
+      } else {
+        profileDir = options.profile ? resolve(options.cwd ?? process.cwd(), options.profile) : paths.profileDir;
+      }
+      session.profile = remote ? null : profileDir;
+      pwd = join(paths.artifactsDir, callId());
+      await mkdir(pwd, { recursive: true });
+
+      const { acquireProfileLock, clearStaleChromiumSingletons } = await import('./sessions/lock.js');
+      // Remote sessions lock their storageState file's session dir instead of a profile.
+      const lockTarget = remote ? paths.sessionDir : profileDir;
+      const lock = await acquireProfileLock(lockTarget, {
+        timeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+        key: key.key,
+        signal: options.signal,
+        onWait: (h) => notice(`gstack: waiting for session profile (held by pid ${h.pid} since ${h.since}; --lock-timeout ${options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS} ms)`),
+      });
+      cleanups.push(() => lock.release());
+      if (!remote) {
+        await mkdir(profileDir, { recursive: true });
+        await clearStaleChromiumSingletons(profileDir);
+      }
+      const { touchSession } = await import('./sessions/registry.js');
+      if (!options.ephemeral || remote) await touchSession(paths, key.key, remote ? 'remote' : 'local');
+
+      const { runOnChromium } = await import('./engines/chromium.js');
+      const openContext = remote
+        ? async () => {
+            const { openRemoteContext } = await import('./engines/remote.js');
+            const rc = await openRemoteContext({
+              connect: options.connect,
+              cdp: options.cdp,
+              storageStatePath: paths.storageStatePath,
+              timeoutMs: Math.min(timeoutMs, 30_000),
+              onWarning: notice,
+            });
+            return { context: rc.context, close: () => rc.close(), kill: () => rc.close() };
+          }
+        : undefined;
+      outcome = await runOnChromium({
+        script,
+        pwd,
+        timeoutMs,
+        onLine: (l) => filter.write(l),
+        signal: options.signal,
+        profileDir,
+        headed: options.headed,
+        openContext,
+      });
+    }
+
+    // 3. Artifacts: copied out with --out (also after a failure: the evidence matters most then).
+    const artifactDir = outcome.artifactDir ?? pwd ?? undefined;
+    if (artifactDir && (await stat(artifactDir).catch(() => undefined))?.isDirectory()) {
+      if (options.out) {
+        artifacts = await copyArtifacts(artifactDir, resolve(options.cwd ?? process.cwd(), options.out));
+        for (const a of artifacts) filter.write(`ARTIFACT ${a}`);
+      } else {
+        artifacts = await listFiles(artifactDir);
+      }
+    }
+
+    // 4. The truth: completed, printed the sentinel, and nothing reported an error after it.
+    if (!outcome.completed) return finish(1, outcome.error ?? 'The script failed.');
+    if (!filter.sawSentinel) {
+      return finish(1, `The script finished without printing ${SENTINEL}. End every flow with console.log("${SENTINEL}") after its last step, so success is explicit.`);
+    }
+    if (filter.errorAfterSentinel) return finish(1, 'The script printed an error line after GSTACK_STEP_OK; treat the call as failed and read the lines above.');
+    return finish(0, null);
+  } catch (err) {
+    const e = err as { exitCode?: number; message?: string };
+    if (err instanceof NoChromiumError) return finish(3, e.message!);
+    if (e?.exitCode === 3 || e?.exitCode === 4 || e?.exitCode === 2) return finish(e.exitCode as 2 | 3 | 4, e.message ?? String(err));
+    return finish(1, e?.message ?? String(err));
+  }
+}

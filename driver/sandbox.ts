@@ -1,0 +1,149 @@
+// The flow-script sandbox: a Node `vm` context whose globals are exactly the catalog's
+// `globals`. It is NOT a security boundary (the docs say so); its job is that a script
+// written here also runs on Aside. Page content never executes in Node.
+import vm from 'node:vm';
+import path from 'node:path';
+import { inspect } from 'node:util';
+import type { BrowserContext } from 'playwright-core';
+import type { Catalog } from './catalog.js';
+import { createConfinedFs } from './confined-fs.js';
+import { AgentError, rewriteError, toAgentError } from './errors.js';
+import { Tabs } from './page.js';
+
+export interface SandboxHost {
+  context: BrowserContext;
+  pwd: string;
+  onLine: (line: string) => void;
+  engine: 'chromium';
+}
+
+type Impl = (host: SandboxHost, tabs: Tabs) => unknown;
+
+function formatArg(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v instanceof Error || (v && typeof v === 'object' && 'message' in v && 'stack' in v)) return String((v as Error).message);
+  if (v === undefined) return 'undefined';
+  try {
+    const json = JSON.stringify(v);
+    if (json !== undefined) return json;
+  } catch {
+    /* circular: fall through */
+  }
+  return inspect(v, { depth: 4, breakLength: Infinity });
+}
+
+function fetchResponse(res: import('playwright-core').APIResponse) {
+  const headers = res.headers();
+  let body: Promise<Buffer> | undefined;
+  const bytes = () => (body ??= res.body());
+  return Object.freeze({
+    ok: res.ok(),
+    status: res.status(),
+    statusText: res.statusText(),
+    url: res.url(),
+    headers: Object.freeze({
+      get: (name: string) => headers[String(name).toLowerCase()] ?? null,
+      has: (name: string) => String(name).toLowerCase() in headers,
+      entries: () => Object.entries(headers),
+    }),
+    text: async () => (await bytes()).toString('utf8'),
+    json: async () => JSON.parse((await bytes()).toString('utf8')),
+    arrayBuffer: async () => {
+      const b = await bytes();
+      return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+    },
+  });
+}
+
+const chromiumOnlyMissing = (name: string) => async () => {
+  throw new AgentError(
+    `${name}() is only available on the Aside engine (the user's own browser tabs). This call runs on our Chromium profile, which has no user tabs: open your own tab with openTab(url) instead.`,
+    'ENGINE_UNSUPPORTED',
+  );
+};
+
+/** Implementation of every catalog global on the Chromium engine. Keys must match the
+ * catalog exactly (a test checks both directions). */
+export const CHROMIUM_GLOBALS: Record<string, Impl> = {
+  openTab: (_h, tabs) => (url?: string) => tabs.open(url),
+  closeTab: (_h, tabs) => (pg: unknown) => tabs.close(pg),
+  snapshot: (_h, tabs) => (pg: unknown, opts?: object) => tabs.snapshot(pg, opts),
+  annotatedScreenshot: (_h, tabs) => (pg: unknown) => tabs.annotatedScreenshot(pg),
+  sleep: () => (ms: unknown) => {
+    const n = Number(ms);
+    if (!Number.isFinite(n) || n < 0) return Promise.reject(new AgentError('sleep(ms): ms must be a number ≥ 0.'));
+    return new Promise<void>((r) => setTimeout(r, n));
+  },
+  pwd: (h) => h.pwd,
+  fs: (h) => createConfinedFs(h.pwd),
+  path: () => path,
+  Buffer: () => Buffer,
+  fetch: (h) => async (url: unknown, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
+    if (typeof url !== 'string') throw new AgentError('fetch(url, init): url must be a string.');
+    try {
+      const res = await h.context.request.fetch(url, {
+        method: init.method ?? 'GET',
+        headers: init.headers,
+        data: init.body as string | undefined,
+        failOnStatusCode: false,
+        maxRedirects: 10,
+      });
+      return fetchResponse(res);
+    } catch (err) {
+      throw toAgentError(err);
+    }
+  },
+  console: (h) => {
+    const line = (...args: unknown[]) => h.onLine(args.map(formatArg).join(' '));
+    return Object.freeze({ log: line, info: line, warn: line, error: line, debug: line });
+  },
+  listBrowserTabs: () => chromiumOnlyMissing('listBrowserTabs'),
+  attachBrowserTab: () => chromiumOnlyMissing('attachBrowserTab'),
+};
+
+export interface SandboxRun {
+  /** Resolves when the script ends; rejects with an AgentError message. */
+  done: Promise<void>;
+  tabs: Tabs;
+}
+
+/** Compiles the script (wrapped as an async function so top-level await works). Throws an
+ * AgentError for syntax errors, with the line number in the user's script. */
+export function compileScript(script: string, availableGlobals: string[]): vm.Script {
+  const code = `(async () => {\n${script}\n})()`;
+  try {
+    return new vm.Script(code, {
+      filename: 'flow.js',
+      lineOffset: -1,
+      importModuleDynamically: (() => {
+        throw new AgentError(`import() is not available in a flow script: it runs as one self-contained script. Available globals: ${availableGlobals.join(', ')}.`);
+      }) as never,
+    });
+  } catch (err) {
+    const e = err as Error;
+    const where = /flow\.js:(\d+)/.exec(e.stack ?? '')?.[1];
+    const detail = rewriteError(e, { availableGlobals });
+    throw new AgentError(where && !/import is not available/.test(detail) ? `${detail} (line ${where})` : detail, 'SYNTAX');
+  }
+}
+
+export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog): SandboxRun {
+  const names = catalog.globals.map((g) => g.name);
+  const compiled = compileScript(script, names);
+  const tabs = new Tabs(host.context, host.context.pages());
+  const globals: Record<string, unknown> = Object.create(null);
+  for (const name of names) {
+    const impl = CHROMIUM_GLOBALS[name];
+    if (!impl) throw new Error(`catalog global "${name}" has no Chromium implementation`);
+    globals[name] = impl(host, tabs);
+  }
+  const ctx = vm.createContext(globals, { name: 'gstack flow script', codeGeneration: { strings: true, wasm: false } });
+  const done = (async () => {
+    try {
+      await (compiled.runInContext(ctx, { displayErrors: false }) as Promise<unknown>);
+    } catch (err) {
+      throw new AgentError(rewriteError(err, { availableGlobals: names }));
+    }
+  })();
+  return { done, tabs };
+}

@@ -1,0 +1,195 @@
+// `snapshot(pg, opts)`: Playwright's AI-mode aria snapshot (stable [ref=eN] refs that
+// `aria-ref=eN` resolves), post-processed for agents: secret values redacted, optional
+// interactive/compact/depth filtering, a bounded size, and a diff against this page's
+// previous snapshot in this call.
+import type { Page, Frame } from 'playwright-core';
+import { diffLines } from 'diff';
+import { AgentError, toAgentError } from './errors.js';
+
+export interface SnapshotOptions {
+  interactive?: boolean;
+  compact?: boolean;
+  depth?: number;
+  selector?: string;
+}
+export interface SnapshotResult {
+  tree: string;
+  diff: string;
+}
+
+/** Per-page memory of the last snapshot: the tree (for diffs) and what each ref named (for
+ * stale-ref messages). */
+export interface PageSnapshotState {
+  /** Previous tree per option set, so a before/after pair with the same options diffs cleanly. */
+  previousTrees: Map<string, string>;
+  /** Every ref seen on this page in this call and what it named (newest wins), so a ref whose
+   * element is gone can still be described. */
+  refs: Map<string, string>;
+  snapshots: number;
+}
+export function newSnapshotState(): PageSnapshotState {
+  return { previousTrees: new Map(), refs: new Map(), snapshots: 0 };
+}
+
+export const MAX_TREE_CHARS = 60_000;
+export const MAX_DIFF_CHARS = 20_000;
+export const BASELINE_DIFF = '[baseline: first snapshot of this page in this call — later snapshots show what changed]';
+export const NO_CHANGE_DIFF = '[no changes since the previous snapshot]';
+
+const INTERACTIVE_ROLES = new Set([
+  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
+  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem',
+]);
+
+const LINE_RE = /^(\s*)- (\/?[\w-]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/;
+const REF_RE = /\[ref=((?:f\d+)?e\d+)\]/;
+
+interface Line {
+  indent: number;
+  text: string;
+  role: string;
+  name?: string;
+  ref?: string;
+}
+
+function parse(tree: string): Line[] {
+  return tree.split('\n').filter((l) => l.trim() !== '').map((text) => {
+    const m = LINE_RE.exec(text);
+    const indent = (/^\s*/.exec(text)?.[0].length ?? 0) / 2;
+    return { indent, text, role: m?.[2] ?? '', name: m?.[3], ref: REF_RE.exec(text)?.[1] };
+  });
+}
+
+function describe(l: Line): string {
+  return l.name !== undefined ? `${l.role} "${l.name}"` : l.role;
+}
+
+/** Values of secret fields (passwords, one-time codes, card numbers, tokens) in every frame,
+ * including open shadow roots, so they can be cut from the snapshot text. */
+async function secretValues(page: Page): Promise<string[]> {
+  const collect = (f: Frame) =>
+    f
+      .evaluate(() => {
+        const SECRET_AUTOCOMPLETE = /password|one-time-code|cc-number|cc-csc|cc-exp/i;
+        const SECRET_NAME = /(^|[^a-z])(pass(word|wd|code)?|secret|token|otp|cvv|cvc|pin|api[-_]?key|ssn)([^a-z]|$)/i;
+        const out: string[] = [];
+        const walk = (root: Document | ShadowRoot) => {
+          for (const el of Array.from(root.querySelectorAll('input, textarea'))) {
+            const i = el as HTMLInputElement;
+            const hint = [i.name, i.id, i.getAttribute('aria-label') ?? ''].join(' ');
+            if (i.value && (i.type === 'password' || SECRET_AUTOCOMPLETE.test(i.autocomplete || '') || SECRET_NAME.test(hint))) out.push(i.value);
+          }
+          for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) walk(el.shadowRoot);
+        };
+        walk(document);
+        return out;
+      })
+      .catch(() => [] as string[]);
+  const lists = await Promise.all(page.frames().map(collect));
+  return [...new Set(lists.flat())].sort((a, b) => b.length - a.length);
+}
+
+export function redact(tree: string, secrets: string[]): string {
+  if (!secrets.length) return tree;
+  return tree
+    .split('\n')
+    .map((line) => {
+      // A textbox line whose value is a secret: `- textbox "Password" [ref=e7]: hunter2`
+      const m = /^(\s*- (?:textbox|searchbox|combobox)\b.*?): (.*)$/.exec(line);
+      if (m && secrets.includes(m[2].trim())) return `${m[1]}: [redacted]`;
+      let out = line;
+      for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[redacted]');
+      return out;
+    })
+    .join('\n');
+}
+
+function filterInteractive(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (!INTERACTIVE_ROLES.has(l.role) || !l.ref) continue;
+    // children other than /url are dropped, so a trailing "container" colon would mislead
+    out.push({ ...l, indent: 0, text: l.text.trimStart().replace(/:$/, '') });
+    // keep a link's /url property line, it tells the agent where the link goes
+    for (let j = i + 1; j < lines.length && lines[j].indent > l.indent; j++) {
+      if (lines[j].indent === l.indent + 1 && lines[j].role === '/url') out.push({ ...lines[j], indent: 1, text: '  ' + lines[j].text.trimStart() });
+    }
+  }
+  return out;
+}
+
+/** Drops unnamed `generic` wrappers and lifts their children one level. */
+function compact(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  const lift: number[] = []; // indents of dropped wrappers still open
+  for (const l of lines) {
+    while (lift.length && l.indent <= lift[lift.length - 1]) lift.pop();
+    const isWrapper = l.role === 'generic' && l.name === undefined && /^\s*- generic(?: \[[^\]]*\])*:?\s*$/.test(l.text);
+    if (isWrapper) {
+      lift.push(l.indent);
+      continue;
+    }
+    const indent = l.indent - lift.length;
+    out.push({ ...l, indent, text: '  '.repeat(indent) + l.text.trimStart() });
+  }
+  return out;
+}
+
+function bound(text: string, max: number, what: string): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf('\n', max);
+  const kept = text.slice(0, cut > 0 ? cut : max);
+  const total = text.split('\n').length;
+  const shown = kept.split('\n').length;
+  return `${kept}\n[${what} truncated: showing ${shown} of ${total} lines — narrow it with { interactive: true }, { depth: N } or { selector: "main" }]`;
+}
+
+function diffTrees(prev: string | undefined, next: string): string {
+  if (prev === undefined) return BASELINE_DIFF;
+  if (prev === next) return NO_CHANGE_DIFF;
+  const parts = diffLines(prev.endsWith('\n') ? prev : prev + '\n', next.endsWith('\n') ? next : next + '\n');
+  const out: string[] = [];
+  for (const p of parts) {
+    if (!p.added && !p.removed) continue;
+    const sign = p.added ? '+' : '-';
+    for (const line of p.value.replace(/\n$/, '').split('\n')) out.push(`${sign} ${line}`);
+  }
+  return bound(out.join('\n') || NO_CHANGE_DIFF, MAX_DIFF_CHARS, 'diff');
+}
+
+export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: SnapshotOptions = {}): Promise<SnapshotResult> {
+  if (opts === null || typeof opts !== 'object') throw new AgentError('snapshot(pg, opts): opts must be an object like { interactive: true }.');
+  if (opts.depth !== undefined && (!Number.isInteger(opts.depth) || opts.depth < 0)) {
+    throw new AgentError('snapshot option depth must be a whole number ≥ 0.');
+  }
+  let raw: string;
+  try {
+    const [tree, secrets] = await Promise.all([
+      opts.selector
+        ? page.locator(opts.selector).first().ariaSnapshot({ mode: 'ai', timeout: 5000 } as never)
+        : page.ariaSnapshot({ mode: 'ai', timeout: 10_000 } as never),
+      secretValues(page),
+    ]);
+    raw = redact(tree, secrets);
+  } catch (err) {
+    if (opts.selector && /Timeout/i.test(String((err as Error)?.message))) {
+      throw new AgentError(`snapshot: no element matches selector "${opts.selector}" — drop the selector or take a full snapshot to find the right one.`);
+    }
+    throw toAgentError(err);
+  }
+  let lines = parse(raw);
+  // Remember what every ref named (from the full tree) for stale-ref messages.
+  for (const l of lines) if (l.ref) state.refs.set(l.ref, describe(l));
+  if (opts.interactive) lines = filterInteractive(lines);
+  else if (opts.compact) lines = compact(lines);
+  if (opts.depth !== undefined) lines = lines.filter((l) => l.indent <= opts.depth!);
+  let tree = lines.map((l) => l.text).join('\n');
+  if (opts.interactive && !tree) tree = '[no interactive elements]';
+  tree = bound(tree, MAX_TREE_CHARS, 'snapshot');
+  const mode = JSON.stringify([!!opts.interactive, !!opts.compact, opts.depth ?? null, opts.selector ?? null]);
+  const diff = diffTrees(state.previousTrees.get(mode), tree);
+  state.previousTrees.set(mode, tree);
+  state.snapshots++;
+  return { tree, diff };
+}

@@ -1,0 +1,59 @@
+// Spawns the compiled CLI (dist/bin/gstack.js, built by `npm test`) the way an agent does.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BIN = join(ROOT, 'dist', 'bin', 'gstack.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  lines: string[];
+  pid: number;
+}
+
+export function tempHome(prefix = 'gstack-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function runCli(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: { ...process.env, GSTACK_SKIP_ASIDE: '1', ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    opts.onSpawn?.(child.pid!);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== ''), pid: child.pid! });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** Chromium processes whose command line mentions `needle` (e.g. a profile dir). Linux /proc. */
+export async function browserProcessesFor(needle: string): Promise<number[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const pids: number[] = [];
+  for (const d of await readdir('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    const cmd = await readFile(`/proc/${d}/cmdline`, 'utf8').catch(() => '');
+    if (cmd.includes(needle) && /chrom/i.test(cmd)) pids.push(Number(d));
+  }
+  return pids;
+}
