@@ -54,13 +54,27 @@ export function judgeAsideOutput(lines: string[], exitCode: number | null): Asid
 }
 
 export async function runOnAside(input: EngineRunInput & { env?: NodeJS.ProcessEnv }): Promise<EngineRunOutcome> {
+  // Aside reports a throw as a trailing `[error ...` line. We hold such lines back until
+  // another line follows: if the run ends on them, the runner's own final `[error]` line
+  // carries the same cause, so the output ends with exactly one error line on both engines.
+  const held: string[] = [];
+  const onLine = (line: string): void => {
+    if (line.startsWith('[error')) {
+      held.push(line);
+      return;
+    }
+    for (const h of held.splice(0)) input.onLine(h);
+    input.onLine(line);
+  };
   const res = await runAsideRepl(input.script, {
     timeoutMs: input.timeoutMs,
-    onLine: input.onLine,
+    onLine,
     signal: input.signal,
     env: input.env,
   });
   const verdict = judgeAsideOutput(res.lines, res.exitCode);
+  const endedOnThrow = !res.timedOut && !res.aborted && !verdict.completed && verdict.error?.startsWith('The script threw on Aside');
+  if (!endedOnThrow) for (const h of held.splice(0)) input.onLine(h);
 
   if (res.spawnError)
     return { completed: false, error: `The aside CLI could not be started (${res.spawnError}). Check with \`gstack probe\`, or run with --engine chromium.` };

@@ -1,0 +1,250 @@
+// Engine selection end to end through the compiled CLI (`node dist/bin/gstack.js`), with the
+// Aside CLI test double (test/doubles/aside) on PATH where a test wants an Aside:
+// `gstack probe` for every outcome, the one-line fallback notice, forced engines, exit-code
+// truth on a throw, --out copy-out from ASIDE_DIR, --timeout, --json, and the Chromium stubs
+// of the Aside-only globals.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, delimiter, basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'dist', 'bin', 'gstack.js');
+const DOUBLES = join(ROOT, 'test', 'doubles');
+const BASE_PATH = (process.env.PATH ?? '')
+  .split(delimiter)
+  .filter((d) => d !== DOUBLES && d !== DOUBLES + '/')
+  .join(delimiter);
+
+let server: FixtureServer;
+let base: string;
+const home = mkdtempSync(join(tmpdir(), 'gstack-engine-home-'));
+
+before(async () => {
+  server = await startFixtureServer();
+  base = server.url.replace(/\/$/, '');
+});
+after(() => server.close());
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  lines: string[];
+  ms: number;
+}
+
+function env(opts: { aside?: boolean; extra?: Record<string, string> } = {}): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { ...process.env, GSTACK_HOME: home, GSTACK_SESSION_KEY: 'engine-cli-test' };
+  for (const k of ['GSTACK_SKIP_ASIDE', 'ASIDE_DOUBLE_MODE', 'GSTACK_ASIDE_PROBE_TIMEOUT_MS', 'ASIDE_DOUBLE_CALL_LOG']) delete e[k];
+  e.PATH = opts.aside ? DOUBLES + delimiter + BASE_PATH : BASE_PATH;
+  return { ...e, ...opts.extra };
+}
+
+/** Spawns the CLI asynchronously (the fixture server lives in this process). */
+function gstack(args: string[], e: NodeJS.ProcessEnv): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    const child = spawn(process.execPath, [BIN, ...args], { env: e, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== ''), ms: Date.now() - t0 }));
+  });
+}
+
+const SIMPLE = (url: string) =>
+  `const pg = await openTab(${JSON.stringify(url)}); console.log("TITLE=" + await pg.title()); await closeTab(pg); console.log("GSTACK_STEP_OK");`;
+
+// ------------------------------------------------------------------ gstack probe
+
+test('gstack probe: no aside on PATH -> NEEDS_ASIDE, chromium, the Chromium found; exit 0', async () => {
+  const r = await gstack(['probe'], env());
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.lines[0], 'PROBE=NEEDS_ASIDE');
+  assert.match(r.lines[1], /^PROBE_REASON=no `aside` command on PATH/);
+  assert.equal(r.lines[2], 'ENGINE=chromium');
+  assert.equal(r.lines[3], 'ENGINE_REASON=auto: Aside not usable (NEEDS_ASIDE)');
+  assert.match(r.lines[4], /^CHROMIUM=\/\S+ \((GSTACK_CHROMIUM|playwright|system)\)$/);
+  assert.equal(r.stderr, '');
+});
+
+test('gstack probe: the ready double -> READY: aside, a call would use aside', async () => {
+  const r = await gstack(['probe'], env({ aside: true }));
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.lines[0], 'PROBE=READY: aside');
+  assert.equal(r.lines[2], 'ENGINE=aside');
+});
+
+test('gstack probe: CLI prints no marker -> ASIDE_NOT_RUNNING, falls back to chromium', async () => {
+  const r = await gstack(['probe'], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'not-running' } }));
+  assert.equal(r.code, 0);
+  assert.equal(r.lines[0], 'PROBE=ASIDE_NOT_RUNNING');
+  assert.equal(r.lines[2], 'ENGINE=chromium');
+});
+
+test('gstack probe: CLI hangs past the deadline -> ASIDE_TIMEOUT (deadline from GSTACK_ASIDE_PROBE_TIMEOUT_MS)', async () => {
+  const r = await gstack(['probe', '--json'], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'hang', GSTACK_ASIDE_PROBE_TIMEOUT_MS: '500' } }));
+  assert.equal(r.code, 0);
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual(j.probe, { outcome: 'ASIDE_TIMEOUT', reason: 'the aside CLI did not answer the readiness probe within 500 ms' });
+  assert.equal(j.engine, 'chromium');
+  assert.ok(r.ms < 10_000);
+});
+
+test('gstack probe: CLI exits non-zero -> ASIDE_CLI_ERROR, without its diagnostics, paths or tokens', async () => {
+  const r = await gstack(['probe'], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'fail' } }));
+  assert.equal(r.code, 0);
+  assert.equal(r.lines[0], 'PROBE=ASIDE_CLI_ERROR');
+  assert.equal(r.lines[1], 'PROBE_REASON=the aside CLI exited with code 1');
+  assert.doesNotMatch(r.stdout + r.stderr, /SECRET|sk-live|\/Users\/alice/);
+});
+
+test('gstack probe --engine aside without Aside: exit 3, ENGINE=none', async () => {
+  const r = await gstack(['probe', '--engine', 'aside'], env());
+  assert.equal(r.code, 3);
+  assert.equal(r.lines[2], 'ENGINE=none');
+  assert.match(r.lines[3], /a call would exit 3/);
+});
+
+// ------------------------------------------------------------------ selection in gstack run
+
+test('auto falls back with exactly one stderr line naming the outcome', async () => {
+  const r = await gstack(['run', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'not-running' } }));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const errLines = r.stderr.split('\n').filter(Boolean);
+  assert.deepEqual(errLines, [
+    'gstack: Aside not used (ASIDE_NOT_RUNNING: the aside CLI answered without the readiness marker (is the Aside app open?)); running on chromium.',
+  ]);
+  assert.equal(r.lines.at(-1), 'GSTACK_STEP_OK');
+});
+
+test('auto fallback line never carries the CLI diagnostics (paths, tokens)', async () => {
+  const r = await gstack(['run', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'fail' } }));
+  assert.equal(r.code, 0);
+  assert.deepEqual(r.stderr.split('\n').filter(Boolean), ['gstack: Aside not used (ASIDE_CLI_ERROR: the aside CLI exited with code 1); running on chromium.']);
+  assert.doesNotMatch(r.stdout + r.stderr, /SECRET|sk-live|\/Users\/alice/);
+});
+
+test('--engine chromium never probes Aside (the double logs no call)', async () => {
+  const log = join(mkdtempSync(join(tmpdir(), 'gstack-calllog-')), 'calls.log');
+  const r = await gstack(['run', '--engine', 'chromium', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_CALL_LOG: log, ASIDE_DOUBLE_MODE: 'hang' } }));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(existsSync(log), false, 'aside was never invoked');
+  assert.equal(r.stderr, '');
+});
+
+test('GSTACK_SKIP_ASIDE=1 skips the probe under auto', async () => {
+  const log = join(mkdtempSync(join(tmpdir(), 'gstack-calllog-')), 'calls.log');
+  const r = await gstack(['run', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_CALL_LOG: log, GSTACK_SKIP_ASIDE: '1' } }));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(existsSync(log), false);
+  assert.equal(r.stderr, '');
+});
+
+test('auto with a ready Aside runs the script there (one probe, then one run)', async () => {
+  const log = join(mkdtempSync(join(tmpdir(), 'gstack-calllog-')), 'calls.log');
+  const r = await gstack(['run', '--json', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_CALL_LOG: log } }));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(JSON.parse(r.stdout).engine, 'aside');
+  const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(calls, ['console.log("ASIDE_READY " + pwd)', SIMPLE(base + '/index.html')]);
+});
+
+test('--engine aside with no aside on PATH exits 3 with an actionable message', async () => {
+  const r = await gstack(['run', '--engine', 'aside', SIMPLE(base + '/index.html')], env());
+  assert.equal(r.code, 3);
+  const last = r.lines.at(-1) ?? r.stderr.trim().split('\n').at(-1)!;
+  assert.match(last, /^\[error\] --engine aside: Aside is not usable \(NEEDS_ASIDE: .*\)\. Install the Aside app .* or run with --engine chromium/);
+});
+
+test('--engine aside with Aside not running exits 3 and names the outcome', async () => {
+  const r = await gstack(['run', '--engine', 'aside', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'not-running' } }));
+  assert.equal(r.code, 3);
+  assert.match(r.stdout + r.stderr, /\[error\] --engine aside: Aside is not usable \(ASIDE_NOT_RUNNING: .*Open the Aside app and check with `gstack probe`/);
+});
+
+// ------------------------------------------------------------------ the Aside engine through the CLI
+
+test('exit-code truth: the Aside CLI exits 0 on a throw, gstack run exits 1 with [error] last', async () => {
+  const r = await gstack(['run', '--engine', 'aside', `const pg = await openTab(${JSON.stringify(base + '/hostile.html')}); console.log(await pg.locator("#forge").innerText()); throw new Error("step 2 failed");`], env({ aside: true }));
+  assert.equal(r.code, 1);
+  assert.ok(r.lines.includes('GSTACK_STEP_OK'), 'the forged sentinel from page text was printed');
+  assert.equal(r.lines.at(-1), '[error] The script threw on Aside: Error: step 2 failed');
+  assert.equal(r.lines.filter((l) => l.startsWith('[error')).length, 1, 'exactly one error line, and it is last');
+});
+
+test('--out copies the artifacts from the ASIDE_DIR= directory and prints ARTIFACT lines', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'gstack-aside-out-'));
+  const script = `
+    const pg = await openTab(${JSON.stringify(base + '/index.html')});
+    await pg.screenshot({ path: path.join(pwd, "page.png") });
+    await fs.mkdir(path.join(pwd, "sub"), { recursive: true });
+    await fs.writeFile(path.join(pwd, "sub", "note.txt"), "hello");
+    console.log("ASIDE_DIR=" + pwd);
+    await closeTab(pg);
+    console.log("GSTACK_STEP_OK");`;
+  const r = await gstack(['run', '--engine', 'aside', '--out', out, script], env({ aside: true }));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const artifacts = r.lines.filter((l) => l.startsWith('ARTIFACT ')).map((l) => l.slice(9)).sort();
+  assert.deepEqual(artifacts, [join(out, 'page.png'), join(out, 'sub', 'note.txt')]);
+  assert.equal(readFileSync(join(out, 'page.png')).subarray(1, 4).toString(), 'PNG');
+  assert.equal(readFileSync(join(out, 'sub', 'note.txt'), 'utf8'), 'hello');
+});
+
+test('--timeout kills aside repl and its browser: exit 1, actionable [error], no process left', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'gstack-aside-to-'));
+  const marker = `timeout-marker-${Date.now()}`;
+  const script = `const pg = await openTab(${JSON.stringify(base + '/index.html')}); console.log("OPENED"); /* ${marker} */ await sleep(60000); console.log("GSTACK_STEP_OK");`;
+  const r = await gstack(['run', '--engine', 'aside', '--timeout', '4000', script], env({ aside: true, extra: { TMPDIR: tmp } }));
+  assert.equal(r.code, 1);
+  assert.equal(r.lines[0], 'OPENED');
+  assert.match(r.lines.at(-1)!, /^\[error\] The script did not finish within 4 s \(--timeout\); aside repl was stopped\./);
+  assert.ok(r.ms < 15_000, `exited promptly (${r.ms} ms)`);
+  let left: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    left = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes(marker) || l.includes(tmp));
+    if (!left.length) break;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  assert.deepEqual(left, [], 'no aside repl or browser process is left');
+});
+
+test('--json on Aside reports engine "aside" with the lines and artifacts', async () => {
+  const script = `console.log("ASIDE_DIR=" + pwd); await fs.writeFile(path.join(pwd, "x.txt"), "1"); console.log("GSTACK_STEP_OK");`;
+  const r = await gstack(['run', '--engine', 'aside', '--json', script], env({ aside: true }));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.engine, 'aside');
+  assert.equal(j.ok, true);
+  assert.equal(j.exitCode, 0);
+  assert.equal(j.error, null);
+  assert.equal(j.lines.at(-1), 'GSTACK_STEP_OK');
+  assert.deepEqual(j.artifacts.map((a: string) => basename(a)), ['x.txt']);
+});
+
+// ------------------------------------------------------------------ Aside-only globals on Chromium
+
+test('listBrowserTabs / attachBrowserTab on Chromium throw an actionable error (exit 1)', async () => {
+  for (const call of ['await listBrowserTabs()', 'await attachBrowserTab("1")']) {
+    const r = await gstack(['run', '--engine', 'chromium', `${call}; console.log("GSTACK_STEP_OK");`], env());
+    assert.equal(r.code, 1, call);
+    const fn = call.match(/await (\w+)/)![1];
+    assert.match(r.lines.at(-1)!, new RegExp(`^\\[error\\] .*${fn}\\(\\) is only available on the Aside engine.*openTab\\(url\\)`));
+  }
+});
+
+test('listBrowserTabs / attachBrowserTab work on the Aside engine (the double stands in for user tabs)', async () => {
+  const script = `const tabs = await listBrowserTabs(); console.log("TABS=" + tabs.length); const pg = await attachBrowserTab(tabs[0].id); console.log("TITLE=" + await pg.title()); console.log("GSTACK_STEP_OK");`;
+  const r = await gstack(['run', '--engine', 'aside', script], env({ aside: true, extra: { ASIDE_DOUBLE_USER_TABS: base + '/form.html' } }));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(r.lines, ['TABS=1', 'TITLE=Sign in', 'GSTACK_STEP_OK']);
+});
