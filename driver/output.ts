@@ -23,6 +23,7 @@ export class OutputFilter {
   private used = 0;
   private dropped = 0;
   private markerShown = false;
+  private capped = false;
   /** Every line accepted so far, in order (what --json reports). */
   readonly lines: string[] = [];
   sawSentinel = false;
@@ -46,7 +47,10 @@ export class OutputFilter {
     }
     if (line.startsWith('[error')) this.errorAfterSentinel = true;
     const bytes = Buffer.byteLength(line, 'utf8') + 1;
-    if (this.used + bytes > this.opts.maxBytes) {
+    // Once the cap is hit everything after it is dropped too, so what the reader sees is a
+    // clean prefix of the output, not a sample with holes.
+    if (this.capped || this.used + bytes > this.opts.maxBytes) {
+      this.capped = true;
       this.dropped += bytes;
       return;
     }

@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rewriteError } from '../driver/errors.js';
+
+const pwErr = (name: string, message: string) => Object.assign(new Error(message), { name });
+
+test('navigation timeout says the page may be slow or the URL wrong', () => {
+  const m = rewriteError(pwErr('TimeoutError', 'page.goto: Timeout 30000ms exceeded.\nCall log:\n  - navigating to "http://x/", waiting until "load"'));
+  assert.match(m, /Navigation timed out.*page may be slow or the URL wrong/);
+  assert.ok(!m.includes('Call log'));
+});
+
+test('element not found says take a snapshot and use a ref', () => {
+  const m = rewriteError(pwErr('TimeoutError', "locator.click: Timeout 1500ms exceeded.\nCall log:\n  - waiting for locator('#nope')"));
+  assert.match(m, /Element not found.*#nope.*Take a snapshot.*pg\.locator\("e12"\)/);
+});
+
+test('not visible, disabled and covered elements each get their own next step', () => {
+  assert.match(rewriteError(pwErr('TimeoutError', 'locator.click: Timeout 100ms exceeded.\nCall log:\n  - waiting for locator(\'#a\')\n    - element is not visible')), /not visible/);
+  assert.match(rewriteError(pwErr('TimeoutError', 'locator.click: Timeout 100ms exceeded.\nCall log:\n  - waiting for locator(\'#a\')\n    - element is not enabled')), /disabled/);
+  assert.match(rewriteError(pwErr('TimeoutError', 'locator.click: Timeout 100ms exceeded.\nCall log:\n  - waiting for locator(\'#a\')\n  - <div> intercepts pointer events')), /covers the target/);
+});
+
+test('strict mode violations point at refs', () => {
+  const m = rewriteError(pwErr('Error', 'locator.click: Error: strict mode violation: locator(\'a\') resolved to 8 elements:'));
+  assert.match(m, /matched 8 elements.*by its ref/);
+});
+
+test('net errors say what to check', () => {
+  assert.match(rewriteError(pwErr('Error', 'page.goto: net::ERR_NAME_NOT_RESOLVED at http://nope.invalid/')), /does not resolve/);
+  assert.match(rewriteError(pwErr('Error', 'page.goto: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:1/')), /Could not load http:\/\/127\.0\.0\.1:1\/.*server is running/);
+});
+
+test('Node globals in a script are explained', () => {
+  assert.match(rewriteError(new ReferenceError('setTimeout is not defined')), /Use `await sleep\(ms\)`/);
+  assert.match(rewriteError(new ReferenceError('require is not defined'), { availableGlobals: ['openTab'] }), /Available globals: openTab\./);
+});

@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { OutputFilter, wellFormed } from '../driver/output.js';
+
+const make = (maxBytes: number) => {
+  const out: string[] = [];
+  return { out, f: new OutputFilter({ maxBytes, emit: (l) => out.push(l) }) };
+};
+
+test('lone surrogates are replaced, pairs are kept', () => {
+  assert.equal(wellFormed('a\uD800b'), 'a\uFFFDb');
+  assert.equal(wellFormed('x\uDC00'), 'x\uFFFD');
+  assert.equal(wellFormed('😀'), '😀');
+});
+
+test('output past the cap is dropped with a marker; the sentinel is never cut', () => {
+  const { out, f } = make(20);
+  f.write('0123456789');
+  f.write('abcdefghijklmnop');
+  f.write('more');
+  f.write('GSTACK_STEP_OK');
+  f.finish();
+  assert.deepEqual(out, ['0123456789', '[truncated 22 bytes]', 'GSTACK_STEP_OK']);
+  assert.ok(f.sawSentinel);
+});
+
+test('the error line comes last, after the marker, and is one line', () => {
+  const { out, f } = make(5);
+  f.write('GSTACK_STEP_OK');
+  f.write('way too long line');
+  f.finish('boom\nsecond line');
+  assert.deepEqual(out, ['GSTACK_STEP_OK', '[truncated 18 bytes]', '[error] boom second line']);
+});
+
+test('multi-line writes count per line; an [error line after the sentinel is noticed', () => {
+  const { out, f } = make(1000);
+  f.write('a\nb\r\nc');
+  f.write('GSTACK_STEP_OK');
+  f.write('[error] thrown later');
+  assert.deepEqual(out, ['a', 'b', 'c', 'GSTACK_STEP_OK', '[error] thrown later']);
+  assert.equal(f.errorAfterSentinel, true);
+});
