@@ -4,6 +4,7 @@
 // extensions) including `#HttpOnly_` lines. Cookie values are secrets: no message, error or
 // summary here ever contains one — parse errors name the line number and the field only.
 import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import type { SessionPaths } from './key.js';
 
 export interface ImportCookie {
@@ -34,6 +35,14 @@ export class CookieFileError extends Error {
   readonly exitCode = 2;
 }
 
+/** A domain cookie (leading dot) cannot exist for an IP address or localhost: browsers reject
+ * it, so those stay host-only whatever the file says. */
+function normalizeDomain(domain: string): string {
+  const bare = domain.replace(/^\./, '');
+  const host = bare.replace(/^\[|\]$/g, '');
+  return isIP(host) || host === 'localhost' ? bare : domain;
+}
+
 function sameSiteOf(v: unknown): ImportCookie['sameSite'] {
   const s = String(v ?? '').toLowerCase();
   if (s === 'strict') return 'Strict';
@@ -62,7 +71,7 @@ function fromJsonCookie(c: Record<string, unknown>, i: number): ImportCookie {
   return {
     name: c.name,
     value: c.value,
-    domain,
+    domain: normalizeDomain(domain),
     path: typeof c.path === 'string' && c.path ? c.path : '/',
     expires: session ? -1 : Math.floor(Number(expiresRaw)),
     httpOnly: c.httpOnly === true,
@@ -98,7 +107,7 @@ function parseNetscape(text: string): ImportCookie[] {
       name,
       value,
       // TRUE in the second field: the cookie also applies to subdomains (a domain cookie).
-      domain: subdomains.toUpperCase() === 'TRUE' ? '.' + bare : bare,
+      domain: normalizeDomain(subdomains.toUpperCase() === 'TRUE' ? '.' + bare : bare),
       path: path || '/',
       expires: exp > 0 ? Math.floor(exp) : -1,
       httpOnly,

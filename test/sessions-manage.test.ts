@@ -1,0 +1,272 @@
+// `gstack sessions list|gc|clear|import-cookies` end to end (real CLI, real Chromium), the
+// cookie-file parsers, and the once-a-day housekeeping. Cookie values must never appear in any
+// output of these commands.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { cliEnv, runCli, startCli, tempHome } from './helpers/sessions-support.js';
+import { sessionPaths, slugFor } from '../driver/sessions/key.js';
+import { parseCookieText, CookieFileError } from '../driver/sessions/cookies.js';
+import { parseDuration } from '../driver/sessions/manage.js';
+import { maybeHousekeep, HOUSEKEEPING_STAMP } from '../driver/sessions/housekeep.js';
+import { touchSession } from '../driver/sessions/registry.js';
+
+let server: FixtureServer;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+before(async () => {
+  server = await startFixtureServer();
+  home = await tempHome();
+  env = cliEnv(home);
+});
+after(async () => {
+  await server.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+const lit = (s: string) => JSON.stringify(s);
+const inAYear = () => Math.floor(Date.now() / 1000) + 365 * 86400;
+
+const readCookiesAndStorage = (origin: string) => `
+  const me = await (await fetch(${lit(origin + '/api/me')})).json();
+  console.log("COOKIE=" + me.cookie);
+  const pg = await openTab(${lit(origin + '/echo-title?t=check')});
+  console.log("LS=" + await pg.evaluate(() => localStorage.getItem("imported_ls")));
+  console.log("DOCCOOKIE=" + await pg.evaluate(() => document.cookie));
+  console.log("GSTACK_STEP_OK");`;
+
+test('parseCookieText: Netscape (incl. #HttpOnly_), storageState, cookie arrays; errors never quote values', () => {
+  const txt = [
+    '# Netscape HTTP Cookie File',
+    '',
+    `127.0.0.1\tFALSE\t/\tFALSE\t${inAYear()}\tplain\tSECRET-plain`,
+    `#HttpOnly_.example.com\tTRUE\t/app\tTRUE\t0\thonly\tSECRET-h`,
+    `.127.0.0.1\tTRUE\t/\tFALSE\t${inAYear()}\tipdomain\tSECRET-ip`,
+  ].join('\n');
+  const n = parseCookieText(txt);
+  assert.equal(n.format, 'netscape');
+  assert.equal(n.cookies.length, 3);
+  assert.deepEqual(
+    { ...n.cookies[1] },
+    { name: 'honly', value: 'SECRET-h', domain: '.example.com', path: '/app', expires: -1, httpOnly: true, secure: true },
+  );
+  assert.equal(n.cookies[0].httpOnly, false);
+  assert.equal(n.cookies[2].domain, '127.0.0.1', 'no domain cookie for an IP address');
+
+  const st = parseCookieText(
+    JSON.stringify({
+      cookies: [{ name: 'a', value: 'SECRET-a', domain: '127.0.0.1', path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' }],
+      origins: [{ origin: 'http://127.0.0.1:1', localStorage: [{ name: 'k', value: 'v' }] }],
+    }),
+  );
+  assert.equal(st.format, 'storageState');
+  assert.equal(st.cookies[0].sameSite, 'Lax');
+  assert.equal(st.origins[0].localStorage[0].value, 'v');
+
+  const arr = parseCookieText(JSON.stringify([{ name: 'b', value: 'SECRET-b', domain: 'example.org', hostOnly: false, expirationDate: 2e9, sameSite: 'no_restriction', secure: true }]));
+  assert.equal(arr.format, 'cookie-array');
+  assert.equal(arr.cookies[0].domain, '.example.org');
+  assert.equal(arr.cookies[0].sameSite, 'None');
+  assert.equal(arr.cookies[0].expires, 2e9);
+
+  for (const bad of [
+    `127.0.0.1\tFALSE\tSECRET-short`,
+    `127.0.0.1\tFALSE\t/\tFALSE\tnotanumber\tname\tSECRET-exp`,
+    '{"cookies": [{"name": "x", "value": "SECRET-json", "path": "/"}]}',
+    '{"cookies": [{"name": "x", "value": "SECRET-trunc"',
+  ]) {
+    const err = (() => {
+      try {
+        parseCookieText(bad);
+      } catch (e) {
+        return e;
+      }
+    })();
+    assert.ok(err instanceof CookieFileError, bad);
+    assert.equal(err.exitCode, 2);
+    assert.doesNotMatch(err.message, /SECRET/, `error quotes a value: ${err.message}`);
+  }
+});
+
+test('import-cookies from cookies.txt and from storageState JSON: the next call sees them at /api/me', { timeout: 180_000 }, async () => {
+  const host = '127.0.0.1';
+  const txtFile = join(home, 'cookies.txt');
+  await writeFile(
+    txtFile,
+    [
+      '# Netscape HTTP Cookie File',
+      `${host}\tFALSE\t/\tFALSE\t${inAYear()}\tnetscape_plain\tVAL-np-4b7e`,
+      `#HttpOnly_${host}\tFALSE\t/\tFALSE\t${inAYear()}\tnetscape_http\tVAL-nh-91c2`,
+      `${host}\tFALSE\t/\tFALSE\t0\tnetscape_session\tVAL-ns-77aa`,
+      '',
+    ].join('\n'),
+  );
+  const jsonFile = join(home, 'state.json');
+  await writeFile(
+    jsonFile,
+    JSON.stringify({
+      cookies: [{ name: 'state_cookie', value: 'VAL-st-5d0e', domain: host, path: '/', expires: inAYear(), httpOnly: false, secure: false, sameSite: 'Lax' }],
+      origins: [{ origin: server.origin, localStorage: [{ name: 'imported_ls', value: 'VAL-ls-c3f1' }] }],
+    }),
+  );
+  const values = ['VAL-np-4b7e', 'VAL-nh-91c2', 'VAL-ns-77aa', 'VAL-st-5d0e', 'VAL-ls-c3f1'];
+  const outputs: string[] = [];
+
+  const a = await runCli(['sessions', 'import-cookies', txtFile, '--session', 'imp-txt'], env);
+  outputs.push(a.stdout, a.stderr);
+  assert.equal(a.code, 0, a.stdout + a.stderr);
+  assert.match(a.stdout, /IMPORTED cookies=3 domains=127\.0\.0\.1 origins=0 format=netscape into=profile /);
+  assert.match(a.stdout, /1 session cookie/);
+
+  const b = await runCli(['sessions', 'import-cookies', jsonFile, '--session', 'imp-json', '--json'], env);
+  outputs.push(b.stdout, b.stderr);
+  assert.equal(b.code, 0, b.stdout + b.stderr);
+  const bj = JSON.parse(b.stdout);
+  assert.equal(bj.format, 'storageState');
+  assert.equal(bj.cookies, 1);
+  assert.equal(bj.origins, 1);
+  assert.equal(bj.target, 'profile');
+
+  const ra = await runCli(['run', '--session', 'imp-txt', readCookiesAndStorage(server.origin)], env);
+  assert.equal(ra.code, 0, ra.stdout + ra.stderr);
+  assert.match(ra.stdout, /COOKIE=.*netscape_plain=VAL-np-4b7e/);
+  assert.match(ra.stdout, /COOKIE=.*netscape_http=VAL-nh-91c2/);
+  assert.match(ra.stdout, /COOKIE=.*netscape_session=VAL-ns-77aa/, 'a session cookie survives in the profile');
+  assert.doesNotMatch(ra.stdout.split('\n').find((l) => l.startsWith('DOCCOOKIE='))!, /netscape_http/, '#HttpOnly_ cookie is HttpOnly');
+  assert.doesNotMatch(ra.stdout, /state_cookie/, 'imports went to their own session only');
+
+  const rb = await runCli(['run', '--session', 'imp-json', readCookiesAndStorage(server.origin)], env);
+  assert.equal(rb.code, 0, rb.stdout + rb.stderr);
+  assert.match(rb.stdout, /COOKIE=.*state_cookie=VAL-st-5d0e/);
+  assert.match(rb.stdout, /^LS=VAL-ls-c3f1$/m);
+
+  // No sessions command prints a cookie value: list, gc (dry run), clear, with and without --json.
+  for (const args of [['list'], ['list', '--json'], ['gc', '--older-than', '0s', '--dry-run'], ['gc', '--dry-run', '--json']]) {
+    const r = await runCli(['sessions', ...args], env);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    outputs.push(r.stdout, r.stderr);
+  }
+  // A broken file fails as a usage error without echoing it.
+  const badFile = join(home, 'bad.txt');
+  await writeFile(badFile, `${host}\tFALSE\t/\tFALSE\tnever\tbroken\tVAL-bad-0f0f\n`);
+  const bad = await runCli(['sessions', 'import-cookies', badFile, '--session', 'imp-txt'], env);
+  assert.equal(bad.code, 2, bad.stdout + bad.stderr);
+  assert.match(bad.stderr, /line 1/);
+  outputs.push(bad.stdout, bad.stderr);
+  const cleared = await runCli(['sessions', 'clear', 'imp-json'], env);
+  assert.equal(cleared.code, 0, cleared.stdout + cleared.stderr);
+  outputs.push(cleared.stdout, cleared.stderr);
+
+  const all = outputs.join('\n');
+  for (const v of [...values, 'VAL-bad-0f0f']) assert.ok(!all.includes(v), `a sessions command printed the value ${v}`);
+});
+
+test('list shows key, profile, size, last use, lock; gc removes what is idle and keeps what is locked; clear', { timeout: 180_000 }, async () => {
+  const h = await tempHome();
+  const e = cliEnv(h);
+  const quick = `const pg = await openTab(${lit(server.origin + '/echo-title?t=gc')}); console.log("GSTACK_STEP_OK");`;
+  for (const key of ['gc-idle', 'gc-fresh']) {
+    const r = await runCli(['run', '--session', key, quick], e);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  }
+  const p = (key: string) => sessionPaths(slugFor(key), { GSTACK_HOME: h });
+  // gc-idle: last used 10 days ago. gc-fresh: used now, but one of its call dirs is 10 days old.
+  const when = new Date(Date.now() - 10 * 86400e3);
+  await writeFile(join(p('gc-idle').sessionDir, 'session.json'), JSON.stringify({ key: 'gc-idle', lastUsed: when.toISOString(), profileDir: p('gc-idle').profileDir }));
+  for (const d of [p('gc-idle').profileDir, p('gc-idle').sessionDir, p('gc-idle').artifactsDir]) await utimes(d, when, when);
+  const [oldCall] = await readdir(p('gc-fresh').artifactsDir);
+  await utimes(join(p('gc-fresh').artifactsDir, oldCall), when, when);
+
+  // gc-locked: a call is running in it right now, and it looks idle on disk.
+  const locked = startCli(['run', '--session', 'gc-locked', `const pg = await openTab("about:blank"); console.log("READY"); await sleep(8000); console.log("GSTACK_STEP_OK");`], e);
+  await locked.waitFor(/READY/, 60_000);
+  await writeFile(join(p('gc-locked').sessionDir, 'session.json'), JSON.stringify({ key: 'gc-locked', lastUsed: when.toISOString(), profileDir: p('gc-locked').profileDir }));
+  for (const d of [p('gc-locked').profileDir, p('gc-locked').sessionDir, p('gc-locked').artifactsDir]) await utimes(d, when, when);
+
+  const list = await runCli(['sessions', 'list'], e);
+  assert.equal(list.code, 0, list.stderr);
+  const line = (key: string) => list.stdout.split('\n').find((l) => l.startsWith(`SESSION ${slugFor(key)} `)) ?? '';
+  assert.match(line('gc-idle'), new RegExp(`key="gc-idle" profile=${p('gc-idle').profileDir} size=[\\d.]+(B|KiB|MiB) lastUse=${when.toISOString().slice(0, 16)}.* locked=no`));
+  assert.match(line('gc-locked'), new RegExp(`locked=pid:${locked.pid}`));
+  assert.match(list.stdout, /SESSIONS=3 /);
+  const listJson = JSON.parse((await runCli(['sessions', 'list', '--json'], e)).stdout);
+  const lockedJson = listJson.sessions.find((s: { key: string }) => s.key === 'gc-locked');
+  assert.equal(lockedJson.locked.pid, locked.pid);
+  assert.ok(listJson.sessions.every((s: { sizeBytes: number }) => s.sizeBytes > 0));
+
+  const dry = await runCli(['sessions', 'gc', '--older-than', '7d', '--dry-run'], e);
+  assert.match(dry.stdout, new RegExp(`WOULD_REMOVE ${slugFor('gc-idle')}`));
+  assert.ok(existsSync(p('gc-idle').profileDir), 'dry run removes nothing');
+
+  const gc = await runCli(['sessions', 'gc', '--older-than', '7d'], e);
+  assert.equal(gc.code, 0, gc.stdout + gc.stderr);
+  assert.match(gc.stdout, new RegExp(`REMOVED ${slugFor('gc-idle')} key="gc-idle"`));
+  assert.match(gc.stdout, new RegExp(`KEPT ${slugFor('gc-locked')} key="gc-locked" \\(locked by pid ${locked.pid}`));
+  assert.match(gc.stdout, new RegExp(`PRUNED ${join(p('gc-fresh').artifactsDir, oldCall)}`));
+  assert.match(gc.stdout, /GC removed=1 kept=2 prunedArtifacts=1/);
+  for (const d of [p('gc-idle').profileDir, p('gc-idle').sessionDir, p('gc-idle').artifactsDir]) assert.equal(existsSync(d), false, d);
+  assert.ok(existsSync(p('gc-fresh').profileDir), 'a session in use stays');
+  assert.ok(existsSync(p('gc-locked').profileDir), 'a locked session stays');
+
+  // clear on a locked session refuses with exit 4; on a free one it removes everything.
+  const busy = await runCli(['sessions', 'clear', 'gc-locked'], e);
+  assert.equal(busy.code, 4, busy.stdout + busy.stderr);
+  assert.match(busy.stderr, new RegExp(`pid ${locked.pid}`));
+  const done = await locked.done;
+  assert.equal(done.code, 0, 'the running call was never disturbed: ' + done.stdout + done.stderr);
+
+  const byslug = await runCli(['sessions', 'clear', slugFor('gc-fresh')], e);
+  assert.equal(byslug.code, 0, byslug.stdout + byslug.stderr);
+  assert.match(byslug.stdout, new RegExp(`CLEARED ${slugFor('gc-fresh')} key="gc-fresh"`));
+  assert.equal(existsSync(p('gc-fresh').profileDir), false);
+  const missing = await runCli(['sessions', 'clear', 'never-existed'], e);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /No session "never-existed"/);
+
+  // Now idle and unlocked, gc --older-than 0s takes the last one; a bad duration is a usage error.
+  const gc0 = await runCli(['sessions', 'gc', '--older-than', '0s'], e);
+  assert.match(gc0.stdout, /GC removed=1 kept=0/);
+  assert.match((await runCli(['sessions', 'list'], e)).stdout, /^SESSIONS=0 /m);
+  const badDuration = await runCli(['sessions', 'gc', '--older-than', 'soon'], e);
+  assert.equal(badDuration.code, 2);
+  await rm(h, { recursive: true, force: true });
+});
+
+test('housekeeping runs at most once a day, never throws, and removes long-idle sessions', async () => {
+  const h = await tempHome();
+  const e = { GSTACK_HOME: h } as NodeJS.ProcessEnv;
+  const p = sessionPaths(slugFor('hk-old'), e);
+  await mkdir(p.profileDir, { recursive: true });
+  await mkdir(join(p.artifactsDir, 'call-1'), { recursive: true });
+  const old = new Date(Date.now() - 40 * 86400e3);
+  await touchSession(p, 'hk-old');
+  await writeFile(join(p.sessionDir, 'session.json'), JSON.stringify({ key: 'hk-old', lastUsed: old.toISOString(), profileDir: p.profileDir }));
+  for (const d of [p.profileDir, p.sessionDir, p.artifactsDir, join(p.artifactsDir, 'call-1')]) await utimes(d, old, old);
+
+  const first = await maybeHousekeep({ env: e });
+  assert.deepEqual(first, { ran: true, removedSessions: 1, prunedArtifacts: 0 });
+  assert.equal(existsSync(p.profileDir), false);
+  assert.ok((await stat(join(h, HOUSEKEEPING_STAMP))).isFile());
+  assert.deepEqual(await maybeHousekeep({ env: e }), { ran: false }, 'not twice a day');
+  assert.equal((await maybeHousekeep({ env: e, now: Date.now() + 25 * 3600e3 })).ran, true, 'again the next day');
+  assert.deepEqual(await maybeHousekeep({ env: { ...e, GSTACK_HOUSEKEEPING: '0' }, now: Date.now() + 50 * 3600e3 }), { ran: false });
+  // An unusable home never throws.
+  await writeFile(join(h, 'file'), 'x');
+  assert.deepEqual(await maybeHousekeep({ env: { GSTACK_HOME: join(h, 'file', 'sub') } }), { ran: false });
+  await rm(h, { recursive: true, force: true });
+});
+
+test('parseDuration', () => {
+  assert.equal(parseDuration('7d'), 7 * 86400e3);
+  assert.equal(parseDuration('12h'), 12 * 3600e3);
+  assert.equal(parseDuration('30m'), 30 * 60e3);
+  assert.equal(parseDuration('90s'), 90e3);
+  assert.equal(parseDuration('2w'), 14 * 86400e3);
+  assert.equal(parseDuration('0'), 0);
+  assert.throws(() => parseDuration('7'), /unit/);
+  assert.throws(() => parseDuration('soon'));
+});
