@@ -1,6 +1,66 @@
-// Placeholder until the cookbook command lands: registers nothing.
+// `gstack cookbook list | <shape> --url URL [--params JSON] [--print]`: runs a verified
+// flow-script shape through the same runner as `gstack run` (same flags, same exit codes).
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
-export function register(y: Argv<any>, _catalog: Catalog): Argv<any> {
-  return y;
+import { applyFlags, UsageError } from '../cli-flags.js';
+
+export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+  const spec = catalog.commands.find((c) => c.name === 'cookbook')!;
+  const shapeArg = spec.positionals?.[0];
+  return y.command(
+    'cookbook <shape>',
+    spec.description,
+    (b) =>
+      applyFlags(
+        applyFlags(b.positional('shape', { type: 'string', describe: shapeArg?.description, choices: shapeArg?.choices }), spec.flags),
+        catalog.sharedFlags ?? [],
+      ),
+    async (argv) => {
+      const { SHAPES, findShape, buildScript } = await import('../../cookbook/index.js');
+      const { runFlagsToOptions, exitAfterFlush } = await import('../run-support.js');
+      if (argv.shape === 'list') {
+        const { formatShapeList } = await import('../../cookbook/list.js');
+        process.stdout.write(formatShapeList(SHAPES));
+        return;
+      }
+      const shape = findShape(String(argv.shape));
+      if (!shape) throw new UsageError(`Unknown cookbook shape "${String(argv.shape)}". \`gstack cookbook list\` names them.`);
+      const params = parseParams(argv.params as string | undefined);
+      if (argv.url !== undefined) params.url = argv.url;
+      const script = buildScript(shape, params);
+      if (argv.print) {
+        process.stdout.write(script);
+        return;
+      }
+
+      const { runScript } = await import('../../driver/run.js');
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      const json = !!argv.json;
+      const result = await runScript(script, {
+        ...runFlagsToOptions(argv),
+        signal: controller.signal,
+        onLine: json ? undefined : (line) => process.stdout.write(line + '\n'),
+        onNotice: (line) => process.stderr.write(line + '\n'),
+      });
+      if (json) process.stdout.write(JSON.stringify(result) + '\n');
+      exitAfterFlush(result.exitCode);
+    },
+  );
+}
+
+function parseParams(raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    throw new UsageError(`--params is not valid JSON (${(err as Error).message}). Quote it for the shell: --params '{"selector":"h1"}'.`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError('--params must be a JSON object, e.g. --params \'{"selector":"h1"}\'.');
+  }
+  return value as Record<string, unknown>;
 }

@@ -1,0 +1,100 @@
+// flow: act on a page by snapshot refs and capture what each action changed.
+import type { Shape } from './types.js';
+import { CONSOLE_HOOK, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+
+export const flow: Shape = {
+  name: 'flow',
+  summary: 'Act by ref (click, fill, press, check, select) and show the snapshot diff, URL and screenshots before and after.',
+  description:
+    'Loads the page, takes an interactive snapshot, then for each step finds the element by its accessible role and name in the snapshot, acts on it through its ref (`pg.locator(ref)`), and prints a STEP line, the snapshot diff (what the action changed) and the URL. Screenshots before and after, console errors at the end. On a non-local target it refuses to act until `confirmed` is true: ask the user first. It never types into password fields.',
+  evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'STEP', 'DIFF_START', 'DIFF_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['url', 'steps'],
+    properties: {
+      url: URL_PARAM,
+      steps: {
+        type: 'array',
+        description: 'The actions, in order. Each names its element by accessible name (and optionally role) as the snapshot shows it.',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['action', 'name'],
+          properties: {
+            action: { enum: ['click', 'fill', 'press', 'check', 'uncheck', 'select'], description: 'What to do to the element.' },
+            name: { type: 'string', minLength: 1, description: 'Accessible name as shown in the snapshot, e.g. `Save` for `button "Save" [ref=e7]` (exact match first, then a case-insensitive substring).' },
+            role: { type: 'string', description: 'Role as shown in the snapshot (`button`, `link`, `textbox`, ...), to disambiguate.' },
+            value: { type: 'string', description: 'Text for fill, key for press (e.g. `Enter`), option value or label for select.' },
+          },
+        },
+      },
+      confirmed: { type: 'boolean', default: false, description: 'The user confirmed these actions. Required to act on a non-local target.' },
+      settleMs: SETTLE_PARAM,
+    },
+  },
+  example: { url: 'http://127.0.0.1:8080/', steps: [{ action: 'click', role: 'button', name: 'Click me' }] },
+  body: script(
+    CONSOLE_HOOK,
+    String.raw`// Finds the ref of the element with this role and name in a snapshot tree, whose lines
+// look like:   - button "Save" [ref=e12]
+function findRef(tree, step) {
+  let loose = null;
+  for (const line of tree.split("\n")) {
+    const m = /^\s*-\s+([\w-]+)(?:\s+"((?:[^"\\]|\\.)*)")?.*?\[ref=([^\]]+)\]/.exec(line);
+    if (!m || (step.role && m[1] !== step.role)) continue;
+    const name = (m[2] || "").replace(/\\"/g, '"');
+    if (name === step.name) return m[3];
+    if (loose === null && name.toLowerCase().includes(step.name.toLowerCase())) loose = m[3];
+  }
+  if (loose !== null) return loose;
+  throw new Error("No element named \"" + step.name + "\"" + (step.role ? " with role " + step.role : "") +
+    " in the snapshot. Use a role and name from the SNAPSHOT_START block above.");
+}`,
+    OPEN_AND_LOAD,
+    IS_LOCAL_HOST,
+    String.raw`if (!isLocal && PARAMS.steps.length > 0 && !PARAMS.confirmed) {
+  throw new Error(host + " is not a local target: acting on it needs the user's confirmation. " +
+    "Ask the user, then set PARAMS.confirmed = true (gstack cookbook: --params '{\"confirmed\":true,...}').");
+}
+console.log("TITLE=" + (await pg.title()));
+let snap = await snapshot(pg, { interactive: true });
+console.log("SNAPSHOT_START");
+console.log(snap.tree);
+console.log("SNAPSHOT_END");
+const before = path.join(pwd, "flow-before.png");
+await pg.screenshot({ path: before });
+console.log("SCREENSHOT=" + before);
+
+for (let i = 0; i < PARAMS.steps.length; i++) {
+  const step = PARAMS.steps[i];
+  const ref = findRef(snap.tree, step);
+  const el = pg.locator(ref);
+  console.log("STEP " + (i + 1) + " " + step.action + " \"" + step.name + "\" ref=" + ref);
+  if (step.action === "click") await el.click();
+  else if (step.action === "fill") {
+    // Credentials never pass through the agent: the user signs in themselves.
+    if ((await el.getAttribute("type")) === "password") {
+      throw new Error("Refusing to type into a password field. Ask the user to sign in in their own browser, or import their cookies with gstack sessions import-cookies.");
+    }
+    await el.fill(step.value || "");
+  } else if (step.action === "press") await el.press(step.value || "Enter");
+  else if (step.action === "check") await el.check();
+  else if (step.action === "uncheck") await el.uncheck();
+  else if (step.action === "select") await el.selectOption(step.value || "");
+  await pg.waitForLoadState("load");
+  await sleep(PARAMS.settleMs);
+  snap = await snapshot(pg, { interactive: true });
+  console.log("DIFF_START");
+  console.log(snap.diff);
+  console.log("DIFF_END");
+  console.log("URL=" + pg.url());
+}
+
+const after = path.join(pwd, "flow-after.png");
+await pg.screenshot({ path: after });
+console.log("SCREENSHOT=" + after);`,
+    PRINT_CONSOLE_ERRORS,
+    CLOSE_AND_FINISH,
+  ),
+};

@@ -1,0 +1,72 @@
+// The cookbook: every verified flow-script shape, and how a shape plus parameters becomes a
+// self-contained script (the one `gstack cookbook <shape>` runs and the codegen writes out).
+import { createRequire } from 'node:module';
+import type { Shape } from './types.js';
+import { read } from './read.js';
+import { flow } from './flow.js';
+import { annotated } from './annotated.js';
+import { responsive } from './responsive.js';
+import { links } from './links.js';
+import { perf } from './perf.js';
+import { pdf } from './pdf.js';
+import { elementShot } from './element-shot.js';
+import { form } from './form.js';
+
+export type { Shape, ShapeParams, ParamSchema } from './types.js';
+
+/** In the order the docs and `gstack cookbook list` show them. */
+export const SHAPES: readonly Shape[] = [read, flow, annotated, responsive, links, perf, pdf, elementShot, form];
+
+export class ShapeParamsError extends Error {
+  readonly exitCode = 2;
+}
+
+export function findShape(name: string): Shape | undefined {
+  return SHAPES.find((s) => s.name === name);
+}
+
+type Validator = ((data: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }> | null };
+const validators = new Map<string, Validator>();
+
+function validatorFor(shape: Shape): Validator {
+  let v = validators.get(shape.name);
+  if (!v) {
+    const require = createRequire(import.meta.url);
+    const Ajv = require('ajv') as typeof import('ajv').default;
+    // useDefaults fills every omitted parameter, so the script's PARAMS block is complete.
+    const ajv = new Ajv({ allErrors: true, useDefaults: true, allowUnionTypes: true });
+    v = ajv.compile(shape.params) as Validator;
+    validators.set(shape.name, v);
+  }
+  return v;
+}
+
+/** Validates parameters against the shape's JSON schema; returns them with defaults filled in. */
+export function resolveParams(shape: Shape, params: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(params);
+  const validate = validatorFor(shape);
+  if (!validate(copy)) {
+    const problems = (validate.errors ?? []).map((e) => {
+      const extra = e.params?.additionalProperty ? ` "${String(e.params.additionalProperty)}"` : '';
+      return `${e.instancePath ? 'params' + e.instancePath.replace(/\//g, '.') : 'params'} ${e.message ?? 'is invalid'}${extra}`;
+    });
+    throw new ShapeParamsError(
+      `Invalid parameters for cookbook shape "${shape.name}": ${problems.join('; ')}. ` +
+        `\`gstack cookbook list\` shows each shape's parameters.`,
+    );
+  }
+  return copy;
+}
+
+/** The complete flow script for a shape: a header, the PARAMS block, then the shape's body. */
+export function buildScript(shape: Shape, params: Record<string, unknown>): string {
+  const resolved = resolveParams(shape, params);
+  return [
+    `// gstack cookbook "${shape.name}": ${shape.summary}`,
+    `// Prints: ${shape.evidence.join(' ')}`,
+    `// Runs unchanged on both engines: gstack run -f ${shape.name}.js (edit PARAMS first).`,
+    `const PARAMS = ${JSON.stringify(resolved, null, 2)};`,
+    '',
+    shape.body,
+  ].join('\n');
+}

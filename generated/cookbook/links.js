@@ -1,0 +1,69 @@
+// AUTO-GENERATED from cookbook/links.ts via templates/cookbook-script.js.hbs by templates/gen.ts. Do not edit: edit the shape and run `npm run gen`.
+// Run it: gstack run -f generated/cookbook/links.js   (or: gstack cookbook links --url URL)
+// gstack cookbook "links": Link check: same-origin links, HEAD-checked on a local target (`LINK <status> <url>`), listed unfetched elsewhere (`LINK ? <url>`).
+// Prints: ASIDE_DIR= URL= LINK CONSOLE_ERRORS= GSTACK_STEP_OK
+// Runs unchanged on both engines: gstack run -f links.js (edit PARAMS first).
+const PARAMS = {
+  "url": "http://127.0.0.1:8080/",
+  "maxLinks": 100,
+  "settleMs": 300
+};
+
+// Collects console.error calls and uncaught errors from the first script of every document
+// this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.
+const CONSOLE_HOOK = [
+  "(() => {",
+  "  if (window.__gstackErrors) return;",
+  "  const errors = (window.__gstackErrors = []);",
+  "  const show = (v) => { try { return v instanceof Error ? String(v) : typeof v === 'object' ? JSON.stringify(v) : String(v); } catch (e) { return String(v); } };",
+  "  const original = console.error;",
+  "  console.error = function (...args) { errors.push(args.map(show).join(' ')); return original.apply(this, args); };",
+  "  addEventListener('error', (e) => errors.push('uncaught: ' + (e.error ? String(e.error) : e.message)));",
+  "  addEventListener('unhandledrejection', (e) => errors.push('unhandled rejection: ' + show(e.reason)));",
+  "})();",
+].join("\n");
+
+// Our own tab, opened blank so the hook is in place before the page's first script runs.
+const pg = await openTab();
+console.log("ASIDE_DIR=" + pwd);
+// Page.enable first: without it Chromium accepts the init script but never runs it.
+await pg._sendToTarget("Page.enable", {});
+await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: CONSOLE_HOOK });
+await pg.goto(PARAMS.url, { waitUntil: "load" });
+await sleep(PARAMS.settleMs);
+console.log("URL=" + pg.url());
+
+// Local means this machine; a non-local site gets looked at, not acted on or crawled.
+const host = await pg.evaluate(() => location.hostname);
+const isLocal = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(host) || /\.localhost$/i.test(host);
+
+// Same-origin links only, as absolute URLs without #fragments.
+const found = await pg.evaluate(() => Array.from(document.links)
+  .filter((a) => a.origin === location.origin)
+  .map((a) => ({ url: a.href.split("#")[0], text: (a.textContent || "").trim().slice(0, 80) })));
+const unique = [];
+for (const l of found) if (!unique.some((u) => u.url === l.url)) unique.push(l);
+
+// Requesting one of these could sign the user out or change data: never follow them.
+const UNSAFE = /(log|sign)[\s_-]?(out|off)|delete|remove|cancel|unsubscribe/i;
+for (const link of unique.slice(0, PARAMS.maxLinks)) {
+  if (UNSAFE.test(link.url) || UNSAFE.test(link.text)) {
+    console.log("LINK ? " + link.url + " (not followed: looks like sign-out or a destructive action)");
+  } else if (!isLocal) {
+    console.log("LINK ? " + link.url);
+  } else {
+    try {
+      let res = await fetch(link.url, { method: "HEAD" });
+      if (res.status === 405 || res.status === 501) res = await fetch(link.url);
+      console.log("LINK " + res.status + " " + link.url);
+    } catch (err) {
+      console.log("LINK ERR " + link.url + " (" + String(err && err.message || err).split("\n")[0] + ")");
+    }
+  }
+}
+if (unique.length > PARAMS.maxLinks) console.log("[links cut at " + PARAMS.maxLinks + " of " + unique.length + "]");
+
+console.log("CONSOLE_ERRORS=" + JSON.stringify(await pg.evaluate("window.__gstackErrors || []")));
+
+await closeTab(pg);
+console.log("GSTACK_STEP_OK");

@@ -1,0 +1,133 @@
+// AUTO-GENERATED from driver/catalog.json via templates/script-api.d.ts.hbs by templates/gen.ts. Do not edit: edit the catalog and run `npm run gen`.
+//
+// Types of the gstack flow-script API, for script authors' editors. A flow script is the body of
+// an async function; to type-check one, either reference this file (the globals below become
+// visible), or wrap the script in a function whose parameter is typed GstackScriptGlobals:
+//
+//   // @ts-check
+//   /** @param {import("./script-api").GstackScriptGlobals} g */
+//   async function flow({ openTab, closeTab, snapshot, console, pwd, path }) { ...script... }
+import type { Page as PlaywrightPage, Locator } from "playwright-core";
+
+export type { Locator };
+
+/** Options of `snapshot(pg, opts)`. */
+export interface SnapshotOptions {
+  /** Keep only elements you can act on. */
+  interactive?: boolean;
+  /** Drop unnamed wrapper elements. */
+  compact?: boolean;
+  /** Limit the nesting depth. */
+  depth?: number;
+  /** Snapshot only the element this selector matches. */
+  selector?: string;
+}
+
+/** What `snapshot` returns. */
+export interface SnapshotResult {
+  /** One line per element; actionable ones carry `[ref=eN]`. */
+  tree: string;
+  /** What changed since the previous snapshot of this page in this script. */
+  diff: string;
+}
+
+/** `init` of the script's `fetch`. */
+export interface FetchInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** What the script's `fetch` resolves to. */
+export interface FetchResponse {
+  ok: boolean;
+  status: number;
+  statusText: string;
+  url: string;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+  json(): Promise<any>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+type FileData = string | Uint8Array;
+
+/** The promise-style `fs`, confined to `pwd`. */
+export interface ConfinedFs {
+  readFile(path: string): Promise<Uint8Array>;
+  readFile(path: string, encoding: string): Promise<string>;
+  writeFile(path: string, data: FileData, encoding?: string): Promise<void>;
+  appendFile(path: string, data: FileData, encoding?: string): Promise<void>;
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<string | undefined>;
+  readdir(path: string): Promise<string[]>;
+  stat(path: string): Promise<{ size: number; isFile(): boolean; isDirectory(): boolean; mtimeMs: number }>;
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  unlink(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  copyFile(from: string, to: string): Promise<void>;
+  access(path: string): Promise<void>;
+}
+
+/** The Page members added to Playwright's (catalog "pageExtras"). */
+export interface PageExtras {
+  /** Playwright's `locator`, plus snapshot refs: `"e12"`, `"@e12"`, `"ref=e12"` and frame refs like `"f1e2"` resolve the element with that ref in the latest snapshot of this page. A ref whose element is gone fails at once with `Ref e12 is stale — the element (button "Save") no longer exists. Take a new snapshot.` */
+  locator: (refOrSelector: string) => Locator;
+  /** A raw Chrome DevTools Protocol call on this page's target, e.g. `Page.addScriptToEvaluateOnNewDocument` before `goto`, or `Emulation.setDeviceMetricsOverride`. */
+  _sendToTarget: (method: string, params?: Record<string, unknown>) => Promise<any>;
+}
+
+/** A tab opened by the script: the Playwright Page members of catalog "pageMethods", plus the extras. */
+export type Page = Pick<PlaywrightPage, "goto" | "reload" | "goBack" | "goForward" | "url" | "title" | "content" | "setContent" | "click" | "dblclick" | "fill" | "press" | "type" | "check" | "uncheck" | "selectOption" | "hover" | "focus" | "tap" | "setInputFiles" | "dragAndDrop" | "getByRole" | "getByLabel" | "getByText" | "getByPlaceholder" | "getByTestId" | "getByAltText" | "getByTitle" | "frameLocator" | "evaluate" | "evaluateHandle" | "waitForSelector" | "waitForURL" | "waitForLoadState" | "waitForFunction" | "waitForTimeout" | "waitForResponse" | "waitForRequest" | "waitForEvent" | "screenshot" | "pdf" | "setViewportSize" | "viewportSize" | "emulateMedia" | "setExtraHTTPHeaders" | "isVisible" | "isHidden" | "isEnabled" | "isChecked" | "textContent" | "innerText" | "innerHTML" | "inputValue" | "getAttribute" | "on" | "once" | "off" | "keyboard" | "mouse" | "frames" | "mainFrame" | "bringToFront" | "close" | "isClosed"> & PageExtras;
+
+/** Every global a flow script sees (catalog "globals"). */
+export interface GstackScriptGlobals {
+  /** Opens a new tab in this call's browser, navigates it to `url` (default `about:blank`) and returns its Page. Open every tab you use; never reuse tabs you did not open. (Aside: yes, Chromium: yes) */
+  openTab: (url?: string) => Promise<Page>;
+  /** Closes a tab this script opened (never another). Tabs still open when the script ends are closed for you. (Aside: yes, Chromium: yes) */
+  closeTab: (pg: Page) => Promise<void>;
+  /** Accessibility snapshot of the page. `tree` lines carry `[ref=e12]` refs that `pg.locator("e12")` resolves; `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline). `interactive` keeps only elements you can act on, `compact` drops unnamed wrappers, `depth` limits nesting, `selector` snapshots one element. Iframes and open shadow roots are included; password and other secret field values are never printed; the size is bounded and says so when cut. (Aside: yes, Chromium: yes) */
+  snapshot: (pg: Page, opts?: SnapshotOptions) => Promise<SnapshotResult>;
+  /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. Takes a snapshot first if the page has none. (Aside: yes, Chromium: yes) */
+  annotatedScreenshot: (pg: Page) => Promise<{ base64Image: string }>;
+  /** Waits `ms` milliseconds. The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. (Aside: yes, Chromium: yes) */
+  sleep: (ms: number) => Promise<void>;
+  /** This call's artifact directory (absolute path). The only place `fs` may write; it outlives the call, and `--out DIR` copies what you wrote here. (Aside: yes, Chromium: yes) */
+  pwd: string;
+  /** Promise-style file system confined to `pwd`: relative paths resolve against `pwd`, and any path whose real path leaves `pwd` is refused before anything is written. (Aside: yes, Chromium: yes) */
+  fs: ConfinedFs;
+  /** Node's `path` module (join, basename, extname, ...), for building paths under `pwd`. (Aside: yes, Chromium: yes) */
+  path: typeof import("node:path");
+  /** Node's `Buffer`, e.g. to decode the base64 image of `annotatedScreenshot`. (Aside: yes, Chromium: yes) */
+  Buffer: typeof globalThis.Buffer;
+  /** HTTP request that carries this browser context's cookies (and stores the cookies it gets back). The response has `ok`, `status`, `statusText`, `url`, `headers.get(name)`, `text()`, `json()`, `arrayBuffer()`. (Aside: yes, Chromium: yes) */
+  fetch: (url: string, init?: FetchInit) => Promise<FetchResponse>;
+  /** Evidence lines to stdout (`log`, `info`, `warn` and `error` all print one line per call; objects print as JSON). End every script with `console.log("GSTACK_STEP_OK")`. (Aside: yes, Chromium: yes) */
+  console: { log(...values: unknown[]): void; info(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void };
+  /** Aside only: lists the tabs of the user's own browser window. The Chromium profile has no user tabs, so on Chromium it throws an error saying to open your own tab with `openTab(url)` instead. (Aside: yes, Chromium: no) */
+  listBrowserTabs: () => Promise<Array<{ id: string; url: string; title: string }>>;
+  /** Aside only: attaches to one of the user's own tabs (only when the user asked you to work in that tab). On Chromium it throws an error saying to use `openTab(url)` instead. (Aside: yes, Chromium: no) */
+  attachBrowserTab: (id: string) => Promise<Page>;
+}
+
+declare global {
+  /** Opens a new tab in this call's browser, navigates it to `url` (default `about:blank`) and returns its Page. Open every tab you use; never reuse tabs you did not open. */
+  const openTab: GstackScriptGlobals["openTab"];
+  /** Closes a tab this script opened (never another). Tabs still open when the script ends are closed for you. */
+  const closeTab: GstackScriptGlobals["closeTab"];
+  /** Accessibility snapshot of the page. `tree` lines carry `[ref=e12]` refs that `pg.locator("e12")` resolves; `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline). `interactive` keeps only elements you can act on, `compact` drops unnamed wrappers, `depth` limits nesting, `selector` snapshots one element. Iframes and open shadow roots are included; password and other secret field values are never printed; the size is bounded and says so when cut. */
+  const snapshot: GstackScriptGlobals["snapshot"];
+  /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. Takes a snapshot first if the page has none. */
+  const annotatedScreenshot: GstackScriptGlobals["annotatedScreenshot"];
+  /** Waits `ms` milliseconds. The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. */
+  const sleep: GstackScriptGlobals["sleep"];
+  /** This call's artifact directory (absolute path). The only place `fs` may write; it outlives the call, and `--out DIR` copies what you wrote here. */
+  const pwd: GstackScriptGlobals["pwd"];
+  /** Promise-style file system confined to `pwd`: relative paths resolve against `pwd`, and any path whose real path leaves `pwd` is refused before anything is written. */
+  const fs: GstackScriptGlobals["fs"];
+  /** Node's `path` module (join, basename, extname, ...), for building paths under `pwd`. */
+  const path: GstackScriptGlobals["path"];
+  /** Aside only: lists the tabs of the user's own browser window. The Chromium profile has no user tabs, so on Chromium it throws an error saying to open your own tab with `openTab(url)` instead. */
+  const listBrowserTabs: GstackScriptGlobals["listBrowserTabs"];
+  /** Aside only: attaches to one of the user's own tabs (only when the user asked you to work in that tab). On Chromium it throws an error saying to use `openTab(url)` instead. */
+  const attachBrowserTab: GstackScriptGlobals["attachBrowserTab"];
+}

@@ -1,0 +1,226 @@
+// The codegen (`npm run gen`): renders the Handlebars templates in templates/ with the
+// command catalog (driver/catalog.json) and the cookbook (cookbook/) into generated/.
+// `npm run gen -- --check` renders in memory and compares with what is on disk instead.
+//
+// Everything here is deterministic (no dates, sorted file lists) so two runs give identical
+// bytes and CI can detect drift.
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Handlebars from 'handlebars';
+import { loadCatalog, type Catalog, type Command, type Flag } from '../driver/catalog.js';
+import { SHAPES, buildScript, type ParamSchema, type Shape } from '../cookbook/index.js';
+import { paramType } from '../cookbook/list.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TEMPLATES = join(ROOT, 'templates');
+const OUT = 'generated';
+const DESCRIPTION_LIMIT = 1024;
+const HOST_GLOBALS = new Set(['console', 'fetch', 'Buffer']);
+
+export interface GeneratedFile {
+  /** Path relative to the repo root, with forward slashes. */
+  path: string;
+  content: string;
+}
+
+export class TemplateError extends Error {}
+
+const posix = (p: string) => p.split(sep).join('/');
+const read = (rel: string) => readFileSync(join(ROOT, rel), 'utf8');
+const listDir = (rel: string) => (existsSync(join(ROOT, rel)) ? readdirSync(join(ROOT, rel)).sort() : []);
+
+/** Markdown table cell: no line breaks, pipes escaped. */
+function cell(value: unknown): string {
+  return String(value ?? '').replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+/** Inline code that survives backticks inside the value. */
+function code(value: unknown): string {
+  const s = String(value ?? '');
+  const runs = s.match(/`+/g) ?? [];
+  const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
+  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${s}${pad}${fence}`;
+}
+
+function flagSignature(f: Flag): string {
+  const value = f.type === 'boolean' || f.type === 'count' ? '' : ` ${f.choices ? f.choices.join('|') : (f.placeholder ?? f.type.toUpperCase())}`;
+  return (f.alias ? `-${f.alias}, ` : '') + `--${f.name}${value}`;
+}
+
+function flagDefault(f: Flag): string {
+  if (f.default === undefined) return '';
+  return typeof f.default === 'string' ? f.default : JSON.stringify(f.default);
+}
+
+function paramRows(shape: Shape) {
+  return Object.entries(shape.params.properties).map(([name, p]: [string, ParamSchema]) => ({
+    name,
+    type: paramType(p),
+    required: shape.params.required.includes(name),
+    default: p.default === undefined ? '' : JSON.stringify(p.default),
+    description: p.description ?? '',
+  }));
+}
+
+function makeHandlebars(catalog: Catalog, shapes: ReadonlyArray<{ name: string }>) {
+  const hb = Handlebars.create();
+  hb.registerHelper('cell', (v: unknown) => cell(v));
+  hb.registerHelper('code', (v: unknown) => code(v));
+  hb.registerHelper('json', (v: unknown) => JSON.stringify(v));
+  hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+  hb.registerHelper('join', (list: unknown[], sepr: unknown) => (Array.isArray(list) ? list.join(typeof sepr === 'string' ? sepr : ', ') : ''));
+  hb.registerHelper('codeList', (list: unknown[]) => (Array.isArray(list) ? list.map(code).join(', ') : ''));
+  hb.registerHelper('flagSignature', (f: Flag) => flagSignature(f));
+  hb.registerHelper('flagDefault', (f: Flag) => flagDefault(f));
+  hb.registerHelper('support', (v: string) => ({ yes: 'yes', no: 'no', partial: 'partial' })[v] ?? v);
+  /** The commands whose `skills` include this skill, in catalog order. */
+  hb.registerHelper('commandsFor', (skill: string) => catalog.commands.filter((c: Command) => (c.skills ?? []).includes(skill)));
+  hb.registerHelper('command', (name: string) => catalog.commands.find((c) => c.name === name));
+  hb.registerHelper('shapeNamed', (name: string) => {
+    const shape = shapes.find((s) => s.name === name);
+    if (!shape) throw new TemplateError(`no cookbook shape named "${name}"`);
+    return shape;
+  });
+  hb.registerHelper('indent', (text: string, n: number) => String(text).replace(/\n(?!\n|$)/g, '\n' + ' '.repeat(n)));
+  /** A catalog example as one line of inline code when it is one line, else undefined. */
+  hb.registerHelper('oneLine', (s: string) => !String(s).includes('\n'));
+  /** Text safe inside a JSDoc comment. */
+  hb.registerHelper('doc', (s: string) => String(s).replace(/\*\//g, '*\\/').replace(/\r?\n/g, ' '));
+  // Globals every TypeScript setup (DOM or Node types) already declares: redeclaring them in
+  // `declare global` would conflict, so the .d.ts types them only in GstackScriptGlobals.
+  hb.registerHelper('hostGlobal', (name: string) => HOST_GLOBALS.has(name));
+  for (const file of listDir('templates/partials').filter((f) => f.endsWith('.hbs'))) {
+    hb.registerPartial(file.replace(/\.hbs$/, ''), read(`templates/partials/${file}`));
+  }
+  return hb;
+}
+
+function render(hb: typeof Handlebars, templateRel: string, data: object): string {
+  try {
+    const template = hb.compile(read(templateRel), { noEscape: true, strict: true });
+    // Blank-line runs collapse to one and the file ends with exactly one newline.
+    return template(data).replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').replace(/\s*$/, '\n');
+  } catch (err) {
+    throw new TemplateError(`${templateRel}: ${(err as Error).message}`);
+  }
+}
+
+/** The YAML front matter of a SKILL.md must have a name and a description of ≤ 1024 chars. */
+function checkFrontMatter(path: string, content: string): void {
+  const m = /^---\n([\s\S]*?)\n---\n/.exec(content);
+  if (!m) throw new TemplateError(`${path}: a SKILL.md must start with YAML front matter (---).`);
+  const name = /^name: (.+)$/m.exec(m[1]);
+  const description = /^description: (.+)$/m.exec(m[1]);
+  if (!name || !description) throw new TemplateError(`${path}: front matter needs one-line name: and description: fields.`);
+  if (description[1].length > DESCRIPTION_LIMIT) {
+    throw new TemplateError(`${path}: description is ${description[1].length} characters; the limit is ${DESCRIPTION_LIMIT}.`);
+  }
+}
+
+/** Renders every generated file in memory. Throws TemplateError on any template problem. */
+export function renderAll(): GeneratedFile[] {
+  const catalog = loadCatalog(join(ROOT, 'driver', 'catalog.json'));
+  const shapes = SHAPES.map((s) => ({
+    ...s,
+    params: paramRows(s),
+    script: buildScript(s, s.example),
+    file: `${OUT}/cookbook/${s.name}.js`,
+  }));
+  const hb = makeHandlebars(catalog, shapes);
+  const base = { catalog, shapes, sentinel: catalog.sentinel };
+  const files: GeneratedFile[] = [];
+
+  for (const file of listDir('templates/skills').filter((f) => f.endsWith('.md.hbs'))) {
+    const skill = file.replace(/\.md\.hbs$/, '');
+    const template = `templates/skills/${file}`;
+    const path = `${OUT}/${skill}/SKILL.md`;
+    const source = `${template} (with templates/partials/), driver/catalog.json and cookbook/`;
+    const content = render(hb, template, { ...base, skill, source });
+    checkFrontMatter(path, content);
+    files.push({ path, content });
+  }
+  for (const shape of shapes) {
+    const source = `cookbook/${shape.name}.ts via templates/cookbook-script.js.hbs`;
+    files.push({ path: shape.file, content: render(hb, 'templates/cookbook-script.js.hbs', { ...base, shape, source }) });
+  }
+  const pageMethods = catalog.pageMethods.filter((m) => !catalog.pageExtras.some((e) => e.name === m));
+  files.push({
+    path: `${OUT}/script-api.d.ts`,
+    content: render(hb, 'templates/script-api.d.ts.hbs', { ...base, pageMethods, source: 'driver/catalog.json via templates/script-api.d.ts.hbs' }),
+  });
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Files under generated/ now (relative, forward slashes). */
+function existingFiles(): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(ROOT, rel), { withFileTypes: true })) {
+      const p = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  if (existsSync(join(ROOT, OUT))) walk(OUT);
+  return out.sort();
+}
+
+/** `--check`: FRESH/STALE per file; true when everything is fresh. */
+export function check(log: (line: string) => void): boolean {
+  const files = renderAll();
+  let fresh = true;
+  for (const f of files) {
+    const abs = join(ROOT, f.path);
+    if (!existsSync(abs)) {
+      log(`STALE: ${f.path} (missing)`);
+      fresh = false;
+    } else if (readFileSync(abs, 'utf8') !== f.content) {
+      log(`STALE: ${f.path}`);
+      fresh = false;
+    } else {
+      log(`FRESH: ${f.path}`);
+    }
+  }
+  const expected = new Set(files.map((f) => f.path));
+  for (const p of existingFiles().filter((p) => !expected.has(p))) {
+    log(`STALE: ${p} (no longer generated)`);
+    fresh = false;
+  }
+  return fresh;
+}
+
+/** Writes what changed, removes files no longer generated. */
+export function generate(log: (line: string) => void): void {
+  const files = renderAll();
+  for (const f of files) {
+    const abs = join(ROOT, f.path);
+    if (existsSync(abs) && readFileSync(abs, 'utf8') === f.content) continue;
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, f.content);
+    log(`WROTE: ${f.path}`);
+  }
+  const expected = new Set(files.map((f) => f.path));
+  for (const p of existingFiles().filter((p) => !expected.has(p))) {
+    rmSync(join(ROOT, p));
+    log(`REMOVED: ${p}`);
+  }
+  log(`GENERATED ${files.length} files in ${posix(relative(process.cwd(), join(ROOT, OUT))) || OUT}/`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const checkOnly = process.argv.slice(2).includes('--check');
+  try {
+    if (checkOnly) {
+      const ok = check((l) => console.log(l));
+      if (!ok) console.log('[error] generated/ is stale: run `npm run gen` and commit the result.');
+      process.exitCode = ok ? 0 : 1;
+    } else {
+      generate((l) => console.log(l));
+    }
+  } catch (err) {
+    console.log(`[error] ${err instanceof TemplateError ? 'template ' : ''}${(err as Error).message}`);
+    process.exitCode = 1;
+  }
+}
