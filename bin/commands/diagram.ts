@@ -1,6 +1,52 @@
-// Placeholder until the diagram command lands: registers nothing.
+// `gstack diagram <in.mmd...>`: flags come from the catalog; render/diagram.ts (and the
+// browser) load only when the command runs. stdout: one written path per line.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
-export function register(y: Argv<any>, _catalog: Catalog): Argv<any> {
-  return y;
+import { commandSpec } from '../../driver/catalog.js';
+import { applyFlags } from '../cli-flags.js';
+
+export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+  const spec = commandSpec('diagram', catalog);
+  const [inputs] = spec.positionals ?? [];
+  return y.command(
+    `${spec.name} <${inputs.name}..>`,
+    spec.description,
+    (c) => {
+      let b = c.positional(inputs.name, { describe: inputs.description, type: 'string', array: true });
+      b = applyFlags(b, spec.flags);
+      for (const ex of spec.examples ?? []) b = b.example(ex, '');
+      return b;
+    },
+    async (argv) => {
+      const { renderDiagrams } = await import('../../render/diagram.js');
+      const a = argv as Record<string, any>;
+      const result = await renderDiagrams({
+        inputs: (a.inputs as unknown[]).map(String),
+        svg: a.svg,
+        png: a.png,
+        outDir: a['out-dir'],
+        format: a.format,
+        width: a.width,
+        scale: a.scale,
+        theme: a.theme,
+        background: a.background,
+        engine: a.engine,
+        timeoutMs: a.timeout,
+        onProgress: (line) => process.stderr.write(line + '\n'),
+      });
+      for (const p of result.written) process.stdout.write(p + '\n');
+      for (const f of result.failures) process.stderr.write(`gstack diagram: ${f.label}: ${f.message}\n`);
+      if (result.failures.length) {
+        const first = result.failures[0];
+        // mermaid's message is several lines (where, a caret, what it expected); the [error]
+        // line keeps the first and the last, which carry the line number and the cause.
+        const lines = first.message.split('\n').map((l) => l.trim()).filter(Boolean);
+        const gist = lines.length > 1 ? `${lines[0].replace(/:$/, '')}: ${lines[lines.length - 1]}` : lines[0] ?? 'unknown error';
+        throw Object.assign(
+          new Error(`${result.failures.length} of ${result.diagrams} diagram(s) failed; ${first.label}: ${gist}. Fix the mermaid syntax and run again.`),
+          { exitCode: 1 },
+        );
+      }
+    },
+  );
 }

@@ -1,6 +1,55 @@
-// Placeholder until the pdf command lands: registers nothing.
+// `gstack pdf <in.md> [out.pdf]`: flags come from the catalog; the Markdown pipeline
+// (render/make-pdf.ts) loads only when the command runs. stdout carries only the output
+// path; progress and warnings go to stderr.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
-export function register(y: Argv<any>, _catalog: Catalog): Argv<any> {
-  return y;
+import { commandSpec } from '../../driver/catalog.js';
+import { applyFlags } from '../cli-flags.js';
+
+export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+  const spec = commandSpec('pdf', catalog);
+  const [input, output] = spec.positionals ?? [];
+  return y.command(
+    `${spec.name} <${input.name}> [${output.name}]`,
+    spec.description,
+    (c) => {
+      let b = c
+        .positional(input.name, { describe: input.description, type: 'string' })
+        .positional(output.name, { describe: output.description, type: 'string' });
+      b = applyFlags(b, spec.flags);
+      for (const ex of spec.examples ?? []) b = b.example(ex, '');
+      return b;
+    },
+    async (argv) => {
+      const { makePdf } = await import('../../render/make-pdf.js');
+      const a = argv as Record<string, any>;
+      const result = await makePdf({
+        input: a.input,
+        output: a.output,
+        to: a.to,
+        cover: a.cover,
+        toc: a.toc,
+        tocDepth: a['toc-depth'],
+        chapterBreaks: a['chapter-breaks'],
+        pageSize: a['page-size'],
+        margins: a.margins,
+        headerTemplate: a['header-template'],
+        footerTemplate: a['footer-template'],
+        pageNumbers: a['page-numbers'],
+        tagged: a.tagged,
+        outline: a.outline,
+        watermark: a.watermark,
+        title: a.title,
+        author: a.author,
+        date: a.date,
+        lang: a.lang,
+        allowNetwork: a['allow-network'],
+        strict: a.strict,
+        engine: a.engine,
+        timeoutMs: a.timeout,
+        onProgress: (line) => process.stderr.write(line + '\n'),
+      });
+      process.stdout.write(result.output + '\n');
+    },
+  );
 }

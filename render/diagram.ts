@@ -1,0 +1,221 @@
+// `gstack diagram`: mermaid sources -> SVG and/or PNG, all in one render (one browser
+// session, one page): every diagram becomes a figure, the bundled mermaid draws them, one
+// eval step collects the SVGs and one screenshot step per PNG crops each figure.
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import MarkdownIt from 'markdown-it';
+import { escapeHtml } from './sanitize.js';
+import { SANS } from './markdown-style.js';
+import {
+  BOOT_SCRIPT,
+  MERMAID_READY_EXPR,
+  MERMAID_SCRIPT,
+  mermaidBootScript,
+  mermaidDistDir,
+  type MermaidPageOptions,
+  type MermaidPageState,
+} from './mermaid-page.js';
+import { RenderError, render, type RenderEngineChoice, type RenderStep } from './render.js';
+
+export interface DiagramOptions {
+  inputs: string[];
+  /** Explicit SVG paths, one per diagram in order. */
+  svg?: string[];
+  /** Explicit PNG paths, one per diagram in order. */
+  png?: string[];
+  /** For diagrams without an explicit path: write <name>.<ext> here (default: beside the input). */
+  outDir?: string;
+  format?: 'svg' | 'png' | 'both';
+  width?: number;
+  scale?: number;
+  theme?: MermaidPageOptions['theme'];
+  background?: 'white' | 'transparent';
+  engine?: RenderEngineChoice;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+  onProgress?: (line: string) => void;
+}
+
+export interface DiagramSource {
+  /** "flow.mmd", or "design.md#2" for the second fence of a Markdown file. */
+  label: string;
+  /** Output base name without extension. */
+  name: string;
+  source: string;
+  /** 1-based line in the input where the diagram starts. */
+  line: number;
+  inputDir: string;
+}
+
+export interface DiagramFailure {
+  label: string;
+  message: string;
+}
+
+export interface DiagramResult {
+  written: string[];
+  failures: DiagramFailure[];
+  diagrams: number;
+  durationMs: number;
+}
+
+const usage = (msg: string) => new RenderError(msg, 2);
+
+/** Every diagram in the inputs: a .md/.markdown file gives one per ```mermaid fence. */
+export async function collectDiagrams(inputs: string[]): Promise<DiagramSource[]> {
+  if (!inputs.length) throw usage('name at least one .mmd file');
+  const out: DiagramSource[] = [];
+  for (const input of inputs) {
+    const abs = resolve(input);
+    let text: string;
+    try {
+      text = await readFile(abs, 'utf8');
+    } catch {
+      throw usage(`input file not found: ${input} (looked at ${abs})`);
+    }
+    const base = basename(abs, extname(abs));
+    if (/^\.(md|markdown)$/i.test(extname(abs))) {
+      const fences = new MarkdownIt()
+        .parse(text, {})
+        .filter((t) => t.type === 'fence' && t.info.trim().split(/\s+/)[0]?.toLowerCase() === 'mermaid');
+      if (!fences.length) throw usage(`${input} has no \`\`\`mermaid fences`);
+      fences.forEach((t, i) =>
+        out.push({ label: `${basename(abs)}#${i + 1}`, name: `${base}-${i + 1}`, source: t.content, line: (t.map?.[0] ?? 0) + 2, inputDir: dirname(abs) }),
+      );
+    } else {
+      out.push({ label: basename(abs), name: base, source: text, line: 1, inputDir: dirname(abs) });
+    }
+  }
+  return out;
+}
+
+interface Targets {
+  svg: Array<string | undefined>;
+  png: Array<string | undefined>;
+}
+
+export function planOutputs(diagrams: DiagramSource[], opts: DiagramOptions): Targets {
+  const svg = (opts.svg ?? []).map(String);
+  const png = (opts.png ?? []).map(String);
+  if (svg.length > diagrams.length || png.length > diagrams.length) {
+    throw usage(`${Math.max(svg.length, png.length)} output paths for ${diagrams.length} diagram(s); give one --svg/--png per diagram, in order`);
+  }
+  const explicit = svg.length > 0 || png.length > 0;
+  const format = opts.format ?? 'svg';
+  const t: Targets = { svg: [], png: [] };
+  diagrams.forEach((d, i) => {
+    // Diagrams the explicit paths do not cover still get files when --out-dir names a place.
+    const auto = opts.outDir !== undefined || !explicit;
+    const dir = opts.outDir !== undefined ? resolve(opts.outDir) : d.inputDir;
+    t.svg.push(svg[i] !== undefined ? resolve(svg[i]) : auto && format !== 'png' && !png[i] ? join(dir, d.name + '.svg') : undefined);
+    t.png.push(png[i] !== undefined ? resolve(png[i]) : auto && format !== 'svg' && !svg[i] ? join(dir, d.name + '.png') : undefined);
+  });
+  const seen = new Set<string>();
+  for (const p of [...t.svg, ...t.png]) {
+    if (p === undefined) continue;
+    if (seen.has(p)) throw usage(`two diagrams would both write ${p}; name the outputs with --svg/--png or use inputs with distinct names`);
+    seen.add(p);
+  }
+  return t;
+}
+
+function pageHtml(diagrams: DiagramSource[], background: 'white' | 'transparent'): string {
+  const figures = diagrams
+    .map((d, i) => `<figure class="gstack-mermaid" id="gstack-mermaid-${i}" data-index="${i}"><pre class="gstack-mermaid-source">${escapeHtml(d.source)}</pre></figure>`)
+    .join('\n');
+  const bg = background === 'transparent' ? 'transparent' : '#fff';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:">
+<title>diagrams</title>
+<style>
+html, body { margin: 0; background: ${bg}; font-family: ${SANS}; }
+figure.gstack-mermaid { display: block; width: max-content; margin: 0 0 24px; padding: 0; background: ${bg}; }
+figure.gstack-mermaid > svg { display: block; }
+</style>
+<script src="${MERMAID_SCRIPT}"></script><script src="${BOOT_SCRIPT}" defer></script>
+</head><body>
+${figures}
+</body></html>
+`;
+}
+
+/** Mermaid's message, with the diagram's place in its input when it came from a Markdown file. */
+function describeFailure(d: DiagramSource, message: string): string {
+  const msg = message.trim();
+  if (d.line <= 1) return msg;
+  // mermaid counts lines inside the diagram; say where that is in the Markdown file too.
+  return msg.replace(/on line (\d+)/, (_m, n) => `on line ${n} (line ${d.line + Number(n) - 1} of the file)`);
+}
+
+export async function renderDiagrams(opts: DiagramOptions): Promise<DiagramResult> {
+  const started = Date.now();
+  const say = opts.onProgress ?? (() => {});
+  if (opts.width !== undefined && !(Number.isInteger(opts.width) && opts.width > 0 && opts.width <= 16384)) {
+    throw usage(`--width ${opts.width}: use a whole number of CSS pixels, 1 to 16384`);
+  }
+  const scale = opts.scale ?? 1;
+  if (!(scale > 0 && scale <= 8)) throw usage(`--scale ${opts.scale}: use a number above 0, up to 8`);
+  const diagrams = await collectDiagrams(opts.inputs);
+  const targets = planOutputs(diagrams, opts);
+  const background = opts.background ?? 'white';
+
+  const distDir = mermaidDistDir();
+  const steps: RenderStep[] = [{ kind: 'eval', expression: 'window.__gstackMermaid' }];
+  const pngStep = new Map<number, number>();
+  targets.png.forEach((p, i) => {
+    if (p === undefined) return;
+    pngStep.set(i, steps.length);
+    steps.push({ kind: 'screenshot', selector: `#gstack-mermaid-${i}`, omitBackground: background === 'transparent' });
+  });
+
+  const r = await render({
+    file: join(distDir, 'gstack-diagrams.html'),
+    serveRoot: distDir,
+    files: {
+      'gstack-diagrams.html': pageHtml(diagrams, background),
+      [BOOT_SCRIPT]: mermaidBootScript({ fontFamily: SANS, theme: opts.theme, width: opts.width }, true),
+    },
+    steps,
+    waits: { expression: MERMAID_READY_EXPR, timeoutMs: opts.timeoutMs },
+    timeoutMs: opts.timeoutMs,
+    engine: opts.engine ?? 'auto',
+    deviceScaleFactor: scale,
+    onProgress: say,
+    env: opts.env,
+  });
+
+  const state = r.evals[0]?.value as MermaidPageState | undefined;
+  if (!state?.svgs) throw new RenderError('the diagram page did not report its results; this is a bug in gstack diagram', 1);
+  const failures: DiagramFailure[] = [];
+  const failed = new Set<number>();
+  for (const e of state.errors) {
+    if (e.index < 0) throw new RenderError(`mermaid did not start: ${e.message}`, 1);
+    failed.add(e.index);
+    failures.push({ label: diagrams[e.index].label, message: describeFailure(diagrams[e.index], e.message) });
+  }
+  const written: string[] = [];
+  const write = async (path: string, data: string | Uint8Array) => {
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, data);
+    } catch (err) {
+      throw new RenderError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}. Choose a directory you can write.`, 1);
+    }
+    written.push(path);
+  };
+  for (let i = 0; i < diagrams.length; i++) {
+    if (failed.has(i)) continue;
+    const svgPath = targets.svg[i];
+    const svg = state.svgs[i];
+    if (svgPath !== undefined && svg) await write(svgPath, svg.startsWith('<?xml') ? svg : `<?xml version="1.0" encoding="UTF-8"?>\n${svg}\n`);
+    const pngPath = targets.png[i];
+    const step = pngStep.get(i);
+    const shot = step === undefined ? undefined : r.artifacts.find((a) => a.step === step)?.data;
+    if (pngPath !== undefined && shot) await write(pngPath, shot);
+  }
+  for (const pe of r.pageErrors) say(`gstack diagram: page error: ${pe}`);
+  const result = { written, failures, diagrams: diagrams.length, durationMs: Date.now() - started };
+  say(`gstack diagram: ${diagrams.length - failures.length} of ${diagrams.length} diagram(s) rendered on ${r.engine} in ${result.durationMs} ms`);
+  return result;
+}

@@ -1,0 +1,282 @@
+// `gstack pdf`: Markdown -> sanitized, self-contained HTML -> PDF through render(spec).
+// Stages: parse (markdown-it + sanitizer + asset policy), assemble (cover, TOC, print CSS),
+// render (mermaid figures drawn in the page, then printed). With a TOC the document is
+// printed twice: the first PDF says on which page each heading landed (named destinations),
+// the second carries those numbers — and is checked against itself before it is written.
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { AssetPolicy, StrictAssetError } from './markdown-assets.js';
+import { convertMarkdown, frontMatter, type Diagram } from './markdown.js';
+import { buildDocument, tocHeadings, type DocumentOptions, type DocumentParts } from './markdown-document.js';
+import { BOOT_SCRIPT, MERMAID_READY_EXPR, mermaidBootScript, mermaidDistDir } from './mermaid-page.js';
+import { SANS } from './markdown-style.js';
+import { readPdfLayout } from './make-pdf-pages.js';
+import { OptionError, PAPER_SIZES, parsePaperIn } from './pdf-options.js';
+import { RenderError, render, type PdfStep, type RenderEngineChoice, type RenderStep } from './render.js';
+
+export interface MakePdfOptions {
+  input: string;
+  /** Default: the input's path with .pdf (or .html). */
+  output?: string;
+  to?: 'pdf' | 'html';
+  cover?: boolean;
+  toc?: boolean;
+  tocDepth?: number;
+  chapterBreaks?: boolean;
+  /** letter, a4, ... or WxH ("8.5x11", "210mmx297mm"). */
+  pageSize?: string;
+  /** CSS margin shorthand, e.g. "0.75in" or "20mm 15mm". */
+  margins?: string;
+  /** Chromium header/footer template HTML, or a path to a file holding it. */
+  headerTemplate?: string;
+  footerTemplate?: string;
+  pageNumbers?: boolean;
+  tagged?: boolean;
+  outline?: boolean;
+  watermark?: string;
+  title?: string;
+  author?: string;
+  date?: string;
+  lang?: string;
+  allowNetwork?: boolean;
+  strict?: boolean;
+  engine?: RenderEngineChoice;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+  /** One progress or warning line at a time (stderr in the CLI). */
+  onProgress?: (line: string) => void;
+}
+
+export interface DiagramProblem {
+  index: number;
+  line: number;
+  message: string;
+}
+
+export interface MakePdfResult {
+  output: string;
+  format: 'pdf' | 'html';
+  pages?: number;
+  /** Heading id -> page, as printed in the TOC (PDF with --toc only). */
+  tocPages?: Map<string, number>;
+  diagrams: number;
+  diagramErrors: DiagramProblem[];
+  notices: string[];
+  renderPasses: number;
+  durationMs: number;
+}
+
+export const DEFAULT_MARGINS = '0.75in 0.7in';
+const MAX_TOC_PASSES = 3;
+
+/** Usage problems (bad option values, missing input) exit 2, like render's. */
+function usage(msg: string): RenderError {
+  return new RenderError(msg, 2);
+}
+
+function templateArg(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  // A value that names a readable file is that file's HTML; anything else is the HTML itself.
+  if (!value.includes('<') && existsSync(value)) {
+    try {
+      if (statSync(value).isFile()) return readFileSync(value, 'utf8');
+    } catch {
+      throw usage(`${flag} ${value}: cannot read the file`);
+    }
+  }
+  return value;
+}
+
+function paperOf(pageSize: string | undefined): Pick<PdfStep, 'paper' | 'paperSize'> {
+  if (!pageSize) return { paper: 'letter' };
+  if (PAPER_SIZES[pageSize.toLowerCase()]) return { paper: pageSize.toLowerCase() };
+  try {
+    return { paperSize: parsePaperIn(pageSize) };
+  } catch (err) {
+    if (err instanceof OptionError) throw usage(`--page-size ${pageSize}: use one of ${Object.keys(PAPER_SIZES).join(', ')} or WIDTHxHEIGHT (8.5x11, 210mmx297mm)`);
+    throw err;
+  }
+}
+
+function today(): string {
+  return new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
+  const started = Date.now();
+  const say = opts.onProgress ?? (() => {});
+  const to = opts.to ?? 'pdf';
+  const input = resolve(opts.input);
+  let source: string;
+  try {
+    source = await readFile(input, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw usage(code === 'EISDIR' ? `input is a directory: ${opts.input}; name a Markdown file` : `input file not found: ${opts.input} (looked at ${input})`);
+  }
+  const output = resolve(opts.output ?? join(dirname(input), basename(input, extname(input)) + (to === 'html' ? '.html' : '.pdf')));
+  const tocDepth = opts.tocDepth ?? 3;
+  if (!(Number.isInteger(tocDepth) && tocDepth >= 1 && tocDepth <= 6)) throw usage(`--toc-depth ${opts.tocDepth}: use 1 to 6`);
+  const header = templateArg(opts.headerTemplate, '--header-template');
+  const footer = templateArg(opts.footerTemplate, '--footer-template');
+  const paper = paperOf(opts.pageSize);
+
+  // Stage 1: parse, sanitize, resolve assets.
+  let t = Date.now();
+  const policy = new AssetPolicy({ baseDir: dirname(input), allowNetwork: !!opts.allowNetwork, strict: !!opts.strict });
+  let converted;
+  try {
+    converted = convertMarkdown(source, { policy });
+  } catch (err) {
+    if (err instanceof StrictAssetError) throw new RenderError(`${basename(input)}: ${err.message}`, 1);
+    throw err;
+  }
+  for (const n of policy.notices) say(`gstack pdf: ${n.message}`);
+  say(
+    `gstack pdf: parsed ${basename(input)} in ${Date.now() - t} ms: ${converted.headings.length} headings, ` +
+      `${converted.diagrams.length} diagrams, ${policy.notices.length} blocked or missing resources`,
+  );
+
+  const meta = frontMatter(source);
+  const docOpts: DocumentOptions = {
+    title: opts.title ?? meta.title ?? converted.firstH1 ?? basename(input, extname(input)),
+    author: opts.author ?? meta.author,
+    date: opts.date ?? meta.date ?? (opts.cover ? today() : undefined),
+    lang: opts.lang ?? meta.lang,
+    cover: !!opts.cover,
+    toc: !!opts.toc,
+    tocDepth,
+    chapterBreaks: opts.chapterBreaks ?? true,
+    watermark: opts.watermark,
+    allowNetwork: !!opts.allowNetwork,
+    withMermaid: converted.diagrams.length > 0,
+    tocNumbers: to === 'pdf',
+  };
+  const parts: DocumentParts = { bodyHtml: converted.html, headings: converted.headings, notices: policy.notices };
+  const result: MakePdfResult = {
+    output,
+    format: to,
+    diagrams: converted.diagrams.length,
+    diagramErrors: [],
+    notices: policy.notices.map((n) => n.message),
+    renderPasses: 0,
+    durationMs: 0,
+  };
+
+  // No diagrams and HTML out: nothing needs a browser.
+  if (to === 'html' && !docOpts.withMermaid) {
+    await writeOutput(output, buildDocument(parts, docOpts));
+    say(`gstack pdf: wrote ${output} (${Date.now() - started} ms)`);
+    result.durationMs = Date.now() - started;
+    return result;
+  }
+
+  const pdfStep: PdfStep = {
+    kind: 'pdf',
+    ...paper,
+    margin: opts.margins ?? DEFAULT_MARGINS,
+    headerTemplate: header,
+    footerTemplate: footer,
+    pageNumbers: opts.pageNumbers ?? true,
+    tagged: opts.tagged ?? true,
+    outline: opts.outline ?? true,
+    printBackground: true,
+  };
+  const distDir = mermaidDistDir();
+  const boot = mermaidBootScript({ fontFamily: SANS }, false);
+  let reportedDiagrams = false;
+  // Later passes run on the engine the first one settled on (no second probe or fallback note).
+  let engine: RenderEngineChoice = opts.engine ?? 'auto';
+
+  /** One render of the page: diagrams drawn, then the PDF (or the finished HTML). */
+  const pass = async (html: string, label: string): Promise<{ pdf?: Buffer; html?: string }> => {
+    t = Date.now();
+    const steps: RenderStep[] = [];
+    if (docOpts.withMermaid) steps.push({ kind: 'eval', expression: 'window.__gstackMermaid.errors' });
+    if (to === 'pdf') steps.push(pdfStep);
+    else steps.push({ kind: 'eval', expression: STANDALONE_HTML_EXPR });
+    const r = await render({
+      file: join(distDir, 'gstack-doc.html'),
+      serveRoot: distDir,
+      files: { 'gstack-doc.html': html, [BOOT_SCRIPT]: boot },
+      steps,
+      waits: docOpts.withMermaid ? { expression: MERMAID_READY_EXPR, timeoutMs: opts.timeoutMs } : undefined,
+      timeoutMs: opts.timeoutMs,
+      engine,
+      allowNetwork: !!opts.allowNetwork,
+      onBlockedRequest: (url) => say(`gstack pdf: blocked request to ${url} (pass --allow-network to allow it)`),
+      onProgress: (line) => say(line),
+      env: opts.env,
+    });
+    result.renderPasses++;
+    engine = r.engine;
+    if (docOpts.withMermaid && !reportedDiagrams) {
+      reportedDiagrams = true;
+      const errors = (r.evals[0]?.value ?? []) as Array<{ index: number; message: string }>;
+      result.diagramErrors = errors.map((e) => ({ ...e, line: converted.diagrams[e.index]?.line ?? 0 }));
+      for (const e of result.diagramErrors) say(`gstack pdf: diagram ${e.index + 1} (${basename(input)} line ${e.line}) could not be rendered; a diagnostic block shows in its place: ${oneLine(e.message)}`);
+    }
+    for (const pe of r.pageErrors) say(`gstack pdf: page error (untrusted page text): ${oneLine(pe)}`);
+    say(`gstack pdf: ${label} on ${r.engine} in ${Date.now() - t} ms`);
+    if (to === 'pdf') return { pdf: r.artifacts.find((a) => a.kind === 'pdf')?.data };
+    return { html: String(r.evals[r.evals.length - 1]?.value ?? '') };
+  };
+
+  if (to === 'html') {
+    const { html } = await pass(buildDocument(parts, docOpts), 'diagrams rendered');
+    await writeOutput(output, html!);
+  } else {
+    const listed = docOpts.toc ? tocHeadings(converted.headings, tocDepth) : [];
+    let { pdf } = await pass(buildDocument(parts, docOpts), listed.length ? 'layout pass 1 printed' : 'printed');
+    if (listed.length) {
+      let layout = await readPdfLayout(pdf!);
+      for (let n = 2; ; n++) {
+        const numbers = new Map(listed.map((h) => [h.id, layout.pages.get(h.id)!] as const).filter(([, p]) => p !== undefined));
+        ({ pdf } = await pass(buildDocument(parts, docOpts, numbers), `pass ${n} printed with TOC page numbers`));
+        const check = await readPdfLayout(pdf!);
+        const moved = listed.filter((h) => check.pages.get(h.id) !== numbers.get(h.id));
+        layout = check;
+        result.tocPages = numbers;
+        if (moved.length === 0) break;
+        if (n >= MAX_TOC_PASSES) {
+          say(`gstack pdf: warning: ${moved.length} TOC entries still moved after ${n} passes (first: "${moved[0].text}")`);
+          break;
+        }
+      }
+      const unplaced = listed.filter((h) => !layout.pages.has(h.id));
+      if (unplaced.length) say(`gstack pdf: warning: ${unplaced.length} headings not found in the PDF; their TOC entries have no page number`);
+    }
+    result.pages = (await readPdfLayout(pdf!)).pageCount;
+    await writeOutput(output, pdf!);
+  }
+  result.durationMs = Date.now() - started;
+  say(`gstack pdf: wrote ${output}${result.pages ? ` (${result.pages} pages)` : ''} in ${result.durationMs} ms`);
+  return result;
+}
+
+/** The page after mermaid ran, as a standalone file: diagrams are inline SVG, so the scripts
+ * go and the CSP forbids any. */
+const STANDALONE_HTML_EXPR = `(() => {
+  const root = document.documentElement.cloneNode(true);
+  for (const s of root.querySelectorAll('script')) s.remove();
+  const meta = root.querySelector('meta[http-equiv="Content-Security-Policy"]');
+  if (meta) meta.setAttribute('content', meta.getAttribute('content').replace("script-src 'self'", "script-src 'none'"));
+  return '<!doctype html>\\n' + root.outerHTML + '\\n';
+})()`;
+
+async function writeOutput(path: string, data: string | Uint8Array): Promise<void> {
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, data);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new RenderError(`cannot write ${path}: ${e.code ?? e.message}. Choose an output path in a directory you can write.`, 1);
+  }
+}
+
+export type { Diagram };

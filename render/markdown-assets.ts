@@ -1,0 +1,177 @@
+// What a Markdown document may load, and from where. Local images are inlined as data: URLs so
+// the rendered page needs nothing but itself; remote loads are refused (unless the caller allows
+// the network) and every refusal is reported once, so a hostile or careless document can never
+// phone home while looking as if it rendered completely.
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { extname, isAbsolute, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type ImageResolution =
+  | { kind: 'inline'; src: string }
+  | { kind: 'remote'; src: string }
+  | { kind: 'blocked'; url: string }
+  | { kind: 'missing'; ref: string; reason: string };
+
+export interface AssetNotice {
+  kind: 'blocked-image' | 'blocked-stylesheet' | 'blocked-font' | 'blocked-resource' | 'missing-image' | 'skipped-stylesheet';
+  ref: string;
+  message: string;
+  /** False when nothing in the body marks the spot (a dropped <style> block): the document
+   * then lists it in a visible notice box instead. */
+  inline: boolean;
+}
+
+export class StrictAssetError extends Error {
+  readonly exitCode = 1;
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.svg': 'image/svg+xml',
+  '.bmp': 'image/bmp',
+  '.ico': 'image/x-icon',
+};
+
+/** A reference that would make the browser talk to another host. */
+export function isRemoteRef(ref: string): boolean {
+  const r = ref.trim();
+  if (r.startsWith('//')) return true;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(r)?.[1]?.toLowerCase();
+  return scheme !== undefined && scheme !== 'data' && scheme !== 'file' && scheme !== 'about' && scheme !== 'blob';
+}
+
+/** Every url(...) and @import target in a piece of CSS. */
+export function cssRefs(css: string): Array<{ url: string; isImport: boolean; isFont: boolean }> {
+  const out: Array<{ url: string; isImport: boolean; isFont: boolean }> = [];
+  // A tokenizer would be overkill: CSS here is only scanned for what it would fetch, never
+  // rewritten, and a block with any remote reference is dropped whole.
+  const importRe = /@import\s+(?:url\(\s*)?(["']?)([^"')\s;]+)\1/gi;
+  for (const m of css.matchAll(importRe)) out.push({ url: m[2], isImport: true, isFont: false });
+  const fontFaces = [...css.matchAll(/@font-face\s*{[^}]*}/gi)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  for (const m of css.matchAll(/url\(\s*(["']?)([^"')]+)\1\s*\)/gi)) {
+    const at = m.index ?? 0;
+    if (out.some((o) => o.isImport && o.url === m[2])) continue;
+    out.push({ url: m[2].trim(), isImport: false, isFont: fontFaces.some(([a, b]) => at >= a && at < b) });
+  }
+  return out;
+}
+
+export interface AssetPolicyOptions {
+  /** Directory of the Markdown file: relative references resolve here and may not leave it. */
+  baseDir: string;
+  allowNetwork: boolean;
+  strict: boolean;
+}
+
+export class AssetPolicy {
+  readonly notices: AssetNotice[] = [];
+  private readonly root: string;
+
+  constructor(private readonly opts: AssetPolicyOptions) {
+    this.root = realpathSync(opts.baseDir);
+  }
+
+  get allowNetwork(): boolean {
+    return this.opts.allowNetwork;
+  }
+
+  private notice(n: AssetNotice): void {
+    this.notices.push(n);
+    if (this.opts.strict && n.kind === 'missing-image') throw new StrictAssetError(n.message + ' (--strict)');
+  }
+
+  image(rawSrc: string | undefined): ImageResolution {
+    const src = (rawSrc ?? '').trim();
+    if (!src) {
+      this.notice({ kind: 'missing-image', ref: '', message: 'image with an empty src', inline: true });
+      return { kind: 'missing', ref: '', reason: 'empty src' };
+    }
+    if (/^data:image\//i.test(src)) return { kind: 'inline', src };
+    if (isRemoteRef(src)) {
+      if (this.opts.allowNetwork && /^(https?:)?\/\//i.test(src)) return { kind: 'remote', src };
+      this.notice({ kind: 'blocked-image', ref: src, message: `blocked remote image ${src} (pass --allow-network to load it)`, inline: true });
+      return { kind: 'blocked', url: src };
+    }
+    if (/^data:/i.test(src)) {
+      this.notice({ kind: 'missing-image', ref: src.slice(0, 40), message: 'image data: URL that is not an image', inline: true });
+      return { kind: 'missing', ref: src.slice(0, 40), reason: 'not an image' };
+    }
+    return this.localImage(src);
+  }
+
+  private localImage(src: string): ImageResolution {
+    let path: string;
+    try {
+      path = src.toLowerCase().startsWith('file:') ? fileURLToPath(src) : decodeURI(src.replace(/[?#].*$/, ''));
+    } catch {
+      return this.missing(src, 'malformed path');
+    }
+    const abs = isAbsolute(path) ? path : resolve(this.root, path);
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      return this.missing(src, 'file not found');
+    }
+    // Same rule as the render server: a document may only pull files from its own folder, so a
+    // rendered report cannot smuggle ~/.ssh or /etc into a PDF.
+    if (real !== this.root && !real.startsWith(this.root + sep)) return this.missing(src, 'outside the document folder');
+    const type = IMAGE_TYPES[extname(real).toLowerCase()];
+    if (!type) return this.missing(src, 'not an image file type');
+    try {
+      if (!statSync(real).isFile()) return this.missing(src, 'not a file');
+      return { kind: 'inline', src: `data:${type};base64,${readFileSync(real).toString('base64')}` };
+    } catch {
+      return this.missing(src, 'unreadable');
+    }
+  }
+
+  private missing(ref: string, reason: string): ImageResolution {
+    this.notice({ kind: 'missing-image', ref, message: `missing image ${ref} (${reason})`, inline: true });
+    return { kind: 'missing', ref, reason };
+  }
+
+  /** A <link> in the document body: never applied; remote ones are reported as blocked. */
+  link(href: string | undefined, rel: string | undefined): AssetNotice | undefined {
+    const ref = (href ?? '').trim();
+    if (!ref) return undefined;
+    const isStylesheet = /\bstylesheet\b/i.test(rel ?? '');
+    if (isRemoteRef(ref)) {
+      const n: AssetNotice = {
+        kind: isStylesheet ? 'blocked-stylesheet' : 'blocked-resource',
+        ref,
+        message: `blocked remote ${isStylesheet ? 'stylesheet' : 'resource'} ${ref}${this.opts.allowNetwork ? ' (<link> elements are not applied)' : ' (pass --allow-network to allow remote loads)'}`,
+        inline: true,
+      };
+      this.notice(n);
+      return n;
+    }
+    if (isStylesheet) {
+      const n: AssetNotice = { kind: 'skipped-stylesheet', ref, message: `skipped linked stylesheet ${ref} (<link> elements are not applied; use a <style> block)`, inline: false };
+      this.notice(n);
+      return n;
+    }
+    return undefined;
+  }
+
+  /** Whether a <style> block may stay. One remote reference drops it, unless the network is allowed. */
+  styleBlock(css: string): boolean {
+    const remote = cssRefs(css).filter((r) => isRemoteRef(r.url));
+    if (remote.length === 0 || this.opts.allowNetwork) return true;
+    for (const r of remote) {
+      const what = r.isImport ? 'stylesheet' : r.isFont ? 'font' : 'resource';
+      this.notice({
+        kind: r.isImport ? 'blocked-stylesheet' : r.isFont ? 'blocked-font' : 'blocked-resource',
+        ref: r.url,
+        message: `blocked remote ${what} ${r.url} (its <style> block was dropped; pass --allow-network to load it)`,
+        inline: false,
+      });
+    }
+    return false;
+  }
+}

@@ -1,0 +1,109 @@
+// Assembles the printable HTML page around a converted Markdown body: cover, table of
+// contents, notices, watermark, the print stylesheet and a Content-Security-Policy that keeps
+// the page offline (the render engine blocks foreign requests too; the CSP also protects the
+// `--to html` file when someone opens it later).
+import type { Heading } from './markdown.js';
+import type { AssetNotice } from './markdown-assets.js';
+import { escapeHtml } from './sanitize.js';
+import { PRINT_CSS } from './markdown-style.js';
+import { BOOT_SCRIPT, MERMAID_SCRIPT } from './mermaid-page.js';
+
+export interface DocumentOptions {
+  title: string;
+  author?: string;
+  date?: string;
+  lang?: string;
+  cover: boolean;
+  toc: boolean;
+  /** Deepest heading level listed in the TOC. */
+  tocDepth: number;
+  chapterBreaks: boolean;
+  watermark?: string;
+  allowNetwork: boolean;
+  /** Include the mermaid bundle and boot script (only when the body has diagrams). */
+  withMermaid: boolean;
+  /** Show page numbers in the TOC (PDF); an HTML file has no pages, so its TOC is links only. */
+  tocNumbers: boolean;
+}
+
+export interface DocumentParts {
+  bodyHtml: string;
+  headings: Heading[];
+  notices: AssetNotice[];
+}
+
+/** Placeholder shown in the first layout pass: as wide as any real page number. */
+export const TOC_PLACEHOLDER = '000';
+
+function csp(allowNetwork: boolean, withScript: boolean): string {
+  const remote = allowNetwork ? ' https: http:' : '';
+  return [
+    "default-src 'none'",
+    withScript ? "script-src 'self'" : "script-src 'none'",
+    `style-src 'self' 'unsafe-inline'${remote}`,
+    `img-src 'self' data: blob:${remote}`,
+    `font-src 'self' data:${remote}`,
+    "connect-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+export function tocHeadings(headings: Heading[], depth: number): Heading[] {
+  return headings.filter((h) => h.level <= depth);
+}
+
+function tocHtml(headings: Heading[], pages: Map<string, number> | undefined, numbers: boolean): string {
+  const top = Math.min(...headings.map((h) => h.level));
+  const items = headings
+    .map((h) => {
+      const level = h.level - top + 1;
+      const page = pages?.get(h.id);
+      const number = numbers
+        ? `<span class="gstack-toc-dots"></span><span class="gstack-toc-page">${page ?? (pages ? '' : TOC_PLACEHOLDER)}</span>`
+        : '';
+      return (
+        `<li class="gstack-toc-l${level}"><a href="#${escapeHtml(encodeURIComponent(h.id))}">` +
+        `<span class="gstack-toc-text">${escapeHtml(h.text)}</span>${number}</a></li>`
+      );
+    })
+    .join('\n');
+  return `<nav class="gstack-toc" aria-label="Table of contents"><div class="gstack-toc-title">Contents</div><ol>\n${items}\n</ol></nav>`;
+}
+
+function noticesHtml(notices: AssetNotice[]): string {
+  const hidden = notices.filter((n) => !n.inline);
+  if (hidden.length === 0) return '';
+  const items = hidden.map((n) => `<li>${escapeHtml(n.message)}</li>`).join('');
+  return `<aside class="gstack-notices" role="note"><strong>Not loaded:</strong><ul>${items}</ul></aside>`;
+}
+
+/** The whole page. `tocPages` (heading id -> PDF page) fills in the TOC numbers. */
+export function buildDocument(parts: DocumentParts, opts: DocumentOptions, tocPages?: Map<string, number>): string {
+  const head = [
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${csp(opts.allowNetwork, opts.withMermaid)}">`,
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${escapeHtml(opts.title)}</title>`,
+    opts.author ? `<meta name="author" content="${escapeHtml(opts.author)}">` : '',
+    `<style>${PRINT_CSS}</style>`,
+    opts.withMermaid ? `<script src="${MERMAID_SCRIPT}"></script><script src="${BOOT_SCRIPT}" defer></script>` : '',
+  ].filter(Boolean);
+
+  const body: string[] = [];
+  if (opts.watermark) body.push(`<div class="gstack-watermark" aria-hidden="true">${escapeHtml(opts.watermark)}</div>`);
+  if (opts.cover) {
+    const meta = [opts.author, opts.date].filter(Boolean).map((m) => `<div>${escapeHtml(m!)}</div>`).join('');
+    body.push(
+      `<section class="gstack-cover"><div class="gstack-cover-title">${escapeHtml(opts.title)}</div>` +
+        `<div class="gstack-cover-rule"></div><div class="gstack-cover-meta">${meta}</div></section>`,
+    );
+  }
+  const listed = tocHeadings(parts.headings, opts.tocDepth);
+  if (opts.toc && listed.length > 0) body.push(tocHtml(listed, tocPages, opts.tocNumbers));
+  body.push(noticesHtml(parts.notices));
+  body.push(`<main class="gstack-doc">\n${parts.bodyHtml}\n</main>`);
+
+  const cls = opts.chapterBreaks ? ' class="gstack-chapters"' : '';
+  return `<!doctype html>\n<html lang="${escapeHtml(opts.lang ?? 'en')}">\n<head>\n${head.join('\n')}\n</head>\n<body${cls}>\n${body.filter(Boolean).join('\n')}\n</body>\n</html>\n`;
+}

@@ -1,0 +1,116 @@
+// Mermaid in the page, offline: the bundle comes from the installed `mermaid` npm package and
+// is served by the render loopback server (its dist folder is the served root), never a CDN.
+// One boot script turns every <figure class="gstack-mermaid"> into a diagram — or, when the
+// source does not parse, into a visible diagnostic — for both `gstack pdf` and `gstack diagram`.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+
+/** Directory holding mermaid.min.js (served as the render root). */
+export function mermaidDistDir(): string {
+  const require = createRequire(import.meta.url);
+  // The package's "exports" hide package.json on some versions; resolve the main entry instead.
+  const entry = require.resolve('mermaid');
+  let dir = dirname(entry);
+  while (!existsSync(join(dir, 'mermaid.min.js')) && dirname(dir) !== dir) {
+    if (existsSync(join(dir, 'dist', 'mermaid.min.js'))) return join(dir, 'dist');
+    dir = dirname(dir);
+  }
+  if (!existsSync(join(dir, 'mermaid.min.js'))) throw new Error('mermaid.min.js not found in the installed mermaid package; run npm install');
+  return dir;
+}
+
+export const MERMAID_SCRIPT = 'mermaid.min.js';
+export const BOOT_SCRIPT = 'gstack-mermaid-boot.js';
+
+export interface MermaidPageOptions {
+  theme?: 'default' | 'neutral' | 'dark' | 'forest' | 'base';
+  fontFamily: string;
+  /** Fixed diagram width in CSS px (gstack diagram --width). */
+  width?: number;
+}
+
+/** What the boot script leaves on window.__gstackMermaid when done. */
+export interface MermaidPageState {
+  done: true;
+  errors: Array<{ index: number; message: string }>;
+  /** Standalone SVG documents (XML-serialized), by figure index; null where it failed. */
+  svgs?: Array<string | null>;
+}
+
+export const MERMAID_READY_EXPR = 'window.__gstackMermaid && window.__gstackMermaid.done === true';
+
+/** The boot script. It is a served file, not inline, so the page's CSP can forbid inline
+ * script entirely while still allowing our two same-origin files. */
+export function mermaidBootScript(opts: MermaidPageOptions, collectSvgs: boolean): string {
+  const config = {
+    startOnLoad: false,
+    securityLevel: 'strict',
+    deterministicIds: true,
+    theme: opts.theme ?? 'default',
+    fontFamily: opts.fontFamily,
+    themeVariables: { fontFamily: opts.fontFamily },
+  };
+  return `(async () => {
+  const config = ${JSON.stringify(config)};
+  const width = ${JSON.stringify(opts.width ?? null)};
+  const collect = ${collectSvgs ? 'true' : 'false'};
+  const errors = [];
+  const svgs = [];
+  const figures = Array.from(document.querySelectorAll('figure.gstack-mermaid'));
+  try {
+    mermaid.initialize(config);
+  } catch (e) {
+    errors.push({ index: -1, message: 'mermaid failed to start: ' + (e && e.message || e) });
+  }
+  if (document.fonts && document.fonts.ready) await document.fonts.ready;
+  for (const fig of figures) {
+    const index = Number(fig.dataset.index);
+    const srcEl = fig.querySelector('.gstack-mermaid-source');
+    const source = srcEl ? srcEl.textContent : '';
+    const id = 'gstack-mmd-' + index;
+    try {
+      if (errors.length && errors[0].index === -1) throw new Error(errors[0].message);
+      const { svg } = await mermaid.render(id, source);
+      fig.innerHTML = svg;
+      const el = fig.querySelector('svg');
+      // A standalone diagram gets a definite size (the --width, else mermaid's natural one),
+      // so the PNG crop and SVG viewers agree; in a document it just scales to the column.
+      if (el && (width || collect)) {
+        const vb = el.viewBox && el.viewBox.baseVal;
+        const natural = parseFloat(el.style.maxWidth) || (vb && vb.width) || el.getBoundingClientRect().width;
+        const w = width || Math.ceil(natural);
+        const h = vb && vb.width ? Math.ceil(w * vb.height / vb.width) : 0;
+        el.setAttribute('width', String(w));
+        if (h) el.setAttribute('height', String(h)); else el.removeAttribute('height');
+        el.style.maxWidth = 'none';
+        el.style.width = w + 'px';
+        el.style.height = h ? h + 'px' : 'auto';
+      }
+      fig.classList.add('gstack-mermaid-ok');
+      if (collect) svgs[index] = el ? new XMLSerializer().serializeToString(el) : null;
+    } catch (e) {
+      const message = String(e && e.message || e).trim();
+      errors.push({ index, message });
+      // mermaid leaves its own error graphic behind on failure; ours is the only one shown.
+      for (const stray of document.querySelectorAll('#' + id + ', #d' + id)) stray.remove();
+      fig.classList.add('gstack-mermaid-error');
+      fig.setAttribute('role', 'note');
+      fig.textContent = '';
+      const title = document.createElement('div');
+      title.className = 'gstack-diagnostic-title';
+      title.textContent = 'Diagram ' + (index + 1) + ' could not be rendered (mermaid syntax error)';
+      const msg = document.createElement('pre');
+      msg.className = 'gstack-diagnostic-message';
+      msg.textContent = message;
+      const src = document.createElement('pre');
+      src.className = 'gstack-diagnostic-source';
+      src.textContent = source;
+      fig.append(title, msg, src);
+      if (collect) svgs[index] = null;
+    }
+  }
+  window.__gstackMermaid = collect ? { done: true, errors, svgs } : { done: true, errors };
+})();
+`;
+}
