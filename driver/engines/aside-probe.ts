@@ -160,7 +160,7 @@ const NOT_RUNNING_HINT = /not running|is not open|could not connect|cannot conne
 export async function probeAside(opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ProbeResult> {
   const env = opts.env ?? process.env;
   const cli = findAsideCli(env);
-  if (!cli) return { outcome: 'NEEDS_ASIDE', reason: 'no `aside` command on PATH (Aside is the macOS 15+ browser app)' };
+  if (!cli) return { outcome: 'NEEDS_ASIDE', reason: 'no `aside` command on PATH' };
 
   const envTimeout = Number(env[PROBE_TIMEOUT_ENV]);
   const timeoutMs = opts.timeoutMs ?? (Number.isFinite(envTimeout) && envTimeout > 0 ? envTimeout : DEFAULT_PROBE_TIMEOUT_MS);
