@@ -101,7 +101,11 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   const finish = async (exitCode: RunResult['exitCode'], error: string | null): Promise<RunResult> => {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
     filter.finish(error ?? undefined);
-    return { ok: exitCode === 0, exitCode, engine, session, lines: filter.lines, artifacts, error, durationMs: Date.now() - started, pwd };
+    const durationMs = Date.now() - started;
+    // Sessions (issue 4): the at-most-daily sweep of idle sessions, after the lock is released.
+    // One stat on most calls; never throws.
+    if (pwd) await (await import('./sessions/housekeep.js')).maybeHousekeep({ env });
+    return { ok: exitCode === 0, exitCode, engine, session, lines: filter.lines, artifacts, error, durationMs, pwd };
   };
 
   if (typeof script !== 'string' || !script.trim()) {

@@ -270,3 +270,20 @@ test('parseDuration', () => {
   assert.throws(() => parseDuration('7'), /unit/);
   assert.throws(() => parseDuration('soon'));
 });
+
+test('a gstack run call sweeps long-idle sessions by itself (once a day)', { timeout: 120_000 }, async () => {
+  const h = await tempHome();
+  const e = cliEnv(h, { GSTACK_HOUSEKEEPING: '' });
+  const p = sessionPaths(slugFor('hk-stale'), { GSTACK_HOME: h });
+  await mkdir(p.profileDir, { recursive: true });
+  const old = new Date(Date.now() - 40 * 86400e3);
+  await touchSession(p, 'hk-stale');
+  await writeFile(join(p.sessionDir, 'session.json'), JSON.stringify({ key: 'hk-stale', lastUsed: old.toISOString(), profileDir: p.profileDir }));
+  for (const d of [p.profileDir, p.sessionDir]) await utimes(d, old, old);
+  const r = await runCli(['run', '--session', 'hk-live', 'console.log("GSTACK_STEP_OK")'], e);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(existsSync(join(h, HOUSEKEEPING_STAMP)), 'the call stamped its sweep');
+  assert.equal(existsSync(p.profileDir), false, 'the 40-day-idle session was removed');
+  assert.ok(existsSync(sessionPaths(slugFor('hk-live'), { GSTACK_HOME: h }).sessionDir), "the call's own session stays");
+  await rm(h, { recursive: true, force: true });
+});
