@@ -72,7 +72,7 @@ export interface ConfinedFs {
 export interface PageExtras {
   /** Playwright's `locator`, plus snapshot refs: `"e12"`, `"@e12"`, `"ref=e12"` and frame refs like `"f1e2"` resolve the element with that ref in the latest snapshot of this page. A ref whose element is gone fails at once with `Ref e12 is stale — the element (button "Save") no longer exists. Take a new snapshot.` */
   locator: (refOrSelector: string) => Locator;
-  /** A raw Chrome DevTools Protocol call on this page's target, e.g. `Page.addScriptToEvaluateOnNewDocument` before `goto`, or `Emulation.setDeviceMetricsOverride`. */
+  /** A raw Chrome DevTools Protocol call on this page's target, e.g. `Page.addScriptToEvaluateOnNewDocument` before `goto` (send `Page.enable` first: Chromium runs init scripts only for a session with the Page domain enabled), or `Emulation.setDeviceMetricsOverride`. */
   _sendToTarget: (method: string, params?: Record<string, unknown>) => Promise<any>;
 }
 

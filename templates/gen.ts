@@ -77,6 +77,7 @@ function makeHandlebars(catalog: Catalog, shapes: ReadonlyArray<{ name: string }
   hb.registerHelper('support', (v: string) => ({ yes: 'yes', no: 'no', partial: 'partial' })[v] ?? v);
   /** The commands whose `skills` include this skill, in catalog order. */
   hb.registerHelper('commandsFor', (skill: string) => catalog.commands.filter((c: Command) => (c.skills ?? []).includes(skill)));
+  hb.registerHelper('includes', (list: unknown, item: unknown) => Array.isArray(list) && list.includes(item));
   hb.registerHelper('command', (name: string) => catalog.commands.find((c) => c.name === name));
   hb.registerHelper('shapeNamed', (name: string) => {
     const shape = shapes.find((s) => s.name === name);

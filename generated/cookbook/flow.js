@@ -77,6 +77,7 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   const step = PARAMS.steps[i];
   const ref = findRef(snap.tree, step);
   const el = pg.locator(ref);
+  const value = "value" in step ? String(step.value) : "";
   console.log("STEP " + (i + 1) + " " + step.action + " \"" + step.name + "\" ref=" + ref);
   if (step.action === "click") await el.click();
   else if (step.action === "fill") {
@@ -84,11 +85,11 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
     if ((await el.getAttribute("type")) === "password") {
       throw new Error("Refusing to type into a password field. Ask the user to sign in in their own browser, or import their cookies with gstack sessions import-cookies.");
     }
-    await el.fill(step.value || "");
-  } else if (step.action === "press") await el.press(step.value || "Enter");
+    await el.fill(value);
+  } else if (step.action === "press") await el.press(value || "Enter");
   else if (step.action === "check") await el.check();
   else if (step.action === "uncheck") await el.uncheck();
-  else if (step.action === "select") await el.selectOption(step.value || "");
+  else if (step.action === "select") await el.selectOption(value);
   await pg.waitForLoadState("load");
   await sleep(PARAMS.settleMs);
   snap = await snapshot(pg, { interactive: true });

@@ -57,7 +57,7 @@ for (const link of unique.slice(0, PARAMS.maxLinks)) {
       if (res.status === 405 || res.status === 501) res = await fetch(link.url);
       console.log("LINK " + res.status + " " + link.url);
     } catch (err) {
-      console.log("LINK ERR " + link.url + " (" + String(err && err.message || err).split("\n")[0] + ")");
+      console.log("LINK ERR " + link.url + " (" + String(err).split("\n")[0] + ")");
     }
   }
 }

@@ -1,0 +1,130 @@
+// `npm run gen -- --check` on temporary copies of the repo's sources (never the real tree):
+// fresh passes, and any change to the catalog, a template or generated/ that was not
+// regenerated fails with STALE lines and exit 1. Also: two runs give identical bytes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+// What the generator reads: its templates, the catalog (and its loader), the cookbook.
+const SOURCES = ['templates', 'generated', 'cookbook', 'driver/catalog.json', 'driver/catalog.schema.json', 'driver/catalog.ts', 'package.json'];
+
+function copyRepo(t: { after: (fn: () => void) => void }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gstack-codegen-'));
+  for (const rel of SOURCES) cpSync(join(ROOT, rel), join(dir, rel), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function gen(dir: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'templates/gen.ts', ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout + r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
+}
+
+function edit(dir: string, rel: string, change: (s: string) => string): void {
+  const before = readFileSync(join(dir, rel), 'utf8');
+  const after = change(before);
+  assert.notEqual(after, before, `the edit of ${rel} changed nothing`);
+  writeFileSync(join(dir, rel), after);
+}
+
+function hashes(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const p = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else out[p] = createHash('sha256').update(readFileSync(join(dir, p))).digest('hex');
+    }
+  };
+  walk('generated');
+  return out;
+}
+
+test('--check passes on a fresh copy and prints FRESH for every generated file', (t) => {
+  const dir = copyRepo(t);
+  const r = gen(dir, '--check');
+  assert.equal(r.code, 0, r.out);
+  const expected = Object.keys(hashes(dir)).sort();
+  assert.deepEqual(r.lines.map((l) => l.replace(/^FRESH: /, '')).sort(), expected);
+  assert.ok(r.lines.every((l) => l.startsWith('FRESH: ')), r.out);
+});
+
+test('--check fails after a catalog change that was not regenerated', (t) => {
+  const dir = copyRepo(t);
+  edit(dir, 'driver/catalog.json', (s) => s.replace('Waits `ms` milliseconds.', 'Waits `ms` milliseconds (changed).'));
+  const r = gen(dir, '--check');
+  assert.equal(r.code, 1, r.out);
+  assert.ok(r.lines.includes('STALE: generated/browse/SKILL.md'), r.out);
+  assert.ok(r.lines.includes('STALE: generated/script-api.d.ts'), r.out);
+  assert.ok(r.lines.includes('FRESH: generated/cookbook/read.js'), r.out);
+  assert.match(r.lines.at(-1)!, /^\[error\] generated\/ is stale: run `npm run gen`/);
+  // Regenerating makes it fresh again.
+  assert.equal(gen(dir).code, 0);
+  assert.equal(gen(dir, '--check').code, 0);
+});
+
+test('--check fails after a template change that was not regenerated', (t) => {
+  const dir = copyRepo(t);
+  edit(dir, 'templates/partials/driving-rules.hbs', (s) => s.replace('Open your own tabs only.', 'Open your own tabs, mostly.'));
+  const r = gen(dir, '--check');
+  assert.equal(r.code, 1, r.out);
+  assert.ok(r.lines.includes('STALE: generated/browse/SKILL.md'), r.out);
+  assert.ok(r.lines.includes('STALE: generated/qa/SKILL.md'), r.out);
+});
+
+test('--check fails after a cookbook shape change that was not regenerated', (t) => {
+  const dir = copyRepo(t);
+  edit(dir, 'cookbook/links.ts', (s) => s.replace('default: 100,', 'default: 50,'));
+  const r = gen(dir, '--check');
+  assert.equal(r.code, 1, r.out);
+  assert.ok(r.lines.includes('STALE: generated/cookbook/links.js'), r.out);
+});
+
+test('--check fails on a hand edit, a missing file and a file no longer generated', (t) => {
+  const dir = copyRepo(t);
+  edit(dir, 'generated/qa/SKILL.md', (s) => s + '\nhand edit\n');
+  unlinkSync(join(dir, 'generated/cookbook/perf.js'));
+  writeFileSync(join(dir, 'generated/cookbook/old-shape.js'), '// gone\n');
+  const r = gen(dir, '--check');
+  assert.equal(r.code, 1, r.out);
+  assert.ok(r.lines.includes('STALE: generated/qa/SKILL.md'), r.out);
+  assert.ok(r.lines.includes('STALE: generated/cookbook/perf.js (missing)'), r.out);
+  assert.ok(r.lines.includes('STALE: generated/cookbook/old-shape.js (no longer generated)'), r.out);
+  // `npm run gen` repairs all three.
+  const g = gen(dir);
+  assert.equal(g.code, 0, g.out);
+  assert.ok(g.lines.includes('REMOVED: generated/cookbook/old-shape.js'), g.out);
+  assert.deepEqual(hashes(dir), hashes(ROOT));
+});
+
+test('--check fails with exit 1 on a template error', (t) => {
+  const dir = copyRepo(t);
+  edit(dir, 'templates/partials/exit-codes.hbs', (s) => s.replace('{{name}}', '{{nmae}}'));
+  const r = gen(dir, '--check');
+  assert.equal(r.code, 1, r.out);
+  assert.match(r.out, /\[error\] template templates\/skills\/\S+\.md\.hbs: "nmae" not defined/);
+});
+
+test('a SKILL.md description over 1024 characters is a template error', (t) => {
+  const dir = copyRepo(t);
+  edit(dir, 'templates/skills/diagram.md.hbs', (s) => s.replace(/^description: (.*)$/m, (_m, d) => `description: ${d} ${'x'.repeat(1024)}`));
+  const r = gen(dir, '--check');
+  assert.equal(r.code, 1, r.out);
+  assert.match(r.out, /generated\/diagram\/SKILL\.md: description is \d+ characters; the limit is 1024/);
+});
+
+test('two runs of npm run gen give identical bytes, equal to the committed files', (t) => {
+  const dir = copyRepo(t);
+  rmSync(join(dir, 'generated'), { recursive: true });
+  assert.equal(gen(dir).code, 0);
+  const first = hashes(dir);
+  assert.equal(gen(dir).code, 0);
+  assert.deepEqual(hashes(dir), first);
+  assert.deepEqual(first, hashes(ROOT));
+});
