@@ -287,3 +287,25 @@ test('a gstack run call sweeps long-idle sessions by itself (once a day)', { tim
   assert.ok(existsSync(sessionPaths(slugFor('hk-live'), { GSTACK_HOME: h }).sessionDir), "the call's own session stays");
   await rm(h, { recursive: true, force: true });
 });
+
+test('gc sweeps --ephemeral profiles a killed call left in the temp dir, never a locked or a new one', async () => {
+  const { gcSessions } = await import('../driver/sessions/manage.js');
+  const { acquireProfileLock } = await import('../driver/sessions/lock.js');
+  const { mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const h = await tempHome();
+  const old = new Date(Date.now() - 3600e3);
+  const leftover = await mkdtemp(join(tmpdir(), 'gstack-ephemeral-'));
+  const inUse = await mkdtemp(join(tmpdir(), 'gstack-ephemeral-'));
+  const young = await mkdtemp(join(tmpdir(), 'gstack-ephemeral-'));
+  await utimes(leftover, old, old);
+  await utimes(inUse, old, old);
+  const lock = await acquireProfileLock(inUse, { timeoutMs: 1000, key: 'ephemeral-call' });
+  const r = await gcSessions({ home: h, olderThanMs: 0 });
+  assert.ok(r.removedEphemeral.includes(leftover));
+  assert.equal(existsSync(leftover), false);
+  assert.ok(existsSync(inUse), 'locked ephemeral profile kept');
+  assert.ok(existsSync(young), 'a just-created ephemeral profile kept');
+  await lock.release();
+  for (const d of [inUse, young, h]) await rm(d, { recursive: true, force: true });
+});

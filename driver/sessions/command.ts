@@ -86,11 +86,13 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
           removed: r.removed.map(infoJson),
           kept: r.kept.map((k) => ({ ...infoJson(k.info), reason: k.reason })),
           prunedArtifacts: r.prunedArtifacts,
+          removedEphemeral: r.removedEphemeral,
         });
       } else {
         for (const s of r.removed) io.out(`${verb} ${s.slug} key=${quote(s.key)} lastUse=${s.lastUsed?.toISOString() ?? '?'}`);
         for (const k of r.kept) if (k.info.lockedBy) io.out(`KEPT ${k.info.slug} key=${quote(k.info.key)} (${k.reason})`);
         for (const p of r.prunedArtifacts) io.out(`${args['dry-run'] ? 'WOULD_PRUNE' : 'PRUNED'} ${p}`);
+        for (const p of r.removedEphemeral) io.out(`REMOVED_EPHEMERAL ${p}`);
         io.out(`GC removed=${r.removed.length} kept=${r.kept.length} prunedArtifacts=${r.prunedArtifacts.length}${args['dry-run'] ? ' dryRun=yes' : ''}`);
       }
       return 0;

@@ -232,7 +232,8 @@ export async function acquireProfileLock(
   opts: { timeoutMs: number; key: string; onWait?: (holder: LockHolder) => void; signal?: AbortSignal },
 ): Promise<ProfileLock> {
   const lockPath = lockPathFor(profileDir);
-  await mkdir(dirname(lockPath), { recursive: true });
+  // 0700: the profiles/ and sessions/ dirs hold login cookies.
+  await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
   const record: LockRecord = {
     pid: process.pid,
     since: new Date().toISOString(),

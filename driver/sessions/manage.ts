@@ -2,6 +2,7 @@
 // and remove idle ones — each removal under the session's own lock, so a running call's
 // profile is never touched.
 import { lstat, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gstackHome, sessionPaths, slugFor, type SessionPaths } from './key.js';
 import { acquireProfileLock, describeHolder, lockHolder, ProfileBusyError, type LockHolder, type ProfileLock } from './lock.js';
@@ -141,6 +142,8 @@ export interface GcResult {
   kept: Array<{ info: SessionInfo; reason: string }>;
   /** Per-call artifact dirs removed from sessions that are still in use. */
   prunedArtifacts: string[];
+  /** Leftover --ephemeral profiles of killed calls, removed from the temp dir. */
+  removedEphemeral: string[];
 }
 
 /**
@@ -157,7 +160,7 @@ export async function gcSessions(opts: {
   now?: number;
 }): Promise<GcResult> {
   const now = opts.now ?? Date.now();
-  const result: GcResult = { removed: [], kept: [], prunedArtifacts: [] };
+  const result: GcResult = { removed: [], kept: [], prunedArtifacts: [], removedEphemeral: [] };
   for (const info of await listSessions({ home: opts.home, env: opts.env })) {
     if (info.lockedBy) {
       result.kept.push({ info, reason: `locked by ${describeHolder(info.lockedBy)}` });
@@ -185,7 +188,31 @@ export async function gcSessions(opts: {
       }
     }
   }
+  if (!opts.dryRun) result.removedEphemeral = await sweepEphemeral(now - Math.max(opts.olderThanMs, EPHEMERAL_MIN_AGE_MS));
   return result;
+}
+
+/** `--ephemeral` profiles (driver/run.ts: mkdtemp "gstack-ephemeral-") are removed when their
+ * call ends; one whose call was SIGKILLed stays behind in the temp dir. Ours, unlocked and older
+ * than this are swept (the age guard covers the moment between mkdtemp and taking the lock). */
+const EPHEMERAL_PREFIX = 'gstack-ephemeral-';
+const EPHEMERAL_MIN_AGE_MS = 15 * 60e3;
+
+async function sweepEphemeral(cutoff: number): Promise<string[]> {
+  const removed: string[] = [];
+  const dir = tmpdir();
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.startsWith(EPHEMERAL_PREFIX) || IGNORED.test(name)) continue;
+    const p = join(dir, name);
+    const st = await lstat(p).catch(() => undefined);
+    if (!st?.isDirectory() || (uid !== undefined && st.uid !== uid) || st.mtimeMs >= cutoff) continue;
+    if (await lockHolder(p)) continue;
+    await rm(p, { recursive: true, force: true }).catch(() => {});
+    await rm(p + '.lock', { force: true }).catch(() => {});
+    removed.push(p);
+  }
+  return removed;
 }
 
 /** Removes one session entirely. Refuses (ProfileBusyError) while a call holds it. */
