@@ -5,7 +5,7 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { escapeHtml } from './sanitize.js';
-import { SANS } from './markdown-style.js';
+import { EMOJI_FACE, SANS } from './markdown-style.js';
 import {
   BOOT_SCRIPT,
   MERMAID_READY_EXPR,
@@ -129,6 +129,7 @@ function pageHtml(diagrams: DiagramSource[], background: 'white' | 'transparent'
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:">
 <title>diagrams</title>
 <style>
+${EMOJI_FACE}
 html, body { margin: 0; background: ${bg}; font-family: ${SANS}; }
 figure.gstack-mermaid { display: block; width: max-content; margin: 0 0 24px; padding: 0; background: ${bg}; }
 figure.gstack-mermaid > svg { display: block; }

@@ -2,11 +2,24 @@
 // the OS packages the set-up installs (fonts-noto-color-emoji, fonts-noto-cjk) rather than
 // whatever fontconfig happens to pick; the emoji font is last so digits stay text.
 
-export const SANS = '"Liberation Sans", "DejaVu Sans", Arial, Helvetica, "Noto Sans CJK SC", "Noto Color Emoji", sans-serif';
-export const SERIF = '"Liberation Serif", "DejaVu Serif", Georgia, "Noto Serif CJK SC", "Noto Color Emoji", serif';
-export const MONO = '"DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, "Noto Sans Mono CJK SC", "Noto Color Emoji", monospace';
+// "gstack emoji" maps only emoji code points to the colour emoji font (unicode-range), and
+// comes first: otherwise a text font that happens to carry a few monochrome emoji (DejaVu Sans
+// has 😀) wins, while listing the emoji font first unrestricted would turn digits into emoji.
+export const SANS = '"gstack emoji", "Liberation Sans", Arial, Helvetica, "DejaVu Sans", "Noto Sans CJK SC", "Noto Color Emoji", sans-serif';
+export const SERIF = '"gstack emoji", "Liberation Serif", Georgia, "DejaVu Serif", "Noto Serif CJK SC", "Noto Color Emoji", serif';
+export const MONO = '"gstack emoji", "DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, "Noto Sans Mono CJK SC", "Noto Color Emoji", monospace';
+
+export const EMOJI_FACE = `@font-face {
+  font-family: "gstack emoji";
+  src: local("Noto Color Emoji"), local("NotoColorEmoji"), local("Apple Color Emoji"), local("Segoe UI Emoji");
+  unicode-range: U+00A9, U+00AE, U+203C, U+2049, U+2122, U+2139, U+2194-2199, U+21A9-21AA, U+231A-231B,
+    U+2328, U+23CF, U+23E9-23F3, U+23F8-23FA, U+24C2, U+25AA-25AB, U+25B6, U+25C0, U+25FB-25FE,
+    U+2600-27BF, U+2934-2935, U+2B05-2B07, U+2B1B-2B1C, U+2B50, U+2B55, U+3030, U+303D, U+3297, U+3299,
+    U+FE0F, U+200D, U+20E3, U+1F000-1FAFF, U+E0020-E007F;
+}`;
 
 export const PRINT_CSS = `
+${EMOJI_FACE}
 :root { color-scheme: light; }
 html { font-size: 10.5pt; }
 body {
@@ -16,9 +29,9 @@ body {
   -webkit-print-color-adjust: exact; print-color-adjust: exact;
   overflow-wrap: break-word;
 }
-:lang(ja) { font-family: "Liberation Sans", "Noto Sans CJK JP", "Noto Color Emoji", sans-serif; }
-:lang(ko) { font-family: "Liberation Sans", "Noto Sans CJK KR", "Noto Color Emoji", sans-serif; }
-:lang(zh-TW), :lang(zh-HK) { font-family: "Liberation Sans", "Noto Sans CJK TC", "Noto Color Emoji", sans-serif; }
+:lang(ja) { font-family: "gstack emoji", "Liberation Sans", Arial, "Noto Sans CJK JP", "Noto Color Emoji", sans-serif; }
+:lang(ko) { font-family: "gstack emoji", "Liberation Sans", Arial, "Noto Sans CJK KR", "Noto Color Emoji", sans-serif; }
+:lang(zh-TW), :lang(zh-HK) { font-family: "gstack emoji", "Liberation Sans", Arial, "Noto Sans CJK TC", "Noto Color Emoji", sans-serif; }
 
 h1, h2, h3, h4, h5, h6 { line-height: 1.25; margin: 1.4em 0 0.5em; break-after: avoid; page-break-after: avoid; break-inside: avoid; }
 h1 { font-size: 2em; border-bottom: 1px solid #d0d7de; padding-bottom: 0.2em; }

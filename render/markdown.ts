@@ -36,7 +36,7 @@ export function slugify(text: string): string {
     .trim()
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s+/g, '-');
+    .replace(/\s/g, '-');
   return slug || 'section';
 }
 

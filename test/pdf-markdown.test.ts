@@ -1,0 +1,178 @@
+// The Markdown half of `gstack pdf`, without a browser: parsing, smart typography, heading
+// anchors, the sanitizer, the asset policy (inline / block / missing / strict), and the page
+// the printer gets (CSP, TOC, cover, mermaid figures).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile, symlink, rm, mkdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convertMarkdown, frontMatter, slugify } from '../render/markdown.js';
+import { AssetPolicy, StrictAssetError, cssRefs, isRemoteRef } from '../render/markdown-assets.js';
+import { buildDocument, TOC_PLACEHOLDER } from '../render/markdown-document.js';
+
+const FIXTURES = join(import.meta.dirname, 'fixtures', 'markdown');
+
+function convert(md: string, opts: { baseDir?: string; allowNetwork?: boolean; strict?: boolean } = {}) {
+  const policy = new AssetPolicy({ baseDir: opts.baseDir ?? FIXTURES, allowNetwork: !!opts.allowNetwork, strict: !!opts.strict });
+  return { ...convertMarkdown(md, { policy }), policy };
+}
+
+test('smart typography applies to prose, never to code spans or fences', () => {
+  const { html } = convert('He said "hi" -- it\'s fine... really --- yes.\n\n`"a" -- b...`\n\n```\n"c" -- d...\n```\n');
+  assert.match(html, /He said “hi” – it’s fine… really — yes\./);
+  assert.match(html, /<code>&quot;a&quot; -- b\.\.\.<\/code>|<code>"a" -- b\.\.\.<\/code>/);
+  assert.match(html, /<pre><code>("|&quot;)c("|&quot;) -- d\.\.\./);
+});
+
+test('headings get GitHub-style anchors, unique, in any script', () => {
+  const { html, headings } = convert('# Intro\n\n## Setup & Install\n\n## Setup & Install\n\n### Überblick 漢字\n');
+  assert.deepEqual(
+    headings.map((h) => [h.level, h.id]),
+    [[1, 'intro'], [2, 'setup--install'], [2, 'setup--install-1'], [3, 'überblick-漢字']],
+  );
+  assert.match(html, /<h2 id="setup--install-1">/);
+  assert.equal(slugify('  Hello, World!  '), 'hello-world');
+});
+
+test('front matter is metadata, not content', () => {
+  const md = '---\ntitle: "My Title"\nauthor: Ada\n---\n# Body\n';
+  assert.deepEqual(frontMatter(md), { title: 'My Title', author: 'Ada' });
+  const { html } = convert(md);
+  assert.doesNotMatch(html, /author/);
+  assert.doesNotMatch(html, /<hr/);
+});
+
+test('raw HTML is sanitized: no script, handlers, iframes, forms, javascript: links, remote loads', () => {
+  const md = [
+    '<script>alert("x")</script>',
+    '<img src="img/swatch.png" onerror="alert(1)" onload="alert(2)">',
+    '<p onclick="alert(3)" style="color: red; background: url(http://evil.test/bg.png)">p</p>',
+    '<iframe src="http://evil.test/"></iframe><object data="x.swf"></object><embed src="y">',
+    '<form action="http://evil.test/"><input name="q" value="v"><textarea>secret</textarea><button>Go</button></form>',
+    '<a href="javascript:alert(4)">js</a> <a href="https://ok.test/">ok</a>',
+    '<svg><image href="http://evil.test/i.png"/></svg><video src="http://evil.test/v.mp4"></video>',
+    '<meta http-equiv="refresh" content="0;url=http://evil.test/"><base href="http://evil.test/">',
+  ].join('\n\n');
+  const { html } = convert(md);
+  for (const bad of ['<script', 'alert', 'onerror', 'onload', 'onclick', '<iframe', '<object', '<embed', '<form', '<input', '<textarea', 'secret', 'javascript:', '<svg', '<video', '<meta', '<base', 'evil.test/bg', 'url(']) {
+    assert.ok(!html.includes(bad), `sanitized HTML still contains ${bad}: ${html}`);
+  }
+  assert.match(html, /<p style="color:red">p<\/p>/);
+  assert.match(html, /<a href="https:\/\/ok.test\/">ok<\/a>/);
+  assert.match(html, /<img src="data:image\/png;base64,/);
+});
+
+test('a document cannot claim our ids or forge a trusted slot', () => {
+  const { html } = convert('<div id="gstack-toc">x</div><span id="__gstackMermaid">y</span><span data-gstack-slot="000000000000-0">z</span>\n\n```mermaid\ngraph TD; A-->B\n```\n');
+  assert.doesNotMatch(html, /id="gstack-toc"|id="__gstackMermaid"/);
+  assert.doesNotMatch(html, /data-gstack-slot/);
+  // Our own figure did get through its slot.
+  assert.match(html, /<figure class="gstack-mermaid" id="gstack-mermaid-0" data-index="0"><pre class="gstack-mermaid-source">graph TD; A--&gt;B/);
+});
+
+test('mermaid fences become figures with their Markdown line; other fences stay code', () => {
+  const { diagrams, html } = convert('---\ntitle: t\n---\n# T\n\ntext\n\n```mermaid\nsequenceDiagram\n  A->>B: hi\n```\n\n```js\nlet x = 1\n```\n');
+  assert.equal(diagrams.length, 1);
+  assert.equal(diagrams[0].line, 8);
+  assert.match(diagrams[0].source, /^sequenceDiagram/);
+  assert.match(html, /<code class="language-js">let x = 1/);
+});
+
+test('local images are inlined; remote ones become placeholders with one notice each', () => {
+  const { html, policy } = convert('![a](img/swatch.png) ![b](https://cdn.test/b.png) ![c](//cdn.test/c.png) ![d](img/swatch.png)');
+  const inlined = html.match(/src="data:image\/png;base64,[A-Za-z0-9+/=]+"/g) ?? [];
+  assert.equal(inlined.length, 2);
+  assert.match(html, /Remote image blocked: <span class="gstack-placeholder-ref">https:\/\/cdn.test\/b.png/);
+  assert.match(html, /Remote image blocked: <span class="gstack-placeholder-ref">\/\/cdn.test\/c.png/);
+  assert.doesNotMatch(html, /src="(https:)?\/\/cdn/);
+  assert.deepEqual(policy.notices.map((n) => n.kind), ['blocked-image', 'blocked-image']);
+});
+
+test('--allow-network keeps remote images as they are', () => {
+  const { html, policy } = convert('![b](https://cdn.test/b.png)', { allowNetwork: true });
+  assert.match(html, /<img src="https:\/\/cdn.test\/b.png" alt="b" \/>/);
+  assert.equal(policy.notices.length, 0);
+});
+
+test('remote stylesheets and fonts are blocked with a notice; local-only style blocks stay', () => {
+  const md = '<link rel="stylesheet" href="https://cdn.test/s.css">\n\n<style>@font-face { font-family: X; src: url(https://fonts.test/x.woff2) }</style>\n\n<style>h2 { color: teal }</style>\n';
+  const { html, policy } = convert(md);
+  assert.match(html, /Remote stylesheet blocked: <span class="gstack-placeholder-ref">https:\/\/cdn.test\/s.css/);
+  assert.match(html, /<style>h2 { color: teal }<\/style>/);
+  assert.doesNotMatch(html, /fonts.test|<link/);
+  assert.deepEqual(policy.notices.map((n) => [n.kind, n.ref, n.inline]), [
+    ['blocked-stylesheet', 'https://cdn.test/s.css', true],
+    ['blocked-font', 'https://fonts.test/x.woff2', false],
+  ]);
+  // The dropped <style> block has no spot in the body, so the page lists it visibly.
+  const page = buildDocument({ bodyHtml: html, headings: [], notices: policy.notices }, docOpts());
+  assert.match(page, /class="gstack-notices"[\s\S]*blocked remote font https:\/\/fonts.test\/x.woff2/);
+});
+
+test('missing images are placeholders, or a failure with --strict', () => {
+  const { html, policy } = convert('![gone](img/nope.png)');
+  assert.match(html, /Image missing \(file not found\): <span class="gstack-placeholder-ref">img\/nope.png/);
+  assert.equal(policy.notices[0].kind, 'missing-image');
+  assert.throws(() => convert('![gone](img/nope.png)', { strict: true }), (e: unknown) => e instanceof StrictAssetError && /img\/nope.png/.test(e.message));
+});
+
+test('a document cannot pull files from outside its own folder into the PDF', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'gstack-md-'));
+  try {
+    await mkdir(join(dir, 'doc'));
+    await writeFile(join(dir, 'secret.png'), 'not for the PDF');
+    await symlink(join(dir, 'secret.png'), join(dir, 'doc', 'link.png'));
+    const { html } = convert('![a](../secret.png) ![b](link.png) ![c](/etc/passwd) <img src="file:///etc/hostname">', { baseDir: join(dir, 'doc') });
+    assert.doesNotMatch(html, /data:/);
+    assert.equal((html.match(/⊘ Image missing \(outside the document folder\)/g) ?? []).length, 4);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('remote-reference detection and CSS scanning', () => {
+  assert.ok(isRemoteRef('https://x/y') && isRemoteRef('//x/y') && isRemoteRef('ftp://x'));
+  assert.ok(!isRemoteRef('img/a.png') && !isRemoteRef('data:image/png;base64,AA') && !isRemoteRef('/abs/a.png'));
+  const refs = cssRefs('@import "https://a.test/x.css"; @font-face { src: url(\'https://f.test/f.woff\') } p { background: url(bg.png) }');
+  assert.deepEqual(refs, [
+    { url: 'https://a.test/x.css', isImport: true, isFont: false },
+    { url: 'https://f.test/f.woff', isImport: false, isFont: true },
+    { url: 'bg.png', isImport: false, isFont: false },
+  ]);
+});
+
+function docOpts(over: Partial<Parameters<typeof buildDocument>[1]> = {}): Parameters<typeof buildDocument>[1] {
+  return {
+    title: 'T <&>',
+    cover: false,
+    toc: false,
+    tocDepth: 3,
+    chapterBreaks: true,
+    allowNetwork: false,
+    withMermaid: false,
+    tocNumbers: true,
+    ...over,
+  };
+}
+
+test('the printed page: CSP offline and script-free without diagrams, cover, TOC placeholders then numbers', async () => {
+  const md = await readFile(join(FIXTURES, 'options.md'), 'utf8');
+  const { html, headings, policy } = convert(md);
+  const parts = { bodyHtml: html, headings, notices: policy.notices };
+  const plain = buildDocument(parts, docOpts());
+  assert.match(plain, /Content-Security-Policy" content="default-src 'none'; script-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'none'/);
+  assert.doesNotMatch(plain, /<script/);
+  assert.match(plain, /<title>T &lt;&amp;&gt;<\/title>/);
+
+  const withToc = buildDocument(parts, docOpts({ toc: true, cover: true, author: 'Ada', date: '1843' }));
+  assert.match(withToc, /class="gstack-cover"><div class="gstack-cover-title">T &lt;&amp;&gt;<\/div>[\s\S]*<div>Ada<\/div><div>1843<\/div>/);
+  const placeholders = withToc.match(new RegExp(`gstack-toc-page">${TOC_PLACEHOLDER}<`, 'g')) ?? [];
+  assert.equal(placeholders.length, 3); // two chapters and one section (depth 3)
+  const numbered = buildDocument(parts, docOpts({ toc: true }), new Map([['first-chapter', 2], ['section-one-one', 2], ['second-chapter', 3]]));
+  assert.match(numbered, /href="#second-chapter"><span class="gstack-toc-text">Second chapter<\/span><span class="gstack-toc-dots"><\/span><span class="gstack-toc-page">3</);
+
+  const withDiagrams = buildDocument(parts, docOpts({ withMermaid: true, allowNetwork: true }));
+  assert.match(withDiagrams, /script-src 'self'/);
+  assert.match(withDiagrams, /<script src="mermaid.min.js"><\/script><script src="gstack-mermaid-boot.js" defer><\/script>/);
+  assert.match(withDiagrams, /img-src 'self' data: blob: https: http:/);
+});
