@@ -145,7 +145,13 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
           await lock.release();
         }
       } else {
-        summary = await importIntoProfile(parsed, { paths, key: key.key, lockTimeoutMs, onWait: (m) => io.err('gstack: ' + m) });
+        const { NoChromiumError } = await import('../chromium-find.js');
+        summary = await importIntoProfile(parsed, { paths, key: key.key, lockTimeoutMs, onWait: (m) => io.err('gstack: ' + m) }).catch(
+          (err: unknown) => {
+            // No browser to write the profile with: exit 3, like a call without an engine.
+            throw err instanceof NoChromiumError ? Object.assign(err, { exitCode: 3 }) : err;
+          },
+        );
       }
       await touchSession(paths, key.key, remote ? 'remote' : 'local');
       if (args.json) emit({ session: { key: key.key, slug: key.slug }, ...summary });
