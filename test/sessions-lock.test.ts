@@ -210,3 +210,16 @@ test('clearStaleChromiumSingletons kills an orphaned Playwright browser still on
   own.kill('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 });
+
+test('a takeover mutex left by a process that died mid-takeover does not block the lock', async () => {
+  const { dir, profile } = await tempProfile();
+  const pid = deadPid();
+  await writeFile(profile + '.lock', JSON.stringify({ pid, since: new Date().toISOString(), key: 'dead', host: hostname(), token: 'x' }));
+  await writeFile(profile + '.lock.takeover', String(pid));
+  const t0 = Date.now();
+  const l = await acquireProfileLock(profile, { timeoutMs: 3000, key: 'after' });
+  assert.ok(Date.now() - t0 < 1000);
+  assert.equal(existsSync(profile + '.lock.takeover'), false);
+  await l.release();
+  await rm(dir, { recursive: true, force: true });
+});

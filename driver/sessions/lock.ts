@@ -158,22 +158,29 @@ async function tryCreate(lockPath: string, record: LockRecord): Promise<boolean>
 /** Removes a stale lock. Two waiters may both see the same dead holder; the takeover mutex
  * makes sure only one of them removes it, and only if it is still the same stale record (so a
  * lock freshly taken by the other waiter is never removed). */
-async function takeOver(lockPath: string, seen: ReadResult): Promise<void> {
+async function takeOver(lockPath: string, seen: ReadResult): Promise<boolean> {
   const mutex = lockPath + '.takeover';
   try {
     await writeFile(mutex, String(process.pid), { flag: 'wx', mode: 0o600 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // Someone else is taking over (the caller polls again), unless that someone died mid-way.
+    const owner = Number(await readFile(mutex, 'utf8').catch(() => ''));
     const st = await stat(mutex).catch(() => undefined);
-    if (st && Date.now() - st.mtimeMs > TAKEOVER_STALE_MS) await unlink(mutex).catch(() => {});
-    return; // someone else is taking over; the caller polls again
+    const ownerDead = owner > 0 && (!pidAlive(owner) || isZombie(owner));
+    if (st && (ownerDead || Date.now() - st.mtimeMs > TAKEOVER_STALE_MS)) await unlink(mutex).catch(() => {});
+    return false;
   }
   try {
     const now = await readLock(lockPath);
     const same =
       (now.kind === 'record' && seen.kind === 'record' && now.record.token === seen.record.token) ||
       (now.kind === 'corrupt' && seen.kind === 'corrupt');
-    if (same && isStale(now)) await unlink(lockPath).catch(() => {});
+    if (same && isStale(now)) {
+      await unlink(lockPath).catch(() => {});
+      return true;
+    }
+    return now.kind === 'missing';
   } finally {
     await unlink(mutex).catch(() => {});
   }
@@ -253,10 +260,11 @@ export async function acquireProfileLock(
     const current = await readLock(lockPath);
     if (current.kind === 'missing') continue; // released between our two calls: retry now
     if (isStale(current)) {
-      await takeOver(lockPath, current);
-      continue;
+      if (await takeOver(lockPath, current)) continue; // removed: try to create it at once
+      // Another waiter is taking it over: wait like for a live holder (timeout still applies).
+    } else if (current.kind === 'record') {
+      lastHolder = publicHolder(current.record);
     }
-    if (current.kind === 'record') lastHolder = publicHolder(current.record);
     if (!told && lastHolder) {
       told = true;
       try {
