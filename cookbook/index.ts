@@ -55,7 +55,10 @@ export function resolveParams(shape: Shape, params: Record<string, unknown>): Re
         `\`gstack cookbook list\` shows each shape's parameters.`,
     );
   }
-  return copy;
+  // Schema order, whatever order the caller gave: the PARAMS block reads the same every time.
+  const ordered: Record<string, unknown> = {};
+  for (const key of Object.keys(shape.params.properties)) if (key in copy) ordered[key] = copy[key];
+  return ordered;
 }
 
 /** The complete flow script for a shape: a header, the PARAMS block, then the shape's body. */

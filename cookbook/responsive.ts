@@ -7,7 +7,7 @@ export const responsive: Shape = {
   summary: 'Responsive check: full-page screenshots at mobile 375, tablet 768 and desktop 1440, with horizontal-overflow detection.',
   description:
     'Loads the page once per viewport (a fresh load, so layout code that reads the width at load runs at that width) and prints a VIEWPORT line (size, document scroll width, whether it overflows horizontally) and a full-page screenshot per viewport, then the console errors of all loads, each prefixed with its viewport.',
-  evidence: ['ASIDE_DIR=', 'URL=', 'VIEWPORT=', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
+  evidence: ['ASIDE_DIR=', 'VIEWPORT=', 'SCREENSHOT=', 'URL=', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
   params: {
     type: 'object',
     additionalProperties: false,

@@ -1,7 +1,7 @@
 // AUTO-GENERATED from cookbook/responsive.ts via templates/cookbook-script.js.hbs by templates/gen.ts. Do not edit: edit the shape and run `npm run gen`.
 // Run it: gstack run -f generated/cookbook/responsive.js   (or: gstack cookbook responsive --url URL)
 // gstack cookbook "responsive": Responsive check: full-page screenshots at mobile 375, tablet 768 and desktop 1440, with horizontal-overflow detection.
-// Prints: ASIDE_DIR= URL= VIEWPORT= SCREENSHOT= CONSOLE_ERRORS= GSTACK_STEP_OK
+// Prints: ASIDE_DIR= VIEWPORT= SCREENSHOT= URL= CONSOLE_ERRORS= GSTACK_STEP_OK
 // Runs unchanged on both engines: gstack run -f responsive.js (edit PARAMS first).
 const PARAMS = {
   "url": "http://127.0.0.1:8080/",

@@ -1,0 +1,250 @@
+// Every cookbook shape, live, against the fixture site on 127.0.0.1: through `gstack cookbook`
+// on the Chromium engine and on the Aside test double (test/doubles/aside on PATH), then the
+// committed generated/cookbook/*.js files and the complete scripts of the generated skills
+// through `gstack run`. Real Chromium, real loopback server, real PNG and PDF files.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { ROOT, runCli, tempHome, type CliResult } from './helpers/cli.js';
+import { SHAPES, findShape, buildScript } from '../cookbook/index.js';
+
+let server: FixtureServer;
+let home: string;
+before(async () => {
+  server = await startFixtureServer();
+  home = tempHome('gstack-cookbook-');
+});
+after(async () => {
+  await server?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+const ENGINES = {
+  chromium: () => ({ GSTACK_HOME: home }),
+  aside: () => ({
+    GSTACK_HOME: home,
+    PATH: `${join(ROOT, 'test', 'doubles')}:${process.env.PATH}`,
+    ASIDE_DOUBLE_HOME: join(home, 'aside'),
+  }),
+} as const;
+type Engine = keyof typeof ENGINES;
+
+function pngSize(file: string): { width: number; height: number } {
+  const b = readFileSync(file);
+  assert.equal(b.subarray(1, 4).toString('latin1'), 'PNG', `${file} is a PNG`);
+  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+}
+
+/** The lines between two fence labels (first occurrence). */
+function between(lines: string[], start: string, end: string): string[] {
+  const i = lines.indexOf(start);
+  const j = lines.indexOf(end, i + 1);
+  assert.ok(i >= 0 && j > i, `expected ${start} … ${end} in:\n${lines.join('\n')}`);
+  return lines.slice(i + 1, j);
+}
+
+const value = (lines: string[], label: string) => lines.find((l) => l.startsWith(label))?.slice(label.length);
+const all = (lines: string[], label: string) => lines.filter((l) => l.startsWith(label)).map((l) => l.slice(label.length));
+
+async function cookbook(engine: Engine, shape: string, path: string, params: object = {}): Promise<CliResult & { out: string }> {
+  const out = join(home, 'out', `${engine}-${shape}-${Math.random().toString(36).slice(2, 8)}`);
+  const r = await runCli(['cookbook', shape, '--url', server.origin + path, '--params', JSON.stringify(params), '--engine', engine, '--out', out], {
+    env: ENGINES[engine](),
+    timeoutMs: 120_000,
+  });
+  return { ...r, out };
+}
+
+/** Exit 0, the script's last own line is the sentinel, and every ARTIFACT exists. */
+function assertOk(r: CliResult, shape: string): void {
+  assert.equal(r.code, 0, `${shape}: exit ${r.code}\n${r.stdout}\n${r.stderr}`);
+  const own = r.lines.filter((l) => !l.startsWith('ARTIFACT '));
+  assert.equal(own.at(-1), 'GSTACK_STEP_OK', `${shape}: sentinel last`);
+  assert.ok(r.lines[0].startsWith('ASIDE_DIR='), `${shape}: ASIDE_DIR= first`);
+  for (const a of all(r.lines, 'ARTIFACT ')) assert.ok(existsSync(a), a);
+}
+
+/** The evidence labels a shape promises appear in the order it promises them. */
+function assertLabelsInOrder(r: CliResult, shapeName: string): void {
+  const shape = findShape(shapeName)!;
+  let from = 0;
+  for (const label of shape.evidence) {
+    const at = r.lines.findIndex((l, i) => i >= from && (label === 'LINK' || label === 'STEP' || label === 'FIELD' ? l.startsWith(label + ' ') : l.startsWith(label)));
+    assert.ok(at >= 0, `${shapeName}: ${label} missing or out of order in:\n${r.lines.join('\n')}`);
+    from = at;
+  }
+}
+
+for (const engine of Object.keys(ENGINES) as Engine[]) {
+  describe(`cookbook shapes on ${engine}`, () => {
+    test('read: title, snapshot, text, full-page screenshot and the console errors from the first byte', async () => {
+      const r = await cookbook(engine, 'read', '/console-error.html');
+      assertOk(r, 'read');
+      assertLabelsInOrder(r, 'read');
+      assert.equal(value(r.lines, 'TITLE='), 'Console errors');
+      assert.deepEqual(between(r.lines, 'TEXT_START', 'TEXT_END'), ['Console errors']);
+      const errors = JSON.parse(value(r.lines, 'CONSOLE_ERRORS=')!) as string[];
+      assert.ok(errors.some((e) => e.includes('early console error from head')), `head-script console.error caught: ${errors}`);
+      assert.ok(errors.some((e) => e.includes('uncaught boom on load')), `uncaught exception caught: ${errors}`);
+      assert.ok(pngSize(join(r.out, 'read.png')).width > 0);
+    });
+
+    test('flow: acts by ref and shows the diff, URL and before/after screenshots', async () => {
+      const r = await cookbook(engine, 'flow', '/', { steps: [{ action: 'click', role: 'button', name: 'Click me' }] });
+      assertOk(r, 'flow');
+      assertLabelsInOrder(r, 'flow');
+      assert.match(value(r.lines, 'STEP ')!, /^1 click "Click me" ref=(f\d+)?e\d+$/);
+      assert.ok(between(r.lines, 'DIFF_START', 'DIFF_END').some((l) => l.includes('Clicked 1')), r.stdout);
+      assert.ok(existsSync(join(r.out, 'flow-before.png')) && existsSync(join(r.out, 'flow-after.png')));
+    });
+
+    test('flow: refuses to type into a password field', async () => {
+      const r = await cookbook(engine, 'flow', '/form.html', { steps: [{ action: 'fill', role: 'textbox', name: 'Password', value: 'hunter2' }] });
+      assert.equal(r.code, 1, r.stdout);
+      assert.match(r.lines.at(-1)!, /^\[error\].*Refusing to type into a password field/);
+      assert.ok(!r.stdout.includes('hunter2'));
+    });
+
+    test('annotated: the snapshot and a PNG with the refs drawn', async () => {
+      const r = await cookbook(engine, 'annotated', '/form.html');
+      assertOk(r, 'annotated');
+      assertLabelsInOrder(r, 'annotated');
+      assert.ok(between(r.lines, 'SNAPSHOT_START', 'SNAPSHOT_END').some((l) => /textbox "Username" \[ref=/.test(l)));
+      assert.ok(pngSize(join(r.out, 'annotated.png')).width > 0);
+    });
+
+    test('responsive: 375, 768 and 1440 wide screenshots with overflow detection', async () => {
+      const r = await cookbook(engine, 'responsive', '/');
+      assertOk(r, 'responsive');
+      assertLabelsInOrder(r, 'responsive');
+      const viewports = all(r.lines, 'VIEWPORT=').map((v) => JSON.parse(v));
+      assert.deepEqual(viewports.map((v) => [v.name, v.width]), [['mobile', 375], ['tablet', 768], ['desktop', 1440]]);
+      for (const v of viewports) {
+        assert.equal(v.overflowX, v.scrollWidth > v.width);
+        assert.equal(pngSize(join(r.out, `responsive-${v.name}-${v.width}.png`)).width, v.width);
+      }
+    });
+
+    test('links: HEAD-checks same-origin links on a local target and never follows sign-out or delete links', async () => {
+      const before = server.requests.length;
+      const r = await cookbook(engine, 'links', '/');
+      assertOk(r, 'links');
+      assertLabelsInOrder(r, 'links');
+      const o = server.origin;
+      assert.ok(r.lines.includes(`LINK 200 ${o}/form.html`), r.stdout);
+      assert.ok(r.lines.includes(`LINK 404 ${o}/missing.html`), r.stdout);
+      assert.ok(r.lines.some((l) => l.startsWith(`LINK ? ${o}/logout (not followed`)), r.stdout);
+      assert.ok(r.lines.some((l) => l.startsWith(`LINK ? ${o}/account/delete (not followed`)), r.stdout);
+      assert.ok(!r.stdout.includes('example.invalid'), 'cross-origin links are not listed');
+      const seen = server.requests.slice(before);
+      assert.ok(seen.some((q) => q.method === 'HEAD' && q.path === '/form.html'), 'checked with HEAD');
+      assert.deepEqual(seen.filter((q) => q.path === '/logout' || q.path.startsWith('/account')), []);
+    });
+
+    test('perf: navigation timing and the slowest resources', async () => {
+      const r = await cookbook(engine, 'perf', '/');
+      assertOk(r, 'perf');
+      assertLabelsInOrder(r, 'perf');
+      const nav = JSON.parse(value(r.lines, 'NAV=')!);
+      for (const k of ['ttfb', 'domContentLoaded', 'load']) assert.ok(Number.isFinite(nav[k]) && nav[k] >= 0, `${k}: ${nav[k]}`);
+      assert.ok(nav.load >= nav.domContentLoaded && nav.domContentLoaded >= nav.ttfb, JSON.stringify(nav));
+      assert.ok(Array.isArray(JSON.parse(value(r.lines, 'RESOURCES=')!)));
+    });
+
+    test('pdf: a real PDF of the page', async () => {
+      const r = await cookbook(engine, 'pdf', '/');
+      assertOk(r, 'pdf');
+      assertLabelsInOrder(r, 'pdf');
+      const pdf = join(r.out, 'page.pdf');
+      assert.match(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }), /Pages:\s+1\b/);
+      assert.match(execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }), /Fixture Home/);
+    });
+
+    test('element-shot: one element, cropped, with its text', async () => {
+      const r = await cookbook(engine, 'element-shot', '/', { selector: 'h1' });
+      assertOk(r, 'element-shot');
+      assertLabelsInOrder(r, 'element-shot');
+      assert.deepEqual(between(r.lines, 'TEXT_START', 'TEXT_END'), ['Fixture Home']);
+      const { width, height } = pngSize(join(r.out, 'element.png'));
+      assert.ok(height < 100 && width < 1280, `cropped to the heading: ${width}x${height}`);
+    });
+
+    test('form: fills by label, leaves secret fields alone, never submits', async () => {
+      const r = await cookbook(engine, 'form', '/form.html', { fields: { Username: 'alice', Password: 'hunter2', 'Remember me': true, Plan: 'pro' } });
+      assertOk(r, 'form');
+      assertLabelsInOrder(r, 'form');
+      assert.deepEqual(all(r.lines, 'FIELD '), [
+        'Username: filled',
+        'Password: skipped (secret field: the user fills it in)',
+        'Remember me: checked',
+        'Plan: selected pro',
+      ]);
+      assert.ok(!r.stdout.includes('hunter2'), 'the secret never appears');
+      const snap = between(r.lines, 'SNAPSHOT_START', 'SNAPSHOT_END').join('\n');
+      assert.match(snap, /textbox "Username".*: alice/);
+      assert.ok(!snap.includes('Welcome'), 'not submitted');
+      assert.deepEqual(all(r.lines, 'URL='), [`${server.origin}/form.html`, `${server.origin}/form.html`]);
+    });
+  });
+}
+
+describe('shape branches that need a non-local target', () => {
+  test('links on a non-local target lists links unfetched as LINK ? and requests none of them', async () => {
+    // The fixture can only be local, so the script's own local test is overridden: this checks
+    // the non-local branch of the real shape script, nothing else is changed.
+    const script = buildScript(findShape('links')!, { url: server.url });
+    const nonLocal = script.replace(/^const isLocal = .*$/m, 'const isLocal = false;');
+    assert.notEqual(nonLocal, script);
+    const before = server.requests.length;
+    const r = await runCli(['run', '-', '--engine', 'chromium'], { env: { GSTACK_HOME: home }, input: nonLocal });
+    assertOk(r, 'links (non-local)');
+    const links = r.lines.filter((l) => l.startsWith('LINK '));
+    assert.ok(links.length >= 5 && links.every((l) => l.startsWith('LINK ? ')), links.join('\n'));
+    assert.ok(links.includes(`LINK ? ${server.origin}/form.html`));
+    const fetched = server.requests.slice(before).filter((q) => q.path !== '/' && q.path !== '/favicon.ico');
+    assert.deepEqual(fetched, []);
+  });
+
+  test('flow on a non-local target refuses to act until the user confirmed', async () => {
+    const script = buildScript(findShape('flow')!, { url: server.url, steps: [{ action: 'click', name: 'Click me' }] });
+    const nonLocal = script.replace(/^const isLocal = .*$/m, 'const isLocal = false;');
+    const r = await runCli(['run', '-', '--engine', 'chromium'], { env: { GSTACK_HOME: home }, input: nonLocal });
+    assert.equal(r.code, 1);
+    assert.match(r.lines.at(-1)!, /^\[error\].*not a local target: acting on it needs the user's confirmation/);
+    assert.ok(!r.lines.some((l) => l.startsWith('STEP ')), 'no step ran');
+  });
+});
+
+describe('committed scripts run as they are', () => {
+  const EXAMPLE_ORIGIN = 'http://127.0.0.1:8080';
+
+  test('every generated/cookbook/*.js runs with gstack run -f', async () => {
+    const dir = join(ROOT, 'generated', 'cookbook');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.js'));
+    assert.equal(files.length, SHAPES.length);
+    for (const f of files) {
+      const source = readFileSync(join(dir, f), 'utf8');
+      assert.ok(source.includes(EXAMPLE_ORIGIN), `${f} uses the documented example origin`);
+      const r = await runCli(['run', '-', '--engine', 'chromium'], { env: { GSTACK_HOME: home }, input: source.replaceAll(EXAMPLE_ORIGIN, server.origin) });
+      assertOk(r, f);
+      assertLabelsInOrder(r, f.replace(/\.js$/, ''));
+    }
+  });
+
+  test('every complete script in the generated skills runs', async () => {
+    const scripts: Array<{ where: string; code: string }> = [];
+    for (const skill of readdirSync(join(ROOT, 'generated')).filter((d) => existsSync(join(ROOT, 'generated', d, 'SKILL.md')))) {
+      const text = readFileSync(join(ROOT, 'generated', skill, 'SKILL.md'), 'utf8');
+      for (const m of text.matchAll(/^```js\n([\s\S]*?)^```$/gm)) scripts.push({ where: `${skill}:${text.slice(0, m.index).split('\n').length}`, code: m[1] });
+    }
+    assert.ok(scripts.length >= 3);
+    for (const s of scripts) {
+      const r = await runCli(['run', '-', '--engine', 'chromium'], { env: { GSTACK_HOME: home }, input: s.code.replaceAll(EXAMPLE_ORIGIN, server.origin) });
+      assert.equal(r.code, 0, `${s.where}\n${r.stdout}\n${r.stderr}`);
+      assert.equal(r.lines.at(-1), 'GSTACK_STEP_OK', s.where);
+    }
+  });
+});
