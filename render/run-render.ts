@@ -220,7 +220,7 @@ async function checkOutputsWritable(outPaths: Array<string | undefined>): Promis
     if (out === undefined) continue;
     const dir = dirname(out);
     try {
-      await mkdir(dir, { recursive: true });
+      await mkdirParents(dir);
       await access(dir, constants.W_OK);
       const existing = await stat(out).catch(() => undefined);
       if (existing?.isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
@@ -234,6 +234,32 @@ async function checkOutputsWritable(outPaths: Array<string | undefined>): Promis
   }
 }
 
+/** mkdir -p one level at a time: Node's recursive mkdir can spin forever on a pseudo file
+ * system such as /proc, where each level fails with ENOENT. */
+async function mkdirParents(dir: string): Promise<void> {
+  const missing: string[] = [];
+  let cur = dir;
+  for (;;) {
+    const info = await stat(cur).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (info) {
+      if (!info.isDirectory()) throw Object.assign(new Error(`${cur} is a file`), { code: 'ENOTDIR' });
+      break;
+    }
+    missing.push(cur);
+    const up = dirname(cur);
+    if (up === cur) break;
+    cur = up;
+  }
+  for (const d of missing.reverse()) {
+    await mkdir(d).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EEXIST') throw e;
+    });
+  }
+}
+
 function describeFsError(e: NodeJS.ErrnoException): string {
   switch (e.code) {
     case 'ENOTDIR': return 'a parent of that path is a file, not a directory (ENOTDIR)';
@@ -242,7 +268,8 @@ function describeFsError(e: NodeJS.ErrnoException): string {
     case 'EROFS': return 'the file system is read-only (EROFS)';
     case 'EISDIR': return 'it is a directory (EISDIR)';
     case 'ENOSPC': return 'no space left on the device (ENOSPC)';
-    default: return e.code ? `${e.code}: ${e.message}` : e.message;
+    case 'ENOENT': return `a directory on that path cannot be created (${e.message})`;
+    default: return e.code && !e.message.startsWith(e.code) ? `${e.code}: ${e.message}` : e.message;
   }
 }
 
