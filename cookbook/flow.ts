@@ -6,7 +6,7 @@ export const flow: Shape = {
   name: 'flow',
   summary: 'Act by ref (click, fill, press, check, select) and show the snapshot diff, URL and screenshots before and after.',
   description:
-    'Loads the page, takes an interactive snapshot, then for each step finds the element by its accessible role and name in the snapshot, acts on it through its ref (`pg.locator(ref)`), and prints a STEP line, the snapshot diff (what the action changed) and the URL. Screenshots before and after, console errors at the end. On a non-local target it refuses to act until `confirmed` is true: ask the user first. It never types into password fields.',
+    'Loads the page, takes a compact snapshot (elements with their refs, and the text around them), then for each step finds the element by its accessible role and name in the snapshot, acts on it through its ref (`pg.locator(ref)`), and prints a STEP line, the snapshot diff (what the action changed, messages included) and the URL. Screenshots before and after, console errors at the end. On a non-local target it refuses to act until `confirmed` is true: ask the user first. It never types into password fields.',
   evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'STEP', 'DIFF_START', 'DIFF_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
   params: {
     type: 'object',
@@ -58,7 +58,7 @@ function findRef(tree, step) {
     "Ask the user, then set PARAMS.confirmed = true (gstack cookbook: --params '{\"confirmed\":true,...}').");
 }
 console.log("TITLE=" + (await pg.title()));
-let snap = await snapshot(pg, { interactive: true });
+let snap = await snapshot(pg, { compact: true });
 console.log("SNAPSHOT_START");
 console.log(snap.tree);
 console.log("SNAPSHOT_END");
@@ -85,7 +85,7 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   else if (step.action === "select") await el.selectOption(value);
   await pg.waitForLoadState("load");
   await sleep(PARAMS.settleMs);
-  snap = await snapshot(pg, { interactive: true });
+  snap = await snapshot(pg, { compact: true });
   console.log("DIFF_START");
   console.log(snap.diff);
   console.log("DIFF_END");

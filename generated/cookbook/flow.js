@@ -65,7 +65,7 @@ if (!isLocal && PARAMS.steps.length > 0 && !PARAMS.confirmed) {
     "Ask the user, then set PARAMS.confirmed = true (gstack cookbook: --params '{\"confirmed\":true,...}').");
 }
 console.log("TITLE=" + (await pg.title()));
-let snap = await snapshot(pg, { interactive: true });
+let snap = await snapshot(pg, { compact: true });
 console.log("SNAPSHOT_START");
 console.log(snap.tree);
 console.log("SNAPSHOT_END");
@@ -92,7 +92,7 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   else if (step.action === "select") await el.selectOption(value);
   await pg.waitForLoadState("load");
   await sleep(PARAMS.settleMs);
-  snap = await snapshot(pg, { interactive: true });
+  snap = await snapshot(pg, { compact: true });
   console.log("DIFF_START");
   console.log(snap.diff);
   console.log("DIFF_END");
