@@ -271,3 +271,17 @@ test('the docs on disk are what the templates render now (in-process check)', ()
   // Rendering is a pure function of the sources.
   assert.deepEqual(renderAll(), files);
 });
+
+test('every Markdown table row in the skills has as many cells as its header', () => {
+  // An unescaped `|` (even inside a code span) splits a GFM table cell and shifts the columns.
+  const cells = (row: string) => row.replace(/\\\|/g, '').split('|').length;
+  for (const f of skillDocs()) {
+    const lines = read(f).split('\n');
+    let header = -1;
+    lines.forEach((line, i) => {
+      if (!line.startsWith('|')) return void (header = -1);
+      if (header < 0) header = cells(line);
+      else assert.equal(cells(line), header, `${f}:${i + 1}: ${line.slice(0, 120)}`);
+    });
+  }
+});
