@@ -5,6 +5,8 @@ import type { BrowserContext, CDPSession, Locator, Page } from 'playwright-core'
 import { AgentError, toAgentError } from './errors.js';
 import { newSnapshotState, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
+export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
+
 const REF_SELECTOR = /^(?:@|ref=|aria-ref=)?((?:f\d+)?e\d+)$/;
 
 /** Locator methods that act on (or read) the element: a stale ref must fail before these. */
@@ -91,6 +93,9 @@ export class Tabs {
     if (url !== undefined && typeof url !== 'string') throw new AgentError('openTab(url): url must be a string like "http://127.0.0.1:8080/".');
     const raw = this.spare.shift() ?? (await this.context.newPage().catch((e) => { throw toAgentError(e); }));
     const tab = this.track(raw);
+    // Same default viewport as a Playwright launch (1280x720), so screenshots and responsive
+    // checks do not depend on how the browser window was sized.
+    await raw.setViewportSize(DEFAULT_VIEWPORT).catch(() => undefined);
     if (url && url !== 'about:blank') {
       try {
         await raw.goto(url);

@@ -3,7 +3,7 @@
 // (--connect / --cdp) with the session's state kept as a storageState file.
 import type { BrowserContext } from 'playwright-core';
 import { loadCatalog, type Catalog } from '../catalog.js';
-import { chromiumArgs, findChromium } from '../chromium-find.js';
+import { findChromium } from '../chromium-find.js';
 import { AgentError } from '../errors.js';
 import { runInSandbox } from '../sandbox.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
@@ -28,33 +28,36 @@ export interface ChromiumRunInput extends EngineRunInput {
   catalog?: Catalog;
 }
 
+/**
+ * Opens the session's persistent profile. Chromium is spawned first and Playwright imported
+ * while it starts (the two are the bulk of a call's fixed cost), then Playwright attaches over
+ * CDP through a private relay (see chromium-process.ts). The profile's default context is the
+ * persistent one: its cookies and localStorage are what the next call of the session sees.
+ */
 export async function launchPersistent(profileDir: string, headed = false): Promise<OpenedContext> {
-  const exe = findChromium(); // throws NoChromiumError (exit 3) before we pay for Playwright
-  const { chromium } = await import('playwright-core');
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: exe.path,
-    headless: !headed,
-    args: chromiumArgs(),
-    viewport: { width: 1280, height: 800 },
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await context.close().catch(() => undefined);
-  };
-  return {
-    context,
-    close,
-    kill: async () => {
-      // context.close() asks the browser to shut down; if it hangs (a wedged page), Playwright
-      // kills the process when our process exits. Bound the wait either way.
-      await Promise.race([close(), new Promise((r) => setTimeout(r, 3000))]);
-    },
-  };
+  const exe = findChromium(); // throws NoChromiumError (exit 3) before anything starts
+  const { startChromium } = await import('./chromium-process.js');
+  const browserProcess = startChromium({ executablePath: exe.path, profileDir, headed });
+  try {
+    const [{ chromium }, wsEndpoint] = await Promise.all([import('playwright-core'), browserProcess.wsEndpoint]);
+    const browser = await chromium.connectOverCDP(wsEndpoint, { timeout: 30_000 });
+    const context = browser.contexts()[0];
+    if (!context) throw new Error('Chromium started without its default (profile) context.');
+    return {
+      context,
+      // Browser.close lets Chromium flush cookies and localStorage to the profile; bounded so
+      // a wedged browser cannot hold the call (it is killed after the grace period).
+      close: () => browserProcess.close(5000),
+      kill: async () => {
+        browserProcess.kill();
+        await browserProcess.exited;
+      },
+    };
+  } catch (err) {
+    browserProcess.kill();
+    await browserProcess.exited;
+    throw err;
+  }
 }
 
 export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunOutcome> {

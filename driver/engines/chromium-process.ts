@@ -1,0 +1,189 @@
+// Starts Chromium ourselves, before Playwright is even loaded, so the browser's start-up
+// overlaps the ~0.4-0.7 s it takes to import Playwright (DESIGN section 10). Playwright then
+// attaches with connectOverCDP.
+//
+// Isolation: Chromium speaks CDP over a private pipe (--remote-debugging-pipe), never a TCP
+// debugging port that any local process could discover (/json) and attach to. Playwright needs
+// a ws:// URL, so a one-connection WebSocket relay listens on 127.0.0.1 under a random 128-bit
+// path: nothing is discoverable, a wrong path is refused, and a second client is refused.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { chromiumArgs } from '../chromium-find.js';
+
+export interface LaunchOptions {
+  executablePath: string;
+  profileDir: string;
+  headed?: boolean;
+  /** Deadline for the browser to answer on its pipe. */
+  startTimeoutMs?: number;
+}
+
+export interface ChromiumProcess {
+  pid: number;
+  /** ws:// endpoint for chromium.connectOverCDP (one connection only). */
+  wsEndpoint: Promise<string>;
+  /** Resolves when the browser process has exited. */
+  exited: Promise<void>;
+  /** Asks the browser to shut down cleanly (profile flushed), waits up to `graceMs`, then kills. */
+  close(graceMs?: number): Promise<void>;
+  /** SIGKILL, for timeouts and signals. */
+  kill(): void;
+}
+
+export class ChromiumStartError extends Error {}
+
+/** Flags Playwright itself passes for automation, plus our quiet-network set. */
+function launchArgs(opts: LaunchOptions): string[] {
+  const args = [
+    ...chromiumArgs(),
+    '--disable-field-trial-config',
+    '--disable-background-timer-throttling',
+    '--disable-backgrounding-occluded-windows',
+    '--disable-back-forward-cache',
+    '--disable-component-extensions-with-background-pages',
+    '--disable-dev-shm-usage',
+    '--allow-pre-commit-input',
+    '--disable-hang-monitor',
+    '--disable-ipc-flooding-protection',
+    '--disable-popup-blocking',
+    '--disable-prompt-on-repost',
+    '--disable-renderer-backgrounding',
+    '--force-color-profile=srgb',
+    '--no-service-autorun',
+    '--export-tagged-pdf',
+    '--disable-search-engine-choice-screen',
+    '--enable-unsafe-swiftshader',
+    '--window-size=1280,800',
+    `--user-data-dir=${opts.profileDir}`,
+    '--remote-debugging-pipe',
+  ];
+  if (!opts.headed) args.push('--headless', '--hide-scrollbars', '--mute-audio');
+  args.push('about:blank');
+  return args;
+}
+
+/** A CDP id far above anything Playwright will use, for our own Browser.close. */
+const OWN_ID = 2_000_000_000;
+
+export function startChromium(opts: LaunchOptions): ChromiumProcess {
+  const proc: ChildProcess = spawn(opts.executablePath, launchArgs(opts), {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+    detached: false,
+  });
+  const toBrowser = proc.stdio[3] as Writable;
+  const fromBrowser = proc.stdio[4] as Readable;
+  let stderrTail = '';
+  proc.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    stderrTail = (stderrTail + d).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) resolve();
+    else proc.once('exit', () => resolve());
+  });
+  // Never let a stream error (EPIPE after the browser died) crash the CLI.
+  toBrowser.on('error', () => undefined);
+  fromBrowser.on('error', () => undefined);
+
+  let client: WebSocket | undefined;
+  let pending = '';
+  let firstMessage: () => void = () => undefined;
+  const answered = new Promise<void>((r) => (firstMessage = r));
+  fromBrowser.setEncoding('utf8' as BufferEncoding);
+  fromBrowser.on('data', (chunk: string) => {
+    pending += chunk;
+    let end: number;
+    while ((end = pending.indexOf('\0')) >= 0) {
+      const msg = pending.slice(0, end);
+      pending = pending.slice(end + 1);
+      firstMessage();
+      // replies to our own Browser.getVersion / Browser.close are not for Playwright
+      if (msg.startsWith(`{"id":${OWN_ID},`) || msg.startsWith(`{"id":${OWN_ID - 1},`)) continue;
+      client?.send(msg);
+    }
+  });
+  const sendToBrowser = (msg: string) => {
+    if (!toBrowser.destroyed) toBrowser.write(msg + '\0');
+  };
+
+  const secret = randomBytes(16).toString('hex');
+  const server = http.createServer((_req, res) => res.writeHead(404).end());
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
+  server.on('upgrade', (req, socket, head) => {
+    if (req.url !== `/${secret}` || client) {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      client = ws;
+      ws.on('message', (data) => sendToBrowser(data.toString()));
+      ws.on('close', () => {
+        client = undefined;
+      });
+    });
+  });
+  const closeRelay = () => {
+    client?.terminate();
+    wss.close();
+    server.close();
+    server.closeAllConnections?.();
+  };
+  void exited.then(closeRelay);
+
+  const wsEndpoint = (async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    server.unref();
+    const port = (server.address() as AddressInfo).port;
+    // The browser is up once it answers a first CDP call on the pipe.
+    sendToBrowser(JSON.stringify({ id: OWN_ID - 1, method: 'Browser.getVersion' }));
+    const timeout = opts.startTimeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    const failed = await Promise.race([
+      answered.then(() => false),
+      exited.then(() => true),
+      new Promise<boolean>((r) => {
+        timer = setTimeout(() => r(true), timeout);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (failed) {
+      proc.kill('SIGKILL');
+      const why = stderrTail
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !/^\[\d+:\d+:/.test(l) && !/dbus|Fontconfig/i.test(l))
+        .slice(-3)
+        .join(' | ');
+      const lockHint = /SingletonLock|profile.*in use|ProcessSingleton/i.test(stderrTail)
+        ? ' The profile is in use by another Chromium: use another --session or --ephemeral.'
+        : '';
+      throw new ChromiumStartError(
+        `Chromium did not start (${opts.executablePath}${proc.exitCode !== null ? `, exit code ${proc.exitCode}` : ''}${why ? `: ${why}` : ''}).${lockHint} Check the binary with \`gstack probe\`, or point GSTACK_CHROMIUM at a working Chrome/Chromium.`,
+      );
+    }
+    return `ws://127.0.0.1:${port}/${secret}`;
+  })();
+  wsEndpoint.catch(() => undefined);
+
+  const kill = () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  };
+  return {
+    pid: proc.pid ?? -1,
+    wsEndpoint,
+    exited,
+    kill,
+    async close(graceMs = 5000) {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      sendToBrowser(JSON.stringify({ id: OWN_ID, method: 'Browser.close' }));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
+      clearTimeout(timer);
+      kill();
+      await exited;
+    },
+  };
+}
