@@ -23,6 +23,7 @@ const META_FILE = `${OUTPUT_PREFIX}meta.json`;
 /** The part of a prepared render the Aside script needs (all JSON-serializable). */
 export interface AsideScriptInput {
   url: string;
+  offlineUrl?: string;
   origin: string;
   steps: RenderStep[];
   pdfParams: Array<PrintToPdfParams | undefined>;
@@ -50,6 +51,7 @@ export function stepFileName(step: RenderStep, i: number): string {
 export function asideRenderScript(input: AsideScriptInput): string {
   const job = {
     url: input.url,
+    offlineUrl: input.offlineUrl ?? null,
     origin: input.origin,
     waitSelector: input.waitSelector ?? null,
     waitExpression: input.waitExpression ?? null,
@@ -85,11 +87,23 @@ const settle = () => pg.evaluate('new Promise((r) => requestAnimationFrame(() =>
 try {
   const listens = typeof pg.on === 'function';
   if (listens) pg.on('pageerror', (e) => pageErrors.push(describe(e)));
-  if (!job.allowNetwork && typeof pg.route === 'function') {
-    await pg.route((u) => !String(u).startsWith(job.origin + '/'), (route) => {
-      blocked.push(route.request().url());
-      return route.abort('blockedbyclient');
-    });
+  // Offline: intercept (and list) foreign requests when this Page can; otherwise load the
+  // page under the server's offline Content-Security-Policy, which blocks them in the browser.
+  let target = job.url;
+  if (!job.allowNetwork) {
+    let routed = false;
+    if (typeof pg.route === 'function') {
+      try {
+        await pg.route((u) => !String(u).startsWith(job.origin + '/'), (route) => {
+          blocked.push(route.request().url());
+          return route.abort('blockedbyclient');
+        });
+        routed = true;
+      } catch (e) {
+        routed = false;
+      }
+    }
+    if (!routed) target = job.offlineUrl;
   }
   await cdp('Emulation.setDeviceMetricsOverride', { width: job.viewport.width, height: job.viewport.height, deviceScaleFactor: job.dsf, mobile: false });
   if (job.media) await cdp('Emulation.setEmulatedMedia', { media: job.media });
@@ -97,7 +111,7 @@ try {
   const deadline = Date.now() + job.waitTimeoutMs;
   let response;
   try {
-    response = await pg.goto(job.url, { waitUntil: 'load', timeout: job.waitTimeoutMs });
+    response = await pg.goto(target, { waitUntil: 'load', timeout: job.waitTimeoutMs });
   } catch (e) {
     fail('the page did not finish loading within --wait-timeout ' + job.waitTimeoutMs + ' ms (' + String(e && e.message).split('\\n')[0] + '). A resource may hang; raise --wait-timeout or remove the slow resource.');
   }

@@ -7,6 +7,10 @@ import type { PrintToPdfParams } from './pdf-options.js';
 export interface PreparedRender {
   /** The page's URL on the loopback server. */
   url: string;
+  /** The same page served with an offline Content-Security-Policy (set unless allowNetwork):
+   * for an engine that cannot intercept requests itself. Chromium blocks (and lists) foreign
+   * requests with request interception instead, so it uses `url`. */
+  offlineUrl?: string;
   /** http://127.0.0.1:<port> of the loopback server: the only origin a page may reach
    * unless allowNetwork. */
   origin: string;

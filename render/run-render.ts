@@ -41,8 +41,12 @@ export async function runRender(spec: RenderSpec): Promise<RenderResult> {
   await checkOutputsWritable(v.outPaths);
 
   const timeoutMs = spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const headers: Record<string, string> = {};
-  const server = await startLoopbackServer({ root: v.root, files: spec.files, headers });
+  const allowNetwork = !!spec.allowNetwork;
+  const server = await startLoopbackServer({
+    root: v.root,
+    files: spec.files,
+    offlineHeaders: allowNetwork ? undefined : { 'content-security-policy': OFFLINE_CSP },
+  });
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   let engine: RenderEngineName = 'chromium';
@@ -51,13 +55,14 @@ export async function runRender(spec: RenderSpec): Promise<RenderResult> {
   try {
     const job: PreparedRender = {
       url: server.urlFor(v.file),
+      offlineUrl: allowNetwork ? undefined : server.urlFor(v.file, { offline: true }),
       origin: server.origin,
       steps: v.steps,
       pdfParams: v.pdfParams,
       waitSelector: spec.waits?.selector,
       waitExpression: spec.waits?.expression,
       waitTimeoutMs: spec.waits?.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS,
-      allowNetwork: !!spec.allowNetwork,
+      allowNetwork,
       onBlockedRequest: spec.onBlockedRequest,
       viewport: spec.viewport ?? DEFAULT_VIEWPORT,
       deviceScaleFactor: spec.deviceScaleFactor ?? 1,
@@ -68,10 +73,6 @@ export async function runRender(spec: RenderSpec): Promise<RenderResult> {
     };
     engine = await chooseEngine(spec, env, progress);
     const runOn = async (name: RenderEngineName): Promise<EngineRenderOutput> => {
-      // Chromium blocks foreign requests itself (and lists them); Aside may not be able to
-      // intercept, so there the server's CSP keeps the page offline.
-      if (name === 'aside' && !job.allowNetwork) headers['content-security-policy'] = OFFLINE_CSP;
-      else delete headers['content-security-policy'];
       const run = name === 'aside'
         ? (await import('./aside-render.js')).renderOnAside(job)
         : (await import('./chromium-render.js')).renderOnChromium(job);

@@ -22,8 +22,12 @@ export interface LoopbackServerOptions {
   root: string;
   /** In-memory files keyed by POSIX path relative to root; they win over disk. */
   files?: Record<string, string | Uint8Array>;
-  /** Extra response headers on every file response (e.g. a Content-Security-Policy). */
+  /** Extra response headers on every file response. */
   headers?: Record<string, string>;
+  /** When set, a second secret prefix serves the same files with these headers added (an
+   * offline Content-Security-Policy for engines that cannot intercept requests themselves);
+   * the page's URL picks the variant, and its relative URLs stay under it. */
+  offlineHeaders?: Record<string, string>;
   /** Every request, with the status it got (for tests and diagnostics). */
   onRequest?: (entry: { method: string; path: string; status: number }) => void;
 }
@@ -33,10 +37,13 @@ export interface LoopbackServer {
   origin: string;
   /** The random first path segment every URL must carry. */
   secret: string;
+  /** The second random segment that adds offlineHeaders (when those were given). */
+  offlineSecret?: string;
   /** The real path of the served root. */
   root: string;
-  /** URL of a file under the root (absolute path or relative to the root). */
-  urlFor(file: string): string;
+  /** URL of a file under the root (absolute path or relative to the root); `offline` picks
+   * the offlineHeaders variant. */
+  urlFor(file: string, opts?: { offline?: boolean }): string;
   close(): Promise<void>;
 }
 
@@ -71,6 +78,7 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
   const root = await realpath(opts.root);
   if (!(await stat(root)).isDirectory()) throw new Error(`serve root is not a directory: ${opts.root}`);
   const secret = randomBytes(16).toString('hex');
+  const offlineSecret = opts.offlineHeaders ? randomBytes(16).toString('hex') : undefined;
   const memory = new Map<string, Buffer>();
   for (const [k, v] of Object.entries(opts.files ?? {})) {
     const key = k.replace(/^\/+/, '');
@@ -99,7 +107,8 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
 
       const parts = rawPath.split('/');
       // parts[0] is '' (the path starts with '/'); parts[1] must be the secret.
-      if (parts[0] !== '' || parts[1] !== secret) return finish(404);
+      const offline = offlineSecret !== undefined && parts[1] === offlineSecret;
+      if (parts[0] !== '' || (parts[1] !== secret && !offline)) return finish(404);
       const rest = parts.slice(2);
       if (rest.length === 0 || rest[rest.length - 1] === '') return finish(404); // directory URL
       const segments = decodeSegments(rest);
@@ -110,7 +119,7 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
 
       const key = relative(root, lexical).split(sep).join('/');
       const inMemory = memory.get(key);
-      if (inMemory) return sendBuffer(inMemory, key);
+      if (inMemory) return sendBuffer(inMemory, key, offline);
 
       let real: string;
       try {
@@ -122,7 +131,7 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
       const info = await stat(real);
       if (!info.isFile()) return finish(404);
       opts.onRequest?.({ method, path: rawPath, status: 200 });
-      res.writeHead(200, fileHeaders(key, info.size));
+      res.writeHead(200, fileHeaders(key, info.size, offline));
       if (method === 'HEAD') return void res.end();
       await new Promise<void>((done, fail) => {
         const stream = createReadStream(real);
@@ -135,14 +144,14 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
       });
     }
 
-    function sendBuffer(body: Buffer, key: string): void {
+    function sendBuffer(body: Buffer, key: string, offline: boolean): void {
       opts.onRequest?.({ method, path: rawPath, status: 200 });
-      res.writeHead(200, fileHeaders(key, body.length));
+      res.writeHead(200, fileHeaders(key, body.length, offline));
       res.end(method === 'HEAD' ? undefined : body);
     }
   });
 
-  function fileHeaders(name: string, size: number): Record<string, string> {
+  function fileHeaders(name: string, size: number, offline: boolean): Record<string, string> {
     return {
       'content-type': contentTypeFor(name),
       'content-length': String(size),
@@ -150,6 +159,7 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       ...opts.headers,
+      ...(offline ? opts.offlineHeaders : undefined),
     };
   }
 
@@ -163,12 +173,15 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
   return {
     origin,
     secret,
+    offlineSecret,
     root,
-    urlFor(file: string): string {
+    urlFor(file: string, urlOpts: { offline?: boolean } = {}): string {
       const abs = isAbsolute(file) ? file : join(root, file);
       const rel = relative(root, abs);
       if (!isInside(root, abs)) throw new Error(`${file} is not under the served root ${root}`);
-      return `${origin}/${secret}/${rel.split(sep).map(encodeURIComponent).join('/')}`;
+      if (urlOpts.offline && !offlineSecret) throw new Error('this server has no offline variant (offlineHeaders not given)');
+      const prefix = urlOpts.offline ? offlineSecret : secret;
+      return `${origin}/${prefix}/${rel.split(sep).map(encodeURIComponent).join('/')}`;
     },
     close(): Promise<void> {
       return new Promise((done) => {

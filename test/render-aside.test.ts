@@ -86,6 +86,17 @@ test('auto picks Aside: PDF via raw CDP printToPDF (tagged, outline, page number
   for (const run of readdirSync(asideHome)) assert.deepEqual(readdirSync(join(asideHome, run)), [], `leftovers in ${run}`);
 });
 
+test('on Aside too, remote requests are blocked and listed', async () => {
+  const r = await gstack([join(FIX, 'remote.html'), '--engine', 'aside', '--pdf', 'offline-aside.pdf'], withDouble());
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(r.lines[0], 'ENGINE=aside');
+  const line = r.lines.find((l) => l.startsWith('BLOCKED_REQUESTS='));
+  assert.ok(line, r.stdout);
+  const urls = JSON.parse(line!.slice('BLOCKED_REQUESTS='.length)) as string[];
+  assert.deepEqual(urls.sort(), ['http://198.51.100.7/remote.css', 'http://203.0.113.9/beacon', 'https://example.invalid/pixel.png']);
+  assert.match(pdfText(join(work, 'offline-aside.pdf')), /Offline render/);
+});
+
 test('--engine aside: a two-page report on Aside matches what Chromium prints', async () => {
   const args = (out: string) => [join(FIX, 'report.html'), '--wait-selector', '#ready-marker', '--pdf', out, '--page-numbers', '--outline'];
   const onAside = await gstack([...args('aside.pdf'), '--engine', 'aside'], withDouble());

@@ -175,6 +175,7 @@ test('the Aside render script is valid JS that uses raw CDP for PDFs and sized s
   ];
   const script = asideRenderScript({
     url: 'http://127.0.0.1:5555/secret/r.html',
+    offlineUrl: 'http://127.0.0.1:5555/offline-secret/r.html',
     origin: 'http://127.0.0.1:5555',
     steps: [...steps],
     pdfParams: [resolvePdfParams(steps[0]), undefined, undefined],
@@ -195,6 +196,10 @@ test('the Aside render script is valid JS that uses raw CDP for PDFs and sized s
   assert.match(script, /Emulation\.setDeviceMetricsOverride/);
   assert.match(script, /"width":640,"height":480/);
   assert.match(script, /Page\.captureScreenshot/);
+  // Offline: intercept with pg.route when the Page has it, else load the CSP-protected URL.
+  assert.match(script, /"offlineUrl":"http:\/\/127\.0\.0\.1:5555\/offline-secret\/r\.html"/);
+  assert.match(script, /if \(!routed\) target = job\.offlineUrl;/);
+  assert.match(script, /pg\.goto\(target,/);
   assert.match(script, /console\.log\('GSTACK_STEP_OK'\);\s*$/);
   // No Node globals: Aside's sandbox has none.
   assert.doesNotMatch(script, /\b(process|require|setTimeout|import\()\b/);

@@ -186,3 +186,72 @@ test('the server is gone after close()', async () => {
     /ECONNREFUSED/,
   );
 });
+
+test('the offline variant serves the same files under its own secret, with the offline CSP', async () => {
+  const { OFFLINE_CSP } = await import('../render/run-render.js');
+  const own = await startLoopbackServer({ root, offlineHeaders: { 'content-security-policy': OFFLINE_CSP } });
+  try {
+    assert.match(own.offlineSecret ?? '', /^[0-9a-f]{32}$/);
+    assert.notEqual(own.offlineSecret, own.secret);
+    const port = Number(new URL(own.origin).port);
+    const fetchRaw = (path: string) =>
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port, path }, (res) => (res.resume(), resolve(res))).on('error', reject);
+      });
+    const plain = await fetchRaw(`/${own.secret}/sub/page.html`);
+    const offline = await fetchRaw(`/${own.offlineSecret}/sub/page.html`);
+    assert.equal(plain.statusCode, 200);
+    assert.equal(plain.headers['content-security-policy'], undefined);
+    assert.equal(offline.statusCode, 200);
+    assert.equal(offline.headers['content-security-policy'], OFFLINE_CSP);
+    // The same containment rules hold under the offline prefix.
+    assert.equal((await fetchRaw(`/${own.offlineSecret}/link-out.txt`)).statusCode, 403);
+    assert.equal((await fetchRaw(`/${own.offlineSecret}/%zz`)).statusCode, 400);
+    assert.equal((await fetchRaw(`/${own.offlineSecret}/sub/`)).statusCode, 404);
+    assert.equal(own.urlFor('sub/page.html', { offline: true }), `${own.origin}/${own.offlineSecret}/sub/page.html`);
+  } finally {
+    await own.close();
+  }
+  const without = await startLoopbackServer({ root });
+  try {
+    assert.equal(without.offlineSecret, undefined);
+    assert.throws(() => without.urlFor('index.html', { offline: true }), /no offline variant/);
+  } finally {
+    await without.close();
+  }
+});
+
+test('the offline CSP alone keeps a real browser from requesting anything remote', async () => {
+  const { OFFLINE_CSP } = await import('../render/run-render.js');
+  const { chromium } = await import('playwright-core');
+  const { findChromium, chromiumArgs } = await import('../driver/chromium-find.js');
+  const page = `<!doctype html>
+    <script>window.refused = []; document.addEventListener('securitypolicyviolation', (e) => refused.push(e.blockedURI));</script>
+    <link rel="stylesheet" href="http://198.51.100.7/x.css">
+    <img src="https://example.invalid/p.png"><script src="local.js"></script>
+    <script>fetch('http://203.0.113.9/beacon').catch(() => {}); new WebSocket('ws://198.51.100.7/ws');</script>`;
+  const own = await startLoopbackServer({
+    root,
+    files: { 'offline.html': page, 'local.js': 'window.localRan = true;' },
+    offlineHeaders: { 'content-security-policy': OFFLINE_CSP },
+  });
+  const browser = await chromium.launch({ executablePath: findChromium().path, args: chromiumArgs() });
+  try {
+    const context = await browser.newContext();
+    // Observe (not block) every request that leaves for another origin: with the CSP none may.
+    const leaving: string[] = [];
+    await context.route((u) => !u.href.startsWith(own.origin + '/'), (r) => (leaving.push(r.request().url()), r.abort()));
+    const pg = await context.newPage();
+    await pg.goto(own.urlFor('offline.html', { offline: true }), { waitUntil: 'load' });
+    await pg.waitForTimeout(300);
+    assert.equal(await pg.evaluate('window.localRan'), true, 'same-origin scripts still run');
+    assert.deepEqual(leaving, [], 'a remote request left the browser despite the CSP');
+    const refused = (await pg.evaluate('window.refused')) as string[];
+    for (const url of ['http://198.51.100.7/x.css', 'https://example.invalid/p.png', 'http://203.0.113.9/beacon']) {
+      assert.ok(refused.includes(url), `the CSP did not refuse ${url}: ${JSON.stringify(refused)}`);
+    }
+  } finally {
+    await browser.close();
+    await own.close();
+  }
+});
