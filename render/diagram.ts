@@ -9,7 +9,7 @@ import { EMOJI_FACE, SANS } from './markdown-style.js';
 import {
   BOOT_SCRIPT,
   MERMAID_READY_EXPR,
-  MERMAID_SCRIPT,
+  MERMAID_SCRIPT_TAG,
   mermaidBootScript,
   mermaidDistDir,
   type MermaidPageOptions,
@@ -134,7 +134,7 @@ html, body { margin: 0; background: ${bg}; font-family: ${SANS}; }
 figure.gstack-mermaid { display: block; width: max-content; margin: 0 0 24px; padding: 0; background: ${bg}; }
 figure.gstack-mermaid > svg { display: block; }
 </style>
-<script src="${MERMAID_SCRIPT}"></script><script src="${BOOT_SCRIPT}" defer></script>
+${MERMAID_SCRIPT_TAG}
 </head><body>
 ${figures}
 </body></html>

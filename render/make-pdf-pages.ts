@@ -1,7 +1,20 @@
 // Where each heading landed in a printed PDF. Chromium writes a named destination for every
 // element an internal link points at (the TOC links to each listed heading), so the PDF
 // itself says on which page each heading is — no text extraction or guessing from layout.
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFString, PDFHexString } from 'pdf-lib';
+import { createRequire } from 'node:module';
+import type * as PdfLib from 'pdf-lib';
+
+// Loaded with require() and only when a TOC needs it: pdf-lib is a large CommonJS bundle whose
+// ESM import costs ~0.5 s (Node scans its whole re-export graph); require() halves that.
+let pdfLib: typeof PdfLib | undefined;
+function lib(): typeof PdfLib {
+  return (pdfLib ??= createRequire(import.meta.url)('pdf-lib') as typeof PdfLib);
+}
+
+/** Pages in a PDF as Chromium (Skia) writes it: one uncompressed /Type /Page object each. */
+export function countPages(pdf: Uint8Array): number {
+  return (Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length;
+}
 
 /** PDF name bytes (#xx escapes) back to the UTF-8 string they encode. */
 function decodePdfName(raw: string): string {
@@ -18,7 +31,8 @@ function decodePdfName(raw: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-function destPageRef(doc: PDFDocument, value: unknown): PDFRef | undefined {
+function destPageRef(doc: PdfLib.PDFDocument, value: unknown): PdfLib.PDFRef | undefined {
+  const { PDFArray, PDFDict, PDFName, PDFRef } = lib();
   let dest = value instanceof PDFRef ? doc.context.lookup(value) : value;
   if (dest instanceof PDFDict) dest = dest.lookup(PDFName.of('D'));
   if (dest instanceof PDFArray) {
@@ -28,7 +42,8 @@ function destPageRef(doc: PDFDocument, value: unknown): PDFRef | undefined {
   return undefined;
 }
 
-function namesFromTree(doc: PDFDocument, node: PDFDict, out: Array<[string, unknown]>): void {
+function namesFromTree(doc: PdfLib.PDFDocument, node: PdfLib.PDFDict, out: Array<[string, unknown]>): void {
+  const { PDFArray, PDFDict, PDFName, PDFString, PDFHexString } = lib();
   const names = node.lookup(PDFName.of('Names'));
   if (names instanceof PDFArray) {
     for (let i = 0; i + 1 < names.size(); i += 2) {
@@ -53,9 +68,10 @@ export interface PdfLayout {
 }
 
 export async function readPdfLayout(pdf: Uint8Array): Promise<PdfLayout> {
+  const { PDFDict, PDFDocument, PDFName } = lib();
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   const pageRefs = doc.getPages().map((p) => p.ref);
-  const pageOf = (ref: PDFRef | undefined) => {
+  const pageOf = (ref: PdfLib.PDFRef | undefined) => {
     if (!ref) return undefined;
     const i = pageRefs.findIndex((r) => r.objectNumber === ref.objectNumber && r.generationNumber === ref.generationNumber);
     return i < 0 ? undefined : i + 1;

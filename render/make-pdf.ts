@@ -11,7 +11,7 @@ import { convertMarkdown, frontMatter, type Diagram } from './markdown.js';
 import { buildDocument, tocHeadings, type DocumentOptions, type DocumentParts } from './markdown-document.js';
 import { BOOT_SCRIPT, MERMAID_READY_EXPR, mermaidBootScript, mermaidDistDir } from './mermaid-page.js';
 import { SANS } from './markdown-style.js';
-import { readPdfLayout } from './make-pdf-pages.js';
+import { countPages, readPdfLayout } from './make-pdf-pages.js';
 import { OptionError, PAPER_SIZES, parsePaperIn } from './pdf-options.js';
 import { RenderError, render, type PdfStep, type RenderEngineChoice, type RenderStep } from './render.js';
 
@@ -251,7 +251,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
       const unplaced = listed.filter((h) => !layout.pages.has(h.id));
       if (unplaced.length) say(`gstack pdf: warning: ${unplaced.length} headings not found in the PDF; their TOC entries have no page number`);
     }
-    result.pages = (await readPdfLayout(pdf!)).pageCount;
+    result.pages = countPages(pdf!);
     await writeOutput(output, pdf!);
   }
   result.durationMs = Date.now() - started;

@@ -6,7 +6,7 @@ import type { Heading } from './markdown.js';
 import type { AssetNotice } from './markdown-assets.js';
 import { escapeHtml } from './sanitize.js';
 import { PRINT_CSS } from './markdown-style.js';
-import { BOOT_SCRIPT, MERMAID_SCRIPT } from './mermaid-page.js';
+import { MERMAID_SCRIPT_TAG } from './mermaid-page.js';
 
 export interface DocumentOptions {
   title: string;
@@ -87,7 +87,7 @@ export function buildDocument(parts: DocumentParts, opts: DocumentOptions, tocPa
     `<title>${escapeHtml(opts.title)}</title>`,
     opts.author ? `<meta name="author" content="${escapeHtml(opts.author)}">` : '',
     `<style>${PRINT_CSS}</style>`,
-    opts.withMermaid ? `<script src="${MERMAID_SCRIPT}"></script><script src="${BOOT_SCRIPT}" defer></script>` : '',
+    opts.withMermaid ? MERMAID_SCRIPT_TAG : '',
   ].filter(Boolean);
 
   const body: string[] = [];

@@ -6,22 +6,26 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
 
-/** Directory holding mermaid.min.js (served as the render root). */
+/** mermaid's dist directory (served as the render root: the ESM build and its chunks). */
 export function mermaidDistDir(): string {
   const require = createRequire(import.meta.url);
   // The package's "exports" hide package.json on some versions; resolve the main entry instead.
   const entry = require.resolve('mermaid');
   let dir = dirname(entry);
-  while (!existsSync(join(dir, 'mermaid.min.js')) && dirname(dir) !== dir) {
-    if (existsSync(join(dir, 'dist', 'mermaid.min.js'))) return join(dir, 'dist');
+  while (!existsSync(join(dir, MERMAID_MODULE)) && dirname(dir) !== dir) {
+    if (existsSync(join(dir, 'dist', MERMAID_MODULE))) return join(dir, 'dist');
     dir = dirname(dir);
   }
-  if (!existsSync(join(dir, 'mermaid.min.js'))) throw new Error('mermaid.min.js not found in the installed mermaid package; run npm install');
+  if (!existsSync(join(dir, MERMAID_MODULE))) throw new Error(`${MERMAID_MODULE} not found in the installed mermaid package; run npm install`);
   return dir;
 }
 
-export const MERMAID_SCRIPT = 'mermaid.min.js';
+// The ESM build: its core is small and each diagram type is a chunk loaded on demand, so a
+// page with one flowchart parses a fraction of the 3.5 MB UMD bundle (~0.3-0.6 s less per call).
+export const MERMAID_MODULE = 'mermaid.esm.min.mjs';
 export const BOOT_SCRIPT = 'gstack-mermaid-boot.js';
+/** The one tag a page needs: the boot module imports mermaid itself. */
+export const MERMAID_SCRIPT_TAG = `<script type="module" src="${BOOT_SCRIPT}"></script>`;
 
 export interface MermaidPageOptions {
   theme?: 'default' | 'neutral' | 'dark' | 'forest' | 'base';
@@ -51,7 +55,8 @@ export function mermaidBootScript(opts: MermaidPageOptions, collectSvgs: boolean
     fontFamily: opts.fontFamily,
     themeVariables: { fontFamily: opts.fontFamily },
   };
-  return `(async () => {
+  return `import mermaid from './${MERMAID_MODULE}';
+(async () => {
   const config = ${JSON.stringify(config)};
   const width = ${JSON.stringify(opts.width ?? null)};
   const collect = ${collectSvgs ? 'true' : 'false'};

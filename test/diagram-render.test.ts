@@ -142,9 +142,12 @@ test('usage errors: missing input, too many output paths, clashing outputs, bad 
   );
 });
 
+const boot0 = () => mermaidBootScript({ fontFamily: 'x' }, false);
+
 test('mermaid comes from the installed package and the page loads nothing else', async () => {
   const dist = mermaidDistDir();
-  assert.ok(existsSync(join(dist, 'mermaid.min.js')));
+  assert.ok(existsSync(join(dist, 'mermaid.esm.min.mjs')));
+  assert.match(boot0(), /^import mermaid from '\.\/mermaid\.esm\.min\.mjs';/);
   assert.match(dist, /node_modules[/\\]mermaid[/\\]dist$/);
   const boot = mermaidBootScript({ fontFamily: 'x' }, true);
   assert.doesNotMatch(boot, /https?:\/\//, 'the boot script names no remote URL');

@@ -173,6 +173,6 @@ test('the printed page: CSP offline and script-free without diagrams, cover, TOC
 
   const withDiagrams = buildDocument(parts, docOpts({ withMermaid: true, allowNetwork: true }));
   assert.match(withDiagrams, /script-src 'self'/);
-  assert.match(withDiagrams, /<script src="mermaid.min.js"><\/script><script src="gstack-mermaid-boot.js" defer><\/script>/);
+  assert.match(withDiagrams, /<script type="module" src="gstack-mermaid-boot.js"><\/script>/);
   assert.match(withDiagrams, /img-src 'self' data: blob: https: http:/);
 });

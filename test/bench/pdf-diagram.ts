@@ -1,0 +1,122 @@
+// Benchmark (not part of npm test): `gstack pdf` against md-to-pdf and `gstack diagram`
+// against @mermaid-js/mermaid-cli, on the same inputs, in the same run, with the same Chromium.
+//
+//   npx tsc -p tsconfig.json && node --import tsx test/bench/pdf-diagram.ts [--runs 5]
+//
+// The peer tools are installed on demand into test/bench/.peers (git-ignored), outside the
+// project's dependencies, with Puppeteer's browser download skipped: they are pointed at the
+// Chromium gstack itself finds (findChromium) with the same launch flags (chromiumArgs).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { chromiumArgs, findChromium } from '../../driver/chromium-find.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const PEERS = join(ROOT, 'test', 'bench', '.peers');
+const CLI = join(ROOT, 'dist', 'bin', 'gstack.js');
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
+
+function ensurePeers(): void {
+  const have = ['md-to-pdf', 'mmdc'].every((b) => existsSync(join(PEERS, 'node_modules', '.bin', b)));
+  if (have) return;
+  console.error('bench: installing md-to-pdf and @mermaid-js/mermaid-cli into test/bench/.peers (once) ...');
+  mkdirSync(PEERS, { recursive: true });
+  if (!existsSync(join(PEERS, 'package.json'))) writeFileSync(join(PEERS, 'package.json'), '{ "private": true }\n');
+  const r = spawnSync('npm', ['install', '--prefix', PEERS, '--no-audit', '--no-fund', 'md-to-pdf', '@mermaid-js/mermaid-cli'], {
+    stdio: 'inherit',
+    env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1', PUPPETEER_SKIP_CHROMIUM_DOWNLOAD: '1' },
+  });
+  if (r.status !== 0) throw new Error('npm install of the peer tools failed');
+}
+
+if (!existsSync(CLI)) throw new Error('build first: npx tsc -p tsconfig.json');
+ensurePeers();
+
+const chromium = findChromium().path;
+const launch = { executablePath: chromium, args: chromiumArgs() };
+const work = mkdtempSync(join(tmpdir(), 'gstack-bench-pd-'));
+const require = createRequire(import.meta.url);
+const readme = join(work, 'README.md');
+copyFileSync(join(resolve(require.resolve('sanitize-html'), '..'), 'README.md'), readme);
+const fixtures = join(ROOT, 'test', 'fixtures', 'diagrams');
+const flow = join(work, 'flowchart.mmd');
+copyFileSync(join(fixtures, 'flowchart.mmd'), flow);
+const four = join(work, 'four.md');
+writeFileSync(
+  four,
+  ['flowchart', 'sequence', 'class', 'state']
+    .map((k) => '```mermaid\n' + readFileSync(join(fixtures, `${k}.mmd`), 'utf8') + '```\n')
+    .join('\n'),
+);
+const puppeteerConfig = join(work, 'puppeteer.json');
+writeFileSync(puppeteerConfig, JSON.stringify(launch));
+const bin = (name: string) => join(PEERS, 'node_modules', '.bin', name);
+const gstackEnv = { ...process.env, GSTACK_SKIP_ASIDE: '1' };
+
+interface Case {
+  name: string;
+  gstack: string[];
+  peer?: { label: string; cmd: string; args: string[] };
+}
+
+const cases: Case[] = [
+  {
+    name: 'pdf: README (850 lines) -> PDF',
+    gstack: [CLI, 'pdf', readme, join(work, 'g.pdf')],
+    peer: { label: 'md-to-pdf', cmd: bin('md-to-pdf'), args: [readme, '--launch-options', JSON.stringify(launch)] },
+  },
+  { name: 'pdf: README -> PDF with --toc --cover (two print passes; md-to-pdf has no TOC)', gstack: [CLI, 'pdf', readme, join(work, 'gt.pdf'), '--toc', '--cover'] },
+  {
+    name: 'diagram: flowchart -> SVG',
+    gstack: [CLI, 'diagram', flow, '--svg', join(work, 'g.svg')],
+    peer: { label: 'mermaid-cli', cmd: bin('mmdc'), args: ['-q', '-i', flow, '-o', join(work, 'm.svg'), '-p', puppeteerConfig] },
+  },
+  {
+    name: 'diagram: flowchart -> PNG',
+    gstack: [CLI, 'diagram', flow, '--png', join(work, 'g.png')],
+    peer: { label: 'mermaid-cli', cmd: bin('mmdc'), args: ['-q', '-i', flow, '-o', join(work, 'm.png'), '-p', puppeteerConfig] },
+  },
+  {
+    name: 'diagram: 4 fences of one .md -> 4 SVGs',
+    gstack: [CLI, 'diagram', four, '--out-dir', join(work, 'g4')],
+    peer: { label: 'mermaid-cli', cmd: bin('mmdc'), args: ['-q', '-i', four, '-o', join(work, 'm4.md'), '-p', puppeteerConfig] },
+  },
+];
+
+function time(cmd: string, args: string[], env: NodeJS.ProcessEnv): number {
+  const t = performance.now();
+  const r = spawnSync(cmd, args, { env, cwd: work, encoding: 'utf8' });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}):\n${r.stderr}`);
+  return ms;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+console.log(`bench: ${RUNS} runs each (after one warm-up), Chromium ${execFileSync(chromium, ['--version'], { encoding: 'utf8' }).trim()} for every tool`);
+for (const c of cases) {
+  const g: number[] = [];
+  const p: number[] = [];
+  // Warm-up (disk cache), then interleave so both tools see the same machine load.
+  time(process.execPath, c.gstack, gstackEnv);
+  if (c.peer) time(c.peer.cmd, c.peer.args, process.env);
+  for (let i = 0; i < RUNS; i++) {
+    g.push(time(process.execPath, c.gstack, gstackEnv));
+    if (c.peer) p.push(time(c.peer.cmd, c.peer.args, process.env));
+  }
+  const gm = median(g);
+  let line = `${c.name}\n  gstack      median ${gm.toFixed(0)} ms  [${g.map((x) => x.toFixed(0)).join(', ')}]`;
+  if (c.peer) {
+    const pm = median(p);
+    line += `\n  ${c.peer.label.padEnd(11)} median ${pm.toFixed(0)} ms  [${p.map((x) => x.toFixed(0)).join(', ')}]`;
+    line += `\n  ratio ${c.peer.label}/gstack = ${(pm / gm).toFixed(2)}x ${pm > gm ? '(gstack faster)' : '(gstack slower)'}`;
+  }
+  console.log(line);
+}
+rmSync(work, { recursive: true, force: true });
