@@ -5,9 +5,12 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { loadCatalog } from '../driver/catalog.js';
 import { COMMANDS } from './commands/index.js';
+import { trace } from '../driver/trace.js';
 
 async function main(): Promise<void> {
+  trace('cli modules loaded');
   const catalog = loadCatalog();
+  trace('catalog loaded + validated');
   let y = yargs(hideBin(process.argv))
     .scriptName('gstack')
     .strict()

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
 
 export type Support = 'yes' | 'no' | 'partial';
 export interface ApiEntry {
@@ -58,13 +59,28 @@ export const CATALOG_SCHEMA_PATH = join(projectRoot(), 'driver', 'catalog.schema
 
 export class CatalogError extends Error {}
 
+type Validator = ((data: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
+
+/** The validator precompiled at build time (bin/postbuild.mjs) when it matches the schema on
+ * disk; otherwise ajv compiles the schema here (running from source, or a schema edited since
+ * the build). */
+function schemaValidator(): Validator {
+  const require = createRequire(import.meta.url);
+  const schemaText = readFileSync(CATALOG_SCHEMA_PATH, 'utf8');
+  try {
+    const pre = require('./catalog-validate.cjs') as Validator & { default?: Validator; schemaHash?: string };
+    const fn = (pre.default ?? pre) as Validator;
+    if (pre.schemaHash === createHash('sha256').update(schemaText).digest('hex') && typeof fn === 'function') return fn;
+  } catch {
+    /* not built: compile below */
+  }
+  const Ajv = require('ajv') as typeof import('ajv').default;
+  return new Ajv({ allErrors: true, allowUnionTypes: true }).compile(JSON.parse(schemaText)) as Validator;
+}
+
 /** Validates a catalog object; throws CatalogError listing every schema violation. */
 export function validateCatalog(data: unknown): asserts data is Catalog {
-  const require = createRequire(import.meta.url);
-  const Ajv = require('ajv') as typeof import('ajv').default;
-  const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
-  const schema = JSON.parse(readFileSync(CATALOG_SCHEMA_PATH, 'utf8'));
-  const validate = ajv.compile(schema);
+  const validate = schemaValidator();
   if (!validate(data)) {
     const msgs = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new CatalogError(`driver/catalog.json does not match its schema:\n  ${msgs.join('\n  ')}`);

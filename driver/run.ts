@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { NoChromiumError } from './chromium-find.js';
 import { OutputFilter, SENTINEL } from './output.js';
+import { trace } from './trace.js';
 import { resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
 import type { EngineName, EngineRunOutcome } from './engines/types.js';
 import type { EngineChoice } from './engines/select.js';
@@ -115,6 +116,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   if ((options.connect || options.cdp) && options.engine === 'aside') return finish(2, '--connect/--cdp run on a remote Chromium; they cannot be combined with --engine aside.');
 
   try {
+    trace('runScript start');
     // 1. Engine: remote browsers are Chromium by definition; otherwise probe Aside (auto).
     if (options.connect || options.cdp || options.engine === 'chromium') {
       engine = 'chromium';
@@ -154,6 +156,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         onWait: (h) => notice(`gstack: waiting for session profile (held by pid ${h.pid} since ${h.since}; --lock-timeout ${options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS} ms)`),
       });
       cleanups.push(() => lock.release());
+      trace('profile lock held');
       if (!remote) {
         await mkdir(profileDir, { recursive: true });
         await clearStaleChromiumSingletons(profileDir);
@@ -187,6 +190,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       });
     }
 
+    trace('engine finished (browser closed)');
     // 3. Artifacts: copied out with --out (also after a failure: the evidence matters most then).
     const artifactDir = outcome.artifactDir ?? pwd ?? undefined;
     if (artifactDir && (await stat(artifactDir).catch(() => undefined))?.isDirectory()) {

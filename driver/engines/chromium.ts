@@ -7,6 +7,7 @@ import { findChromium } from '../chromium-find.js';
 import { AgentError } from '../errors.js';
 import { runInSandbox } from '../sandbox.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
+import { trace } from '../trace.js';
 
 /** Default per-action timeout for a flow script: long enough for a slow local app, short
  * enough that a wrong selector fails within the call budget. */
@@ -38,9 +39,13 @@ export async function launchPersistent(profileDir: string, headed = false): Prom
   const exe = findChromium(); // throws NoChromiumError (exit 3) before anything starts
   const { startChromium } = await import('./chromium-process.js');
   const browserProcess = startChromium({ executablePath: exe.path, profileDir, headed });
+  trace('chromium spawned');
+  void browserProcess.wsEndpoint.then(() => trace('chromium answered on its pipe'), () => undefined);
   try {
     const [{ chromium }, wsEndpoint] = await Promise.all([import('playwright-core'), browserProcess.wsEndpoint]);
+    trace('playwright imported');
     const browser = await chromium.connectOverCDP(wsEndpoint, { timeout: 30_000 });
+    trace('playwright connected');
     const context = browser.contexts()[0];
     if (!context) throw new Error('Chromium started without its default (profile) context.');
     return {
@@ -86,6 +91,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     const run = runInSandbox(input.script, { context: opened.context, pwd: input.pwd, onLine: input.onLine, engine: 'chromium' }, catalog);
     try {
       await run.done;
+      trace('script done');
       return { completed: true, artifactDir: input.pwd };
     } catch (err) {
       return { completed: false, error: err instanceof AgentError ? err.message : String(err), artifactDir: input.pwd };

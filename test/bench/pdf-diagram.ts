@@ -3,7 +3,7 @@
 //
 //   npx tsc -p tsconfig.json && node --import tsx test/bench/pdf-diagram.ts [--runs 5]
 //
-// The peer tools are installed on demand into test/bench/.peers (git-ignored), outside the
+// The peer tools are installed on demand into test/bench/.peers/pdf-diagram (git-ignored), outside the
 // project's dependencies, with Puppeteer's browser download skipped: they are pointed at the
 // Chromium gstack itself finds (findChromium) with the same launch flags (chromiumArgs).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -14,7 +14,9 @@ import { createRequire } from 'node:module';
 import { chromiumArgs, findChromium } from '../../driver/chromium-find.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const PEERS = join(ROOT, 'test', 'bench', '.peers');
+// Its own folder under the git-ignored .peers: other benchmarks install their peers beside it,
+// and one npm prefix per benchmark keeps their installs from pruning each other.
+const PEERS = join(ROOT, 'test', 'bench', '.peers', 'pdf-diagram');
 const CLI = join(ROOT, 'dist', 'bin', 'gstack.js');
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
@@ -22,7 +24,7 @@ const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
 function ensurePeers(): void {
   const have = ['md-to-pdf', 'mmdc'].every((b) => existsSync(join(PEERS, 'node_modules', '.bin', b)));
   if (have) return;
-  console.error('bench: installing md-to-pdf and @mermaid-js/mermaid-cli into test/bench/.peers (once) ...');
+  console.error('bench: installing md-to-pdf and @mermaid-js/mermaid-cli into test/bench/.peers/pdf-diagram (once) ...');
   mkdirSync(PEERS, { recursive: true });
   if (!existsSync(join(PEERS, 'package.json'))) writeFileSync(join(PEERS, 'package.json'), '{ "private": true }\n');
   const r = spawnSync('npm', ['install', '--prefix', PEERS, '--no-audit', '--no-fund', 'md-to-pdf', '@mermaid-js/mermaid-cli'], {
