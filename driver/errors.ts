@@ -38,7 +38,8 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
   if (err instanceof AgentError) return err.message;
   const e = err as { name?: string; message?: string; stack?: string } | undefined;
   const name = e?.name ?? 'Error';
-  const raw = typeof e?.message === 'string' ? e.message : String(err);
+  // eslint-disable-next-line no-control-regex
+  const raw = (typeof e?.message === 'string' ? e.message : String(err)).replace(/\u001b\[[0-9;]*m/g, '');
   const msg = playwrightHeadline(raw);
   const available = ctx.availableGlobals?.length ? ` Available globals: ${ctx.availableGlobals.join(', ')}.` : '';
 

@@ -5,6 +5,13 @@
 export const SENTINEL = 'GSTACK_STEP_OK';
 export const ERROR_PREFIX = '[error]';
 
+/** Terminal escape sequences and other control characters (tab excepted) from page text must
+ * not reach the reader's terminal: CSI/OSC sequences are dropped, other controls become U+FFFD. */
+export function stripControls(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g, '').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u009b]/g, '\uFFFD');
+}
+
 /** Replace lone surrogates (which break JSON and terminals) with U+FFFD. */
 export function wellFormed(s: string): string {
   return typeof (s as any).toWellFormed === 'function'
@@ -34,7 +41,7 @@ export class OutputFilter {
 
   /** Feed one logical output line (may contain newlines; each is treated as a line). */
   write(text: string): void {
-    for (const raw of wellFormed(text).split(/\r?\n/)) this.writeOne(raw);
+    for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.writeOne(stripControls(raw));
   }
 
   private writeOne(line: string): void {

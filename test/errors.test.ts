@@ -35,3 +35,8 @@ test('Node globals in a script are explained', () => {
   assert.match(rewriteError(new ReferenceError('setTimeout is not defined')), /Use `await sleep\(ms\)`/);
   assert.match(rewriteError(new ReferenceError('require is not defined'), { availableGlobals: ['openTab'] }), /Available globals: openTab\./);
 });
+
+test('terminal colour codes from Playwright never reach the message', () => {
+  const m = rewriteError(pwErr('TimeoutError', "locator.click: Timeout 1000ms exceeded.\nCall log:\n  - waiting for getByRole('button', { name: 'Nope' })\u001b[22m\n"));
+  assert.ok(!m.includes('\u001b') && !m.includes('[22m'), m);
+});

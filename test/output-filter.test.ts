@@ -40,3 +40,9 @@ test('multi-line writes count per line; an [error line after the sentinel is not
   assert.deepEqual(out, ['a', 'b', 'c', 'GSTACK_STEP_OK', '[error] thrown later']);
   assert.equal(f.errorAfterSentinel, true);
 });
+
+test('terminal escapes and control characters from a page never reach the terminal', () => {
+  const { out, f } = make(1000);
+  f.write('red \u001b[31mtext\u001b[0m \u001b]0;title\u0007bell\u0007 nul\u0000 tab\tok');
+  assert.deepEqual(out, ['red text bell\uFFFD nul\uFFFD tab\tok']);
+});
