@@ -8,7 +8,7 @@ import { escapeHtml } from './sanitize.js';
 import { EMOJI_FACE, SANS } from './markdown-style.js';
 import {
   BOOT_SCRIPT,
-  MERMAID_READY_EXPR,
+  MERMAID_READY_SELECTOR,
   MERMAID_SCRIPT_TAG,
   mermaidBootScript,
   mermaidDistDir,
@@ -178,7 +178,7 @@ export async function renderDiagrams(opts: DiagramOptions): Promise<DiagramResul
       [BOOT_SCRIPT]: mermaidBootScript({ fontFamily: SANS, theme: opts.theme, width: opts.width }, true),
     },
     steps,
-    waits: { expression: MERMAID_READY_EXPR, timeoutMs: opts.timeoutMs },
+    waits: { selector: MERMAID_READY_SELECTOR, timeoutMs: opts.timeoutMs },
     timeoutMs: opts.timeoutMs,
     engine: opts.engine ?? 'auto',
     deviceScaleFactor: scale,

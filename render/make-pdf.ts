@@ -9,7 +9,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { AssetPolicy, StrictAssetError } from './markdown-assets.js';
 import { convertMarkdown, frontMatter, type Diagram } from './markdown.js';
 import { buildDocument, tocHeadings, type DocumentOptions, type DocumentParts } from './markdown-document.js';
-import { BOOT_SCRIPT, MERMAID_READY_EXPR, mermaidBootScript, mermaidDistDir } from './mermaid-page.js';
+import { BOOT_SCRIPT, MERMAID_READY_SELECTOR, mermaidBootScript, mermaidDistDir } from './mermaid-page.js';
 import { SANS } from './markdown-style.js';
 import { countPages, readPdfLayout } from './make-pdf-pages.js';
 import { OptionError, PAPER_SIZES, parsePaperIn } from './pdf-options.js';
@@ -205,7 +205,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
       serveRoot: distDir,
       files: { 'gstack-doc.html': html, [BOOT_SCRIPT]: boot },
       steps,
-      waits: docOpts.withMermaid ? { expression: MERMAID_READY_EXPR, timeoutMs: opts.timeoutMs } : undefined,
+      waits: docOpts.withMermaid ? { selector: MERMAID_READY_SELECTOR, timeoutMs: opts.timeoutMs } : undefined,
       timeoutMs: opts.timeoutMs,
       engine,
       allowNetwork: !!opts.allowNetwork,

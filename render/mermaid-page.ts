@@ -42,7 +42,9 @@ export interface MermaidPageState {
   svgs?: Array<string | null>;
 }
 
-export const MERMAID_READY_EXPR = 'window.__gstackMermaid && window.__gstackMermaid.done === true';
+/** Set on <html> when the boot script is done. A selector wait is event-driven (no 100 ms
+ * polling), and the document's own markup cannot reach <html> to fake it. */
+export const MERMAID_READY_SELECTOR = 'html[data-gstack-mermaid-done]';
 
 /** The boot script. It is a served file, not inline, so the page's CSP can forbid inline
  * script entirely while still allowing our two same-origin files. */
@@ -116,6 +118,7 @@ export function mermaidBootScript(opts: MermaidPageOptions, collectSvgs: boolean
     }
   }
   window.__gstackMermaid = collect ? { done: true, errors, svgs } : { done: true, errors };
+  document.documentElement.setAttribute('data-gstack-mermaid-done', '');
 })();
 `;
 }

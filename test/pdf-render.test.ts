@@ -311,18 +311,30 @@ test('options: cover, TOC, chapter breaks, watermark, header/footer, page size, 
   assert.match(images, /^\s*3\s+0\s+image\s+48\s+24\s/m, 'the local PNG is embedded, at its own size, on the first chapter page');
 
   // Everything off: untagged, no outline, no page numbers, one flowing chapter; one launch.
+  // Also: --title, --date on the cover, --margins.
   const before = await launches();
   const plain = join(dir, 'plain.pdf');
-  const p = await gstack(['pdf', join(dir, 'options.md'), plain, '--no-tagged', '--no-outline', '--no-page-numbers', '--no-chapter-breaks']);
+  const p = await gstack([
+    'pdf', join(dir, 'options.md'), plain, '--no-tagged', '--no-outline', '--no-page-numbers', '--no-chapter-breaks',
+    '--cover', '--title', 'Plain Title', '--date', 'Spring 2026', '--margins', '1.5in',
+  ]);
   assert.equal(p.code, 0, p.stderr);
   assert.equal((await launches()) - before, 1, 'without a TOC the document prints once');
-  assert.equal(pdfinfo(plain).Tagged, 'no');
+  const plainInfo = pdfinfo(plain);
+  assert.equal(plainInfo.Tagged, 'no');
+  assert.equal(plainInfo.Title, 'Plain Title');
   assert.deepEqual(await outlineTitles(plain), []);
   assert.deepEqual(await outlineTitles(out), ['First chapter', 'Section one-one', 'Second chapter']);
   const plainPages = pageTexts(plain);
-  assert.equal(plainPages.length, 1);
-  assert.doesNotMatch(plainPages[0], /\d of \d/);
-  assert.match(plainPages[0], /First chapter[\s\S]*Second chapter/);
+  assert.equal(plainPages.length, 2, 'cover, then both chapters on one page');
+  assert.match(plainPages[0], /Plain Title[\s\S]*Ada Lovelace[\s\S]*Spring 2026/);
+  for (const pg of plainPages) assert.doesNotMatch(pg, /\d of \d/);
+  assert.match(plainPages[1], /First chapter[\s\S]*Second chapter/);
+  // 1.5in margins: no word starts left of 108 pt on the content page.
+  const bbox = execFileSync('pdftotext', ['-bbox', '-f', '2', '-l', '2', plain, '-'], { encoding: 'utf8' });
+  const xs = [...bbox.matchAll(/<word xMin="([\d.]+)"/g)].map((m) => Number(m[1]));
+  assert.ok(xs.length > 20);
+  assert.ok(Math.abs(Math.min(...xs) - 108) < 2, `left margin starts at ${Math.min(...xs)} pt, expected 108`);
 
   // --strict turns a missing image into a failure, and nothing is written.
   const strictOut = join(dir, 'strict.pdf');
