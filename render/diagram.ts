@@ -3,7 +3,6 @@
 // eval step collects the SVGs and one screenshot step per PNG crops each figure.
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import MarkdownIt from 'markdown-it';
 import { escapeHtml } from './sanitize.js';
 import { EMOJI_FACE, SANS } from './markdown-style.js';
 import {
@@ -75,6 +74,8 @@ export async function collectDiagrams(inputs: string[]): Promise<DiagramSource[]
     }
     const base = basename(abs, extname(abs));
     if (/^\.(md|markdown)$/i.test(extname(abs))) {
+      // Only Markdown inputs need the parser; a plain .mmd call does not load it.
+      const { default: MarkdownIt } = await import('markdown-it');
       const fences = new MarkdownIt()
         .parse(text, {})
         .filter((t) => t.type === 'fence' && t.info.trim().split(/\s+/)[0]?.toLowerCase() === 'mermaid');

@@ -7,8 +7,11 @@ import { createRequire } from 'node:module';
 import type SanitizeHtml from 'sanitize-html';
 
 // require(), not import: Node's ESM loader scans a CommonJS package's whole re-export graph to
-// find named exports, which costs more than loading it (measured ~2x for sanitize-html).
-const sanitizeHtml = createRequire(import.meta.url)('sanitize-html') as typeof SanitizeHtml;
+// find named exports, which costs more than loading it (measured ~2x for sanitize-html). Loaded
+// on first use, so modules that only want escapeHtml (gstack diagram) do not pay for it.
+let sanitizer: typeof SanitizeHtml | undefined;
+const sanitizeHtml = ((...args: Parameters<typeof SanitizeHtml>) =>
+  (sanitizer ??= createRequire(import.meta.url)('sanitize-html') as typeof SanitizeHtml)(...args)) as typeof SanitizeHtml;
 import type { AssetPolicy } from './markdown-assets.js';
 
 const ALLOWED_TAGS = [

@@ -1,7 +1,7 @@
 // Benchmark (not part of npm test): `gstack pdf` against md-to-pdf and `gstack diagram`
 // against @mermaid-js/mermaid-cli, on the same inputs, in the same run, with the same Chromium.
 //
-//   npx tsc -p tsconfig.json && node --import tsx test/bench/pdf-diagram.ts [--runs 5]
+//   npx tsc -p tsconfig.json && node --import tsx test/bench/pdf-diagram.ts [--runs 5] [--only pdf|diagram]
 //
 // The peer tools are installed on demand into test/bench/.peers/pdf-diagram (git-ignored), outside the
 // project's dependencies, with Puppeteer's browser download skipped: they are pointed at the
@@ -20,6 +20,8 @@ const PEERS = join(ROOT, 'test', 'bench', '.peers', 'pdf-diagram');
 const CLI = join(ROOT, 'dist', 'bin', 'gstack.js');
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
+const onlyArg = process.argv.indexOf('--only'); // e.g. --only diagram
+const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 
 function ensurePeers(): void {
   const have = ['md-to-pdf', 'mmdc'].every((b) => existsSync(join(PEERS, 'node_modules', '.bin', b)));
@@ -102,7 +104,7 @@ const median = (xs: number[]) => {
 };
 
 console.log(`bench: ${RUNS} runs each (after one warm-up), Chromium ${execFileSync(chromium, ['--version'], { encoding: 'utf8' }).trim()} for every tool`);
-for (const c of cases) {
+for (const c of cases.filter((x) => !ONLY || x.name.startsWith(ONLY))) {
   const g: number[] = [];
   const p: number[] = [];
   // Warm-up (disk cache), then interleave so both tools see the same machine load.
