@@ -72,7 +72,10 @@ const OWN_ID = 2_000_000_000;
 export function startChromium(opts: LaunchOptions): ChromiumProcess {
   const proc: ChildProcess = spawn(opts.executablePath, launchArgs(opts), {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-    detached: false,
+    // Its own process group (as Playwright does): a harness that kills our CLI's group must not
+    // SIGKILL the browser with it. The browser then sees its pipe close and shuts down in
+    // order, flushing cookies to the profile; our kill() takes the whole group.
+    detached: process.platform !== 'win32',
   });
   const toBrowser = proc.stdio[3] as Writable;
   const fromBrowser = proc.stdio[4] as Readable;
@@ -107,6 +110,16 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
   });
   const sendToBrowser = (msg: string) => {
     if (!toBrowser.destroyed) toBrowser.write(msg + '\0');
+  };
+
+  const kill = () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    try {
+      if (process.platform !== 'win32' && proc.pid) process.kill(-proc.pid, 'SIGKILL'); // renderers, GPU, utilities too
+      else proc.kill('SIGKILL');
+    } catch {
+      proc.kill('SIGKILL');
+    }
   };
 
   const secret = randomBytes(16).toString('hex');
@@ -150,7 +163,7 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
     ]);
     clearTimeout(timer);
     if (failed) {
-      proc.kill('SIGKILL');
+      kill();
       const why = stderrTail
         .split('\n')
         .map((l) => l.trim())
@@ -168,9 +181,6 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
   })();
   wsEndpoint.catch(() => undefined);
 
-  const kill = () => {
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-  };
   return {
     pid: proc.pid ?? -1,
     wsEndpoint,
