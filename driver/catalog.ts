@@ -1,6 +1,6 @@
 // Loads the command catalog (driver/catalog.json) and validates it against its JSON schema.
 // Everything user-facing — sandbox globals, CLI flags, generated docs — is built from it.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -48,10 +48,16 @@ export interface Catalog {
   probeOutcomes: Array<{ name: string; meaning: string; fallback: boolean }>;
 }
 
-/** The repo root, whether we run from source (driver/) or compiled (dist/driver/). */
+/** The package root (where driver/catalog.json lives), whether this code runs from source
+ * (driver/), compiled (dist/driver/) or bundled (dist/bin/): the nearest folder upwards that
+ * holds driver/catalog.json. */
 export function projectRoot(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  return here.endsWith(join('dist', 'driver')) ? join(here, '..', '..') : join(here, '..');
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    if (existsSync(join(dir, 'driver', 'catalog.json'))) return dir;
+    dir = dirname(dir);
+  }
+  throw new Error(`gstack-driver: driver/catalog.json not found above ${fileURLToPath(import.meta.url)}`);
 }
 
 export const CATALOG_PATH = join(projectRoot(), 'driver', 'catalog.json');
@@ -68,7 +74,7 @@ function schemaValidator(): Validator {
   const require = createRequire(import.meta.url);
   const schemaText = readFileSync(CATALOG_SCHEMA_PATH, 'utf8');
   try {
-    const pre = require('./catalog-validate.cjs') as Validator & { default?: Validator; schemaHash?: string };
+    const pre = require(join(projectRoot(), 'dist', 'driver', 'catalog-validate.cjs')) as Validator & { default?: Validator; schemaHash?: string };
     const fn = (pre.default ?? pre) as Validator;
     if (pre.schemaHash === createHash('sha256').update(schemaText).digest('hex') && typeof fn === 'function') return fn;
   } catch {

@@ -112,6 +112,9 @@ export function chromiumArgs(): string[] {
     '--password-store=basic',
     '--use-mock-keychain',
     '--disable-quic',
+    // No GPU process: headless rendering and screenshots use the software path anyway, and one
+    // process fewer to start is measurably faster on a 2-core machine.
+    '--disable-gpu',
   ];
   if (typeof process.getuid === 'function' && process.getuid() === 0) args.push('--no-sandbox');
   return args;

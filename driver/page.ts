@@ -116,7 +116,9 @@ export class Tabs {
     const t = this.byProxy.get(pg);
     if (!t) throw new AgentError('closeTab only closes tabs this script opened with openTab().');
     this.byProxy.delete(pg);
-    if (!t.raw.isClosed()) await t.raw.close().catch(() => undefined);
+    // Not awaited: the tab is already unusable from the script, and waiting for the target to
+    // be destroyed would only add a round trip to every call.
+    if (!t.raw.isClosed()) void t.raw.close().catch(() => undefined);
   }
 
   async closeAll(): Promise<void> {

@@ -67,3 +67,13 @@ test('every catalog command is a registered CLI subcommand', async () => {
 test('exit codes 0-4 are all documented', () => {
   assert.deepEqual(catalog.exitCodes.map((e) => e.code), [0, 1, 2, 3, 4]);
 });
+
+test('the validator precompiled at build time rejects a broken catalog too', () => {
+  const require = createRequire(import.meta.url);
+  const pre = require('../dist/driver/catalog-validate.cjs');
+  const validate = pre.default ?? pre;
+  assert.equal(validate(JSON.parse(readFileSync(CATALOG_PATH, 'utf8'))), true);
+  const broken = JSON.parse(readFileSync(CATALOG_PATH, 'utf8'));
+  broken.commands[0].flags.push({ name: 'Bad Name', type: 'string' });
+  assert.equal(validate(broken), false);
+});

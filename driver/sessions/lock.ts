@@ -27,6 +27,7 @@ export interface LockHolder {
 
 export interface ProfileLock {
   release(): Promise<void>;
+
   holder: LockHolder;
 }
 
@@ -364,6 +365,10 @@ async function killOrphanBrowser(profileDir: string): Promise<void> {
   }
   const dir = profileDir.replace(/[\\/]+$/, '');
   if (!args.includes(`--user-data-dir=${dir}`) || !args.includes('--remote-debugging-pipe')) return;
+  // Its call died, so its pipe is closed and it is shutting down in order (flushing cookies):
+  // give it a moment before the kill.
+  for (let i = 0; i < 40 && pidAlive(pid) && !isZombie(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!pidAlive(pid) || isZombie(pid)) return;
   try {
     process.kill(pid, 'SIGKILL');
   } catch {
