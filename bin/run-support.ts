@@ -60,3 +60,23 @@ export function exitAfterFlush(code: number): void {
   process.stdout.write('', done);
   process.stderr.write('', done);
 }
+
+/** Runs a flow script the way every script-running command does: lines streamed to stdout
+ * (or one JSON object with --json), notices to stderr, SIGINT/SIGTERM stop the call and its
+ * browser, and the process exits with the call's truthful code. */
+export async function runAndExit(script: string, argv: Record<string, unknown>): Promise<void> {
+  const { runScript } = await import('../driver/run.js');
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const json = !!argv.json;
+  const result = await runScript(script, {
+    ...runFlagsToOptions(argv),
+    signal: controller.signal,
+    onLine: json ? undefined : (line) => process.stdout.write(line + '\n'),
+    onNotice: (line) => process.stderr.write(line + '\n'),
+  });
+  if (json) process.stdout.write(JSON.stringify(result) + '\n');
+  exitAfterFlush(result.exitCode);
+}

@@ -55,7 +55,7 @@ fi
 # 3. fonts for emoji/CJK in PDFs, poppler for the PDF checks in the tests (Debian/Ubuntu only)
 if have dpkg && have apt-get; then
   missing=()
-  for p in fonts-noto-color-emoji fonts-noto-cjk fonts-dejavu-core poppler-utils; do
+  for p in fonts-noto-color-emoji fonts-noto-cjk fonts-liberation fonts-dejavu-core poppler-utils; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then

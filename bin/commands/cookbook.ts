@@ -17,7 +17,7 @@ export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
       ),
     async (argv) => {
       const { SHAPES, findShape, buildScript } = await import('../../cookbook/index.js');
-      const { runFlagsToOptions, exitAfterFlush } = await import('../run-support.js');
+      const { runAndExit } = await import('../run-support.js');
       if (argv.shape === 'list') {
         const { formatShapeList } = await import('../../cookbook/list.js');
         process.stdout.write(formatShapeList(SHAPES));
@@ -33,20 +33,7 @@ export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
         return;
       }
 
-      const { runScript } = await import('../../driver/run.js');
-      const controller = new AbortController();
-      const stop = () => controller.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      const json = !!argv.json;
-      const result = await runScript(script, {
-        ...runFlagsToOptions(argv),
-        signal: controller.signal,
-        onLine: json ? undefined : (line) => process.stdout.write(line + '\n'),
-        onNotice: (line) => process.stderr.write(line + '\n'),
-      });
-      if (json) process.stdout.write(JSON.stringify(result) + '\n');
-      exitAfterFlush(result.exitCode);
+      await runAndExit(script, argv);
     },
   );
 }
