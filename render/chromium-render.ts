@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createRequire } from 'node:module';
 import { chromiumArgs, findChromium, NoChromiumError } from '../driver/chromium-find.js';
 import { toPlaywrightPdfOptions } from './pdf-options.js';
+import { trace } from '../driver/trace.js';
 import {
   describePageError,
   EngineFailure,
@@ -28,6 +29,7 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
   // [gstack pdf/diagram perf] require(), not import(): Node's ESM loader scans playwright-core's
   // whole CommonJS re-export graph for named exports, ~0.3-0.5 s per call on 2 cores.
   const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core');
+  trace('render: playwright loaded');
   let browser: Browser;
   try {
     browser = await chromium.launch({ executablePath, args: chromiumArgs(), headless: true });
@@ -37,6 +39,7 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
       'start',
     );
   }
+  trace('render: chromium launched');
   const stop = () => void browser.close().catch(() => {});
   job.signal.addEventListener('abort', stop, { once: true });
 
@@ -69,12 +72,15 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
     page.on('pageerror', (err) => pageErrors.push(describePageError(err)));
     if (job.media) await page.emulateMedia({ media: job.media });
 
+    trace('render: context and page ready');
     await openAndWait(page, job);
+    trace('render: page loaded and waits satisfied');
 
     const outputs: StepOutput[] = [];
     for (let i = 0; i < job.steps.length; i++) {
       outputs.push(await runStep(page, job, i));
     }
+    trace('render: steps done');
     return { outputs, pageErrors, blockedRequests };
   } catch (err) {
     if (err instanceof EngineFailure) throw err;
@@ -83,6 +89,7 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
   } finally {
     job.signal.removeEventListener('abort', stop);
     await browser.close().catch(() => {});
+    trace('render: browser closed');
   }
 }
 
