@@ -36,9 +36,11 @@ function inside(root: string, p: string): boolean {
 
 export type ConfinedFs = ReturnType<typeof createConfinedFs>;
 
-export function createConfinedFs(pwd: string) {
+/** Resolves a script-given path against `pwd` and returns its real path, or throws
+ * ConfinementError when it (or a symlink on the way) leads outside `pwd`. */
+export function pathConfinedTo(pwd: string): (p: unknown) => Promise<string> {
   const rootPromise = fsp.realpath(pwd);
-  const check = async (p: unknown): Promise<string> => {
+  return async (p: unknown): Promise<string> => {
     if (typeof p !== 'string' && !(p instanceof URL)) throw new AgentError(`fs paths must be strings (got ${typeof p}).`);
     const str = p instanceof URL ? p.pathname : p;
     const root = await rootPromise;
@@ -50,6 +52,11 @@ export function createConfinedFs(pwd: string) {
     if (!inside(root, real)) throw new ConfinementError(str, pwd);
     return real;
   };
+}
+
+export function createConfinedFs(pwd: string) {
+  const rootPromise = fsp.realpath(pwd);
+  const check = pathConfinedTo(pwd);
   const data = (d: unknown) => (typeof d === 'string' || Buffer.isBuffer(d) || d instanceof Uint8Array ? d : String(d));
   return Object.freeze({
     async readFile(p: string, enc?: BufferEncoding | { encoding?: BufferEncoding }) {

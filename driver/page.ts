@@ -2,7 +2,10 @@
 // (`pg.locator("e12")`, `@e12`, `ref=e12`, frame refs `f1e2`) with fail-fast staleness,
 // `_sendToTarget` (raw CDP, Aside's name), and agent-facing error messages.
 import type { BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { AgentError, toAgentError } from './errors.js';
+import { pathConfinedTo } from './confined-fs.js';
 import { newSnapshotState, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
@@ -23,6 +26,24 @@ const LOCATOR_FACTORIES = new Set([
   'getByTitle', 'first', 'last', 'nth', 'filter', 'and', 'or', 'describe',
 ]);
 
+/** Methods that write a file when given `{ path }`: like `fs`, they may only write under pwd
+ * (relative paths land there), so a script's artifacts always come out through `pwd`. */
+const PATH_WRITERS = new Set(['screenshot', 'pdf']);
+type Confine = (p: unknown) => Promise<string>;
+
+async function confinedArgs(method: string, args: unknown[], confine: Confine | undefined): Promise<unknown[]> {
+  const opts = args[0] as { path?: unknown } | undefined;
+  if (!confine || !PATH_WRITERS.has(method) || !opts || typeof opts !== 'object' || opts.path === undefined) return args;
+  let real: string;
+  try {
+    real = await confine(opts.path);
+  } catch (err) {
+    throw new AgentError(`${method}({ path }) ${(err as Error).message.replace(/^fs refused/, 'refused')}`, 'FS_CONFINED');
+  }
+  await mkdir(dirname(real), { recursive: true });
+  return [{ ...opts, path: real }, ...args.slice(1)];
+}
+
 function rewriteAsync(value: unknown): unknown {
   if (value && typeof (value as Promise<unknown>).then === 'function') {
     return (value as Promise<unknown>).then(undefined, (err) => {
@@ -32,18 +53,19 @@ function rewriteAsync(value: unknown): unknown {
   return value;
 }
 
-function wrapLocator(loc: Locator, ref?: { id: string; state: PageSnapshotState }): Locator {
+function wrapLocator(loc: Locator, confine: Confine | undefined, ref?: { id: string; state: PageSnapshotState }): Locator {
   return new Proxy(loc, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, target);
       if (typeof value !== 'function' || typeof prop !== 'string') return value;
-      if (LOCATOR_FACTORIES.has(prop)) return (...args: unknown[]) => wrapLocator(value.apply(target, args));
+      if (LOCATOR_FACTORIES.has(prop)) return (...args: unknown[]) => wrapLocator(value.apply(target, args), confine);
       if (ref && REF_ACTIONS.has(prop)) {
         return async (...args: unknown[]) => {
           await assertRefAlive(target, ref.id, ref.state);
-          return rewriteAsync(value.apply(target, args));
+          return rewriteAsync(value.apply(target, await confinedArgs(prop, args, confine)));
         };
       }
+      if (PATH_WRITERS.has(prop)) return async (...args: unknown[]) => rewriteAsync(value.apply(target, await confinedArgs(prop, args, confine)));
       return (...args: unknown[]) => {
         const out = value.apply(target, args);
         return out === target ? receiver : rewriteAsync(out);
@@ -83,7 +105,10 @@ export class Tabs {
   private readonly byProxy = new Map<unknown, TabState>();
   private spare: Page[];
 
-  constructor(private readonly context: BrowserContext, initialPages: Page[] = []) {
+  private readonly confine: Confine | undefined;
+
+  constructor(private readonly context: BrowserContext, initialPages: Page[] = [], pwd?: string) {
+    this.confine = pwd ? pathConfinedTo(pwd) : undefined;
     // A persistent context starts with one blank tab: the first openTab() takes it over
     // instead of paying for a new one.
     this.spare = initialPages.filter((p) => !p.isClosed() && p.url() === 'about:blank');
@@ -133,6 +158,7 @@ export class Tabs {
   }
 
   private track(raw: Page): TabState {
+    const confine = this.confine;
     const state: TabState = { raw, proxy: undefined as unknown as ScriptPage, snapshot: newSnapshotState() };
     const sendToTarget = async (method: unknown, params?: Record<string, unknown>) => {
       if (typeof method !== 'string') throw new AgentError('_sendToTarget(method, params): method must be a CDP method name like "Page.reload".');
@@ -156,11 +182,12 @@ export class Tabs {
         if (prop === 'locator') {
           return (selector: unknown, options?: unknown) => {
             const m = typeof selector === 'string' ? REF_SELECTOR.exec(selector.trim()) : null;
-            if (m) return wrapLocator(target.locator(`aria-ref=${m[1]}`), { id: m[1], state: state.snapshot });
-            return wrapLocator(target.locator(selector as string, options as never));
+            if (m) return wrapLocator(target.locator(`aria-ref=${m[1]}`), confine, { id: m[1], state: state.snapshot });
+            return wrapLocator(target.locator(selector as string, options as never), confine);
           };
         }
-        if (LOCATOR_FACTORIES.has(prop)) return (...args: unknown[]) => wrapLocator(value.apply(target, args));
+        if (LOCATOR_FACTORIES.has(prop)) return (...args: unknown[]) => wrapLocator(value.apply(target, args), confine);
+        if (PATH_WRITERS.has(prop)) return async (...args: unknown[]) => rewriteAsync(value.apply(target, await confinedArgs(prop, args, confine)));
         return (...args: unknown[]) => {
           const out = value.apply(target, args);
           return out === target ? receiver : rewriteAsync(out);

@@ -130,7 +130,7 @@ export function compileScript(script: string, availableGlobals: string[]): vm.Sc
 export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog): SandboxRun {
   const names = catalog.globals.map((g) => g.name);
   const compiled = compileScript(script, names);
-  const tabs = new Tabs(host.context, host.context.pages());
+  const tabs = new Tabs(host.context, host.context.pages(), host.pwd);
   const globals: Record<string, unknown> = Object.create(null);
   for (const name of names) {
     const impl = CHROMIUM_GLOBALS[name];

@@ -91,7 +91,7 @@ export interface GstackScriptGlobals {
   annotatedScreenshot: (pg: Page) => Promise<{ base64Image: string }>;
   /** Waits `ms` milliseconds. The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. (Aside: yes, Chromium: yes) */
   sleep: (ms: number) => Promise<void>;
-  /** This call's artifact directory (absolute path). The only place `fs` may write; it outlives the call, and `--out DIR` copies what you wrote here. (Aside: yes, Chromium: yes) */
+  /** This call's artifact directory (absolute path). The only place `fs` — and the `path` option of `pg.screenshot`, `pg.pdf` and `locator.screenshot` — may write (relative paths land here); it outlives the call, and `--out DIR` copies what you wrote here. (Aside: yes, Chromium: yes) */
   pwd: string;
   /** Promise-style file system confined to `pwd`: relative paths resolve against `pwd`, and any path whose real path leaves `pwd` is refused before anything is written. (Aside: yes, Chromium: yes) */
   fs: ConfinedFs;
@@ -120,7 +120,7 @@ declare global {
   const annotatedScreenshot: GstackScriptGlobals["annotatedScreenshot"];
   /** Waits `ms` milliseconds. The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. */
   const sleep: GstackScriptGlobals["sleep"];
-  /** This call's artifact directory (absolute path). The only place `fs` may write; it outlives the call, and `--out DIR` copies what you wrote here. */
+  /** This call's artifact directory (absolute path). The only place `fs` — and the `path` option of `pg.screenshot`, `pg.pdf` and `locator.screenshot` — may write (relative paths land here); it outlives the call, and `--out DIR` copies what you wrote here. */
   const pwd: GstackScriptGlobals["pwd"];
   /** Promise-style file system confined to `pwd`: relative paths resolve against `pwd`, and any path whose real path leaves `pwd` is refused before anything is written. */
   const fs: GstackScriptGlobals["fs"];

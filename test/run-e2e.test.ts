@@ -242,6 +242,29 @@ test('fs is confined to pwd: /tmp/x and ../x are refused, nothing written; pwd o
   assert.equal(readFileSync(join(pwd, 'inside.txt'), 'utf8'), 'ok');
 });
 
+test('screenshot and pdf paths are confined to pwd too; relative paths land there', async () => {
+  const outside = join(tmpdir(), `gstack-shot-escape-${process.pid}.png`);
+  const r = await run(`
+    const pg = await openTab("${site.url}");
+    await pg.screenshot({ path: "rel/shot.png" });
+    await pg.locator("h1").screenshot({ path: "h1.png" });
+    try { await pg.screenshot({ path: ${JSON.stringify(outside)} }); console.log("WROTE"); }
+    catch (e) { console.log("REFUSED " + e.message); }
+    try { await pg.pdf({ path: "../escape.pdf" }); console.log("WROTE"); }
+    catch (e) { console.log("REFUSED " + e.message); }
+    console.log("PWD=" + pwd);
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(!r.stdout.includes('WROTE'));
+  assert.match(r.stdout, /REFUSED screenshot\(\{ path \}\) refused ".*": flow scripts may only read and write inside pwd/);
+  assert.match(r.stdout, /REFUSED pdf\(\{ path \}\) refused "\.\.\/escape\.pdf"/);
+  assert.ok(!existsSync(outside));
+  const pwd = /PWD=(.*)/.exec(r.stdout)![1];
+  assert.ok(existsSync(join(pwd, 'rel', 'shot.png')));
+  assert.ok(existsSync(join(pwd, 'h1.png')));
+  assert.ok(!existsSync(join(pwd, '..', 'escape.pdf')));
+});
+
 test('a script that never ends: --timeout kills the browser, exit 1, no orphan process', async () => {
   const profile = mkdtempSync(join(tmpdir(), 'gstack-timeout-profile-'));
   const r = await runCli(['run', `const pg = await openTab("${site.url}"); console.log("STARTED"); await new Promise(() => {});`, '--profile', profile, '--timeout', '4000'], { env: { GSTACK_HOME: home } });
