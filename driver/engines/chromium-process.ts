@@ -92,24 +92,34 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
   fromBrowser.on('error', () => undefined);
 
   let client: WebSocket | undefined;
-  let pending = '';
+  // Messages are relayed as bytes (NUL-delimited on the pipe, text frames on the socket):
+  // decoding and re-encoding every CDP message — screenshots are megabytes of base64 — would
+  // cost the main thread tens of milliseconds per call.
+  let pending: Buffer = Buffer.alloc(0);
   let firstMessage: () => void = () => undefined;
   const answered = new Promise<void>((r) => (firstMessage = r));
-  fromBrowser.setEncoding('utf8' as BufferEncoding);
-  fromBrowser.on('data', (chunk: string) => {
-    pending += chunk;
+  const ownReply = (msg: Buffer) => {
+    const head = msg.subarray(0, 24).toString('latin1');
+    return head.startsWith(`{"id":${OWN_ID},`) || head.startsWith(`{"id":${OWN_ID - 1},`);
+  };
+  fromBrowser.on('data', (chunk: Buffer) => {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    let start = 0;
     let end: number;
-    while ((end = pending.indexOf('\0')) >= 0) {
-      const msg = pending.slice(0, end);
-      pending = pending.slice(end + 1);
+    while ((end = pending.indexOf(0, start)) >= 0) {
+      const msg = pending.subarray(start, end);
+      start = end + 1;
       firstMessage();
       // replies to our own Browser.getVersion / Browser.close are not for Playwright
-      if (msg.startsWith(`{"id":${OWN_ID},`) || msg.startsWith(`{"id":${OWN_ID - 1},`)) continue;
-      client?.send(msg);
+      if (!ownReply(msg)) client?.send(msg, { binary: false });
     }
+    pending = start ? Buffer.from(pending.subarray(start)) : pending;
   });
-  const sendToBrowser = (msg: string) => {
-    if (!toBrowser.destroyed) toBrowser.write(msg + '\0');
+  const NUL = Buffer.from([0]);
+  const sendToBrowser = (msg: string | Buffer) => {
+    if (toBrowser.destroyed) return;
+    toBrowser.write(msg);
+    toBrowser.write(NUL);
   };
 
   const kill = () => {
@@ -132,7 +142,7 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       client = ws;
-      ws.on('message', (data) => sendToBrowser(data.toString()));
+      ws.on('message', (data) => sendToBrowser(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)));
       ws.on('close', () => {
         client = undefined;
       });
