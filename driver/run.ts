@@ -144,7 +144,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       }
       session.profile = remote ? null : profileDir;
       pwd = join(paths.artifactsDir, callId());
-      await mkdir(pwd, { recursive: true });
+      // Owner-only, like the profiles: artifacts are screenshots of logged-in pages.
+      await mkdir(pwd, { recursive: true, mode: 0o700 });
 
       const { acquireProfileLock, clearStaleChromiumSingletons } = await import('./sessions/lock.js');
       // Remote sessions lock their storageState file's session dir instead of a profile.

@@ -20,15 +20,17 @@ export interface SnapshotResult {
 /** Per-page memory of the last snapshot: the tree (for diffs) and what each ref named (for
  * stale-ref messages). */
 export interface PageSnapshotState {
-  /** Previous tree per option set, so a before/after pair with the same options diffs cleanly. */
-  previousTrees: Map<string, string>;
+  /** The previous snapshot's tree: `diff` is what changed since the previous snapshot of that
+   * page (DESIGN section 4, as on Aside), whatever options either used — so take before/after
+   * snapshots with the same options for a clean diff. */
+  previousTree?: string;
   /** Every ref seen on this page in this call and what it named (newest wins), so a ref whose
    * element is gone can still be described. */
   refs: Map<string, string>;
   snapshots: number;
 }
 export function newSnapshotState(): PageSnapshotState {
-  return { previousTrees: new Map(), refs: new Map(), snapshots: 0 };
+  return { refs: new Map(), snapshots: 0 };
 }
 
 export const MAX_TREE_CHARS = 60_000;
@@ -187,9 +189,8 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
   let tree = lines.map((l) => l.text).join('\n');
   if (opts.interactive && !tree) tree = '[no interactive elements]';
   tree = bound(tree, MAX_TREE_CHARS, 'snapshot');
-  const mode = JSON.stringify([!!opts.interactive, !!opts.compact, opts.depth ?? null, opts.selector ?? null]);
-  const diff = diffTrees(state.previousTrees.get(mode), tree);
-  state.previousTrees.set(mode, tree);
+  const diff = diffTrees(state.previousTree, tree);
+  state.previousTree = tree;
   state.snapshots++;
   return { tree, diff };
 }
