@@ -57,8 +57,12 @@ export function exitAfterFlush(code: number): void {
   const done = () => {
     if (--pending === 0) process.exit(code);
   };
-  process.stdout.write('', done);
-  process.stderr.write('', done);
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.destroyed || !stream.writable) done();
+    else stream.write('', done);
+  }
+  // A pipe whose reader is stuck must not keep a finished call alive forever.
+  setTimeout(() => process.exit(code), 5000).unref();
 }
 
 /** Runs a flow script the way every script-running command does: lines streamed to stdout
@@ -71,12 +75,22 @@ export async function runAndExit(script: string, argv: Record<string, unknown>):
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const json = !!argv.json;
+  // A reader that goes away (`| head -1`) must not crash the call half-way: stop writing, let
+  // the call finish and close its browser in order, and exit with its code.
+  let readerGone = false;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') readerGone = true;
+    else throw err;
+  });
+  const out = (text: string) => {
+    if (!readerGone) process.stdout.write(text);
+  };
   const result = await runScript(script, {
     ...runFlagsToOptions(argv),
     signal: controller.signal,
-    onLine: json ? undefined : (line) => process.stdout.write(line + '\n'),
+    onLine: json ? undefined : (line) => out(line + '\n'),
     onNotice: (line) => process.stderr.write(line + '\n'),
   });
-  if (json) process.stdout.write(JSON.stringify(result) + '\n');
+  if (json) out(JSON.stringify(result) + '\n');
   exitAfterFlush(result.exitCode);
 }

@@ -2,7 +2,7 @@
 // persistent profile — a render needs no logins and must not touch the user's state) that
 // opens the page on the loopback server, waits, and runs the steps in order.
 import type { Browser, Page } from 'playwright-core';
-import { createRequire } from 'node:module';
+import { loadPlaywright } from '../driver/playwright-load.js';
 import { chromiumArgs, findChromium, NoChromiumError } from '../driver/chromium-find.js';
 import { toPlaywrightPdfOptions } from './pdf-options.js';
 import { trace } from '../driver/trace.js';
@@ -26,9 +26,7 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
   }
   if (job.signal.aborted) throw new EngineFailure('the render deadline passed before Chromium started', 'start');
 
-  // [gstack pdf/diagram perf] require(), not import(): Node's ESM loader scans playwright-core's
-  // whole CommonJS re-export graph for named exports, ~0.3-0.5 s per call on 2 cores.
-  const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core');
+  const { chromium } = loadPlaywright();
   trace('render: playwright loaded');
   let browser: Browser;
   try {

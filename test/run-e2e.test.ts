@@ -265,6 +265,23 @@ test('screenshot and pdf paths are confined to pwd too; relative paths land ther
   assert.ok(!existsSync(join(pwd, '..', 'escape.pdf')));
 });
 
+test('a reader that goes away early (| head -1) does not crash the call; its browser closes in order', async () => {
+  const { spawn } = await import('node:child_process');
+  const { BIN } = await import('./helpers/cli.js');
+  const profile = mkdtempSync(join(tmpdir(), 'gstack-epipe-profile-'));
+  const child = spawn(process.execPath, [BIN, 'run', `
+    const pg = await openTab("${site.url}large.html");
+    for (let i = 0; i < 200; i++) console.log("line " + i + " " + "x".repeat(4000));
+    console.log("GSTACK_STEP_OK");`, '--profile', profile], { env: { ...process.env, GSTACK_HOME: home, GSTACK_SKIP_ASIDE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.once('data', () => child.stdout.destroy());
+  const code = await new Promise((r) => child.on('close', r));
+  assert.equal(code, 0, stderr);
+  assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
+  assert.deepEqual(await browserProcessesFor(profile), []);
+});
+
 test('a script that never ends: --timeout kills the browser, exit 1, no orphan process', async () => {
   const profile = mkdtempSync(join(tmpdir(), 'gstack-timeout-profile-'));
   const r = await runCli(['run', `const pg = await openTab("${site.url}"); console.log("STARTED"); await new Promise(() => {});`, '--profile', profile, '--timeout', '4000'], { env: { GSTACK_HOME: home } });

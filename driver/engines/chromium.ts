@@ -2,7 +2,7 @@
 // cookies and localStorage survive between calls of one session), or a remote browser
 // (--connect / --cdp) with the session's state kept as a storageState file.
 import type { BrowserContext } from 'playwright-core';
-import { createRequire } from 'node:module';
+import { loadPlaywright } from '../playwright-load.js';
 import { loadCatalog, type Catalog } from '../catalog.js';
 import { findChromium } from '../chromium-find.js';
 import { AgentError } from '../errors.js';
@@ -44,12 +44,7 @@ export async function launchPersistent(profileDir: string, headed = false): Prom
   trace('chromium spawned');
   void browserProcess.wsEndpoint.then(() => trace('chromium answered on its pipe'), () => undefined);
   try {
-    // require(), not import(): importing a CommonJS package from ESM makes Node scan its whole
-    // source for named exports (~7 MB here), which costs 0.3-0.5 s per call.
-    const require = createRequire(import.meta.url);
-    // V8 code cache for the ~7 MB of Playwright it loads: saves ~20% of that load per call.
-    if (!process.env.GSTACK_NO_CODE_CACHE) require('v8-compile-cache');
-    const { chromium } = require('playwright-core') as typeof import('playwright-core');
+    const { chromium } = loadPlaywright(); // blocks the main thread while Chromium starts
     const wsEndpoint = await browserProcess.wsEndpoint;
     trace('playwright imported');
     const browser = await chromium.connectOverCDP(wsEndpoint, { timeout: 30_000 });

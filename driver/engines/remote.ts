@@ -6,7 +6,7 @@
 // the session lock around open..close, so two calls never interleave their state.
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createRequire } from 'node:module';
+import { loadPlaywright } from '../playwright-load.js';
 import type { Browser, BrowserContext } from 'playwright';
 
 export interface RemoteContextOptions {
@@ -63,8 +63,7 @@ export async function writeStorageState(file: string, state: unknown): Promise<v
 
 export async function openRemoteContext(opts: RemoteContextOptions): Promise<RemoteContext> {
   if (!!opts.connect === !!opts.cdp) throw new Error('openRemoteContext needs exactly one of connect or cdp');
-  // require(): importing the CommonJS package from ESM makes Node scan all of its source.
-  const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core');
+  const { chromium } = loadPlaywright();
   const endpoint = (opts.connect ?? opts.cdp)!;
   let browser: Browser;
   try {

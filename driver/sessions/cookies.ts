@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import type { SessionPaths } from './key.js';
+import { loadPlaywright } from '../playwright-load.js';
 
 export interface ImportCookie {
   name: string;
@@ -251,7 +252,7 @@ export async function importIntoProfile(
   });
   try {
     await clearStaleChromiumSingletons(opts.paths.profileDir);
-    const { chromium } = await import('playwright');
+    const { chromium } = loadPlaywright();
     const context = await chromium.launchPersistentContext(opts.paths.profileDir, {
       executablePath,
       args: chromiumArgs(),
