@@ -50,23 +50,28 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
       acceptDownloads: false,
       serviceWorkers: 'block',
     });
+    // The routes and the page are set up concurrently (each is a browser round trip); both are
+    // in place before the first navigation.
+    const setup: Array<Promise<unknown>> = [];
     if (!job.allowNetwork) {
       const foreign = (u: URL) => !u.href.startsWith(job.origin + '/');
       const block = (url: string) => {
         blockedRequests.push(url);
         job.onBlockedRequest?.(url);
       };
-      await context.route(foreign, (route) => {
-        block(route.request().url());
-        return route.abort('blockedbyclient');
-      });
-      // Without connectToServer() a routed WebSocket never reaches the network.
-      await context.routeWebSocket(foreign, (ws) => {
-        block(ws.url());
-        ws.close();
-      });
+      setup.push(
+        context.route(foreign, (route) => {
+          block(route.request().url());
+          return route.abort('blockedbyclient');
+        }),
+        // Without connectToServer() a routed WebSocket never reaches the network.
+        context.routeWebSocket(foreign, (ws) => {
+          block(ws.url());
+          ws.close();
+        }),
+      );
     }
-    const page = await context.newPage();
+    const [page] = await Promise.all([context.newPage(), ...setup]);
     page.on('pageerror', (err) => pageErrors.push(describePageError(err)));
     if (job.media) await page.emulateMedia({ media: job.media });
 
