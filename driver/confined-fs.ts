@@ -80,9 +80,6 @@ export function createConfinedFs(pwd: string) {
     async stat(p: string): Promise<Stats> {
       return fsp.stat(await check(p));
     },
-    async exists(p: string): Promise<boolean> {
-      return fsp.access(await check(p)).then(() => true, () => false);
-    },
     async access(p: string) {
       return fsp.access(await check(p));
     },

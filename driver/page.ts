@@ -202,7 +202,10 @@ export class Tabs {
   /** A screenshot with the ref label of every interactive element drawn on the page. */
   async annotatedScreenshot(pg: unknown): Promise<{ base64Image: string }> {
     const t = this.state(pg, 'annotatedScreenshot');
+    // Its own snapshot must not become the "previous snapshot" the script's next diff uses.
+    const previousTree = t.snapshot.previousTree;
     const snap = await takeSnapshot(t.raw, t.snapshot, { interactive: true });
+    t.snapshot.previousTree = previousTree;
     const refs = [...snap.tree.matchAll(/\[ref=((?:f\d+)?e\d+)\]/g)].map((m) => m[1]).slice(0, 300);
     const boxes = (
       await Promise.all(

@@ -175,7 +175,7 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
     ]);
     raw = redact(tree, secrets);
   } catch (err) {
-    if (opts.selector && /Timeout/i.test(String((err as Error)?.message))) {
+    if (opts.selector && /Timeout|does not match any element/i.test(String((err as Error)?.message))) {
       throw new AgentError(`snapshot: no element matches selector "${opts.selector}" — drop the selector or take a full snapshot to find the right one.`);
     }
     throw toAgentError(err);

@@ -87,7 +87,7 @@ export interface GstackScriptGlobals {
   closeTab: (pg: Page) => Promise<void>;
   /** Accessibility snapshot of the page. `tree` lines carry `[ref=e12]` refs that `pg.locator("e12")` resolves; `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline); it compares whole trees, so take before/after snapshots with the same options or the diff also shows what the options changed. `interactive` keeps only elements you can act on, `compact` drops unnamed wrappers, `depth` limits nesting, `selector` snapshots one element. Iframes and open shadow roots are included; password and other secret field values are never printed; the size is bounded and says so when cut. (Aside: yes, Chromium: yes) */
   snapshot: (pg: Page, opts?: SnapshotOptions) => Promise<SnapshotResult>;
-  /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. Takes a snapshot first if the page has none. (Aside: yes, Chromium: yes) */
+  /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. It takes its own interactive snapshot: the refs drawn work with `pg.locator`, and the next `snapshot()` still diffs against your previous one. (Aside: yes, Chromium: yes) */
   annotatedScreenshot: (pg: Page) => Promise<{ base64Image: string }>;
   /** Waits `ms` milliseconds. The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. (Aside: yes, Chromium: yes) */
   sleep: (ms: number) => Promise<void>;
@@ -116,7 +116,7 @@ declare global {
   const closeTab: GstackScriptGlobals["closeTab"];
   /** Accessibility snapshot of the page. `tree` lines carry `[ref=e12]` refs that `pg.locator("e12")` resolves; `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline); it compares whole trees, so take before/after snapshots with the same options or the diff also shows what the options changed. `interactive` keeps only elements you can act on, `compact` drops unnamed wrappers, `depth` limits nesting, `selector` snapshots one element. Iframes and open shadow roots are included; password and other secret field values are never printed; the size is bounded and says so when cut. */
   const snapshot: GstackScriptGlobals["snapshot"];
-  /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. Takes a snapshot first if the page has none. */
+  /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. It takes its own interactive snapshot: the refs drawn work with `pg.locator`, and the next `snapshot()` still diffs against your previous one. */
   const annotatedScreenshot: GstackScriptGlobals["annotatedScreenshot"];
   /** Waits `ms` milliseconds. The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. */
   const sleep: GstackScriptGlobals["sleep"];

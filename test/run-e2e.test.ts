@@ -58,6 +58,33 @@ test('form flow: interactive snapshot, act by ref, password value never printed'
   assert.equal(last(r.lines), 'GSTACK_STEP_OK');
 });
 
+test('snapshot options: depth limits nesting, selector snapshots one element, compact drops wrappers; bad options say so', async () => {
+  const r = await run(`
+    const pg = await openTab("${site.url}form.html");
+    const full = await snapshot(pg);
+    const shallow = await snapshot(pg, { depth: 0 });
+    const form = await snapshot(pg, { selector: "form" });
+    const compact = await snapshot(pg, { compact: true });
+    console.log("FULL_LINES=" + full.tree.split("\\n").length);
+    console.log("DEPTH0=" + JSON.stringify(shallow.tree.split("\\n").map((l) => l.match(/^ */)[0].length)));
+    console.log("FORM_HAS_HEADING=" + form.tree.includes("heading"));
+    console.log("FORM_HAS_BUTTON=" + form.tree.includes('button "Sign in"'));
+    console.log("COMPACT_GENERIC=" + /- generic \\[ref=e\\d+\\]:?$/m.test(compact.tree));
+    console.log("FULL_GENERIC=" + /- generic( \\[active\\])? \\[ref=e\\d+\\]:?$/m.test(full.tree));
+    try { await snapshot(pg, { depth: -1 }); } catch (e) { console.log("BAD_DEPTH=" + e.message); }
+    try { await snapshot(pg, { selector: "#nope" }); } catch (e) { console.log("BAD_SELECTOR=" + e.message); }
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(Number(/FULL_LINES=(\d+)/.exec(r.stdout)![1]) > 5);
+  assert.deepEqual(JSON.parse(/DEPTH0=(.*)/.exec(r.stdout)![1]).filter((n: number) => n > 0), []);
+  assert.match(r.stdout, /FORM_HAS_HEADING=false/);
+  assert.match(r.stdout, /FORM_HAS_BUTTON=true/);
+  assert.match(r.stdout, /FULL_GENERIC=true/);
+  assert.match(r.stdout, /COMPACT_GENERIC=false/);
+  assert.match(r.stdout, /BAD_DEPTH=snapshot option depth must be a whole number/);
+  assert.match(r.stdout, /BAD_SELECTOR=snapshot: no element matches selector "#nope"/);
+});
+
 test('SPA re-render: a stale ref fails fast naming the element it was', async () => {
   const r = await run(`
     const pg = await openTab("${site.url}spa.html");
