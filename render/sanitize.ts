@@ -71,10 +71,11 @@ function placeholderHtml(kind: string, detail: string): string {
   return `<span class="gstack-placeholder" role="img" aria-label="${escapeHtml(`${kind}: ${detail}`)}">⊘ ${escapeHtml(kind)}: <span class="gstack-placeholder-ref">${escapeHtml(detail)}</span></span>`;
 }
 
-/** Ids we generate (gstack-*) and double-underscore names are ours: a document may not claim
- * them, so it cannot clobber the page's own state or TOC targets. */
+/** Ids we generate (gstack-mermaid-*) and double-underscore names (window properties our
+ * scripts use) are ours: a document may not claim them, so it cannot clobber the page's own
+ * state. Anything else is the document's — a heading "gstack-driver" keeps its anchor. */
 function reservedId(id: string | undefined): boolean {
-  return !!id && /^(gstack|__)/i.test(id);
+  return !!id && /^(gstack-mermaid-|__)/i.test(id);
 }
 
 export function sanitizeDocumentHtml(html: string, policy: AssetPolicy, slots: SlotTable): string {

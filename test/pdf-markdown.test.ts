@@ -63,11 +63,16 @@ test('raw HTML is sanitized: no script, handlers, iframes, forms, javascript: li
 });
 
 test('a document cannot claim our ids or forge a trusted slot', () => {
-  const { html } = convert('<div id="gstack-toc">x</div><span id="__gstackMermaid">y</span><span data-gstack-slot="000000000000-0">z</span>\n\n```mermaid\ngraph TD; A-->B\n```\n');
-  assert.doesNotMatch(html, /id="gstack-toc"|id="__gstackMermaid"/);
+  const { html } = convert('<div id="gstack-mermaid-7">x</div><span id="__gstackMermaid">y</span><span data-gstack-slot="000000000000-0">z</span>\n\n```mermaid\ngraph TD; A-->B\n```\n');
+  assert.doesNotMatch(html, /id="gstack-mermaid-7"|id="__gstackMermaid"/);
   assert.doesNotMatch(html, /data-gstack-slot/);
   // Our own figure did get through its slot.
   assert.match(html, /<figure class="gstack-mermaid" id="gstack-mermaid-0" data-index="0"><pre class="gstack-mermaid-source">graph TD; A--&gt;B/);
+});
+
+test('a heading that starts with "gstack" keeps its anchor (the TOC can number it)', () => {
+  const { html } = convert('# gstack-driver\n\ntext\n');
+  assert.match(html, /<h1[^>]* id="gstack-driver"/);
 });
 
 test('mermaid fences become figures with their Markdown line; other fences stay code', () => {
