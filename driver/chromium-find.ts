@@ -93,6 +93,13 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): ChromiumFoun
   throw new NoChromiumError('looked at GSTACK_CHROMIUM, Playwright\'s browser cache and the system paths');
 }
 
+const DISABLED_FEATURES = [
+  'Translate', 'MediaRouter', 'OptimizationHints', 'AutofillServerCommunication', 'CertificateTransparencyComponentUpdater',
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
+  'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+];
+
 /** Flags that keep a closed network quiet and a headless call lean. --no-sandbox only as root,
  * where Chromium refuses to start without it. */
 export function chromiumArgs(): string[] {
@@ -107,7 +114,11 @@ export function chromiumArgs(): string[] {
     '--disable-breakpad',
     '--disable-crash-reporter',
     '--disable-domain-reliability',
-    '--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,CertificateTransparencyComponentUpdater',
+    // One list (Chromium honours only the last --disable-features): our quiet-network set plus
+    // what Playwright disables for automation (PaintHolding delays first paint, etc.), so a
+    // browser we spawn ourselves behaves like one Playwright launched.
+    `--disable-features=${DISABLED_FEATURES.join(',')}`,
+    '--enable-features=CDPScreenshotNewSurface',
     '--metrics-recording-only',
     '--password-store=basic',
     '--use-mock-keychain',
