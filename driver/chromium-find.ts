@@ -1,9 +1,8 @@
 // Where the Chromium binary comes from. Order is fixed by DESIGN section 3:
 // GSTACK_CHROMIUM, Playwright's own downloaded Chromium, then the system browser.
-import { existsSync, accessSync, constants } from 'node:fs';
+import { existsSync, accessSync, constants, readdirSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { join } from 'node:path';
-import { readdirSync } from 'node:fs';
 
 export interface ChromiumFound {
   path: string;

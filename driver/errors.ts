@@ -2,7 +2,7 @@
 // Applied to every error a Page/Locator call throws into the script, and again to whatever
 // ends the script, so the final `[error]` line is always actionable.
 
-const NODE_GLOBALS = ['process', 'require', 'module', 'exports', '__dirname', '__filename', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'global', 'globalThis.process'];
+const NODE_GLOBALS = ['process', 'require', 'module', 'exports', '__dirname', '__filename', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'global'];
 
 /** Marks an error whose message is already written for agents, so it is not rewritten twice. */
 export class AgentError extends Error {
@@ -117,17 +117,6 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
 
 function truncate(s: string, n: number): string {
   return s.length > n ? s.slice(0, n - 1) + '…' : s;
-}
-
-/** Wraps an async function so what it throws reaches the script already rewritten. */
-export function rewriting<A extends unknown[], R>(fn: (...a: A) => Promise<R>): (...a: A) => Promise<R> {
-  return async (...a: A) => {
-    try {
-      return await fn(...a);
-    } catch (err) {
-      throw toAgentError(err);
-    }
-  };
 }
 
 export function toAgentError(err: unknown): AgentError {

@@ -89,8 +89,4 @@ export class OutputFilter {
       this.accept(clean.startsWith(ERROR_PREFIX) ? clean : `${ERROR_PREFIX} ${clean}`);
     }
   }
-
-  get truncatedBytes(): number {
-    return this.dropped;
-  }
 }

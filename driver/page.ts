@@ -146,12 +146,6 @@ export class Tabs {
     if (!t.raw.isClosed()) void t.raw.close().catch(() => undefined);
   }
 
-  async closeAll(): Promise<void> {
-    const all = [...this.byProxy.values()];
-    this.byProxy.clear();
-    await Promise.all([...all.map((t) => t.raw), ...this.spare].map((p) => (p.isClosed() ? undefined : p.close().catch(() => undefined))));
-  }
-
   snapshot(pg: unknown, opts?: SnapshotOptions) {
     const t = this.state(pg, 'snapshot');
     return takeSnapshot(t.raw, t.snapshot, opts ?? {});

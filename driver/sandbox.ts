@@ -14,7 +14,6 @@ export interface SandboxHost {
   context: BrowserContext;
   pwd: string;
   onLine: (line: string) => void;
-  engine: 'chromium';
 }
 
 type Impl = (host: SandboxHost, tabs: Tabs) => unknown;
@@ -104,7 +103,6 @@ export const CHROMIUM_GLOBALS: Record<string, Impl> = {
 export interface SandboxRun {
   /** Resolves when the script ends; rejects with an AgentError message. */
   done: Promise<void>;
-  tabs: Tabs;
 }
 
 /** Compiles the script (wrapped as an async function so top-level await works). Throws an
@@ -145,5 +143,5 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
       throw new AgentError(rewriteError(err, { availableGlobals: names }));
     }
   })();
-  return { done, tabs };
+  return { done };
 }

@@ -32,7 +32,7 @@ test('the sandbox exposes exactly the catalog globals (no Node globals leak in)'
     `const names = Object.getOwnPropertyNames(globalThis).filter((n) => !${JSON.stringify(builtins())}.includes(n));
      console.log(JSON.stringify(names.sort()));
      console.log(typeof process, typeof require, typeof setTimeout, typeof module);`,
-    { context: fakeContext, pwd: '/tmp', onLine: (l) => lines.push(l), engine: 'chromium' },
+    { context: fakeContext, pwd: '/tmp', onLine: (l) => lines.push(l) },
     catalog,
   );
   await run.done;

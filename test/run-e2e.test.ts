@@ -6,7 +6,8 @@ import { existsSync, readFileSync, readdirSync, mkdtempSync, writeFileSync } fro
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { runCli, tempHome, browserProcessesFor } from './helpers/cli.js';
+import { BIN, runCli, tempHome } from './helpers/cli.js';
+import { processesMentioning } from './helpers/sessions-support.js';
 
 let site: FixtureServer;
 let home: string;
@@ -294,7 +295,6 @@ test('screenshot and pdf paths are confined to pwd too; relative paths land ther
 
 test('a reader that goes away early (| head -1) does not crash the call; its browser closes in order', async () => {
   const { spawn } = await import('node:child_process');
-  const { BIN } = await import('./helpers/cli.js');
   const profile = mkdtempSync(join(tmpdir(), 'gstack-epipe-profile-'));
   const child = spawn(process.execPath, [BIN, 'run', `
     const pg = await openTab("${site.url}large.html");
@@ -306,7 +306,7 @@ test('a reader that goes away early (| head -1) does not crash the call; its bro
   const code = await new Promise((r) => child.on('close', r));
   assert.equal(code, 0, stderr);
   assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
-  assert.deepEqual(await browserProcessesFor(profile), []);
+  assert.deepEqual(await processesMentioning(`--user-data-dir=${profile}`), []);
 });
 
 test('a script that never ends: --timeout kills the browser, exit 1, no orphan process', async () => {
@@ -315,7 +315,7 @@ test('a script that never ends: --timeout kills the browser, exit 1, no orphan p
   assert.equal(r.code, 1);
   assert.ok(r.lines.includes('STARTED'));
   assert.match(last(r.lines), /^\[error\] The script did not finish within 4000 ms \(--timeout\)/);
-  assert.deepEqual(await browserProcessesFor(profile), []);
+  assert.deepEqual(await processesMentioning(`--user-data-dir=${profile}`), []);
 });
 
 test('an unreachable URL says what to check', async () => {

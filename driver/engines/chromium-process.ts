@@ -23,7 +23,6 @@ export interface LaunchOptions {
 }
 
 export interface ChromiumProcess {
-  pid: number;
   /** ws:// endpoint for chromium.connectOverCDP (one connection only). */
   wsEndpoint: Promise<string>;
   /** Resolves when the browser process has exited. */
@@ -66,8 +65,10 @@ function launchArgs(opts: LaunchOptions): string[] {
   return args;
 }
 
-/** A CDP id far above anything Playwright will use, for our own Browser.close. */
-const OWN_ID = 2_000_000_000;
+/** CDP ids far above anything Playwright will use, for our own start-up probe and close; their
+ * replies are not relayed to Playwright. */
+const PROBE_ID = 1_999_999_999;
+const CLOSE_ID = 2_000_000_000;
 
 export function startChromium(opts: LaunchOptions): ChromiumProcess {
   const proc: ChildProcess = spawn(opts.executablePath, launchArgs(opts), {
@@ -83,8 +84,9 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
   proc.stderr?.setEncoding('utf8').on('data', (d: string) => {
     stderrTail = (stderrTail + d).slice(-4000);
   });
+  const running = () => proc.exitCode === null && proc.signalCode === null;
   const exited = new Promise<void>((resolve) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) resolve();
+    if (!running()) resolve();
     else proc.once('exit', () => resolve());
   });
   // Never let a stream error (EPIPE after the browser died) crash the CLI.
@@ -100,7 +102,7 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
   const answered = new Promise<void>((r) => (firstMessage = r));
   const ownReply = (msg: Buffer) => {
     const head = msg.subarray(0, 24).toString('latin1');
-    return head.startsWith(`{"id":${OWN_ID},`) || head.startsWith(`{"id":${OWN_ID - 1},`);
+    return head.startsWith(`{"id":${CLOSE_ID},`) || head.startsWith(`{"id":${PROBE_ID},`);
   };
   fromBrowser.on('data', (chunk: Buffer) => {
     pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
@@ -110,7 +112,6 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
       const msg = pending.subarray(start, end);
       start = end + 1;
       firstMessage();
-      // replies to our own Browser.getVersion / Browser.close are not for Playwright
       if (!ownReply(msg)) client?.send(msg, { binary: false });
     }
     pending = start ? Buffer.from(pending.subarray(start)) : pending;
@@ -123,7 +124,7 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
   };
 
   const kill = () => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    if (!running()) return;
     try {
       if (process.platform !== 'win32' && proc.pid) process.kill(-proc.pid, 'SIGKILL'); // renderers, GPU, utilities too
       else proc.kill('SIGKILL');
@@ -161,7 +162,7 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
     server.unref();
     const port = (server.address() as AddressInfo).port;
     // The browser is up once it answers a first CDP call on the pipe.
-    sendToBrowser(JSON.stringify({ id: OWN_ID - 1, method: 'Browser.getVersion' }));
+    sendToBrowser(JSON.stringify({ id: PROBE_ID, method: 'Browser.getVersion' }));
     const timeout = opts.startTimeoutMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;
     const failed = await Promise.race([
@@ -192,13 +193,12 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
   wsEndpoint.catch(() => undefined);
 
   return {
-    pid: proc.pid ?? -1,
     wsEndpoint,
     exited,
     kill,
     async close(graceMs = 5000) {
-      if (proc.exitCode !== null || proc.signalCode !== null) return;
-      sendToBrowser(JSON.stringify({ id: OWN_ID, method: 'Browser.close' }));
+      if (!running()) return;
+      sendToBrowser(JSON.stringify({ id: CLOSE_ID, method: 'Browser.close' }));
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([exited, new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
       clearTimeout(timer);

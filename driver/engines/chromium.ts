@@ -27,7 +27,6 @@ export interface ChromiumRunInput extends EngineRunInput {
   headed?: boolean;
   /** Replaces the local persistent launch (remote browsers). */
   openContext?: () => Promise<OpenedContext>;
-
   catalog?: Catalog;
 }
 
@@ -42,11 +41,10 @@ export async function launchPersistent(profileDir: string, headed = false): Prom
   const { startChromium } = await import('./chromium-process.js');
   const browserProcess = startChromium({ executablePath: exe.path, profileDir, headed });
   trace('chromium spawned');
-  void browserProcess.wsEndpoint.then(() => trace('chromium answered on its pipe'), () => undefined);
   try {
     const { chromium } = loadPlaywright(); // blocks the main thread while Chromium starts
     const wsEndpoint = await browserProcess.wsEndpoint;
-    trace('playwright imported');
+    trace('playwright loaded, chromium answering');
     const browser = await chromium.connectOverCDP(wsEndpoint, { timeout: 30_000 });
     trace('playwright connected');
     const context = browser.contexts()[0];
@@ -56,7 +54,6 @@ export async function launchPersistent(profileDir: string, headed = false): Prom
       // Browser.close lets Chromium flush cookies and localStorage to the profile; bounded so
       // a wedged browser cannot hold the call (it is killed after the grace period).
       close: () => browserProcess.close(5000),
-
       kill: async () => {
         browserProcess.kill();
         await browserProcess.exited;
@@ -92,15 +89,14 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     opened = await (input.openContext ? input.openContext() : launchPersistent(input.profileDir, input.headed));
     opened.context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     opened.context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
-    const run = runInSandbox(input.script, { context: opened.context, pwd: input.pwd, onLine: input.onLine, engine: 'chromium' }, catalog);
+    const run = runInSandbox(input.script, { context: opened.context, pwd: input.pwd, onLine: input.onLine }, catalog);
     try {
       await run.done;
       trace('script done');
-      return { completed: true, artifactDir: input.pwd };
+      return { completed: true };
     } catch (err) {
-      return { completed: false, error: err instanceof AgentError ? err.message : String(err), artifactDir: input.pwd };
+      return { completed: false, error: err instanceof AgentError ? err.message : String(err) };
     }
-    // Tabs still open need no closing of their own: the browser closes right after.
   })();
   try {
     const outcome = await Promise.race([work, deadline]);
@@ -109,6 +105,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
       void work.then(() => opened?.kill(), () => opened?.kill());
       await opened?.kill();
     } else {
+      // Tabs the script left open need no closing of their own: they go with the browser.
       await opened?.close();
     }
     return { artifactDir: input.pwd, ...outcome };

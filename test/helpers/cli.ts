@@ -45,15 +45,3 @@ export function runCli(
     child.stdin.end(opts.input ?? '');
   });
 }
-
-/** Chromium processes whose command line mentions `needle` (e.g. a profile dir). Linux /proc. */
-export async function browserProcessesFor(needle: string): Promise<number[]> {
-  const { readdir, readFile } = await import('node:fs/promises');
-  const pids: number[] = [];
-  for (const d of await readdir('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    const cmd = await readFile(`/proc/${d}/cmdline`, 'utf8').catch(() => '');
-    if (cmd.includes(needle) && /chrom/i.test(cmd)) pids.push(Number(d));
-  }
-  return pids;
-}

@@ -5,10 +5,9 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN as CLI } from './cli.js';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLI = join(ROOT, 'dist', 'bin', 'gstack.js');
+export { ROOT, BIN as CLI } from './cli.js';
 
 export async function tempHome(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'gstack-sessions-test-'));
