@@ -150,20 +150,13 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       const { acquireProfileLock, clearStaleChromiumSingletons } = await import('./sessions/lock.js');
       // Remote sessions lock their storageState file's session dir instead of a profile.
       const lockTarget = remote ? paths.sessionDir : profileDir;
-      // The notice waits a second: the previous call's browser may just be finishing its
-      // shutdown (it holds the lock until it exits), which is not worth a line.
-      let waitNotice: NodeJS.Timeout | undefined;
+      const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       const lock = await acquireProfileLock(lockTarget, {
-        timeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+        timeoutMs: lockTimeoutMs,
         key: key.key,
         signal: options.signal,
-        onWait: (h) => {
-          waitNotice = setTimeout(
-            () => notice(`gstack: waiting for session profile (held by pid ${h.pid} since ${h.since}; --lock-timeout ${options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS} ms)`),
-            Math.min(1000, (options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS) / 2),
-          );
-        },
-      }).finally(() => clearTimeout(waitNotice));
+        onWait: (h) => notice(`gstack: waiting for session profile (held by pid ${h.pid} since ${h.since}; --lock-timeout ${lockTimeoutMs} ms)`),
+      });
       cleanups.push(() => lock.release());
       trace('profile lock held');
       if (!remote) {
