@@ -53,23 +53,30 @@ function rewriteAsync(value: unknown): unknown {
   return value;
 }
 
+/** The wrapper a proxied Page or Locator method gets: locator factories return wrapped
+ * locators, file writers are confined to pwd, everything else has its errors rewritten (and
+ * chaining methods that return `this` keep returning the proxy). */
+function forward(target: object, prop: string, value: Function, receiver: unknown, confine: Confine | undefined) {
+  if (LOCATOR_FACTORIES.has(prop)) return (...args: unknown[]) => wrapLocator(value.apply(target, args), confine);
+  if (PATH_WRITERS.has(prop)) return async (...args: unknown[]) => rewriteAsync(value.apply(target, await confinedArgs(prop, args, confine)));
+  return (...args: unknown[]) => {
+    const out = value.apply(target, args);
+    return out === target ? receiver : rewriteAsync(out);
+  };
+}
+
 function wrapLocator(loc: Locator, confine: Confine | undefined, ref?: { id: string; state: PageSnapshotState }): Locator {
   return new Proxy(loc, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, target);
       if (typeof value !== 'function' || typeof prop !== 'string') return value;
-      if (LOCATOR_FACTORIES.has(prop)) return (...args: unknown[]) => wrapLocator(value.apply(target, args), confine);
       if (ref && REF_ACTIONS.has(prop)) {
         return async (...args: unknown[]) => {
           await assertRefAlive(target, ref.id, ref.state);
           return rewriteAsync(value.apply(target, await confinedArgs(prop, args, confine)));
         };
       }
-      if (PATH_WRITERS.has(prop)) return async (...args: unknown[]) => rewriteAsync(value.apply(target, await confinedArgs(prop, args, confine)));
-      return (...args: unknown[]) => {
-        const out = value.apply(target, args);
-        return out === target ? receiver : rewriteAsync(out);
-      };
+      return forward(target, prop, value, receiver, confine);
     },
   });
 }
@@ -180,12 +187,7 @@ export class Tabs {
             return wrapLocator(target.locator(selector as string, options as never), confine);
           };
         }
-        if (LOCATOR_FACTORIES.has(prop)) return (...args: unknown[]) => wrapLocator(value.apply(target, args), confine);
-        if (PATH_WRITERS.has(prop)) return async (...args: unknown[]) => rewriteAsync(value.apply(target, await confinedArgs(prop, args, confine)));
-        return (...args: unknown[]) => {
-          const out = value.apply(target, args);
-          return out === target ? receiver : rewriteAsync(out);
-        };
+        return forward(target, prop, value, receiver, confine);
       },
     }) as ScriptPage;
     this.byProxy.set(state.proxy, state);
