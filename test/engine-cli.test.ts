@@ -71,7 +71,7 @@ test('gstack probe: no aside on PATH -> NEEDS_ASIDE, chromium, the Chromium foun
   assert.match(r.lines[1], /^PROBE_REASON=no `aside` command on PATH/);
   assert.equal(r.lines[2], 'ENGINE=chromium');
   assert.equal(r.lines[3], 'ENGINE_REASON=auto: Aside not usable (NEEDS_ASIDE)');
-  assert.match(r.lines[4], /^CHROMIUM=\/\S+ \((GSTACK_CHROMIUM|playwright|system)\)$/);
+  assert.match(r.lines[4], /^CHROMIUM=\/\S+ \((GSTACK_CHROMIUM|playwright|system), (headless-shell|browser|unknown)\)$/);
   assert.equal(r.stderr, '');
 });
 

@@ -62,7 +62,7 @@ export async function runProbeCommand(args: { engine?: 'auto' | 'aside' | 'chrom
     `PROBE_REASON=${report.probe.reason}`,
     `ENGINE=${report.engine ?? 'none'}`,
     `ENGINE_REASON=${report.why}`,
-    report.chromium ? `CHROMIUM=${report.chromium.path} (${report.chromium.source})` : `CHROMIUM=none (${report.chromiumError ?? 'not found'})`,
+    report.chromium ? `CHROMIUM=${report.chromium.path} (${report.chromium.source}, ${report.chromium.kind})` : `CHROMIUM=none (${report.chromiumError ?? 'not found'})`,
   ];
   process.stdout.write(out.join('\n') + '\n');
   return report.exitCode;
