@@ -137,7 +137,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       const remote = !!(options.connect || options.cdp);
       let profileDir: string;
       if (options.ephemeral && !remote) {
-        profileDir = mkdtempSync(join(tmpdir(), 'gstack-ephemeral-'));
+        profileDir = mkdtempSync(join(env.TMPDIR || tmpdir(), 'gstack-ephemeral-'));
         cleanups.push(() => rm(profileDir, { recursive: true, force: true }));
       } else {
         profileDir = options.profile ? resolve(options.cwd ?? process.cwd(), options.profile) : paths.profileDir;
@@ -189,6 +189,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         profileDir,
         headed: options.headed,
         openContext,
+        env,
       });
     }
 

@@ -28,6 +28,9 @@ export interface ChromiumRunInput extends EngineRunInput {
   /** Replaces the local persistent launch (remote browsers). */
   openContext?: () => Promise<OpenedContext>;
   catalog?: Catalog;
+  /** The call's environment (GSTACK_CHROMIUM, PLAYWRIGHT_BROWSERS_PATH): a warm worker serves
+   * calls with environments other than its own. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -36,8 +39,8 @@ export interface ChromiumRunInput extends EngineRunInput {
  * CDP through a private relay (see chromium-process.ts). The profile's default context is the
  * persistent one: its cookies and localStorage are what the next call of the session sees.
  */
-export async function launchPersistent(profileDir: string, headed = false): Promise<OpenedContext> {
-  const exe = findChromium(); // throws NoChromiumError (exit 3) before anything starts
+export async function launchPersistent(profileDir: string, headed = false, env: NodeJS.ProcessEnv = process.env): Promise<OpenedContext> {
+  const exe = findChromium(env, { headed }); // throws NoChromiumError (exit 3) before anything starts
   const { startChromium } = await import('./chromium-process.js');
   const browserProcess = startChromium({ executablePath: exe.path, profileDir, headed });
   trace('chromium spawned');
@@ -86,7 +89,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     input.signal?.addEventListener('abort', onAbort, { once: true });
   });
   const work = (async (): Promise<EngineRunOutcome> => {
-    opened = await (input.openContext ? input.openContext() : launchPersistent(input.profileDir, input.headed));
+    opened = await (input.openContext ? input.openContext() : launchPersistent(input.profileDir, input.headed, input.env));
     opened.context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     opened.context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
     const run = runInSandbox(input.script, { context: opened.context, pwd: input.pwd, onLine: input.onLine }, catalog);
