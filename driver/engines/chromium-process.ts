@@ -97,7 +97,9 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
   // Messages are relayed as bytes (NUL-delimited on the pipe, text frames on the socket):
   // decoding and re-encoding every CDP message — screenshots are megabytes of base64 — would
   // cost the main thread tens of milliseconds per call.
-  let pending: Buffer = Buffer.alloc(0);
+  // A message's bytes so far (a screenshot arrives in dozens of 64 KiB chunks): kept as a list
+  // and joined once its NUL arrives, so a large message is copied once, not once per chunk.
+  let partial: Buffer[] = [];
   let firstMessage: () => void = () => undefined;
   const answered = new Promise<void>((r) => (firstMessage = r));
   const ownReply = (msg: Buffer) => {
@@ -105,16 +107,17 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
     return head.startsWith(`{"id":${CLOSE_ID},`) || head.startsWith(`{"id":${PROBE_ID},`);
   };
   fromBrowser.on('data', (chunk: Buffer) => {
-    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
     let start = 0;
     let end: number;
-    while ((end = pending.indexOf(0, start)) >= 0) {
-      const msg = pending.subarray(start, end);
+    while ((end = chunk.indexOf(0, start)) >= 0) {
+      const tail = chunk.subarray(start, end);
+      const msg = partial.length ? Buffer.concat([...partial, tail]) : tail;
+      partial = [];
       start = end + 1;
       firstMessage();
       if (!ownReply(msg)) client?.send(msg, { binary: false });
     }
-    pending = start ? Buffer.from(pending.subarray(start)) : pending;
+    if (start < chunk.length) partial.push(start ? chunk.subarray(start) : chunk);
   });
   const NUL = Buffer.from([0]);
   const sendToBrowser = (msg: string | Buffer) => {
