@@ -17,7 +17,8 @@ export const NAVIGATION_TIMEOUT_MS = 30_000;
 
 export interface OpenedContext {
   context: BrowserContext;
-  close(): Promise<void>;
+  /** Shuts the browser down in order (profile flushed); killed after `graceMs`. */
+  close(graceMs?: number): Promise<void>;
   /** Kills the browser without ceremony (timeouts, signals). */
   kill(): Promise<void>;
 }
@@ -56,7 +57,7 @@ export async function launchPersistent(profileDir: string, headed = false, env: 
       context,
       // Browser.close lets Chromium flush cookies and localStorage to the profile; bounded so
       // a wedged browser cannot hold the call (it is killed after the grace period).
-      close: () => browserProcess.close(5000),
+      close: (graceMs = 5000) => browserProcess.close(graceMs),
       kill: async () => {
         browserProcess.kill();
         await browserProcess.exited;
@@ -103,10 +104,18 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
   })();
   try {
     const outcome = await Promise.race([work, deadline]);
-    if (outcome.timedOut || input.signal?.aborted) {
-      // The launch may still be in flight: whatever it opens later is killed too.
+    if (outcome.timedOut) {
+      // The page may be wedged: kill. The launch may still be in flight: whatever it opens
+      // later is killed too.
       void work.then(() => opened?.kill(), () => opened?.kill());
       await opened?.kill();
+    } else if (input.signal?.aborted) {
+      // Interrupted (SIGINT/SIGTERM, or the warm worker's caller went away): shut the browser
+      // down in order, as Chromium does by itself when an in-process CLI is killed, so cookies
+      // and logins of the interrupted call are kept; a browser that does not close in 2 s is
+      // killed.
+      void work.then(() => opened?.close(2000), () => opened?.kill());
+      await opened?.close(2000);
     } else {
       // Tabs the script left open need no closing of their own: they go with the browser.
       await opened?.close();
