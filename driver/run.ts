@@ -34,6 +34,9 @@ export interface RunOptions {
   /** Diagnostics for a person (the CLI writes these to stderr): fallback, lock waits. */
   onNotice?: (line: string) => void;
   signal?: AbortSignal;
+  /** The process this call runs for when another one runs it (the warm worker's client): the
+   * session lock names it as the holder. */
+  callerPid?: number;
 }
 
 export interface RunResult {
@@ -155,7 +158,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         timeoutMs: lockTimeoutMs,
         key: key.key,
         signal: options.signal,
-        onWait: (h) => notice(`gstack: waiting for session profile (held by pid ${h.pid} since ${h.since}; --lock-timeout ${lockTimeoutMs} ms)`),
+        callerPid: options.callerPid,
+        onWait: (h) => notice(`gstack: waiting for session profile (held by pid ${h.pid}${h.runnerPid ? ` via the warm worker pid ${h.runnerPid}` : ''} since ${h.since}; --lock-timeout ${lockTimeoutMs} ms)`),
       });
       cleanups.push(() => lock.release());
       trace('profile lock held');

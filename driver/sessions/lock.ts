@@ -17,7 +17,10 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
 export interface LockHolder {
+  /** The `gstack` process the call runs for: the one to stop to end the call. */
   pid: number;
+  /** The process that runs the call for it, when that is the warm worker (driver/warm/). */
+  runnerPid?: number;
   /** ISO time the holder took the lock. */
   since: string;
   /** Session key of the holder's call. */
@@ -31,7 +34,10 @@ export interface ProfileLock {
   holder: LockHolder;
 }
 
-interface LockRecord extends LockHolder {
+interface LockRecord extends Omit<LockHolder, 'runnerPid'> {
+  /** `pid` is the process holding the lock (its death frees it); `callerPid` the process the
+   * call runs for, when another one (the warm worker) runs it. */
+  callerPid?: number;
   /** Random per-acquisition token: release removes the file only while it is still ours. */
   token: string;
   /** Kernel start time of the holder process (Linux), to tell a reused pid from the holder. */
@@ -57,7 +63,8 @@ export class ProfileBusyError extends Error {
 export function describeHolder(holder: LockHolder | undefined): string {
   if (!holder) return 'another call (holder unknown)';
   const host = holder.host === hostname() ? '' : ` on ${holder.host}`;
-  return `pid ${holder.pid}${host} (session "${holder.key}") since ${holder.since}`;
+  const runner = holder.runnerPid ? `, run by the warm worker pid ${holder.runnerPid}` : '';
+  return `pid ${holder.pid}${host} (session "${holder.key}"${runner}) since ${holder.since}`;
 }
 
 export function lockPathFor(profileDir: string): string {
@@ -237,7 +244,7 @@ function delay(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export async function acquireProfileLock(
   profileDir: string,
-  opts: { timeoutMs: number; key: string; onWait?: (holder: LockHolder) => void; signal?: AbortSignal },
+  opts: { timeoutMs: number; key: string; onWait?: (holder: LockHolder) => void; signal?: AbortSignal; callerPid?: number },
 ): Promise<ProfileLock> {
   const lockPath = lockPathFor(profileDir);
   // 0700: the profiles/ and sessions/ dirs hold login cookies.
@@ -249,6 +256,7 @@ export async function acquireProfileLock(
     host: hostname(),
     token: randomBytes(8).toString('hex'),
     procStart: procStartTime(process.pid),
+    ...(opts.callerPid && opts.callerPid !== process.pid ? { callerPid: opts.callerPid } : {}),
   };
   const started = Date.now();
   let waitMs = 25;
@@ -296,6 +304,7 @@ export async function acquireProfileLock(
 }
 
 function publicHolder(r: LockRecord): LockHolder {
+  if (r.callerPid) return { pid: r.callerPid, runnerPid: r.pid, since: r.since, key: r.key, host: r.host };
   return { pid: r.pid, since: r.since, key: r.key, host: r.host };
 }
 
