@@ -29,7 +29,8 @@ const esbuild = require('esbuild');
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const bundled = new Set(['yargs', 'diff']);
 esbuild.buildSync({
-  entryPoints: [fileURLToPath(new URL('./gstack.ts', import.meta.url))],
+  // The warm worker (driver/warm/) shares the CLI's chunks, so both run the same code.
+  entryPoints: [fileURLToPath(new URL('./gstack.ts', import.meta.url)), fileURLToPath(new URL('./warm-worker.ts', import.meta.url))],
   outdir: fileURLToPath(new URL('../dist/bin/', import.meta.url)),
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,

@@ -1,26 +1,22 @@
-// Shared by the commands that run a flow script (run, cookbook): reading the script,
-// mapping CLI flags onto runScript options, and exiting only after stdout is flushed.
+// Shared by the commands that run a flow script (run, cookbook): reading the script and
+// mapping CLI flags onto runScript options.
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { RunOptions } from '../driver/run.js';
 import { UsageError } from './cli-flags.js';
+import type { CliIo } from './cli-io.js';
 
-export async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-export async function readScriptSource(script: string | undefined, file: string | undefined): Promise<string> {
+export async function readScriptSource(script: string | undefined, file: string | undefined, io: CliIo): Promise<string> {
   if (file !== undefined && script !== undefined) throw new UsageError('Give the script either as an argument or with -f FILE, not both.');
   if (file !== undefined) {
-    if (file === '-') return readStdin();
+    if (file === '-') return io.readStdin();
     try {
-      return await readFile(file, 'utf8');
+      return await readFile(resolve(io.cwd, file), 'utf8');
     } catch (err) {
       throw new UsageError(`Cannot read script file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Check the path.`);
     }
   }
-  if (script === '-') return readStdin();
+  if (script === '-') return io.readStdin();
   if (script === undefined || !script.trim()) {
     throw new UsageError("No script given. Usage: gstack run '<script>' | gstack run -f flow.js | echo '<script>' | gstack run -");
   }
@@ -50,47 +46,26 @@ export function runFlagsToOptions(argv: Record<string, unknown>): RunOptions {
   };
 }
 
-/** Exit once everything written to stdout/stderr has been handed to the OS, so a reader on a
- * slow pipe never loses the last lines (the sentinel or the [error] line). */
-export function exitAfterFlush(code: number): void {
-  let pending = 2;
-  const done = () => {
-    if (--pending === 0) process.exit(code);
-  };
-  for (const stream of [process.stdout, process.stderr]) {
-    if (stream.destroyed || !stream.writable) done();
-    else stream.write('', done);
-  }
-  // A pipe whose reader is stuck must not keep a finished call alive forever.
-  setTimeout(() => process.exit(code), 5000).unref();
-}
-
 /** Runs a flow script the way every script-running command does: lines streamed to stdout
- * (or one JSON object with --json), notices to stderr, SIGINT/SIGTERM stop the call and its
- * browser, and the process exits with the call's truthful code. */
-export async function runAndExit(script: string, argv: Record<string, unknown>): Promise<void> {
+ * (or one JSON object with --json), notices to stderr, the IO's abort signal (SIGINT/SIGTERM,
+ * or the warm client going away) stops the call and its browser, and the call's truthful code
+ * becomes the exit code. A call run in its own process starts a warm worker for the next one. */
+export async function runFlowCall(script: string, argv: Record<string, unknown>, io: CliIo): Promise<void> {
   const { runScript } = await import('../driver/run.js');
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   const json = !!argv.json;
-  // A reader that goes away (`| head -1`) must not crash the call half-way: stop writing, let
-  // the call finish and close its browser in order, and exit with its code.
-  let readerGone = false;
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') readerGone = true;
-    else throw err;
-  });
-  const out = (text: string) => {
-    if (!readerGone) process.stdout.write(text);
-  };
   const result = await runScript(script, {
     ...runFlagsToOptions(argv),
-    signal: controller.signal,
-    onLine: json ? undefined : (line) => out(line + '\n'),
-    onNotice: (line) => process.stderr.write(line + '\n'),
+    env: io.env,
+    cwd: io.cwd,
+    signal: io.signal,
+    callerPid: io.callerPid,
+    onLine: json ? undefined : (line) => io.out(line + '\n'),
+    onNotice: (line) => io.err(line + '\n'),
   });
-  if (json) out(JSON.stringify(result) + '\n');
-  exitAfterFlush(result.exitCode);
+  if (json) io.out(JSON.stringify(result) + '\n');
+  io.exitCode = result.exitCode;
+  if (!io.inWorker && !io.signal.aborted) {
+    const { startWorkerInBackground } = await import('../driver/warm/client.js');
+    startWorkerInBackground(io.env);
+  }
 }

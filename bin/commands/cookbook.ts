@@ -2,9 +2,10 @@
 // flow-script shape through the same runner as `gstack run` (same flags, same exit codes).
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
+import type { CliIo } from '../cli-io.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
 
-export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = catalog.commands.find((c) => c.name === 'cookbook')!;
   const shapeArg = spec.positionals?.[0];
   return y.command(
@@ -17,10 +18,10 @@ export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
       ),
     async (argv) => {
       const { SHAPES, findShape, buildScript } = await import('../../cookbook/index.js');
-      const { runAndExit } = await import('../run-support.js');
+      const { runFlowCall } = await import('../run-support.js');
       if (argv.shape === 'list') {
         const { formatShapeList } = await import('../../cookbook/list.js');
-        process.stdout.write(formatShapeList(SHAPES));
+        io.out(formatShapeList(SHAPES));
         return;
       }
       const shape = findShape(String(argv.shape));
@@ -29,11 +30,11 @@ export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
       if (argv.url !== undefined) params.url = argv.url;
       const script = buildScript(shape, params);
       if (argv.print) {
-        process.stdout.write(script);
+        io.out(script);
         return;
       }
 
-      await runAndExit(script, argv);
+      await runFlowCall(script, argv, io);
     },
   );
 }

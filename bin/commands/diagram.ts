@@ -2,10 +2,11 @@
 // browser) load only when the command runs. stdout: one written path per line.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
+import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 
-export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('diagram', catalog);
   const [inputs] = spec.positionals ?? [];
   return y.command(
@@ -32,10 +33,10 @@ export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
         background: a.background,
         engine: a.engine,
         timeoutMs: a.timeout,
-        onProgress: (line) => process.stderr.write(line + '\n'),
+        onProgress: (line) => io.err(line + '\n'),
       });
-      for (const p of result.written) process.stdout.write(p + '\n');
-      for (const f of result.failures) process.stderr.write(`gstack diagram: ${f.label}: ${f.message}\n`);
+      for (const p of result.written) io.out(p + '\n');
+      for (const f of result.failures) io.err(`gstack diagram: ${f.label}: ${f.message}\n`);
       if (result.failures.length) {
         const first = result.failures[0];
         // mermaid's message is several lines (where, a caret, what it expected); the [error]

@@ -1,6 +1,7 @@
 // Every subcommand, in the order `gstack --help` lists them.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
+import type { CliIo } from '../cli-io.js';
 import { register as run } from './run.js';
 import { register as probe } from './probe.js';
 import { register as cookbook } from './cookbook.js';
@@ -9,5 +10,5 @@ import { register as render } from './render.js';
 import { register as pdf } from './pdf.js';
 import { register as diagram } from './diagram.js';
 
-export type Register = (y: Argv<any>, catalog: Catalog) => Argv<any>;
+export type Register = (y: Argv<any>, catalog: Catalog, io: CliIo) => Argv<any>;
 export const COMMANDS: Register[] = [run, probe, cookbook, sessions, render, pdf, diagram];

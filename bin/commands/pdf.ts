@@ -3,10 +3,11 @@
 // path; progress and warnings go to stderr.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
+import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 
-export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('pdf', catalog);
   const [input, output] = spec.positionals ?? [];
   return y.command(
@@ -47,9 +48,9 @@ export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
         strict: a.strict,
         engine: a.engine,
         timeoutMs: a.timeout,
-        onProgress: (line) => process.stderr.write(line + '\n'),
+        onProgress: (line) => io.err(line + '\n'),
       });
-      process.stdout.write(result.output + '\n');
+      io.out(result.output + '\n');
     },
   );
 }

@@ -2,6 +2,7 @@
 import { probeAside, type ProbeResult } from '../../driver/engines/aside-probe.js';
 import { skipAside } from '../../driver/engines/select.js';
 import { findChromium, type ChromiumFound } from '../../driver/chromium-find.js';
+import type { CliIo } from '../cli-io.js';
 
 export interface ProbeReport {
   ok: boolean;
@@ -51,10 +52,10 @@ export async function probeReport(engineFlag: 'auto' | 'aside' | 'chromium', env
   return { ok, exitCode: ok ? 0 : 3, probe, engine, why, chromium, chromiumError };
 }
 
-export async function runProbeCommand(args: { engine?: 'auto' | 'aside' | 'chromium'; json?: boolean }): Promise<number> {
-  const report = await probeReport(args.engine ?? 'auto');
+export async function runProbeCommand(args: { engine?: 'auto' | 'aside' | 'chromium'; json?: boolean }, io: Pick<CliIo, 'out' | 'env'>): Promise<number> {
+  const report = await probeReport(args.engine ?? 'auto', io.env);
   if (args.json) {
-    process.stdout.write(JSON.stringify(report) + '\n');
+    io.out(JSON.stringify(report) + '\n');
     return report.exitCode;
   }
   const out = [
@@ -64,6 +65,6 @@ export async function runProbeCommand(args: { engine?: 'auto' | 'aside' | 'chrom
     `ENGINE_REASON=${report.why}`,
     report.chromium ? `CHROMIUM=${report.chromium.path} (${report.chromium.source}, ${report.chromium.kind})` : `CHROMIUM=none (${report.chromiumError ?? 'not found'})`,
   ];
-  process.stdout.write(out.join('\n') + '\n');
+  io.out(out.join('\n') + '\n');
   return report.exitCode;
 }

@@ -3,6 +3,7 @@
 // applies the same rules a `gstack run` would (--engine, GSTACK_SKIP_ASIDE).
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
+import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 
@@ -11,7 +12,7 @@ interface ProbeArgs {
   json: boolean;
 }
 
-export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('probe', catalog);
   return y.command(
     spec.name,
@@ -19,7 +20,7 @@ export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
     (c) => applyFlags(c, spec.flags),
     async (argv) => {
       const { runProbeCommand } = await import('./probe-report.js');
-      process.exitCode = await runProbeCommand(argv as unknown as ProbeArgs);
+      io.exitCode = await runProbeCommand(argv as unknown as ProbeArgs, io);
     },
   );
 }

@@ -2,12 +2,12 @@
 // Yargs checks the flags (from the catalog) and serves --help; the steps are read again from
 // the raw arguments because their order matters and yargs does not keep it.
 import type { Argv } from 'yargs';
-import { hideBin } from 'yargs/helpers';
 import type { Catalog } from '../../driver/catalog.js';
+import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 
-export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('render', catalog);
   return y.command(
     'render <file>',
@@ -19,12 +19,12 @@ export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
       return out;
     },
     async () => {
-      const raw = hideBin(process.argv);
+      const raw = io.argv;
       const tokens = raw.slice(raw.indexOf('render') + 1);
       const { runRenderCli } = await import('../../render/cli.js');
-      process.exitCode = await runRenderCli(tokens, catalog, {
-        out: (line) => process.stdout.write(line + '\n'),
-        err: (line) => process.stderr.write(line + '\n'),
+      io.exitCode = await runRenderCli(tokens, catalog, {
+        out: (line) => io.out(line + '\n'),
+        err: (line) => io.err(line + '\n'),
       });
     },
   );

@@ -1,10 +1,11 @@
 // `gstack run '<script>' | -f FILE | -`: one flow script per call (DESIGN section 3).
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
+import type { CliIo } from '../cli-io.js';
 import { applyFlags } from '../cli-flags.js';
-import { readScriptSource, runAndExit } from '../run-support.js';
+import { readScriptSource, runFlowCall } from '../run-support.js';
 
-export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = catalog.commands.find((c) => c.name === 'run')!;
   return y.command(
     'run [script]',
@@ -12,10 +13,10 @@ export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
     (b) => applyFlags(applyFlags(b.positional('script', { type: 'string', describe: spec.positionals?.[0]?.description }), spec.flags), catalog.sharedFlags ?? []),
     async (argv) => {
       // yargs turns a lone `-` positional into "" (or true): that is the stdin form.
-      const loneDash = process.argv.slice(2).includes('-') && ((argv.script as unknown) === '' || (argv.script as unknown) === true);
+      const loneDash = io.argv.includes('-') && ((argv.script as unknown) === '' || (argv.script as unknown) === true);
       const script = loneDash ? '-' : (argv.script as string | undefined);
-      const source = await readScriptSource(script, argv.file as string | undefined);
-      await runAndExit(source, argv);
+      const source = await readScriptSource(script, argv.file as string | undefined, io);
+      await runFlowCall(source, argv, io);
     },
   );
 }

@@ -2,10 +2,11 @@
 // the implementation (driver/sessions/command.ts) loads only when the command runs.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
+import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 
-export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
+export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('sessions', catalog);
   const [action, target] = spec.positionals ?? [];
   return y.command(
@@ -22,10 +23,10 @@ export function register(y: Argv<any>, catalog: Catalog): Argv<any> {
     async (argv) => {
       const { runSessionsCommand } = await import('../../driver/sessions/command.js');
       const code = await runSessionsCommand(argv as never, {
-        out: (l) => process.stdout.write(l + '\n'),
-        err: (l) => process.stderr.write(l + '\n'),
+        out: (l) => io.out(l + '\n'),
+        err: (l) => io.err(l + '\n'),
       });
-      process.exitCode = code;
+      io.exitCode = code;
     },
   );
 }

@@ -1,17 +1,23 @@
 // Per-call speed (issue 8, DESIGN section 10). Runs the five-step flow through the installed
-// `gstack` bin and through a plain Playwright script, alternating A/B in the same run, and
-// prints medians, the ratio and peak memory; then a four-flow "QA session" against
-// agent-browser (installed on demand into test/bench/.peers, outside our dependencies, and
-// pointed at the same Chromium). Not part of `npm test`.
+// `gstack` bin and through a plain Playwright script on the same Chromium binary, alternating
+// in the same run, and prints medians, ratios and peak memory:
+//   - gstack, served by the warm worker (the normal case from a user's second call on),
+//   - gstack with GSTACK_NO_WARM=1 (every call in its own process: a user's first call),
+//   - plain Playwright on the same binary (the baseline of the ratios),
+//   - plain Playwright on the full browser, for reference, when the binary is a headless shell.
+// Then a four-flow "QA session" against agent-browser (installed on demand into
+// test/bench/.peers, outside our dependencies, and pointed at the same Chromium).
+// Not part of `npm test`.
 //   npm run bench -- [--runs N] [--no-agent-browser]
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureServer } from '../helpers/fixture-server.js';
 import { findChromium } from '../../driver/chromium-find.js';
-import { sampleTree } from './proc-sampler.js';
+import { workerAddress } from '../../driver/warm/protocol.js';
+import { sampleTree, treeRssKb } from './proc-sampler.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'dist', 'bin', 'gstack.js');
@@ -26,11 +32,22 @@ interface Sample {
   peakMiB: number;
 }
 
-function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Sample & { out: string }> {
+/** The warm worker's pid, from its singleton lock record (undefined when none is up). */
+function warmWorkerPid(): number | undefined {
+  const a = workerAddress();
+  if (!a || !existsSync(a.socket)) return undefined;
+  try {
+    return (JSON.parse(readFileSync(join(a.dir, `w-${a.id}.lock`), 'utf8')) as { pid: number }).pid;
+  } catch {
+    return undefined;
+  }
+}
+
+function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, alsoSample: number[] = []): Promise<Sample & { out: string }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const sampler = sampleTree(child.pid!);
+    const sampler = sampleTree([child.pid!, ...alsoSample]);
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -80,31 +97,51 @@ async function ensureAgentBrowser(): Promise<string | undefined> {
 async function main() {
   const site = await startFixtureServer();
   const url = `${site.url}form.html`;
-  const chromium = findChromium().path;
+  const found = findChromium();
+  const chromium = found.path;
+  let fullBrowser: string | undefined;
+  try {
+    if (found.kind === 'headless-shell') fullBrowser = findChromium(process.env, { headed: true }).path;
+  } catch {
+    /* no full browser to compare with */
+  }
   const home = mkdtempSync(join(tmpdir(), 'gstack-bench-'));
   const env = { GSTACK_HOME: home, GSTACK_SKIP_ASIDE: '1' };
+  const coldEnv = { ...env, GSTACK_NO_WARM: '1' };
   const script = flowScript(url);
   const plainProfile = join(home, 'plain-profile');
   const gstackArgs = [BIN, 'run', script, '--engine', 'chromium', '--session', 'bench'];
-  const plainArgs = [join(ROOT, 'test', 'bench', 'plain-playwright.mjs'), url, plainProfile, join(home, 'plain.png'), chromium];
+  const plainArgs = (exe: string) => [join(ROOT, 'test', 'bench', 'plain-playwright.mjs'), url, plainProfile, join(home, 'plain.png'), exe];
 
-  console.log(`five-step flow, ${RUNS} runs each, A/B alternating (warm-up excluded); Chromium: ${chromium}`);
-  await timed(process.execPath, gstackArgs, env); // warm-up: first profile creation, disk cache
-  await timed(process.execPath, plainArgs);
-  const g: Sample[] = [];
-  const p: Sample[] = [];
+  console.log(`five-step flow, ${RUNS} runs each, alternating (warm-up excluded); Chromium: ${chromium} (${found.kind})`);
+  await timed(process.execPath, gstackArgs, env); // warm-up: profile creation, disk cache; starts the warm worker
+  for (let i = 0; i < 100 && !warmWorkerPid(); i++) await new Promise((r) => setTimeout(r, 50));
+  const worker = warmWorkerPid();
+  if (!worker) console.log('(no warm worker came up: the "warm" rows below ran in-process)');
+  await timed(process.execPath, plainArgs(chromium));
+  const variants: Array<{ name: string; run: () => Promise<Sample> }> = [
+    { name: 'gstack run (warm worker)', run: () => timed(process.execPath, gstackArgs, env, worker ? [worker] : []) },
+    { name: 'gstack run (GSTACK_NO_WARM=1)', run: () => timed(process.execPath, gstackArgs, coldEnv) },
+    { name: 'plain Playwright', run: () => timed(process.execPath, plainArgs(chromium)) },
+  ];
+  if (fullBrowser) variants.push({ name: 'plain Playwright, full browser', run: () => timed(process.execPath, plainArgs(fullBrowser!)) });
+  const samples = variants.map(() => [] as Sample[]);
   for (let i = 0; i < RUNS; i++) {
-    const order = i % 2 === 0 ? ['g', 'p'] : ['p', 'g'];
-    for (const which of order) {
-      if (which === 'g') g.push(await timed(process.execPath, gstackArgs, env));
-      else p.push(await timed(process.execPath, plainArgs));
+    // Rotate the order so no variant always runs right after the same other one.
+    for (let k = 0; k < variants.length; k++) {
+      const v = (i + k) % variants.length;
+      samples[v].push(await variants[v].run());
     }
   }
-  const gm = median(g.map((s) => s.ms));
-  const pm = median(p.map((s) => s.ms));
-  console.log(`gstack run          median ${fmt(gm)}   (min ${fmt(Math.min(...g.map((s) => s.ms)))})   peak memory ${median(g.map((s) => s.peakMiB))} MiB`);
-  console.log(`plain Playwright    median ${fmt(pm)}   (min ${fmt(Math.min(...p.map((s) => s.ms)))})   peak memory ${median(p.map((s) => s.peakMiB))} MiB`);
-  console.log(`ratio gstack/plain  ${(gm / pm).toFixed(2)}   (target <= 0.60, and <= 900 ms)`);
+  const med = samples.map((xs) => median(xs.map((s) => s.ms)));
+  variants.forEach((v, i) => {
+    const xs = samples[i];
+    console.log(`${v.name.padEnd(32)} median ${fmt(med[i]).padStart(8)}   (min ${fmt(Math.min(...xs.map((s) => s.ms)))})   peak memory ${median(xs.map((s) => s.peakMiB))} MiB`);
+  });
+  console.log(`ratio warm/plain   ${(med[0] / med[2]).toFixed(2)}   (target <= 0.60, and <= 900 ms)`);
+  console.log(`ratio cold/plain   ${(med[1] / med[2]).toFixed(2)}`);
+  if (fullBrowser) console.log(`plain Playwright on ${fullBrowser} for reference: the headless shell alone is ${(med[3] / med[2]).toFixed(2)}x faster`);
+  if (worker) console.log(`peak memory of a warm call counts the CLI, the worker (${Math.round(treeRssKb(worker) / 1024)} MiB idle) and the browser it starts`);
 
   if (WITH_AB) {
     const ab = await ensureAgentBrowser();

@@ -41,11 +41,13 @@ export function treeRssKb(root: number): number {
   return total;
 }
 
-/** Samples until stop() and returns the peak in MiB. */
-export function sampleTree(root: number, everyMs = 40): { stop(): number } {
+/** Samples until stop() and returns the peak in MiB. Several roots (a CLI and the warm worker
+ * that runs its call and browser) are summed. */
+export function sampleTree(root: number | number[], everyMs = 40): { stop(): number } {
+  const roots = Array.isArray(root) ? root : [root];
   let peak = 0;
   const tick = () => {
-    peak = Math.max(peak, treeRssKb(root));
+    peak = Math.max(peak, roots.reduce((sum, r) => sum + treeRssKb(r), 0));
   };
   const timer = setInterval(tick, everyMs);
   tick();

@@ -1,0 +1,54 @@
+// The `gstack` CLI proper: a thin yargs layer. Each subcommand lives in bin/commands/<name>.ts
+// and loads its implementation lazily, so a call pays only for what it uses. It runs in the
+// invoking process or, for flow calls, in the warm worker; either way it reads and writes only
+// through `io` and returns the exit code.
+import yargs from 'yargs';
+import { loadCatalog } from '../driver/catalog.js';
+import { COMMANDS } from './commands/index.js';
+import { trace } from '../driver/trace.js';
+import { UsageError } from './cli-flags.js';
+import type { CliIo } from './cli-io.js';
+import type { Catalog } from '../driver/catalog.js';
+
+/**
+ * The catalog without its prose, for an invocation that does not ask for help. yargs renders
+ * the whole help text before running any command (to have it ready should the command fail),
+ * and with the catalog's long descriptions that costs ~20 ms per call; we never print help
+ * except for --help, so only then does it get the descriptions.
+ */
+function withoutProse(catalog: Catalog): Catalog {
+  const bare = <T extends { description?: string }>(x: T): T => ({ ...x, description: '' });
+  return {
+    ...catalog,
+    sharedFlags: catalog.sharedFlags?.map(bare),
+    commands: catalog.commands.map((c) => ({ ...bare(c), flags: c.flags.map(bare), positionals: c.positionals?.map(bare), examples: [] })),
+  };
+}
+
+export async function runCli(io: CliIo): Promise<number> {
+  try {
+    trace('cli modules loaded');
+    const full = loadCatalog();
+    const catalog = io.argv.some((a) => a === '--help' || a === '-h') ? full : withoutProse(full);
+    trace('catalog loaded + validated');
+    let y = yargs(io.argv)
+      .scriptName('gstack')
+      .strict()
+      .exitProcess(!io.inWorker)
+      .demandCommand(1, 'Name a command: ' + catalog.commands.map((c) => c.name).join(', '))
+      .recommendCommands()
+      .help()
+      .version(false)
+      .wrap(Math.min(100, io.columns || 100))
+      .fail((msg, err) => {
+        throw err ?? new UsageError(`${msg}\nRun \`gstack --help\` (or \`gstack <command> --help\`) for usage.`);
+      });
+    for (const register of COMMANDS) y = register(y, catalog, io);
+    await y.parseAsync();
+    return io.exitCode;
+  } catch (err) {
+    const e = err as { exitCode?: number; message?: string };
+    io.err(`[error] ${e?.message ?? String(err)}\n`);
+    return typeof e?.exitCode === 'number' ? e.exitCode : 1;
+  }
+}

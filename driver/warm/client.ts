@@ -1,0 +1,163 @@
+// The CLI's side of the warm worker (protocol.ts): hand an invocation to a worker if one is
+// listening, and start one in the background after a call that ran without.
+//
+// This module is loaded by the `gstack` entry before anything else, so it uses Node built-ins
+// only. An invocation is handed over only after the worker has said hello and accepted it, so
+// it is never run twice: no worker, a full worker or a silent one (1 s) means "run it here".
+// Once accepted, the worker's output and exit code are this invocation's, and a worker that
+// dies mid-call is reported as this call's failure (exit 1), never retried.
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import net from 'node:net';
+import { delimiter, join } from 'node:path';
+import { trace } from '../trace.js';
+import { decoder, encode, workerAddress, workerEntry, type WarmIo, type WorkerMessage } from './protocol.js';
+
+const HELLO_TIMEOUT_MS = 1_000;
+
+/** Commands the worker serves: the flow calls, whose fixed cost is loading Playwright. */
+const WARM_COMMANDS = new Set(['run', 'cookbook']);
+
+function flagValue(argv: string[], name: string): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === `--${name}`) return argv[i + 1];
+    if (argv[i].startsWith(`--${name}=`)) return argv[i].slice(name.length + 3);
+  }
+  return undefined;
+}
+
+function asideOnPath(env: NodeJS.ProcessEnv): boolean {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    try {
+      if (dir) {
+        accessSync(join(dir, 'aside'), constants.X_OK);
+        return true;
+      }
+    } catch {
+      /* not here */
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether this invocation goes to the worker: a flow call that will run on Chromium. Help
+ * stays here (yargs prints it), and so does a call that may go to the user's Aside browser:
+ * `aside repl` is then the whole cost, and it should run from the user's own process.
+ */
+export function warmEligible(argv: string[], env: NodeJS.ProcessEnv): boolean {
+  if (!WARM_COMMANDS.has(argv[0] ?? '')) return false;
+  if (argv.some((a) => a === '--help' || a === '-h' || a === '--version')) return false;
+  const engine = flagValue(argv, 'engine') ?? 'auto';
+  if (engine === 'chromium' || flagValue(argv, 'connect') !== undefined || flagValue(argv, 'cdp') !== undefined) return true;
+  if (engine !== 'auto') return false;
+  return (!!env.GSTACK_SKIP_ASIDE && env.GSTACK_SKIP_ASIDE !== '0') || !asideOnPath(env);
+}
+
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/**
+ * Hands this `gstack` invocation to a warm worker and relays its output; resolves with the
+ * exit code, or undefined when no worker took it (the caller then runs the CLI itself).
+ */
+export function cliViaWarmWorker(io: WarmIo & { argv: string[] }): Promise<number | undefined> {
+  if (!warmEligible(io.argv, io.env)) return Promise.resolve(undefined);
+  const address = workerAddress(io.env);
+  if (!address || !existsSync(address.socket)) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const socket = net.connect(address.socket);
+    let phase: 'connecting' | 'sent' | 'accepted' | 'done' = 'connecting';
+    let workerPid = 0;
+    const helloTimer = setTimeout(() => giveUp(), HELLO_TIMEOUT_MS);
+    const onAbort = () => {
+      if (!socket.destroyed) socket.write(encode({ t: 'abort' }));
+    };
+    const settle = (code: number | undefined) => {
+      if (phase === 'done') return;
+      phase = 'done';
+      clearTimeout(helloTimer);
+      io.signal.removeEventListener('abort', onAbort);
+      resolve(code);
+    };
+    const giveUp = () => {
+      if (phase !== 'connecting' && phase !== 'sent') return;
+      socket.destroy();
+      settle(undefined);
+    };
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      if (phase !== 'accepted') return giveUp();
+      io.err(
+        `[error] The warm worker (pid ${workerPid}) running this call went away before it finished; its browser went with it. ` +
+          'Run the call again; if this repeats, set GSTACK_NO_WARM=1 to run each call in its own process.\n',
+      );
+      settle(1);
+    });
+    socket.on(
+      'data',
+      decoder((raw) => {
+        const msg = raw as WorkerMessage | undefined;
+        if (!msg) return;
+        switch (msg.t) {
+          case 'hello':
+            if (phase !== 'connecting') return;
+            if (!msg.accepting) return giveUp();
+            workerPid = msg.pid;
+            phase = 'sent';
+            socket.write(encode({ t: 'cli', argv: io.argv, env: stringEnv(io.env), cwd: io.cwd, columns: io.columns, trace: !!io.env.GSTACK_TRACE, pid: process.pid }));
+            return;
+          case 'busy':
+            return giveUp();
+          case 'accepted':
+            if (phase !== 'sent') return;
+            // From here on the invocation is the worker's: it is never run a second time.
+            phase = 'accepted';
+            clearTimeout(helloTimer);
+            trace(`handed to warm worker pid ${workerPid}`);
+            if (io.signal.aborted) onAbort();
+            else io.signal.addEventListener('abort', onAbort, { once: true });
+            return;
+          case 'out':
+            if (phase === 'accepted') io.out(msg.s);
+            return;
+          case 'err':
+            if (phase === 'accepted') io.err(msg.s);
+            return;
+          case 'need-stdin':
+            if (phase === 'accepted') {
+              void io.readStdin().then(
+                (data) => socket.write(encode({ t: 'stdin', data })),
+                () => socket.write(encode({ t: 'stdin', data: '' })),
+              );
+            }
+            return;
+          case 'exit':
+            if (phase !== 'accepted') return;
+            trace('warm worker exit');
+            settle(msg.code);
+            socket.end();
+            return;
+        }
+      }),
+    );
+  });
+}
+
+/** After a call that ran in its own process: start a worker for the next one, unless one is
+ * there already (or warm calls are off, or this build has no worker bundle). Never waits. */
+export function startWorkerInBackground(env: NodeJS.ProcessEnv = process.env): void {
+  const address = workerAddress(env, true);
+  if (!address || existsSync(address.socket) || !existsSync(workerEntry())) return;
+  try {
+    const child = spawn(process.execPath, [workerEntry()], { detached: true, stdio: 'ignore', env, cwd: address.dir });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    /* the next call simply runs in its own process too */
+  }
+}
+
