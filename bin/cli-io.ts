@@ -8,7 +8,7 @@ export interface CliIo extends WarmIo {
   argv: string[];
   /** Set by a command; the process (or the warm client) exits with it. */
   exitCode: number;
-  /** True inside the warm worker: run calls here, never start another worker. */
+  /** True inside the warm worker (yargs must not exit the process there). */
   inWorker: boolean;
 }
 

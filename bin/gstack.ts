@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Entry of the `gstack` command. A flow call (`run`, `cookbook`) is first offered to the warm
-// worker (driver/warm/), which has Playwright and the CLI loaded already; this entry therefore
-// loads nothing but Node built-ins until it knows it has to run the CLI itself (bin/cli.ts).
+// Entry of the `gstack` command. A browser command (run, cookbook, render, pdf, diagram) is
+// first offered to the warm worker (driver/warm/), which has Playwright and the CLI loaded
+// already; this entry therefore loads nothing but Node built-ins until it knows it has to run
+// the CLI itself (bin/cli.ts).
 import { exitAfterFlush, processIo } from './cli-io.js';
 import { trace } from '../driver/trace.js';
-import { cliViaWarmWorker } from '../driver/warm/client.js';
+import { cliViaWarmWorker, startWorkerInBackground, warmEligible } from '../driver/warm/client.js';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -13,7 +14,10 @@ async function main(): Promise<void> {
   const warmCode = await cliViaWarmWorker(io);
   if (warmCode !== undefined) return exitAfterFlush(warmCode);
   const { runCli } = await import('./cli.js');
-  exitAfterFlush(await runCli(io));
+  const code = await runCli(io);
+  // This one loaded Playwright itself: leave a worker for the next browser command.
+  if (warmEligible(argv, io.env) && !io.signal.aborted) startWorkerInBackground(io.env);
+  exitAfterFlush(code);
 }
 
 main().catch((err: unknown) => {

@@ -49,7 +49,7 @@ export function runFlagsToOptions(argv: Record<string, unknown>): RunOptions {
 /** Runs a flow script the way every script-running command does: lines streamed to stdout
  * (or one JSON object with --json), notices to stderr, the IO's abort signal (SIGINT/SIGTERM,
  * or the warm client going away) stops the call and its browser, and the call's truthful code
- * becomes the exit code. A call run in its own process starts a warm worker for the next one. */
+ * becomes the exit code. */
 export async function runFlowCall(script: string, argv: Record<string, unknown>, io: CliIo): Promise<void> {
   const { runScript } = await import('../driver/run.js');
   const json = !!argv.json;
@@ -64,8 +64,4 @@ export async function runFlowCall(script: string, argv: Record<string, unknown>,
   });
   if (json) io.out(JSON.stringify(result) + '\n');
   io.exitCode = result.exitCode;
-  if (!io.inWorker && !io.signal.aborted) {
-    const { startWorkerInBackground } = await import('../driver/warm/client.js');
-    startWorkerInBackground(io.env);
-  }
 }

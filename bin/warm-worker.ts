@@ -5,8 +5,16 @@ import type { CliIo } from './cli-io.js';
 
 runWorker({
   preload: async () => {
-    await import('./cli.js');
-    await import('./run-support.js');
+    await Promise.all([
+      import('./cli.js'),
+      import('./run-support.js'),
+      import('../render/cli.js'),
+      import('../render/render.js'),
+      import('../render/run-render.js'),
+      import('../render/chromium-render.js'),
+      import('../render/make-pdf.js'),
+      import('../render/diagram.js'),
+    ]);
   },
   serve: async (argv, io) => {
     const { runCli } = await import('./cli.js');

@@ -19,6 +19,8 @@ export interface RenderCliIo {
   out: (line: string) => void;
   err: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  signal?: AbortSignal;
 }
 
 export async function runRenderCli(tokens: string[], catalog: Catalog, io: RenderCliIo): Promise<number> {
@@ -35,6 +37,8 @@ export async function runRenderCli(tokens: string[], catalog: Catalog, io: Rende
   }
   spec.onProgress = (line) => io.err(line);
   spec.env = io.env ?? process.env;
+  spec.cwd = io.cwd;
+  spec.signal = io.signal;
 
   const { render } = await import('./render.js');
   let result: RenderResult;

@@ -32,6 +32,10 @@ export interface DiagramOptions {
   engine?: RenderEngineChoice;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Directory relative paths are resolved from. Default: the process's. */
+  cwd?: string;
+  /** Stops the render (the caller was interrupted or went away). */
+  signal?: AbortSignal;
   onProgress?: (line: string) => void;
 }
 
@@ -61,11 +65,11 @@ export interface DiagramResult {
 const usage = (msg: string) => new RenderError(msg, 2);
 
 /** Every diagram in the inputs: a .md/.markdown file gives one per ```mermaid fence. */
-export async function collectDiagrams(inputs: string[]): Promise<DiagramSource[]> {
+export async function collectDiagrams(inputs: string[], cwd = process.cwd()): Promise<DiagramSource[]> {
   if (!inputs.length) throw usage('name at least one .mmd file');
   const out: DiagramSource[] = [];
   for (const input of inputs) {
-    const abs = resolve(input);
+    const abs = resolve(cwd, input);
     let text: string;
     try {
       text = await readFile(abs, 'utf8');
@@ -107,9 +111,10 @@ export function planOutputs(diagrams: DiagramSource[], opts: DiagramOptions): Ta
   diagrams.forEach((d, i) => {
     // Diagrams the explicit paths do not cover still get files when --out-dir names a place.
     const auto = opts.outDir !== undefined || !explicit;
-    const dir = opts.outDir !== undefined ? resolve(opts.outDir) : d.inputDir;
-    t.svg.push(svg[i] !== undefined ? resolve(svg[i]) : auto && format !== 'png' && !png[i] ? join(dir, d.name + '.svg') : undefined);
-    t.png.push(png[i] !== undefined ? resolve(png[i]) : auto && format !== 'svg' && !svg[i] ? join(dir, d.name + '.png') : undefined);
+    const cwd = opts.cwd ?? process.cwd();
+    const dir = opts.outDir !== undefined ? resolve(cwd, opts.outDir) : d.inputDir;
+    t.svg.push(svg[i] !== undefined ? resolve(cwd, svg[i]) : auto && format !== 'png' && !png[i] ? join(dir, d.name + '.svg') : undefined);
+    t.png.push(png[i] !== undefined ? resolve(cwd, png[i]) : auto && format !== 'svg' && !svg[i] ? join(dir, d.name + '.png') : undefined);
   });
   const seen = new Set<string>();
   for (const p of [...t.svg, ...t.png]) {
@@ -158,7 +163,7 @@ export async function renderDiagrams(opts: DiagramOptions): Promise<DiagramResul
   }
   const scale = opts.scale ?? 1;
   if (!(scale > 0 && scale <= 8)) throw usage(`--scale ${opts.scale}: use a number above 0, up to 8`);
-  const diagrams = await collectDiagrams(opts.inputs);
+  const diagrams = await collectDiagrams(opts.inputs, opts.cwd);
   const targets = planOutputs(diagrams, opts);
   const background = opts.background ?? 'white';
 
@@ -185,6 +190,7 @@ export async function renderDiagrams(opts: DiagramOptions): Promise<DiagramResul
     deviceScaleFactor: scale,
     onProgress: say,
     env: opts.env,
+    signal: opts.signal,
   });
 
   const state = r.evals[0]?.value as MermaidPageState | undefined;

@@ -44,6 +44,10 @@ export interface MakePdfOptions {
   engine?: RenderEngineChoice;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Directory relative paths are resolved from. Default: the process's. */
+  cwd?: string;
+  /** Stops the render (the caller was interrupted or went away). */
+  signal?: AbortSignal;
   /** One progress or warning line at a time (stderr in the CLI). */
   onProgress?: (line: string) => void;
 }
@@ -75,12 +79,13 @@ function usage(msg: string): RenderError {
   return new RenderError(msg, 2);
 }
 
-function templateArg(value: string | undefined, flag: string): string | undefined {
+function templateArg(value: string | undefined, flag: string, cwd: string): string | undefined {
   if (value === undefined) return undefined;
   // A value that names a readable file is that file's HTML; anything else is the HTML itself.
-  if (!value.includes('<') && existsSync(value)) {
+  const file = resolve(cwd, value);
+  if (!value.includes('<') && existsSync(file)) {
     try {
-      if (statSync(value).isFile()) return readFileSync(value, 'utf8');
+      if (statSync(file).isFile()) return readFileSync(file, 'utf8');
     } catch {
       throw usage(`${flag} ${value}: cannot read the file`);
     }
@@ -111,7 +116,8 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   const started = Date.now();
   const say = opts.onProgress ?? (() => {});
   const to = opts.to ?? 'pdf';
-  const input = resolve(opts.input);
+  const cwd = opts.cwd ?? process.cwd();
+  const input = resolve(cwd, opts.input);
   let source: string;
   try {
     source = await readFile(input, 'utf8');
@@ -119,11 +125,11 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
     const code = (err as NodeJS.ErrnoException).code;
     throw usage(code === 'EISDIR' ? `input is a directory: ${opts.input}; name a Markdown file` : `input file not found: ${opts.input} (looked at ${input})`);
   }
-  const output = resolve(opts.output ?? join(dirname(input), basename(input, extname(input)) + (to === 'html' ? '.html' : '.pdf')));
+  const output = resolve(cwd, opts.output ?? join(dirname(input), basename(input, extname(input)) + (to === 'html' ? '.html' : '.pdf')));
   const tocDepth = opts.tocDepth ?? 3;
   if (!(Number.isInteger(tocDepth) && tocDepth >= 1 && tocDepth <= 6)) throw usage(`--toc-depth ${opts.tocDepth}: use 1 to 6`);
-  const header = templateArg(opts.headerTemplate, '--header-template');
-  const footer = templateArg(opts.footerTemplate, '--footer-template');
+  const header = templateArg(opts.headerTemplate, '--header-template', cwd);
+  const footer = templateArg(opts.footerTemplate, '--footer-template', cwd);
   const paper = paperOf(opts.pageSize);
 
   // Stage 1: parse, sanitize, resolve assets.
@@ -212,6 +218,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
       onBlockedRequest: (url) => say(`gstack pdf: blocked request to ${url} (pass --allow-network to allow it)`),
       onProgress: (line) => say(line),
       env: opts.env,
+      signal: opts.signal,
     });
     result.renderPasses++;
     engine = r.engine;

@@ -121,6 +121,10 @@ export interface RenderSpec {
   onProgress?: (line: string) => void;
   /** Environment for engine discovery (GSTACK_CHROMIUM, GSTACK_SKIP_ASIDE, PATH). */
   env?: NodeJS.ProcessEnv;
+  /** Directory relative paths (file, serveRoot, outputs) are resolved from. Default: the process's. */
+  cwd?: string;
+  /** Stops the render (the caller was interrupted or went away); reported as interrupted. */
+  signal?: AbortSignal;
 }
 
 export interface RenderArtifact {

@@ -49,6 +49,10 @@ export async function runRender(spec: RenderSpec): Promise<RenderResult> {
   });
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  // An interrupted caller stops the render the way the deadline does (browser closed, no output).
+  const interrupt = () => deadline.abort();
+  spec.signal?.addEventListener('abort', interrupt, { once: true });
+  if (spec.signal?.aborted) interrupt();
   let engine: RenderEngineName = 'chromium';
   let asideFallback: string | undefined;
   let out: EngineRenderOutput;
@@ -88,9 +92,11 @@ export async function runRender(spec: RenderSpec): Promise<RenderResult> {
       out = await runOn(engine);
     }
   } catch (err) {
+    if (spec.signal?.aborted) throw new RenderError('the render was interrupted (a signal, or its caller went away); the browser was closed and nothing was written.', 1);
     throw asRenderError(err, engine, timeoutMs);
   } finally {
     clearTimeout(timer);
+    spec.signal?.removeEventListener('abort', interrupt);
     await server.close();
   }
 
@@ -154,8 +160,9 @@ async function validate(spec: RenderSpec): Promise<Validated> {
   if (!spec.file) throw usage('no input file: name the HTML file to render');
   if (!spec.steps?.length) throw usage('nothing to do: add at least one step (--pdf OUT, --screenshot OUT or --eval JS)');
 
-  const fileAbs = resolve(spec.file);
-  const rootAbs = resolve(spec.serveRoot ?? dirname(fileAbs));
+  const cwd = spec.cwd ?? process.cwd();
+  const fileAbs = resolve(cwd, spec.file);
+  const rootAbs = resolve(cwd, spec.serveRoot ?? dirname(fileAbs));
   let root: string;
   try {
     root = await realpath(rootAbs);
@@ -174,7 +181,7 @@ async function validate(spec: RenderSpec): Promise<Validated> {
     try {
       file = await realpath(fileAbs);
     } catch {
-      throw usage(`input file not found: ${spec.file} (looked at ${fileAbs}). Check the path; relative paths are resolved from ${process.cwd()}.`);
+      throw usage(`input file not found: ${spec.file} (looked at ${fileAbs}). Check the path; relative paths are resolved from ${cwd}.`);
     }
     if (!(await stat(file)).isFile()) throw usage(`input is not a file: ${spec.file}. Name an .html file, not a directory.`);
     if (!isInside(root, file)) {
@@ -204,7 +211,7 @@ async function validate(spec: RenderSpec): Promise<Validated> {
       }
     }
     if (step.kind === 'eval' && !step.expression?.trim()) throw usage(`${label}: the expression is empty`);
-    const out = step.out === undefined ? undefined : resolve(step.out);
+    const out = step.out === undefined ? undefined : resolve(cwd, step.out);
     if (out !== undefined) {
       if (seen.has(out)) throw usage(`${label} writes ${out}, which step ${seen.get(out)! + 1} also writes; give each step its own output file`);
       seen.set(out, i);

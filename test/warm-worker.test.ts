@@ -239,3 +239,71 @@ test('a runtime dir others can enter is never used for the socket', () => {
   assert.equal(warmDir({ XDG_RUNTIME_DIR: dir }), join(dir, 'gstack'));
   assert.equal(workerAddress({ XDG_RUNTIME_DIR: dir, GSTACK_NO_WARM: '1' }), undefined);
 });
+
+// ---------------------------------------------------------------- render, pdf and diagram
+
+/** Runs the CLI from `cwd` (spawned there, as a user in that directory would). */
+async function runIn(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'gstack.js'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  return { code, stdout, stderr };
+}
+
+test('diagram, pdf and render run warm with paths relative to the caller\'s directory', { timeout: 90_000 }, async () => {
+  const env = await envFor({ GSTACK_TRACE: '1' });
+  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-warm-render-')));
+  const fixtures = join(ROOT, 'test', 'fixtures');
+  const { copyFileSync, writeFileSync } = await import('node:fs');
+  copyFileSync(join(fixtures, 'diagrams', 'flowchart.mmd'), join(cwd, 'flow.mmd'));
+  writeFileSync(join(cwd, 'notes.md'), '# Warm notes\n\nA paragraph that the PDF must carry.\n');
+  writeFileSync(join(cwd, 'page.html'), '<!doctype html><title>warm page</title><p id="x">hello from the caller dir</p>');
+
+  const diagram = await runIn(cwd, ['diagram', 'flow.mmd', '--svg', 'out/flow.svg', '--engine', 'chromium'], env);
+  assert.equal(diagram.code, 0, diagram.stderr);
+  assert.ok(handedOff(diagram.stderr), diagram.stderr);
+  assert.equal(diagram.stdout.trim(), join(cwd, 'out', 'flow.svg'));
+  assert.match(readFileSync(join(cwd, 'out', 'flow.svg'), 'utf8'), /<svg[\s\S]*Start here/);
+
+  const pdf = await runIn(cwd, ['pdf', 'notes.md', '--engine', 'chromium'], env);
+  assert.equal(pdf.code, 0, pdf.stderr);
+  assert.ok(handedOff(pdf.stderr), pdf.stderr);
+  assert.equal(pdf.stdout.trim(), join(cwd, 'notes.pdf'));
+  const { execFileSync } = await import('node:child_process');
+  assert.match(execFileSync('pdftotext', [join(cwd, 'notes.pdf'), '-'], { encoding: 'utf8' }), /Warm notes[\s\S]*A paragraph that the PDF must carry/);
+
+  const render = await runIn(cwd, ['render', 'page.html', '--engine', 'chromium', '--eval', 'document.querySelector("#x").textContent', '--screenshot', 'shot.png'], env);
+  assert.equal(render.code, 0, render.stderr);
+  assert.ok(handedOff(render.stderr), render.stderr);
+  assert.match(render.stdout, /^EVAL 1: "hello from the caller dir"$/m);
+  assert.match(render.stdout, new RegExp(`^OK ${join(cwd, 'shot.png').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  assert.ok(existsSync(join(cwd, 'shot.png')));
+  assert.equal(render.stdout.trimEnd().split('\n').at(-1), 'GSTACK_RENDER_OK');
+});
+
+test('SIGINT to a warm render: exit 1 saying it was interrupted, nothing written, browser closed', { timeout: 60_000 }, async () => {
+  const env = await envFor({ GSTACK_TRACE: '1' });
+  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-warm-render-int-')));
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(cwd, 'slow.html'), '<!doctype html><title>never ready</title><p>waiting</p>');
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'gstack.js'), 'render', 'slow.html', '--engine', 'chromium', '--wait-expr', 'window.never === true', '--wait-timeout', '30000', '--pdf', 'never.pdf'], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  // Wait until the page is open in the worker's browser, then interrupt.
+  for (let i = 0; i < 200 && !/render: context and page ready/.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(handedOff(stderr), stderr);
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  assert.equal(code, 1, stderr);
+  assert.match(stdout.trimEnd().split('\n').at(-1)!, /^\[error\] the render was interrupted/);
+  assert.equal(existsSync(join(cwd, 'never.pdf')), false);
+});

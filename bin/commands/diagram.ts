@@ -33,6 +33,9 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
         background: a.background,
         engine: a.engine,
         timeoutMs: a.timeout,
+        env: io.env,
+        cwd: io.cwd,
+        signal: io.signal,
         onProgress: (line) => io.err(line + '\n'),
       });
       for (const p of result.written) io.out(p + '\n');

@@ -48,6 +48,9 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
         strict: a.strict,
         engine: a.engine,
         timeoutMs: a.timeout,
+        env: io.env,
+        cwd: io.cwd,
+        signal: io.signal,
         onProgress: (line) => io.err(line + '\n'),
       });
       io.out(result.output + '\n');

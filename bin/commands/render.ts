@@ -25,6 +25,9 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       io.exitCode = await runRenderCli(tokens, catalog, {
         out: (line) => io.out(line + '\n'),
         err: (line) => io.err(line + '\n'),
+        env: io.env,
+        cwd: io.cwd,
+        signal: io.signal,
       });
     },
   );

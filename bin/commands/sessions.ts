@@ -25,6 +25,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       const code = await runSessionsCommand(argv as never, {
         out: (l) => io.out(l + '\n'),
         err: (l) => io.err(l + '\n'),
+        env: io.env,
       });
       io.exitCode = code;
     },

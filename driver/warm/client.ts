@@ -15,8 +15,9 @@ import { decoder, encode, workerAddress, workerEntry, type WarmIo, type WorkerMe
 
 const HELLO_TIMEOUT_MS = 1_000;
 
-/** Commands the worker serves: the flow calls, whose fixed cost is loading Playwright. */
-const WARM_COMMANDS = new Set(['run', 'cookbook']);
+/** Commands the worker serves: those that drive a browser, whose fixed cost is loading
+ * Playwright. The others (probe, sessions) are cheap and stay in the calling process. */
+const WARM_COMMANDS = new Set(['run', 'cookbook', 'render', 'pdf', 'diagram']);
 
 function flagValue(argv: string[], name: string): string | undefined {
   for (let i = 0; i < argv.length; i++) {
@@ -41,7 +42,7 @@ function asideOnPath(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * Whether this invocation goes to the worker: a flow call that will run on Chromium. Help
+ * Whether this invocation goes to the worker: a browser command that will run on Chromium. Help
  * stays here (yargs prints it), and so does a call that may go to the user's Aside browser:
  * `aside repl` is then the whole cost, and it should run from the user's own process.
  */

@@ -1,5 +1,7 @@
 // Benchmark (not part of npm test): `gstack pdf` against md-to-pdf and `gstack diagram`
 // against @mermaid-js/mermaid-cli, on the same inputs, in the same run, with the same Chromium.
+// gstack runs twice per round: served by the warm worker (driver/warm/, the normal case after
+// a user's first call) and with GSTACK_NO_WARM=1 (every call in its own process).
 //
 //   npx tsc -p tsconfig.json && node --import tsx test/bench/pdf-diagram.ts [--runs 5] [--only pdf|diagram]
 //
@@ -12,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { chromiumArgs, findChromium } from '../../driver/chromium-find.js';
+import { workerAddress } from '../../driver/warm/protocol.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 // Its own folder under the git-ignored .peers: other benchmarks install their peers beside it,
@@ -59,6 +62,7 @@ const puppeteerConfig = join(work, 'puppeteer.json');
 writeFileSync(puppeteerConfig, JSON.stringify(launch));
 const bin = (name: string) => join(PEERS, 'node_modules', '.bin', name);
 const gstackEnv = { ...process.env, GSTACK_SKIP_ASIDE: '1' };
+const coldEnv = { ...gstackEnv, GSTACK_NO_WARM: '1' };
 
 interface Case {
   name: string;
@@ -104,22 +108,32 @@ const median = (xs: number[]) => {
 };
 
 console.log(`bench: ${RUNS} runs each (after one warm-up), Chromium ${execFileSync(chromium, ['--version'], { encoding: 'utf8' }).trim()} for every tool`);
+const fmtRuns = (xs: number[]) => `median ${median(xs).toFixed(0)} ms  [${xs.map((x) => x.toFixed(0)).join(', ')}]`;
+const ratio = (peer: number, ours: number) => `${(peer / ours).toFixed(2)}x ${peer > ours ? '(gstack faster)' : '(gstack slower)'}`;
+let waitedForWorker = false;
 for (const c of cases.filter((x) => !ONLY || x.name.startsWith(ONLY))) {
-  const g: number[] = [];
+  const warm: number[] = [];
+  const cold: number[] = [];
   const p: number[] = [];
-  // Warm-up (disk cache), then interleave so both tools see the same machine load.
+  // Warm-up (disk cache; the first one leaves the warm worker), then interleave so every
+  // variant sees the same machine load.
   time(process.execPath, c.gstack, gstackEnv);
+  if (!waitedForWorker) {
+    waitedForWorker = true;
+    const socket = workerAddress(gstackEnv)?.socket;
+    for (let i = 0; i < 100 && socket && !existsSync(socket); i++) spawnSync('sleep', ['0.05']);
+    if (!socket || !existsSync(socket)) console.log('(no warm worker came up: the "warm" rows ran in-process)');
+  }
   if (c.peer) time(c.peer.cmd, c.peer.args, process.env);
   for (let i = 0; i < RUNS; i++) {
-    g.push(time(process.execPath, c.gstack, gstackEnv));
+    warm.push(time(process.execPath, c.gstack, gstackEnv));
+    cold.push(time(process.execPath, c.gstack, coldEnv));
     if (c.peer) p.push(time(c.peer.cmd, c.peer.args, process.env));
   }
-  const gm = median(g);
-  let line = `${c.name}\n  gstack      median ${gm.toFixed(0)} ms  [${g.map((x) => x.toFixed(0)).join(', ')}]`;
+  let line = `${c.name}\n  gstack (warm worker)   ${fmtRuns(warm)}\n  gstack (GSTACK_NO_WARM) ${fmtRuns(cold)}`;
   if (c.peer) {
-    const pm = median(p);
-    line += `\n  ${c.peer.label.padEnd(11)} median ${pm.toFixed(0)} ms  [${p.map((x) => x.toFixed(0)).join(', ')}]`;
-    line += `\n  ratio ${c.peer.label}/gstack = ${(pm / gm).toFixed(2)}x ${pm > gm ? '(gstack faster)' : '(gstack slower)'}`;
+    line += `\n  ${c.peer.label.padEnd(22)} ${fmtRuns(p)}`;
+    line += `\n  ratio ${c.peer.label}/gstack: warm ${ratio(median(p), median(warm))}, GSTACK_NO_WARM ${ratio(median(p), median(cold))}`;
   }
   console.log(line);
 }
