@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const { runCli } = await import('./cli.js');
   const code = await runCli(io);
   // This one loaded Playwright itself: leave a worker for the next browser command.
-  if (warmEligible(argv, io.env) && !io.signal.aborted) startWorkerInBackground(io.env);
+  if (warmEligible(argv, io.env) && !io.signal.aborted) await startWorkerInBackground(io.env).catch(() => undefined);
   exitAfterFlush(code);
 }
 

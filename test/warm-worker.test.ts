@@ -219,6 +219,27 @@ test('no worker: the call runs in-process and starts one for the next call; GSTA
   process.kill(pid, 'SIGTERM');
 });
 
+test('a worker killed outright leaves a dead socket: the next call runs in-process and a new worker replaces it', { timeout: 60_000 }, async () => {
+  const xdg = privateRuntime();
+  const dead = await startWorker(xdg);
+  process.kill(dead.pid, 'SIGKILL');
+  await new Promise((r) => dead.child.on('exit', r));
+  assert.ok(existsSync(dead.socket), 'SIGKILL leaves the socket file behind');
+  const env = await envFor({ XDG_RUNTIME_DIR: xdg, GSTACK_TRACE: '1', GSTACK_WARM_IDLE_MS: '20000' });
+  const first = await runCli(['run', 'console.log("GSTACK_STEP_OK")', '--engine', 'chromium', '--session', 'revive'], env);
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(handedOff(first.stderr), undefined, 'nobody answers on the dead socket: the call ran in-process');
+  let second = first;
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    second = await runCli(['run', 'console.log("GSTACK_STEP_OK")', '--engine', 'chromium', '--session', 'revive'], env);
+    if (handedOff(second.stderr)) break;
+  }
+  const pid = handedOff(second.stderr);
+  assert.ok(pid && pid !== dead.pid, `a new worker took over:\n${second.stderr}`);
+  process.kill(pid, 'SIGTERM');
+});
+
 test('an idle worker exits and removes its socket', { timeout: 30_000 }, async () => {
   const xdg = privateRuntime();
   const own = await startWorker(xdg, { GSTACK_WARM_IDLE_MS: '500' });

@@ -11,7 +11,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import net from 'node:net';
 import { delimiter, join } from 'node:path';
 import { trace } from '../trace.js';
-import { decoder, encode, workerAddress, workerEntry, type WarmIo, type WorkerMessage } from './protocol.js';
+import { decoder, encode, workerAddress, workerEntry, workerLockTarget, type WarmIo, type WorkerMessage } from './protocol.js';
 
 const HELLO_TIMEOUT_MS = 1_000;
 
@@ -148,11 +148,15 @@ export function cliViaWarmWorker(io: WarmIo & { argv: string[] }): Promise<numbe
   });
 }
 
-/** After a call that ran in its own process: start a worker for the next one, unless one is
- * there already (or warm calls are off, or this build has no worker bundle). Never waits. */
-export function startWorkerInBackground(env: NodeJS.ProcessEnv = process.env): void {
+/** After a browser command that ran in its own process: start a worker for the next one,
+ * unless a live one is there already (or warm calls are off, or this build has no worker
+ * bundle). A socket whose worker died (SIGKILL, OOM) does not count: its lock names a dead
+ * pid, and the new worker takes the lock over and replaces the socket. Never waits on it. */
+export async function startWorkerInBackground(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const address = workerAddress(env, true);
-  if (!address || existsSync(address.socket) || !existsSync(workerEntry())) return;
+  if (!address || !existsSync(workerEntry())) return;
+  const { lockHolder } = await import('../sessions/lock.js');
+  if (await lockHolder(workerLockTarget(address))) return;
   try {
     const child = spawn(process.execPath, [workerEntry()], { detached: true, stdio: 'ignore', env, cwd: address.dir });
     child.on('error', () => undefined);
@@ -161,4 +165,3 @@ export function startWorkerInBackground(env: NodeJS.ProcessEnv = process.env): v
     /* the next call simply runs in its own process too */
   }
 }
-

@@ -131,3 +131,8 @@ export function workerAddress(env: NodeJS.ProcessEnv = process.env, create = fal
   if (Buffer.byteLength(socket) > 100) return undefined;
   return { dir, id, socket };
 }
+
+/** The worker's singleton lock (driver/sessions/lock.ts): `<dir>/w-<id>.lock` names its pid. */
+export function workerLockTarget(address: WorkerAddress): string {
+  return join(address.dir, `w-${address.id}`);
+}

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { loadPlaywright } from '../playwright-load.js';
 import { loadCatalog } from '../catalog.js';
 import { withTraceSink } from '../trace.js';
-import { buildId, decoder, encode, MAX_CONCURRENT_CALLS, workerAddress, type ClientMessage, type WarmIo, type WorkerMessage } from './protocol.js';
+import { buildId, decoder, encode, MAX_CONCURRENT_CALLS, workerAddress, workerLockTarget, type ClientMessage, type WarmIo, type WorkerMessage } from './protocol.js';
 
 const DEFAULT_IDLE_MS = 10 * 60_000;
 
@@ -43,7 +43,7 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
   const { acquireProfileLock } = await import('../sessions/lock.js');
   let lock: Awaited<ReturnType<typeof acquireProfileLock>>;
   try {
-    lock = await acquireProfileLock(join(address.dir, `w-${address.id}`), { timeoutMs: 0, key: 'gstack warm worker' });
+    lock = await acquireProfileLock(workerLockTarget(address), { timeoutMs: 0, key: 'gstack warm worker' });
   } catch {
     return; // another worker for this build is alive
   }
