@@ -45,6 +45,17 @@ async function startWorker(xdg: string, extra: NodeJS.ProcessEnv = {}): Promise<
   return { child, socket: address.socket, pid };
 }
 
+/** Runs the CLI from `cwd` (spawned there, as a user in that directory would). */
+async function runIn(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'gstack.js'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  return { code, stdout, stderr };
+}
+
 const slowScript = (url: string) =>
   `const pg = await openTab(${JSON.stringify(url)}); console.log("READY " + await pg.title()); await sleep(60000); console.log("GSTACK_STEP_OK");`;
 
@@ -117,19 +128,10 @@ test("the call runs with the caller's directory, environment and stdin", { timeo
   assert.ok(fromStdin.pwd.startsWith(home), `artifacts live under the caller's GSTACK_HOME (${fromStdin.pwd})`);
 
   const writeNote = 'await fs.writeFile(path.join(pwd, "note.txt"), "evidence"); console.log("GSTACK_STEP_OK")';
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'gstack.js'), 'run', writeNote, '--engine', 'chromium', '--json', '--out', 'evidence'], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const code = await new Promise<number | null>((r) => child.on('close', r));
-  assert.equal(code, 0, err);
-  assert.ok(handedOff(err));
-  const inCwd = JSON.parse(out) as { session: { key: string; source: string } };
+  const inCwdRun = await runIn(cwd, ['run', writeNote, '--engine', 'chromium', '--json', '--out', 'evidence'], env);
+  assert.equal(inCwdRun.code, 0, inCwdRun.stderr);
+  assert.ok(handedOff(inCwdRun.stderr));
+  const inCwd = JSON.parse(inCwdRun.stdout) as { session: { key: string; source: string } };
   assert.deepEqual(inCwd.session.source, 'cwd');
   assert.equal(inCwd.session.key, cwd, 'the session key comes from the caller\'s directory, not the worker\'s');
   assert.equal(readFileSync(join(cwd, 'evidence', 'note.txt'), 'utf8'), 'evidence', '--out is relative to the caller\'s directory');
@@ -262,17 +264,6 @@ test('a runtime dir others can enter is never used for the socket', () => {
 });
 
 // ---------------------------------------------------------------- render, pdf and diagram
-
-/** Runs the CLI from `cwd` (spawned there, as a user in that directory would). */
-async function runIn(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'gstack.js'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const code = await new Promise<number | null>((r) => child.on('close', r));
-  return { code, stdout, stderr };
-}
 
 test('diagram, pdf and render run warm with paths relative to the caller\'s directory', { timeout: 90_000 }, async () => {
   const env = await envFor({ GSTACK_TRACE: '1' });
