@@ -10,7 +10,7 @@
 // profile, a Chromium of its own that is closed (or killed) before the result is sent. A client
 // that goes away mid-call (killed, SIGKILLed, its process group killed) aborts that call: the
 // browser is shut down in order and the lock released, as when an in-process CLI dies.
-import { appendFileSync, unlinkSync } from 'node:fs';
+import { appendFileSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { chmod, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -31,10 +31,17 @@ export interface WorkerOptions {
 export async function runWorker(opts: WorkerOptions): Promise<void> {
   const address = workerAddress(process.env, true);
   if (!address) return;
-  const logFile = join(address.dir, `w-${address.id}.log`);
+  // One log for every build's workers (starts, exits, failures), kept small: it is restarted
+  // when it passes 256 KiB.
+  const logFile = join(address.dir, 'worker.log');
+  try {
+    if (statSync(logFile).size > 256 * 1024) truncateSync(logFile, 0);
+  } catch {
+    /* no log yet */
+  }
   const log = (line: string) => {
     try {
-      appendFileSync(logFile, `${new Date().toISOString()} pid ${process.pid} ${line}\n`, { mode: 0o600 });
+      appendFileSync(logFile, `${new Date().toISOString()} pid ${process.pid} build ${address.id} ${line}\n`, { mode: 0o600 });
     } catch {
       /* logging never stops the worker */
     }
