@@ -78,13 +78,14 @@ export function workerEntry(): string {
 }
 
 /**
- * Identifies the code a worker runs: Node's version, the protocol, and the CLI and worker
- * bundles (size and mtime change on every build). A rebuilt project or another Node gets
- * another socket, so a client is never served by older code. Undefined without the bundles.
+ * Identifies the code a worker runs: Node's version, the protocol, the CLI and worker bundles
+ * (size and mtime change on every build) and the catalog (read once per process). A rebuilt
+ * project, an edited catalog or another Node gets another socket, so a client is never served
+ * by older code. Undefined without the bundles.
  */
 export function buildId(): string | undefined {
   try {
-    const stamp = [join(projectRoot(), 'dist', 'bin', 'gstack.js'), workerEntry()]
+    const stamp = [join(projectRoot(), 'dist', 'bin', 'gstack.js'), workerEntry(), join(projectRoot(), 'driver', 'catalog.json')]
       .map((f) => {
         const st = statSync(f);
         return `${st.size}:${st.mtimeMs}`;
