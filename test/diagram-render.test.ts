@@ -3,24 +3,22 @@
 // the SVG/PNG files read back. Needs `npx tsc` (npm test builds).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { findChromium } from '../driver/chromium-find.js';
 import { collectDiagrams, planOutputs } from '../render/diagram.js';
 import { mermaidBootScript, mermaidDistDir } from '../render/mermaid-page.js';
+import { BIN, ROOT, runCli } from './helpers/cli.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const CLI = join(ROOT, 'dist', 'bin', 'gstack.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'diagrams');
 let work: string;
 let launchLog: string;
 let env: NodeJS.ProcessEnv;
 
 before(async () => {
-  assert.ok(existsSync(CLI), 'dist/bin/gstack.js is missing: run `npx tsc -p tsconfig.json` (npm test builds first)');
+  assert.ok(existsSync(BIN), 'dist/bin/gstack.js is missing: run `npx tsc -p tsconfig.json` (npm test builds first)');
   work = await mkdtemp(join(tmpdir(), 'gstack-diagram-test-'));
   launchLog = join(work, 'launches.log');
   const wrapper = join(work, 'chromium-counting');
@@ -33,14 +31,7 @@ after(async () => {
 });
 
 function gstack(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((ok) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => ok({ code, stdout, stderr }));
-  });
+  return runCli(args, { cwd: work, env, exactEnv: true });
 }
 
 async function launches(): Promise<number> {

@@ -5,15 +5,13 @@
 // of the Aside-only globals.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, delimiter, basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { ROOT, runCli } from './helpers/cli.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'dist', 'bin', 'gstack.js');
 const DOUBLES = join(ROOT, 'test', 'doubles');
 const BASE_PATH = (process.env.PATH ?? '')
   .split(delimiter)
@@ -45,18 +43,9 @@ function env(opts: { aside?: boolean; extra?: Record<string, string> } = {}): No
   return { ...e, ...opts.extra };
 }
 
-/** Spawns the CLI asynchronously (the fixture server lives in this process). */
+/** Runs the CLI asynchronously (the fixture server lives in this process) with exactly `e`. */
 function gstack(args: string[], e: NodeJS.ProcessEnv): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const child = spawn(process.execPath, [BIN, ...args], { env: e, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== ''), ms: Date.now() - t0 }));
-  });
+  return runCli(args, { env: e, exactEnv: true });
 }
 
 const SIMPLE = (url: string) =>

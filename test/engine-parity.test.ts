@@ -5,17 +5,14 @@
 // cookbook shape.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, delimiter, basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadCatalog } from '../driver/catalog.js';
 import { SHAPES, buildScript } from '../cookbook/index.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { ROOT, runCli } from './helpers/cli.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'dist', 'bin', 'gstack.js');
 const DOUBLES = join(ROOT, 'test', 'doubles');
 const work = mkdtempSync(join(tmpdir(), 'gstack-parity-'));
 
@@ -41,15 +38,7 @@ function gstack(args: string[]): Promise<Ran> {
     GSTACK_SESSION_KEY: 'engine-parity-test',
   };
   for (const k of ['GSTACK_SKIP_ASIDE', 'ASIDE_DOUBLE_MODE', 'ASIDE_DOUBLE_MAX_STDOUT']) delete env[k];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, lines: out.split('\n').filter((l) => l !== ''), stderr: err }));
-  });
+  return runCli(args, { env, exactEnv: true });
 }
 
 const LABELS = loadCatalog().evidenceLabels.map((l) => l.label);

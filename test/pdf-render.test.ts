@@ -2,7 +2,7 @@
 // poppler-utils (pdftotext, pdfinfo, pdftoppm) and pdf-lib. Needs `npx tsc` (npm test builds).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile, chmod, readdir, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -13,16 +13,15 @@ import { PDFDocument, PDFDict, PDFName, PDFString, PDFHexString } from 'pdf-lib'
 import { findChromium } from '../driver/chromium-find.js';
 import { convertMarkdown } from '../render/markdown.js';
 import { AssetPolicy } from '../render/markdown-assets.js';
+import { BIN, ROOT, runCli } from './helpers/cli.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const CLI = join(ROOT, 'dist', 'bin', 'gstack.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'markdown');
 let work: string;
 let launchLog: string;
 let env: NodeJS.ProcessEnv;
 
 before(async () => {
-  assert.ok(existsSync(CLI), 'dist/bin/gstack.js is missing: run `npx tsc -p tsconfig.json` (npm test builds first)');
+  assert.ok(existsSync(BIN), 'dist/bin/gstack.js is missing: run `npx tsc -p tsconfig.json` (npm test builds first)');
   work = await mkdtemp(join(tmpdir(), 'gstack-pdf-test-'));
   // Every Chromium start goes through this wrapper, so a test can count browser launches.
   launchLog = join(work, 'launches.log');
@@ -42,14 +41,7 @@ interface CliRun {
 }
 
 function gstack(args: string[], cwd = work): Promise<CliRun> {
-  return new Promise((ok) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => ok({ code, stdout, stderr }));
-  });
+  return runCli(args, { cwd, env, exactEnv: true });
 }
 
 async function launches(): Promise<number> {

@@ -5,15 +5,12 @@
 // Build first: `npx tsc -p tsconfig.json` (npm test does).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join } from 'node:path';
 import { imageSize, pdfInfo, pdfOutline, pdfText } from './fixtures/render/inspect.js';
+import { BIN, ROOT, runCli } from './helpers/cli.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(ROOT, 'dist', 'bin', 'gstack.js');
 const FIX = join(ROOT, 'test', 'fixtures', 'render');
 const DOUBLE_DIR = join(ROOT, 'test', 'doubles');
 let work: string;
@@ -28,18 +25,11 @@ interface Ran {
 
 function gstack(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
   const base = { ...process.env };
-  delete base.GSTACK_SKIP_ASIDE;
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, 'render', ...args], {
-      cwd: work,
-      env: { ...base, ASIDE_DOUBLE_HOME: asideHome, GSTACK_ASIDE_PROBE_TIMEOUT_MS: '20000', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (code) => done({ code, stdout, stderr, lines: stdout.split('\n').filter(Boolean) }));
+  delete base.GSTACK_SKIP_ASIDE; // these tests let the Aside probe run
+  return runCli(['render', ...args], {
+    cwd: work,
+    env: { ...base, ASIDE_DOUBLE_HOME: asideHome, GSTACK_ASIDE_PROBE_TIMEOUT_MS: '20000', ...env },
+    exactEnv: true,
   });
 }
 

@@ -3,15 +3,12 @@
 // Build first: `npx tsc -p tsconfig.json` (npm test does).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { imageSize, pdfInfo, pdfOutline, pdfText, type OutlineItem } from './fixtures/render/inspect.js';
+import { BIN, ROOT, runCli } from './helpers/cli.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(ROOT, 'dist', 'bin', 'gstack.js');
 const FIX = join(ROOT, 'test', 'fixtures', 'render');
 const BEGIN = '--- BEGIN UNTRUSTED WEB CONTENT ---';
 const END = '--- END UNTRUSTED WEB CONTENT ---';
@@ -26,21 +23,7 @@ interface Ran {
 }
 
 function gstack(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
-  const started = Date.now();
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, 'render', ...args], {
-      cwd: work,
-      env: { ...process.env, GSTACK_SKIP_ASIDE: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (code) =>
-      done({ code, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== ''), ms: Date.now() - started }),
-    );
-  });
+  return runCli(['render', ...args], { env, cwd: work });
 }
 
 /** Lines between the untrusted-content fence lines. */

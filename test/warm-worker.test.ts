@@ -34,7 +34,7 @@ async function envFor(extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv>
 
 /** Starts a worker for `xdg` and waits until it listens; its pid comes from its lock record. */
 async function startWorker(xdg: string, extra: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; socket: string; pid: number }> {
-  const env = { ...process.env, XDG_RUNTIME_DIR: xdg, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: xdg, ...extra };
   delete env.GSTACK_NO_WARM;
   const address = workerAddress(env, true);
   assert.ok(address, 'the build has a warm worker bundle and a usable runtime dir');

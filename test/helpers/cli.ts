@@ -13,22 +13,31 @@ export interface CliResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** stdout's non-empty lines. */
   lines: string[];
   pid: number;
+  /** Wall time from spawn to exit. */
+  ms: number;
 }
 
 export function tempHome(prefix = 'gstack-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/**
+ * Runs `gstack ...args` to its end. The environment is this process's with GSTACK_SKIP_ASIDE=1
+ * and `env` on top, or exactly `env` with `exactEnv` (tests that remove variables, e.g. to let
+ * the Aside probe run).
+ */
 export function runCli(
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
+  opts: { env?: NodeJS.ProcessEnv; exactEnv?: boolean; input?: string; cwd?: string; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
+    const started = Date.now();
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd ?? ROOT,
-      env: { ...process.env, GSTACK_SKIP_ASIDE: '1', ...opts.env },
+      env: opts.exactEnv ? opts.env : { ...process.env, GSTACK_SKIP_ASIDE: '1', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     opts.onSpawn?.(child.pid!);
@@ -40,7 +49,7 @@ export function runCli(
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== ''), pid: child.pid! });
+      resolve({ code, signal, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== ''), pid: child.pid!, ms: Date.now() - started });
     });
     child.stdin.end(opts.input ?? '');
   });

@@ -2,7 +2,7 @@
 // routes the end-to-end tests need (cookies, slow responses, redirects, status codes).
 import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { join, extname, resolve, sep } from 'node:path';
+import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 
