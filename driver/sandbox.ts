@@ -18,6 +18,27 @@ export interface SandboxHost {
 
 type Impl = (host: SandboxHost, tabs: Tabs) => unknown;
 
+/**
+ * Node's own `path` and `Buffer` as a script sees them: usable as usual, but assigning to or
+ * deleting their members throws. They are shared by every call a warm worker runs
+ * (driver/warm/), so a script's `path.join = ...` must not change what the next call gets.
+ * (The sandbox is still no security boundary: see the docs.)
+ */
+function readOnly<T extends object>(target: T, name: string): T {
+  const refuse = (): never => {
+    throw new AgentError(`${name} is read-only in a flow script: keep your own helper in a variable instead of changing ${name}.`);
+  };
+  const guard: ProxyHandler<object> = { set: refuse, defineProperty: refuse, deleteProperty: refuse, setPrototypeOf: refuse };
+  return new Proxy<T>(target, {
+    ...(guard as ProxyHandler<T>),
+    // path.posix / path.win32 are the same kind of shared object.
+    get: (t, key, receiver) => {
+      const v = Reflect.get(t, key, receiver);
+      return name === 'path' && (key === 'posix' || key === 'win32') && v && typeof v === 'object' ? new Proxy(v as object, guard) : v;
+    },
+  });
+}
+
 function formatArg(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v instanceof Error || (v && typeof v === 'object' && 'message' in v && 'stack' in v)) return String((v as Error).message);
@@ -75,8 +96,8 @@ export const CHROMIUM_GLOBALS: Record<string, Impl> = {
   },
   pwd: (h) => h.pwd,
   fs: (h) => createConfinedFs(h.pwd),
-  path: () => path,
-  Buffer: () => Buffer,
+  path: () => readOnly(path, 'path'),
+  Buffer: () => readOnly(Buffer, 'Buffer'),
   fetch: (h) => async (url: unknown, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
     if (typeof url !== 'string') throw new AgentError('fetch(url, init): url must be a string.');
     try {

@@ -95,9 +95,9 @@ export interface GstackScriptGlobals {
   pwd: string;
   /** Promise-style file system confined to `pwd`: relative paths resolve against `pwd`, and any path whose real path leaves `pwd` is refused before anything is written. (Aside: yes, Chromium: yes) */
   fs: ConfinedFs;
-  /** Node's `path` module (join, basename, extname, ...), for building paths under `pwd`. (Aside: yes, Chromium: yes) */
+  /** Node's `path` module (join, basename, extname, ...), for building paths under `pwd`. Read-only: assigning to its members throws. (Aside: yes, Chromium: yes) */
   path: typeof import("node:path");
-  /** Node's `Buffer`, e.g. to decode the base64 image of `annotatedScreenshot`. (Aside: yes, Chromium: yes) */
+  /** Node's `Buffer`, e.g. to decode the base64 image of `annotatedScreenshot`. Read-only: assigning to its members throws. (Aside: yes, Chromium: yes) */
   Buffer: typeof globalThis.Buffer;
   /** HTTP request that carries this browser context's cookies (and stores the cookies it gets back). The response has `ok`, `status`, `statusText`, `url`, `headers.get(name)`, `text()`, `json()`, `arrayBuffer()`. (Aside: yes, Chromium: yes) */
   fetch: (url: string, init?: FetchInit) => Promise<FetchResponse>;
@@ -124,7 +124,7 @@ declare global {
   const pwd: GstackScriptGlobals["pwd"];
   /** Promise-style file system confined to `pwd`: relative paths resolve against `pwd`, and any path whose real path leaves `pwd` is refused before anything is written. */
   const fs: GstackScriptGlobals["fs"];
-  /** Node's `path` module (join, basename, extname, ...), for building paths under `pwd`. */
+  /** Node's `path` module (join, basename, extname, ...), for building paths under `pwd`. Read-only: assigning to its members throws. */
   const path: GstackScriptGlobals["path"];
   /** Aside only: lists the tabs of the user's own browser window. The Chromium profile has no user tabs, so on Chromium it throws an error saying to open your own tab with `openTab(url)` instead. */
   const listBrowserTabs: GstackScriptGlobals["listBrowserTabs"];

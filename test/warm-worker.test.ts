@@ -186,6 +186,29 @@ console.log("GSTACK_STEP_OK");`;
   assert.match(a2.stdout, /^COOKIE=who=alice$/m);
 });
 
+test('what one call does to the objects it was given never reaches the next call in the worker', { timeout: 60_000 }, async () => {
+  const env = await envFor({ GSTACK_TRACE: '1' });
+  const tamper = `for (const [what, change] of [
+  ["path.join", () => { path.join = () => "tampered"; }],
+  ["path.posix.join", () => { path.posix.join = null; }],
+  ["Buffer.from", () => { Buffer.from = null; }],
+  ["delete Buffer.alloc", () => { delete Buffer.alloc; }],
+]) {
+  try { change(); console.log("CHANGED " + what); } catch (e) { console.log("REFUSED " + what + ": " + e.message); }
+}
+console.log("GSTACK_STEP_OK");`;
+  const first = await runCli(['run', tamper, '--engine', 'chromium', '--session', 'tamper'], env);
+  assert.equal(first.code, 0, first.stderr);
+  const pid = handedOff(first.stderr);
+  assert.ok(pid);
+  const lines = first.stdout.split('\n');
+  assert.deepEqual(lines.filter((l) => l.startsWith('CHANGED')), []);
+  assert.equal(lines.filter((l) => /^REFUSED .*read-only in a flow script/.test(l)).length, 4, first.stdout);
+  const next = await runCli(['run', 'console.log(path.join("a", "b") + " " + Buffer.from("aGk=", "base64").toString() + " " + Buffer.alloc(2).length); console.log("GSTACK_STEP_OK")', '--engine', 'chromium', '--session', 'other'], env);
+  assert.equal(handedOff(next.stderr), pid, 'the same worker served the next call');
+  assert.equal(next.stdout, 'a/b hi 2\nGSTACK_STEP_OK\n');
+});
+
 test('a worker that dies mid-call: the caller exits 1 saying so, and the call is not run again', { timeout: 60_000 }, async () => {
   const xdg = privateRuntime();
   const own = await startWorker(xdg);
