@@ -38,7 +38,7 @@ async function startWorker(xdg: string, extra: NodeJS.ProcessEnv = {}): Promise<
   delete env.GSTACK_NO_WARM;
   const address = workerAddress(env, true);
   assert.ok(address, 'the build has a warm worker bundle and a usable runtime dir');
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'warm-worker.js')], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--expose-gc', join(ROOT, 'dist', 'bin', 'warm-worker.js')], { env, stdio: 'ignore' });
   for (let i = 0; i < 200 && !existsSync(address.socket); i++) await new Promise((r) => setTimeout(r, 50));
   assert.ok(existsSync(address.socket), 'the worker listens within 10 s');
   const pid = (JSON.parse(readFileSync(join(address.dir, `w-${address.id}.lock`), 'utf8')) as { pid: number }).pid;

@@ -158,7 +158,7 @@ export async function startWorkerInBackground(env: NodeJS.ProcessEnv = process.e
   const { lockHolder } = await import('../sessions/lock.js');
   if (await lockHolder(workerLockTarget(address))) return;
   try {
-    const child = spawn(process.execPath, [workerEntry()], { detached: true, stdio: 'ignore', env, cwd: address.dir });
+    const child = spawn(process.execPath, ['--expose-gc', workerEntry()], { detached: true, stdio: 'ignore', env, cwd: address.dir });
     child.on('error', () => undefined);
     child.unref();
   } catch {
