@@ -20,8 +20,15 @@ export function processIo(argv: string[]): CliIo {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   let readerGone = false;
+  let stderrGone = false;
+  const gone = (err: NodeJS.ErrnoException) => err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED';
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') readerGone = true;
+    if (gone(err)) readerGone = true;
+    else throw err;
+  });
+  // `2>&1 | head` closes stderr's reader too.
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (gone(err)) stderrGone = true;
     else throw err;
   });
   return {
@@ -36,7 +43,7 @@ export function processIo(argv: string[]): CliIo {
       if (!readerGone) process.stdout.write(text);
     },
     err: (text) => {
-      process.stderr.write(text);
+      if (!stderrGone) process.stderr.write(text);
     },
     readStdin: async () => {
       const chunks: Buffer[] = [];

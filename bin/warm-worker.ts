@@ -14,6 +14,7 @@ runWorker({
       import('../render/chromium-render.js'),
       import('../render/make-pdf.js'),
       import('../render/diagram.js'),
+      import('../cookbook/index.js'),
     ]);
   },
   serve: async (argv, io) => {

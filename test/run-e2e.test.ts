@@ -309,6 +309,23 @@ test('a reader that goes away early (| head -1) does not crash the call; its bro
   assert.deepEqual(await processesMentioning(`--user-data-dir=${profile}`), []);
 });
 
+test('a reader of both streams that goes away early (2>&1 | head -1) does not crash the call either', async () => {
+  const { spawn } = await import('node:child_process');
+  const profile = mkdtempSync(join(tmpdir(), 'gstack-epipe2-profile-'));
+  const child = spawn(process.execPath, [BIN, 'run', `
+    const pg = await openTab("${site.url}large.html");
+    for (let i = 0; i < 200; i++) console.log("line " + i + " " + "x".repeat(4000));
+    console.log("GSTACK_STEP_OK");`, '--profile', profile], { env: { ...process.env, GSTACK_HOME: home, GSTACK_SKIP_ASIDE: '1', GSTACK_TRACE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // GSTACK_TRACE=1 makes the call write to stderr all along; both readers vanish at once.
+  child.stderr.once('data', () => {
+    child.stderr.destroy();
+    child.stdout.destroy();
+  });
+  const code = await new Promise((r) => child.on('close', r));
+  assert.equal(code, 0);
+  assert.deepEqual(await processesMentioning(`--user-data-dir=${profile}`), []);
+});
+
 test('a script that never ends: --timeout kills the browser, exit 1, no orphan process', async () => {
   const profile = mkdtempSync(join(tmpdir(), 'gstack-timeout-profile-'));
   const r = await runCli(['run', `const pg = await openTab("${site.url}"); console.log("STARTED"); await new Promise(() => {});`, '--profile', profile, '--timeout', '4000'], { env: { GSTACK_HOME: home } });
