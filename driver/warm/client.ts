@@ -1,16 +1,17 @@
 // The CLI's side of the warm worker (protocol.ts): hand an invocation to a worker if one is
 // listening, and start one in the background after a call that ran without.
 //
-// This module is loaded by the `gstack` entry before anything else, so it uses Node built-ins
-// only. An invocation is handed over only after the worker has said hello and accepted it, so
+// This module is loaded by the `gstack` entry before anything else, so it (and what it
+// imports) uses Node built-ins only. An invocation is handed over only after the worker has said hello and accepted it, so
 // it is never run twice: no worker, a full worker or a silent one (1 s) means "run it here".
 // Once accepted, the worker's output and exit code are this invocation's, and a worker that
 // dies mid-call is reported as this call's failure (exit 1), never retried.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import net from 'node:net';
-import { delimiter, join } from 'node:path';
 import { trace } from '../trace.js';
+import { findAsideCli } from '../engines/aside-probe.js';
+import { skipAside } from '../engines/select.js';
 import { decoder, encode, workerAddress, workerEntry, workerLockTarget, type WarmIo, type WorkerMessage } from './protocol.js';
 
 const HELLO_TIMEOUT_MS = 1_000;
@@ -27,20 +28,6 @@ function flagValue(argv: string[], name: string): string | undefined {
   return undefined;
 }
 
-function asideOnPath(env: NodeJS.ProcessEnv): boolean {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    try {
-      if (dir) {
-        accessSync(join(dir, 'aside'), constants.X_OK);
-        return true;
-      }
-    } catch {
-      /* not here */
-    }
-  }
-  return false;
-}
-
 /**
  * Whether this invocation goes to the worker: a browser command that will run on Chromium. Help
  * stays here (yargs prints it), and so does a call that may go to the user's Aside browser:
@@ -52,7 +39,8 @@ export function warmEligible(argv: string[], env: NodeJS.ProcessEnv): boolean {
   const engine = flagValue(argv, 'engine') ?? 'auto';
   if (engine === 'chromium' || flagValue(argv, 'connect') !== undefined || flagValue(argv, 'cdp') !== undefined) return true;
   if (engine !== 'auto') return false;
-  return (!!env.GSTACK_SKIP_ASIDE && env.GSTACK_SKIP_ASIDE !== '0') || !asideOnPath(env);
+  // The same test `--engine auto` makes (engines/select.ts): skipped, or no `aside` to probe.
+  return skipAside(env) || !findAsideCli(env);
 }
 
 function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
