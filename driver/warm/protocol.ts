@@ -3,10 +3,12 @@
 // Why a warm worker: with Chromium's headless shell a browser answers in ~55 ms, so what is
 // left of a call's fixed cost is Node itself loading ~7 MB of Playwright (~250 ms) and our own
 // modules on one core. The worker is a per-user background Node process that has loaded them
-// once and runs each `gstack run` call handed to it: for every call a fresh vm sandbox, its
-// own session lock, a freshly started Chromium on that session's profile, closed at the end.
-// It holds no browser, page, cookie or script state between calls; the only thing shared is
-// loaded code. GSTACK_NO_WARM=1 turns it off (every call then runs in its own process).
+// once and runs each browser command (run, cookbook, render, pdf, diagram) handed to it: for
+// every flow call a fresh vm sandbox, its own session lock, a freshly started Chromium on that
+// session's profile, closed at the end (a render gets its own throwaway Chromium). It holds no
+// browser, page, cookie or script state between calls; what is shared is loaded code (and the
+// host objects a script could reach by breaking out of the vm, which is no security boundary).
+// GSTACK_NO_WARM=1 turns it off (every call then runs in its own process).
 //
 // Messages are newline-delimited JSON over a Unix socket in an owner-only directory.
 import { createHash } from 'node:crypto';

@@ -69,6 +69,11 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
     import('../sandbox.js'),
   ]);
 
+  await unlink(address.socket).catch(() => undefined); // a dead worker's socket (we hold the lock)
+  let active = 0;
+  const idleMs = Number(process.env.GSTACK_WARM_IDLE_MS) > 0 ? Number(process.env.GSTACK_WARM_IDLE_MS) : DEFAULT_IDLE_MS;
+  let lastActivity = Date.now();
+
   // V8 lets the heap of a long-lived process grow (~0.4 MB a call here) while nothing presses
   // it; what a call leaves is garbage (the live heap stays ~45 MB). A full collection once the
   // worker has been idle a second keeps it small without costing a call any time. The worker is
@@ -83,11 +88,6 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
     }, 1_000);
     gcTimer.unref();
   };
-
-  await unlink(address.socket).catch(() => undefined); // a dead worker's socket (we hold the lock)
-  let active = 0;
-  const idleMs = Number(process.env.GSTACK_WARM_IDLE_MS) > 0 ? Number(process.env.GSTACK_WARM_IDLE_MS) : DEFAULT_IDLE_MS;
-  let lastActivity = Date.now();
 
   const server = net.createServer((socket) => {
     const send = (msg: WorkerMessage) => {
@@ -188,7 +188,7 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
   await chmod(address.socket, 0o600);
   log('listening');
 
-  // Idle and staleness check: cheap (one stat), every few seconds.
+  // Idle and staleness check: cheap (three stats), every few seconds.
   const tick = setInterval(() => {
     if (active > 0) return;
     if (Date.now() - lastActivity > idleMs) shutdown(`idle for ${idleMs} ms`);
