@@ -4,7 +4,8 @@
 //   - wall time of one call alone, and of N calls started at once in N different sessions
 //     (the ratio says how well sessions run side by side on this machine's cores);
 //   - wall time of N calls started at once in ONE session (serialized by the profile lock);
-//   - peak memory per call: the CLI process plus every browser process on its profile,
+//   - peak memory per call: the CLI process plus the browser on its profile and all its child
+//     processes (the warm worker, shared by every call, is not counted),
 //     sampled from /proc every 50 ms — both summed RSS (counts shared pages once per process,
 //     an upper bound) and summed PSS (shared pages split between processes, closer to truth).
 // Needs the compiled CLI (npm run build) and a Chromium.
@@ -39,13 +40,28 @@ async function memOf(pid: number): Promise<{ rss: number; pss: number }> {
   return { rss, pss };
 }
 
-/** pids of the CLI and of every process whose command line names the call's profile. */
+/** pids of the CLI, of the browser whose command line names the call's profile, and of all
+ * that browser's descendants (a headless shell's zygotes, renderer, GPU and network processes
+ * do not repeat --user-data-dir; with the warm worker the browser is not the CLI's child). */
 async function callPids(cliPid: number, profileDir: string): Promise<number[]> {
   const pids = [cliPid];
+  const children = new Map<number, number[]>();
+  const browsers: number[] = [];
   for (const name of await readdir('/proc')) {
     if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
     const cmd = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
-    if (cmd.includes(`--user-data-dir=${profileDir}`)) pids.push(Number(name));
+    if (cmd.includes(`--user-data-dir=${profileDir}`)) browsers.push(pid);
+  }
+  const stack = [...browsers];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    if (pids.includes(pid)) continue;
+    pids.push(pid);
+    stack.push(...(children.get(pid) ?? []));
   }
   return pids;
 }
