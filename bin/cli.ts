@@ -1,7 +1,7 @@
 // The `gstack` CLI proper: a thin yargs layer. Each subcommand lives in bin/commands/<name>.ts
 // and loads its implementation lazily, so a call pays only for what it uses. It runs in the
-// invoking process or, for flow calls, in the warm worker; either way it reads and writes only
-// through `io` and returns the exit code.
+// invoking process or, for browser commands, in the warm worker; either way it reads and writes
+// only through `io` and returns the exit code.
 import yargs from 'yargs';
 import { loadCatalog } from '../driver/catalog.js';
 import { COMMANDS } from './commands/index.js';

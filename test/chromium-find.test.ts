@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { findChromium, NoChromiumError } from '../driver/chromium-find.js';
@@ -53,14 +54,18 @@ test('a GSTACK_CHROMIUM that is not executable: NoChromiumError with the install
   });
 });
 
-test('on this machine a headless call finds a working headless shell when set-up installed one', { skip: process.platform !== 'linux' }, () => {
+test('on this machine a headless call finds the headless shell set-up installed; a headed call never gets it', { skip: process.platform !== 'linux' }, () => {
+  // bin/setup.sh installs Debian's chromium-headless-shell next to chromium (where apt exists).
+  const debianShell = '/usr/lib/chromium/chromium-headless-shell';
   const found = findChromium({});
-  // bin/setup.sh installs Debian's chromium-headless-shell next to chromium; either is valid
-  // elsewhere, but a headed call must never get a shell.
-  assert.ok(found.kind === 'headless-shell' || found.kind === 'browser');
+  if (existsSync(debianShell)) assert.equal(found.kind, 'headless-shell', `the shell is installed but ${found.path} was chosen`);
+  let headed;
   try {
-    assert.equal(findChromium({}, { headed: true }).kind, 'browser');
+    headed = findChromium({}, { headed: true });
   } catch (err) {
-    assert.ok(err instanceof NoChromiumError && /--headed needs a window/.test(err.message));
+    assert.ok(err instanceof NoChromiumError && /--headed needs a window/.test(err.message), String(err));
+    return;
   }
+  assert.equal(headed.kind, 'browser');
+  assert.notEqual(headed.path, debianShell);
 });
