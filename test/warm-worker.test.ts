@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { ROOT } from './helpers/cli.js';
 import { cliEnv, processesMentioning, startCli, runCli, tempHome, waitNoProcesses } from './helpers/sessions-support.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { warmDir, workerAddress } from '../driver/warm/protocol.js';
+import { warmDir, workerAddress, workerEntry, workerLockTarget } from '../driver/warm/protocol.js';
+import { lockHolder } from '../driver/sessions/lock.js';
 
 let site: FixtureServer;
 let runtime: string; // this file's XDG_RUNTIME_DIR
@@ -32,17 +33,18 @@ async function envFor(extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv>
   return cliEnv(await tempHome(), { XDG_RUNTIME_DIR: runtime, ...extra });
 }
 
-/** Starts a worker for `xdg` and waits until it listens; its pid comes from its lock record. */
+/** Starts a worker for `xdg` and waits until it listens (and holds its singleton lock). */
 async function startWorker(xdg: string, extra: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; socket: string; pid: number }> {
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: xdg, ...extra };
   delete env.GSTACK_NO_WARM;
   const address = workerAddress(env, true);
   assert.ok(address, 'the build has a warm worker bundle and a usable runtime dir');
-  const child = spawn(process.execPath, ['--expose-gc', join(ROOT, 'dist', 'bin', 'warm-worker.js')], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--expose-gc', workerEntry()], { env, stdio: 'ignore' });
   for (let i = 0; i < 200 && !existsSync(address.socket); i++) await new Promise((r) => setTimeout(r, 50));
   assert.ok(existsSync(address.socket), 'the worker listens within 10 s');
-  const pid = (JSON.parse(readFileSync(join(address.dir, `w-${address.id}.lock`), 'utf8')) as { pid: number }).pid;
-  return { child, socket: address.socket, pid };
+  const holder = await lockHolder(workerLockTarget(address));
+  assert.equal(holder?.pid, child.pid, 'the worker holds its singleton lock');
+  return { child, socket: address.socket, pid: child.pid! };
 }
 
 /** Runs the CLI from `cwd` (spawned there, as a user in that directory would). */

@@ -10,13 +10,14 @@
 // Not part of `npm test`.
 //   npm run bench -- [--runs N] [--no-agent-browser]
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureServer } from '../helpers/fixture-server.js';
 import { findChromium } from '../../driver/chromium-find.js';
-import { workerAddress } from '../../driver/warm/protocol.js';
+import { workerAddress, workerLockTarget } from '../../driver/warm/protocol.js';
+import { lockHolder } from '../../driver/sessions/lock.js';
 import { sampleTree, treeRssKb } from './proc-sampler.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -32,15 +33,11 @@ interface Sample {
   peakMiB: number;
 }
 
-/** The warm worker's pid, from its singleton lock record (undefined when none is up). */
-function warmWorkerPid(): number | undefined {
+/** The warm worker's pid, from its singleton lock (undefined when none is up). */
+async function warmWorkerPid(): Promise<number | undefined> {
   const a = workerAddress();
   if (!a || !existsSync(a.socket)) return undefined;
-  try {
-    return (JSON.parse(readFileSync(join(a.dir, `w-${a.id}.lock`), 'utf8')) as { pid: number }).pid;
-  } catch {
-    return undefined;
-  }
+  return (await lockHolder(workerLockTarget(a)))?.pid;
 }
 
 function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, alsoSample: number[] = []): Promise<Sample & { out: string }> {
@@ -115,8 +112,8 @@ async function main() {
 
   console.log(`five-step flow, ${RUNS} runs each, alternating (warm-up excluded); Chromium: ${chromium} (${found.kind})`);
   await timed(process.execPath, gstackArgs, env); // warm-up: profile creation, disk cache; starts the warm worker
-  for (let i = 0; i < 100 && !warmWorkerPid(); i++) await new Promise((r) => setTimeout(r, 50));
-  const worker = warmWorkerPid();
+  for (let i = 0; i < 100 && !(await warmWorkerPid()); i++) await new Promise((r) => setTimeout(r, 50));
+  const worker = await warmWorkerPid();
   if (!worker) console.log('(no warm worker came up: the "warm" rows below ran in-process)');
   await timed(process.execPath, plainArgs(chromium));
   const variants: Array<{ name: string; run: () => Promise<Sample> }> = [
