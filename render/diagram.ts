@@ -1,9 +1,8 @@
 // `gstack diagram`: mermaid sources -> SVG and/or PNG, all in one render (one browser
 // session, one page): every diagram becomes a figure, the bundled mermaid draws them, one
 // eval step collects the SVGs and one screenshot step per PNG crops each figure.
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { escapeHtml } from './sanitize.js';
 import { EMOJI_FACE, SANS } from './markdown-style.js';
 import {
   BOOT_SCRIPT,
@@ -11,10 +10,13 @@ import {
   MERMAID_SCRIPT_TAG,
   mermaidBootScript,
   mermaidDistDir,
+  mermaidFigure,
+  isMermaidFence,
   type MermaidPageOptions,
   type MermaidPageState,
 } from './mermaid-page.js';
 import { RenderError, render, type RenderEngineChoice, type RenderStep } from './render.js';
+import { writeOutputFile } from './run-render.js';
 
 export interface DiagramOptions {
   inputs: string[];
@@ -82,7 +84,7 @@ export async function collectDiagrams(inputs: string[], cwd = process.cwd()): Pr
       const { default: MarkdownIt } = await import('markdown-it');
       const fences = new MarkdownIt()
         .parse(text, {})
-        .filter((t) => t.type === 'fence' && t.info.trim().split(/\s+/)[0]?.toLowerCase() === 'mermaid');
+        .filter((t) => t.type === 'fence' && isMermaidFence(t.info));
       if (!fences.length) throw usage(`${input} has no \`\`\`mermaid fences`);
       fences.forEach((t, i) =>
         out.push({ label: `${basename(abs)}#${i + 1}`, name: `${base}-${i + 1}`, source: t.content, line: (t.map?.[0] ?? 0) + 2, inputDir: dirname(abs) }),
@@ -126,9 +128,7 @@ export function planOutputs(diagrams: DiagramSource[], opts: DiagramOptions): Ta
 }
 
 function pageHtml(diagrams: DiagramSource[], background: 'white' | 'transparent'): string {
-  const figures = diagrams
-    .map((d, i) => `<figure class="gstack-mermaid" id="gstack-mermaid-${i}" data-index="${i}"><pre class="gstack-mermaid-source">${escapeHtml(d.source)}</pre></figure>`)
-    .join('\n');
+  const figures = diagrams.map((d, i) => mermaidFigure(i, d.source)).join('\n');
   const bg = background === 'transparent' ? 'transparent' : '#fff';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -204,12 +204,7 @@ export async function renderDiagrams(opts: DiagramOptions): Promise<DiagramResul
   }
   const written: string[] = [];
   const write = async (path: string, data: string | Uint8Array) => {
-    try {
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, data);
-    } catch (err) {
-      throw new RenderError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}. Choose a directory you can write.`, 1);
-    }
+    await writeOutputFile(path, data);
     written.push(path);
   };
   for (let i = 0; i < diagrams.length; i++) {

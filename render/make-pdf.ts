@@ -1,9 +1,10 @@
 // `gstack pdf`: Markdown -> sanitized, self-contained HTML -> PDF through render(spec).
 // Stages: parse (markdown-it + sanitizer + asset policy), assemble (cover, TOC, print CSS),
 // render (mermaid figures drawn in the page, then printed). With a TOC the document is
-// printed twice: the first PDF says on which page each heading landed (named destinations),
-// the second carries those numbers — and is checked against itself before it is written.
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+// printed at least twice (up to MAX_TOC_PASSES): the first PDF says on which page each heading
+// landed (named destinations), each later one carries those numbers and is checked against
+// itself until nothing moves.
+import { readFile } from 'node:fs/promises';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { AssetPolicy, StrictAssetError } from './markdown-assets.js';
@@ -14,6 +15,7 @@ import { SANS } from './markdown-style.js';
 import { countPages, readPdfLayout } from './make-pdf-pages.js';
 import { OptionError, PAPER_SIZES, parsePaperIn } from './pdf-options.js';
 import { RenderError, render, type PdfStep, type RenderEngineChoice, type RenderStep } from './render.js';
+import { writeOutputFile } from './run-render.js';
 
 export interface MakePdfOptions {
   input: string;
@@ -176,7 +178,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
 
   // No diagrams and HTML out: nothing needs a browser.
   if (to === 'html' && !docOpts.withMermaid) {
-    await writeOutput(output, buildDocument(parts, docOpts));
+    await writeOutputFile(output, buildDocument(parts, docOpts));
     say(`gstack pdf: wrote ${output} (${Date.now() - started} ms)`);
     result.durationMs = Date.now() - started;
     return result;
@@ -236,7 +238,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
 
   if (to === 'html') {
     const { html } = await pass(buildDocument(parts, docOpts), 'diagrams rendered');
-    await writeOutput(output, html!);
+    await writeOutputFile(output, html!);
   } else {
     const listed = docOpts.toc ? tocHeadings(converted.headings, tocDepth) : [];
     let { pdf } = await pass(buildDocument(parts, docOpts), listed.length ? 'layout pass 1 printed' : 'printed');
@@ -259,7 +261,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
       if (unplaced.length) say(`gstack pdf: warning: ${unplaced.length} headings not found in the PDF; their TOC entries have no page number`);
     }
     result.pages = countPages(pdf!);
-    await writeOutput(output, pdf!);
+    await writeOutputFile(output, pdf!);
   }
   result.durationMs = Date.now() - started;
   say(`gstack pdf: wrote ${output}${result.pages ? ` (${result.pages} pages)` : ''} in ${result.durationMs} ms`);
@@ -276,14 +278,5 @@ const STANDALONE_HTML_EXPR = `(() => {
   return '<!doctype html>\\n' + root.outerHTML + '\\n';
 })()`;
 
-async function writeOutput(path: string, data: string | Uint8Array): Promise<void> {
-  try {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, data);
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new RenderError(`cannot write ${path}: ${e.code ?? e.message}. Choose an output path in a directory you can write.`, 1);
-  }
-}
 
 export type { Diagram };

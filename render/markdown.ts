@@ -5,7 +5,8 @@
 import MarkdownIt from 'markdown-it';
 import anchor from 'markdown-it-anchor';
 import { AssetPolicy } from './markdown-assets.js';
-import { SlotTable, escapeHtml, sanitizeDocumentHtml } from './sanitize.js';
+import { SlotTable, sanitizeDocumentHtml } from './sanitize.js';
+import { isMermaidFence, mermaidFigure } from './mermaid-page.js';
 
 export interface Heading {
   level: number;
@@ -28,9 +29,9 @@ export interface MarkdownResult {
   firstH1?: string;
 }
 
-/** GitHub-style slugs, kept in letters and digits of any script so `[x](#überblick)` works. */
 const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n(---|\.\.\.)\r?\n/;
 
+/** GitHub-style slugs, kept in letters and digits of any script so `[x](#überblick)` works. */
 export function slugify(text: string): string {
   const slug = text
     .trim()
@@ -51,15 +52,10 @@ function createParser(headings: Heading[], diagrams: Diagram[], slots: SlotTable
   const fence = md.renderer.rules.fence!;
   md.renderer.rules.fence = (tokens, idx, options, env, self) => {
     const token = tokens[idx];
-    const lang = token.info.trim().split(/\s+/)[0]?.toLowerCase();
-    if (lang !== 'mermaid') return fence(tokens, idx, options, env, self);
+    if (!isMermaidFence(token.info)) return fence(tokens, idx, options, env, self);
     const index = diagrams.push({ source: token.content, line: (token.map?.[0] ?? 0) + 1 + lineOffset }) - 1;
-    // The figure is ours, not the document's: it bypasses the sanitizer through a slot. Its
-    // source stays visible text until the page replaces it with the diagram (or a diagnostic).
-    const figure =
-      `<figure class="gstack-mermaid" id="gstack-mermaid-${index}" data-index="${index}">` +
-      `<pre class="gstack-mermaid-source">${escapeHtml(token.content)}</pre></figure>\n`;
-    return slots.markerFor(figure) + '\n';
+    // The figure is ours, not the document's: it bypasses the sanitizer through a slot.
+    return slots.markerFor(mermaidFigure(index, token.content) + '\n') + '\n';
   };
   return md;
 }

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
+import { escapeHtml } from './sanitize.js';
 
 /** mermaid's dist directory (served as the render root: the ESM build and its chunks). */
 export function mermaidDistDir(): string {
@@ -24,6 +25,18 @@ export function mermaidDistDir(): string {
 // page with one flowchart parses a fraction of the 3.5 MB UMD bundle (~0.3-0.6 s less per call).
 export const MERMAID_MODULE = 'mermaid.esm.min.mjs';
 export const BOOT_SCRIPT = 'gstack-mermaid-boot.js';
+
+/** A ```mermaid fence (the info string's first word, any case). */
+export function isMermaidFence(info: string): boolean {
+  return info.trim().split(/\s+/)[0]?.toLowerCase() === 'mermaid';
+}
+
+/** The figure the boot script turns into diagram `index`: its source stays visible text until
+ * the page replaces it with the diagram (or a diagnostic). Ids gstack-mermaid-* are reserved
+ * (sanitize.ts), so a document cannot forge one. */
+export function mermaidFigure(index: number, source: string): string {
+  return `<figure class="gstack-mermaid" id="gstack-mermaid-${index}" data-index="${index}"><pre class="gstack-mermaid-source">${escapeHtml(source)}</pre></figure>`;
+}
 /** The one tag a page needs: the boot module imports mermaid itself. */
 export const MERMAID_SCRIPT_TAG = `<script type="module" src="${BOOT_SCRIPT}"></script>`;
 

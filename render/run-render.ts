@@ -3,7 +3,7 @@
 // steps, write the outputs the caller named — and always close the server.
 import { mkdir, realpath, stat, writeFile, access } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { OptionError, resolvePdfParams, type PrintToPdfParams } from './pdf-options.js';
 import {
   RenderError,
@@ -14,7 +14,7 @@ import {
   type RenderSpec,
   type RenderStep,
 } from './render.js';
-import { startLoopbackServer } from './server.js';
+import { isInside, startLoopbackServer } from './server.js';
 import { EngineFailure, type EngineRenderOutput, type PreparedRender } from './prepared.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -93,7 +93,7 @@ export async function runRender(spec: RenderSpec): Promise<RenderResult> {
     }
   } catch (err) {
     if (spec.signal?.aborted) throw new RenderError('the render was interrupted (a signal, or its caller went away); the browser was closed and nothing was written.', 1);
-    throw asRenderError(err, engine, timeoutMs);
+    throw asRenderError(err, engine);
   } finally {
     clearTimeout(timer);
     spec.signal?.removeEventListener('abort', interrupt);
@@ -139,19 +139,15 @@ function timeoutMessage(timeoutMs: number): string {
   return `the render did not finish within --timeout ${timeoutMs} ms and was stopped. Raise --timeout, or check that the page and its waits can finish.`;
 }
 
-function asRenderError(err: unknown, engine: RenderEngineName, timeoutMs: number): RenderError {
+/** The deadline never shows here as an engine's own 'deadline passed' error: withDeadline has
+ * already failed the render with timeoutMessage when the signal fired. */
+function asRenderError(err: unknown, engine: RenderEngineName): RenderError {
   if (err instanceof RenderError) return err;
   if (err instanceof EngineFailure) {
     if (err.exitCode === 3) return new RenderError(err.message, 3);
-    const msg = err.message === 'the render deadline passed' ? timeoutMessage(timeoutMs) : err.message;
-    return new RenderError(`render failed on ${engine}: ${msg}`, 1);
+    return new RenderError(`render failed on ${engine}: ${err.message}`, 1);
   }
   return new RenderError(`render failed on ${engine}: ${err instanceof Error ? err.message : String(err)}`, 1);
-}
-
-function isInside(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
 }
 
 /** Everything that can be checked before a browser starts, as usage errors (exit 2). */
@@ -268,6 +264,16 @@ async function mkdirParents(dir: string): Promise<void> {
   }
 }
 
+/** Writes one output file, creating its directories (exit 1 with the reason when it cannot). */
+export async function writeOutputFile(path: string, data: string | Uint8Array): Promise<void> {
+  try {
+    await mkdirParents(dirname(path));
+    await writeFile(path, data);
+  } catch (err) {
+    throw new RenderError(`cannot write ${path}: ${describeFsError(err as NodeJS.ErrnoException)}. Choose an output path in a directory you can write.`, 1);
+  }
+}
+
 function describeFsError(e: NodeJS.ErrnoException): string {
   switch (e.code) {
     case 'ENOTDIR': return 'a parent of that path is a file, not a directory (ENOTDIR)';
@@ -306,13 +312,7 @@ async function writeOutputs(v: Validated, out: EngineRenderOutput): Promise<{ ar
     const bytes = produced.kind === 'eval'
       ? path !== undefined ? await evalValueBytes(produced.value) : undefined
       : produced.data;
-    if (path !== undefined && bytes !== undefined) {
-      try {
-        await writeFile(path, bytes);
-      } catch (err) {
-        throw new RenderError(`cannot write ${path}: ${describeFsError(err as NodeJS.ErrnoException)}. Choose an output path in a directory you can write.`, 1);
-      }
-    }
+    if (path !== undefined && bytes !== undefined) await writeOutputFile(path, bytes);
     if (produced.kind === 'eval') {
       evals.push({ step: i, index: ++evalIndex, value: produced.value, path });
       if (path !== undefined) artifacts.push({ step: i, kind: 'eval', path, bytes: bytes!.length });

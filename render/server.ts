@@ -52,7 +52,8 @@ export function contentTypeFor(name: string): string {
   return mime.contentType(name.split('/').pop() ?? name) || 'application/octet-stream';
 }
 
-function isInside(root: string, candidate: string): boolean {
+/** Whether `candidate` is `root` or below it (lexically; callers realpath first where it matters). */
+export function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
   return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
 }
