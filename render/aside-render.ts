@@ -11,8 +11,8 @@
 import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { runAsideRepl } from '../driver/engines/aside-probe.js';
-import { judgeAsideOutput } from '../driver/engines/aside.js';
-import type { PrintToPdfParams } from './pdf-options.js';
+import { ASIDE_DIR_LABEL, judgeAsideOutput } from '../driver/engines/aside.js';
+import { SENTINEL } from '../driver/output.js';
 import { EngineFailure, type EngineRenderOutput, type PreparedRender, type StepOutput } from './prepared.js';
 import type { RenderStep } from './render.js';
 
@@ -21,20 +21,10 @@ export const OUTPUT_PREFIX = 'gstack-render-';
 const META_FILE = `${OUTPUT_PREFIX}meta.json`;
 
 /** The part of a prepared render the Aside script needs (all JSON-serializable). */
-export interface AsideScriptInput {
-  url: string;
-  offlineUrl?: string;
-  origin: string;
-  steps: RenderStep[];
-  pdfParams: Array<PrintToPdfParams | undefined>;
-  waitSelector?: string;
-  waitExpression?: string;
-  waitTimeoutMs: number;
-  allowNetwork: boolean;
-  viewport: { width: number; height: number };
-  deviceScaleFactor: number;
-  media?: 'screen' | 'print';
-}
+export type AsideScriptInput = Pick<
+  PreparedRender,
+  'url' | 'offlineUrl' | 'origin' | 'steps' | 'pdfParams' | 'waitSelector' | 'waitExpression' | 'waitTimeoutMs' | 'allowNetwork' | 'viewport' | 'deviceScaleFactor' | 'media'
+>;
 
 /** The file (under Aside's pwd) that step i writes. */
 export function stepFileName(step: RenderStep, i: number): string {
@@ -79,7 +69,7 @@ const blocked = [];
 const describe = (e) => (e && e.name && e.name !== 'Error' ? e.name : 'Error') + ': ' + (e && e.message !== undefined ? e.message : String(e));
 const pg = await openTab('about:blank');
 console.log(${JSON.stringify(RENDER_STARTED)});
-console.log('ASIDE_DIR=' + pwd);
+console.log('${ASIDE_DIR_LABEL}' + pwd);
 const cdp = (method, params) => pg._sendToTarget(method, params || {});
 const fail = (msg) => { throw new Error(msg); };
 const label = (i) => 'step ' + (i + 1) + ' (--' + job.steps[i].kind + ')';
@@ -207,7 +197,7 @@ try {
 } finally {
   await closeTab(pg);
 }
-console.log('GSTACK_STEP_OK');
+console.log('${SENTINEL}');
 `;
 }
 

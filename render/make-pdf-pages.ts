@@ -42,7 +42,7 @@ function destPageRef(doc: PdfLib.PDFDocument, value: unknown): PdfLib.PDFRef | u
   return undefined;
 }
 
-function namesFromTree(doc: PdfLib.PDFDocument, node: PdfLib.PDFDict, out: Array<[string, unknown]>): void {
+function namesFromTree(node: PdfLib.PDFDict, out: Array<[string, unknown]>): void {
   const { PDFArray, PDFDict, PDFName, PDFString, PDFHexString } = lib();
   const names = node.lookup(PDFName.of('Names'));
   if (names instanceof PDFArray) {
@@ -56,13 +56,12 @@ function namesFromTree(doc: PdfLib.PDFDocument, node: PdfLib.PDFDict, out: Array
   if (kids instanceof PDFArray) {
     for (let i = 0; i < kids.size(); i++) {
       const kid = kids.lookup(i);
-      if (kid instanceof PDFDict) namesFromTree(doc, kid, out);
+      if (kid instanceof PDFDict) namesFromTree(kid, out);
     }
   }
 }
 
 export interface PdfLayout {
-  pageCount: number;
   /** Named destination (element id) -> 1-based page number. */
   pages: Map<string, number>;
 }
@@ -84,7 +83,7 @@ export async function readPdfLayout(pdf: Uint8Array): Promise<PdfLayout> {
   const namesRoot = doc.catalog.lookup(PDFName.of('Names'));
   if (namesRoot instanceof PDFDict) {
     const tree = namesRoot.lookup(PDFName.of('Dests'));
-    if (tree instanceof PDFDict) namesFromTree(doc, tree, entries);
+    if (tree instanceof PDFDict) namesFromTree(tree, entries);
   }
   const pages = new Map<string, number>();
   for (const [name, value] of entries) {
@@ -99,5 +98,5 @@ export async function readPdfLayout(pdf: Uint8Array): Promise<PdfLayout> {
       /* not percent-encoded */
     }
   }
-  return { pageCount: pageRefs.length, pages };
+  return { pages };
 }

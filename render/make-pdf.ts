@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { AssetPolicy, StrictAssetError } from './markdown-assets.js';
-import { convertMarkdown, frontMatter, type Diagram } from './markdown.js';
+import { convertMarkdown, frontMatter } from './markdown.js';
 import { buildDocument, tocHeadings, type DocumentOptions, type DocumentParts } from './markdown-document.js';
 import { BOOT_SCRIPT, MERMAID_READY_SELECTOR, mermaidBootScript, mermaidDistDir } from './mermaid-page.js';
 import { SANS } from './markdown-style.js';
@@ -279,4 +279,3 @@ const STANDALONE_HTML_EXPR = `(() => {
 })()`;
 
 
-export type { Diagram };

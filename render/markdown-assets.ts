@@ -76,10 +76,6 @@ export class AssetPolicy {
     this.root = realpathSync(opts.baseDir);
   }
 
-  get allowNetwork(): boolean {
-    return this.opts.allowNetwork;
-  }
-
   private notice(n: AssetNotice): void {
     this.notices.push(n);
     if (this.opts.strict && n.kind === 'missing-image') throw new StrictAssetError(n.message + ' (--strict)');

@@ -6,7 +6,6 @@
 // comes first: otherwise a text font that happens to carry a few monochrome emoji (DejaVu Sans
 // has 😀) wins, while listing the emoji font first unrestricted would turn digits into emoji.
 export const SANS = '"gstack emoji", "Liberation Sans", Arial, Helvetica, "DejaVu Sans", "Noto Sans CJK SC", "Noto Color Emoji", sans-serif';
-export const SERIF = '"gstack emoji", "Liberation Serif", Georgia, "DejaVu Serif", "Noto Serif CJK SC", "Noto Color Emoji", serif';
 export const MONO = '"gstack emoji", "DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, "Noto Sans Mono CJK SC", "Noto Color Emoji", monospace';
 
 export const EMOJI_FACE = `@font-face {
@@ -116,8 +115,3 @@ figure.gstack-mermaid-error {
 .gstack-diagnostic-message { background: #fff; border-color: #f0c4c8; color: #82071e; }
 .gstack-diagnostic-source { background: #fff; font-size: 0.8em; }
 `;
-
-/** Default footer when page numbers are on: "3 / 12", centred, small. */
-export function defaultFooter(): string {
-  return `<div style="width:100%;font-size:8pt;color:#57606a;text-align:center;font-family:${SANS.replace(/"/g, "'")};"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`;
-}

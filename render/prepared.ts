@@ -28,7 +28,6 @@ export interface PreparedRender {
   /** Aborted when the whole-render deadline passes: the engine must stop its browser. */
   signal: AbortSignal;
   env: NodeJS.ProcessEnv;
-  onProgress: (line: string) => void;
 }
 
 export type StepOutput =

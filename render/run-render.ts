@@ -73,7 +73,6 @@ export async function runRender(spec: RenderSpec): Promise<RenderResult> {
       media: spec.media,
       signal: deadline.signal,
       env,
-      onProgress: progress,
     };
     engine = await chooseEngine(spec, env, progress);
     const runOn = async (name: RenderEngineName): Promise<EngineRenderOutput> => {

@@ -33,7 +33,7 @@ const STYLE_PROPS = [
   'page-break-before', 'page-break-after', 'break-before', 'break-after', 'break-inside', 'line-height',
 ];
 
-export interface Slot {
+interface Slot {
   /** Marker element the sanitizer leaves in place; replaced after sanitizing. */
   marker: string;
   html: string;
@@ -138,5 +138,3 @@ export function sanitizeDocumentHtml(html: string, policy: AssetPolicy, slots: S
   });
   return slots.fill(sanitized);
 }
-
-export { placeholderHtml };

@@ -22,14 +22,10 @@ export interface LoopbackServerOptions {
   root: string;
   /** In-memory files keyed by POSIX path relative to root; they win over disk. */
   files?: Record<string, string | Uint8Array>;
-  /** Extra response headers on every file response. */
-  headers?: Record<string, string>;
   /** When set, a second secret prefix serves the same files with these headers added (an
    * offline Content-Security-Policy for engines that cannot intercept requests themselves);
    * the page's URL picks the variant, and its relative URLs stay under it. */
   offlineHeaders?: Record<string, string>;
-  /** Every request, with the status it got (for tests and diagnostics). */
-  onRequest?: (entry: { method: string; path: string; status: number }) => void;
 }
 
 export interface LoopbackServer {
@@ -39,8 +35,6 @@ export interface LoopbackServer {
   secret: string;
   /** The second random segment that adds offlineHeaders (when those were given). */
   offlineSecret?: string;
-  /** The real path of the served root. */
-  root: string;
   /** URL of a file under the root (absolute path or relative to the root); `offline` picks
    * the offlineHeaders variant. */
   urlFor(file: string, opts?: { offline?: boolean }): string;
@@ -91,7 +85,6 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
     const method = req.method ?? 'GET';
     const rawPath = (req.url ?? '/').split(/[?#]/, 1)[0];
     const finish = (status: number, body?: string, headers: Record<string, string> = {}): void => {
-      opts.onRequest?.({ method, path: rawPath, status });
       const text = body ?? `${status} ${http.STATUS_CODES[status] ?? ''}\n`;
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers });
       res.end(method === 'HEAD' ? undefined : text);
@@ -131,7 +124,6 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
       if (!isInside(root, real)) return finish(403);
       const info = await stat(real);
       if (!info.isFile()) return finish(404);
-      opts.onRequest?.({ method, path: rawPath, status: 200 });
       res.writeHead(200, fileHeaders(key, info.size, offline));
       if (method === 'HEAD') return void res.end();
       await new Promise<void>((done, fail) => {
@@ -146,7 +138,6 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
     }
 
     function sendBuffer(body: Buffer, key: string, offline: boolean): void {
-      opts.onRequest?.({ method, path: rawPath, status: 200 });
       res.writeHead(200, fileHeaders(key, body.length, offline));
       res.end(method === 'HEAD' ? undefined : body);
     }
@@ -159,7 +150,6 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
-      ...opts.headers,
       ...(offline ? opts.offlineHeaders : undefined),
     };
   }
@@ -175,7 +165,6 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
     origin,
     secret,
     offlineSecret,
-    root,
     urlFor(file: string, urlOpts: { offline?: boolean } = {}): string {
       const abs = isAbsolute(file) ? file : join(root, file);
       const rel = relative(root, abs);

@@ -2,10 +2,11 @@
 // CLI does not give. Aside's CLI exits 0 even when the script throws (it prints an `[error`
 // line instead), so success is: the sentinel was printed and no `[error` line came after it.
 import { runAsideRepl } from './aside-probe.js';
+import { SENTINEL } from '../output.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
 
-const SENTINEL = 'GSTACK_STEP_OK';
-const ASIDE_DIR_LABEL = 'ASIDE_DIR=';
+/** The line an Aside script prints with its own artifact directory (cookbook and render). */
+export const ASIDE_DIR_LABEL = 'ASIDE_DIR=';
 /** How the Aside CLI says it cut stdout; when that ate the sentinel the fix is different. */
 const CUT_MARKER = /^\[?(output )?truncated\b/i;
 
