@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { ROOT } from './helpers/cli.js';
 import { cliEnv, processesMentioning, startCli, runCli, tempHome, waitNoProcesses } from './helpers/sessions-support.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { warmDir, workerAddress, workerEntry, workerLockTarget } from '../driver/warm/protocol.js';
+import { decoder, encode, warmDir, workerAddress, workerEntry, workerLockTarget } from '../driver/warm/protocol.js';
 import { lockHolder } from '../driver/sessions/lock.js';
 
 let site: FixtureServer;
@@ -276,6 +276,23 @@ test('an idle worker exits and removes its socket', { timeout: 30_000 }, async (
   });
   assert.ok(exited, 'the worker exited on its own');
   assert.equal(existsSync(own.socket), false);
+});
+
+test('messages split inside a multi-byte character arrive whole', () => {
+  const got: unknown[] = [];
+  const feed = decoder((m) => got.push(m));
+  const bytes = Buffer.from(encode({ t: 'out', s: '漢字 😀 done' }), 'utf8');
+  // Cut after every byte: each cut inside 漢, 字 or 😀 splits a character.
+  for (let i = 0; i < bytes.length; i++) feed(bytes.subarray(i, i + 1));
+  assert.deepEqual(got, [{ t: 'out', s: '漢字 😀 done' }]);
+});
+
+test('a long non-ASCII output comes through the worker intact', { timeout: 60_000 }, async () => {
+  const env = await envFor({ GSTACK_TRACE: '1' });
+  const r = await runCli(['run', 'console.log("漢".repeat(50000)); console.log("GSTACK_STEP_OK")', '--engine', 'chromium', '--session', 'cjk'], env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(handedOff(r.stderr));
+  assert.equal(r.stdout, '漢'.repeat(50000) + '\nGSTACK_STEP_OK\n');
 });
 
 test('a runtime dir others can enter is never used for the socket', () => {

@@ -12,6 +12,7 @@
 //
 // Messages are newline-delimited JSON over a Unix socket in an owner-only directory.
 import { createHash } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -55,11 +56,13 @@ export function encode(msg: ClientMessage | WorkerMessage): string {
   return JSON.stringify(msg) + '\n';
 }
 
-/** Splits a byte stream into messages; a malformed line is reported, never thrown. */
+/** Splits a byte stream into messages; a malformed line is reported, never thrown. A chunk
+ * may end inside a multi-byte character: the StringDecoder keeps those bytes for the next. */
 export function decoder(onMessage: (msg: unknown) => void): (chunk: Buffer) => void {
+  const utf8 = new StringDecoder('utf8');
   let buffered = '';
   return (chunk) => {
-    buffered += chunk.toString('utf8');
+    buffered += utf8.write(chunk);
     let nl: number;
     while ((nl = buffered.indexOf('\n')) >= 0) {
       const line = buffered.slice(0, nl);
