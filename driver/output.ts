@@ -85,7 +85,8 @@ export class OutputFilter {
   finish(errorLine?: string): void {
     this.flushMarker();
     if (errorLine !== undefined) {
-      const clean = wellFormed(errorLine).replace(/\r?\n/g, ' ');
+      // Through the same escape filter as every line: an error message can carry page text.
+      const clean = stripControls(wellFormed(errorLine).replace(/\r?\n/g, ' '));
       this.accept(clean.startsWith(ERROR_PREFIX) ? clean : `${ERROR_PREFIX} ${clean}`);
     }
   }

@@ -46,3 +46,9 @@ test('terminal escapes and control characters from a page never reach the termin
   f.write('red \u001b[31mtext\u001b[0m \u001b]0;title\u0007bell\u0007 nul\u0000 tab\tok');
   assert.deepEqual(out, ['red text bell\uFFFD nul\uFFFD tab\tok']);
 });
+
+test('the [error] line goes through the same escape filter (an error message can carry page text)', () => {
+  const { out, f } = make(1000);
+  f.finish('Error: \u001b]0;pwned\u0007boom \u001b[31mred\u001b[0m\nnext');
+  assert.deepEqual(out, ['[error] Error: boom red next']);
+});
