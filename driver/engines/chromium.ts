@@ -87,7 +87,10 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     );
     timer.unref?.();
     onAbort = () => resolve({ completed: false, error: 'The call was interrupted (signal); the browser was closed.' });
-    input.signal?.addEventListener('abort', onAbort, { once: true });
+    // A listener added to an already aborted signal never fires: the caller may have gone while
+    // the session lock was being taken.
+    if (input.signal?.aborted) onAbort();
+    else input.signal?.addEventListener('abort', onAbort, { once: true });
   });
   const work = (async (): Promise<EngineRunOutcome> => {
     opened = await (input.openContext ? input.openContext() : launchPersistent(input.profileDir, input.headed, input.env));
