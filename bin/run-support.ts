@@ -23,7 +23,7 @@ export async function readScriptSource(script: string | undefined, file: string 
   return script;
 }
 
-export function runFlagsToOptions(argv: Record<string, unknown>): RunOptions {
+function runFlagsToOptions(argv: Record<string, unknown>): RunOptions {
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   for (const name of ['timeout', 'lock-timeout', 'max-output']) {
     const v = argv[name];

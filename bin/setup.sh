@@ -23,7 +23,7 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 else
   say "npm dependencies already installed"
 fi
-say "building (tsc -> dist/)"
+say "building (tsc + bundle -> dist/)"
 npm run --silent build
 
 find_chromium() { node -e 'import("./dist/driver/chromium-find.js").then(m=>{try{const f=m.findChromium();console.log(f.source+" "+f.kind+" "+f.path)}catch{process.exit(1)}})'; }

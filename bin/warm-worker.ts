@@ -7,7 +7,6 @@ runWorker({
   preload: async () => {
     await Promise.all([
       import('./cli.js'),
-      import('./run-support.js'),
       import('../render/cli.js'),
       import('../render/render.js'),
       import('../render/run-render.js'),

@@ -34,8 +34,6 @@ function inside(root: string, p: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-export type ConfinedFs = ReturnType<typeof createConfinedFs>;
-
 /** Resolves a script-given path against `pwd` and returns its real path, or throws
  * ConfinementError when it (or a symlink on the way) leads outside `pwd`. */
 export function pathConfinedTo(pwd: string): (p: unknown) => Promise<string> {

@@ -116,12 +116,13 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     return finish(2, 'No script given. Pass it as an argument, with -f FILE, or on stdin with `-`.');
   }
   if (options.connect && options.cdp) return finish(2, 'Use either --connect or --cdp, not both.');
-  if ((options.connect || options.cdp) && options.engine === 'aside') return finish(2, '--connect/--cdp run on a remote Chromium; they cannot be combined with --engine aside.');
+  const remote = !!(options.connect || options.cdp);
+  if (remote && options.engine === 'aside') return finish(2, '--connect/--cdp run on a remote Chromium; they cannot be combined with --engine aside.');
 
   try {
     trace('runScript start');
     // 1. Engine: remote browsers are Chromium by definition; otherwise probe Aside (auto).
-    if (options.connect || options.cdp || options.engine === 'chromium') {
+    if (remote || options.engine === 'chromium') {
       engine = 'chromium';
     } else {
       const { selectEngine } = await import('./engines/select.js');
@@ -137,7 +138,6 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       outcome = await runOnAside({ script, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env });
     } else {
       // 2. Profile and artifact dir; the lock serializes calls on one profile.
-      const remote = !!(options.connect || options.cdp);
       let profileDir: string;
       if (options.ephemeral && !remote) {
         profileDir = mkdtempSync(join(env.TMPDIR || tmpdir(), 'gstack-ephemeral-'));
@@ -150,7 +150,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       // Owner-only, like the profiles: artifacts are screenshots of logged-in pages.
       await mkdir(pwd, { recursive: true, mode: 0o700 });
 
-      const { acquireProfileLock, clearStaleChromiumSingletons } = await import('./sessions/lock.js');
+      const { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } = await import('./sessions/lock.js');
       // Remote sessions lock their storageState file's session dir instead of a profile.
       const lockTarget = remote ? paths.sessionDir : profileDir;
       const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
@@ -159,7 +159,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         key: key.key,
         signal: options.signal,
         callerPid: options.callerPid,
-        onWait: (h) => notice(`gstack: waiting for session profile (held by pid ${h.pid}${h.runnerPid ? ` via the warm worker pid ${h.runnerPid}` : ''} since ${h.since}; --lock-timeout ${lockTimeoutMs} ms)`),
+        onWait: (h) => notice(`gstack: waiting for session profile (held by ${describeHolder(h)}; --lock-timeout ${lockTimeoutMs} ms)`),
       });
       cleanups.push(() => lock.release());
       trace('profile lock held');

@@ -1,12 +1,13 @@
 // `gstack cookbook list | <shape> --url URL [--params JSON] [--print]`: runs a verified
 // flow-script shape through the same runner as `gstack run` (same flags, same exit codes).
 import type { Argv } from 'yargs';
-import type { Catalog } from '../../driver/catalog.js';
+import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
+import { runFlowCall } from '../run-support.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
-  const spec = catalog.commands.find((c) => c.name === 'cookbook')!;
+  const spec = commandSpec('cookbook', catalog);
   const shapeArg = spec.positionals?.[0];
   return y.command(
     'cookbook <shape>',
@@ -18,7 +19,6 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       ),
     async (argv) => {
       const { SHAPES, findShape, buildScript } = await import('../../cookbook/index.js');
-      const { runFlowCall } = await import('../run-support.js');
       if (argv.shape === 'list') {
         const { formatShapeList } = await import('../../cookbook/list.js');
         io.out(formatShapeList(SHAPES));

@@ -10,5 +10,5 @@ import { register as render } from './render.js';
 import { register as pdf } from './pdf.js';
 import { register as diagram } from './diagram.js';
 
-export type Register = (y: Argv<any>, catalog: Catalog, io: CliIo) => Argv<any>;
+type Register = (y: Argv<any>, catalog: Catalog, io: CliIo) => Argv<any>;
 export const COMMANDS: Register[] = [run, probe, cookbook, sessions, render, pdf, diagram];

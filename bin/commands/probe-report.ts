@@ -4,7 +4,7 @@ import { skipAside } from '../../driver/engines/select.js';
 import { findChromium, type ChromiumFound } from '../../driver/chromium-find.js';
 import type { CliIo } from '../cli-io.js';
 
-export interface ProbeReport {
+interface ProbeReport {
   ok: boolean;
   exitCode: 0 | 3;
   probe: ProbeResult;
@@ -15,7 +15,7 @@ export interface ProbeReport {
   chromiumError?: string;
 }
 
-export async function probeReport(engineFlag: 'auto' | 'aside' | 'chromium', env = process.env): Promise<ProbeReport> {
+async function probeReport(engineFlag: 'auto' | 'aside' | 'chromium', env = process.env): Promise<ProbeReport> {
   const [probe, chromiumOrError] = await Promise.all([
     probeAside({ env }),
     Promise.resolve().then(() => {

@@ -1,12 +1,12 @@
 // `gstack run '<script>' | -f FILE | -`: one flow script per call (DESIGN section 3).
 import type { Argv } from 'yargs';
-import type { Catalog } from '../../driver/catalog.js';
+import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { applyFlags } from '../cli-flags.js';
 import { readScriptSource, runFlowCall } from '../run-support.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
-  const spec = catalog.commands.find((c) => c.name === 'run')!;
+  const spec = commandSpec('run', catalog);
   return y.command(
     'run [script]',
     spec.description,

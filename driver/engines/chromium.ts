@@ -1,9 +1,9 @@
-// The Chromium engine: a Playwright persistent-context profile owned by this project (so
-// cookies and localStorage survive between calls of one session), or a remote browser
+// The Chromium engine: our own Chromium on a profile owned by this project, attached over CDP
+// (so cookies and localStorage survive between calls of one session), or a remote browser
 // (--connect / --cdp) with the session's state kept as a storageState file.
 import type { BrowserContext } from 'playwright-core';
 import { loadPlaywright } from '../playwright-load.js';
-import { loadCatalog, type Catalog } from '../catalog.js';
+import { loadCatalog } from '../catalog.js';
 import { findChromium } from '../chromium-find.js';
 import { AgentError } from '../errors.js';
 import { runInSandbox } from '../sandbox.js';
@@ -28,7 +28,6 @@ export interface ChromiumRunInput extends EngineRunInput {
   headed?: boolean;
   /** Replaces the local persistent launch (remote browsers). */
   openContext?: () => Promise<OpenedContext>;
-  catalog?: Catalog;
   /** The call's environment (GSTACK_CHROMIUM, PLAYWRIGHT_BROWSERS_PATH): a warm worker serves
    * calls with environments other than its own. */
   env?: NodeJS.ProcessEnv;
@@ -71,7 +70,7 @@ export async function launchPersistent(profileDir: string, headed = false, env: 
 }
 
 export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunOutcome> {
-  const catalog = input.catalog ?? loadCatalog();
+  const catalog = loadCatalog();
   let opened: OpenedContext | undefined;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;

@@ -119,7 +119,7 @@ async function readLock(lockPath: string): Promise<ReadResult> {
 
 /** True when the holder is certainly gone: same host and its pid is dead or was reused. A
  * holder on another host (shared home over NFS) is never presumed dead. */
-export function holderIsDead(record: LockHolder & { procStart?: string }): boolean {
+function holderIsDead(record: LockHolder & { procStart?: string }): boolean {
   if (record.host !== hostname()) return false;
   // A zombie (killed, not yet reaped — e.g. reparented to a container init that never reaps)
   // answers kill(pid, 0) but is dead.
@@ -349,8 +349,9 @@ export async function clearStaleChromiumSingletons(profileDir: string): Promise<
 }
 
 /**
- * If the profile's SingletonLock ("<host>-<pid>") names a live Chromium on this host that a
- * Playwright launch started on exactly this profile, it is an orphan: every call of ours holds
+ * If the profile's SingletonLock ("<host>-<pid>") names a live Chromium on this host that one
+ * of our launches (engines/chromium-process.ts, or Playwright's for import-cookies) started on
+ * exactly this profile, it is an orphan: every call of ours holds
  * the lock while its browser runs, and we hold the lock now. It would keep writing to the
  * profile under the next call's browser, so it is killed. The --remote-debugging-pipe check
  * keeps a person's own desktop browser (--profile pointing at it) safe.

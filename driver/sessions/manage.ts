@@ -39,7 +39,7 @@ async function namesIn(dir: string): Promise<string[]> {
 }
 
 /** Sum of file sizes under `p` (symlinks counted as links, never followed). */
-export async function diskUsage(p: string): Promise<number> {
+async function diskUsage(p: string): Promise<number> {
   const st = await lstat(p).catch(() => undefined);
   if (!st) return 0;
   if (!st.isDirectory()) return st.size;
@@ -59,9 +59,10 @@ export async function sessionInfo(
 ): Promise<SessionInfo> {
   const paths = sessionPaths(slug, envWithHome(opts.home, opts.env ?? process.env));
   const record = await readSessionRecord(paths);
+  const profileMtime = await mtime(paths.profileDir);
   const times = [
     record ? Date.parse(record.lastUsed) : undefined,
-    await mtime(paths.profileDir),
+    profileMtime,
     await mtime(paths.sessionDir),
     await mtime(paths.artifactsDir),
   ].filter((t): t is number => typeof t === 'number' && !Number.isNaN(t));
@@ -70,7 +71,7 @@ export async function sessionInfo(
     key: record?.key,
     kind: record?.kind,
     paths,
-    profileExists: (await mtime(paths.profileDir)) !== undefined,
+    profileExists: profileMtime !== undefined,
     hasStorageState: (await mtime(paths.storageStatePath)) !== undefined,
     lastUsed: times.length ? new Date(Math.max(...times)) : undefined,
     // Local calls lock the profile; remote calls (--connect/--cdp) lock the session dir.

@@ -13,7 +13,7 @@ export interface SessionRecord {
   kind?: 'local' | 'remote';
 }
 
-export function sessionRecordPath(paths: Pick<SessionPaths, 'sessionDir'>): string {
+function sessionRecordPath(paths: Pick<SessionPaths, 'sessionDir'>): string {
   return join(paths.sessionDir, 'session.json');
 }
 
