@@ -95,6 +95,8 @@ test('runAsideRepl: a CLI that ignores SIGTERM is SIGKILLed after the grace peri
   assert.equal(r.timedOut, true);
   assert.equal(r.exitCode, null);
   assert.ok(r.pid && !alive(r.pid), 'the CLI process is gone when runAsideRepl settles');
+  // SIGTERM at 300 ms was ignored; SIGKILL only after the 2 s grace.
+  assert.ok(Date.now() - t0 >= 300 + 2000 - 100, 'the CLI got its grace period before SIGKILL');
   assert.ok(Date.now() - t0 < 6000);
 });
 

@@ -169,6 +169,7 @@ test('every generated file carries an AUTO-GENERATED header naming its source', 
   for (const f of files) {
     const head = read(f).split('\n').slice(0, 8).join('\n');
     assert.match(head, /AUTO-GENERATED from \S+/, `${f} lacks the AUTO-GENERATED header`);
+    assert.match(head, /AUTO-GENERATED from (templates\/|cookbook\/|driver\/catalog\.json)/, `${f}: the header names no source it is generated from`);
     assert.match(head, /(templates\/|cookbook\/|driver\/catalog\.json)/, `${f}: the header does not name its source`);
   }
 });

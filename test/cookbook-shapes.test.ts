@@ -120,7 +120,7 @@ test('gstack cookbook usage errors exit 2 with what to do', async () => {
     [['cookbook', 'element-shot', '--url', 'http://127.0.0.1:8080/'], /required property 'selector'/],
     [['cookbook', 'read', '--url', 'http://127.0.0.1:8080/', '--params', '{nope'], /--params is not valid JSON/],
     [['cookbook', 'read', '--url', 'http://127.0.0.1:8080/', '--params', '[1]'], /--params must be a JSON object/],
-    [['cookbook', 'nosuch', '--url', 'http://127.0.0.1:8080/'], /Invalid values|nosuch/],
+    [['cookbook', 'nosuch', '--url', 'http://127.0.0.1:8080/'], /Invalid values:\s+Argument: shape, Given: "nosuch", Choices: "list", "read"/],
   ];
   for (const [args, message] of cases) {
     const r = await runCli(args);

@@ -127,6 +127,7 @@ test('usage errors: missing input, too many output paths, clashing outputs, bad 
   assert.match(many.stderr, /2 output paths for 1 diagram/);
   const width = await gstack(['diagram', join(FIXTURES, 'state.mmd'), '--width', '0']);
   assert.equal(width.code, 2);
+  assert.match(width.stderr, /--width 0: use a whole number of CSS pixels/);
   await assert.rejects(
     async () => planOutputs(await collectDiagrams([join(FIXTURES, 'state.mmd'), join(FIXTURES, 'state.mmd')]), { inputs: [], outDir: work }),
     /two diagrams would both write/,
@@ -135,7 +136,7 @@ test('usage errors: missing input, too many output paths, clashing outputs, bad 
 
 const boot0 = () => mermaidBootScript({ fontFamily: 'x' }, false);
 
-test('mermaid comes from the installed package and the page loads nothing else', async () => {
+test('mermaid comes from the installed package, and the boot script names no remote URL', async () => {
   const dist = mermaidDistDir();
   assert.ok(existsSync(join(dist, 'mermaid.esm.min.mjs')));
   assert.match(boot0(), /^import mermaid from '\.\/mermaid\.esm\.min\.mjs';/);

@@ -346,4 +346,5 @@ test('usage errors exit 2 with the reason', async () => {
   assert.match(size.stderr, /--page-size huge: use one of letter, legal/);
   const to = await gstack(['pdf', join(FIXTURES, 'intl.md'), '--to', 'docx']);
   assert.equal(to.code, 2);
+  assert.match(to.stderr, /Argument: to, Given: "docx", Choices: "pdf", "html"/);
 });

@@ -203,6 +203,7 @@ test('the Aside render script is valid JS that uses raw CDP for PDFs and sized s
   assert.match(script, /console\.log\('GSTACK_STEP_OK'\);\s*$/);
   // No Node globals: Aside's sandbox has none.
   assert.doesNotMatch(script, /\b(process|require|setTimeout|import\()\b/);
+  assert.doesNotMatch(script, /\bimport\s*\(/, 'no dynamic import of any kind');
   // Outputs go only to files under Aside's pwd, named per step.
   assert.deepEqual(steps.map(stepFileName), ['gstack-render-0.pdf', 'gstack-render-1.png', 'gstack-render-2.json']);
   assert.doesNotMatch(script, /\/x\/a\.pdf/);

@@ -156,6 +156,8 @@ test('abort signal stops the wait', async () => {
   const err = await acquireProfileLock(profile, { timeoutMs: 10_000, key: 'x', signal: ac.signal }).catch((e) => e);
   assert.ok(Date.now() - t0 < 2000);
   assert.ok(!(err instanceof ProfileBusyError));
+  assert.equal(err?.name, 'AbortError', `the wait ended by the abort, not otherwise: ${err}`);
+  assert.equal((await lockHolder(profile))?.key, 'first', 'the aborted waiter did not take the lock');
   await first.release();
   await rm(dir, { recursive: true, force: true });
 });

@@ -13,11 +13,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './helpers/cli.js';
+import { ROOT, runCli as runCliFrom } from './helpers/cli.js';
 import { cliEnv, processesMentioning, startCli, runCli, tempHome, waitNoProcesses } from './helpers/sessions-support.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { decoder, encode, warmDir, workerAddress, workerEntry, workerLockTarget } from '../driver/warm/protocol.js';
 import { lockHolder } from '../driver/sessions/lock.js';
+import { findChromium } from '../driver/chromium-find.js';
 
 let site: FixtureServer;
 let runtime: string; // this file's XDG_RUNTIME_DIR
@@ -48,14 +49,8 @@ async function startWorker(xdg: string, extra: NodeJS.ProcessEnv = {}): Promise<
 }
 
 /** Runs the CLI from `cwd` (spawned there, as a user in that directory would). */
-async function runIn(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'gstack.js'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const code = await new Promise<number | null>((r) => child.on('close', r));
-  return { code, stdout, stderr };
+function runIn(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
+  return runCliFrom(args, { cwd, env, exactEnv: true });
 }
 
 const slowScript = (url: string) =>
@@ -343,9 +338,14 @@ test('SIGINT to a warm render: exit 1 saying it was interrupted, nothing written
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-warm-render-int-')));
   const { writeFileSync } = await import('node:fs');
   writeFileSync(join(cwd, 'slow.html'), '<!doctype html><title>never ready</title><p>waiting</p>');
+  // Every Chromium the render starts records its pid (exec keeps it), so the test can check
+  // that none outlives the interrupted call.
+  const pids = join(cwd, 'chromium.pids');
+  const wrapper = join(cwd, 'chromium-pid');
+  writeFileSync(wrapper, `#!/bin/sh\necho $$ >> '${pids}'\nexec '${findChromium().path}' "$@"\n`, { mode: 0o755 });
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'gstack.js'), 'render', 'slow.html', '--engine', 'chromium', '--wait-expr', 'window.never === true', '--wait-timeout', '30000', '--pdf', 'never.pdf'], {
     cwd,
-    env,
+    env: { ...env, GSTACK_CHROMIUM: wrapper },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -360,4 +360,16 @@ test('SIGINT to a warm render: exit 1 saying it was interrupted, nothing written
   assert.equal(code, 1, stderr);
   assert.match(stdout.trimEnd().split('\n').at(-1)!, /^\[error\] the render was interrupted/);
   assert.equal(existsSync(join(cwd, 'never.pdf')), false);
+  const started = readFileSync(pids, 'utf8').split('\n').filter(Boolean).map(Number);
+  assert.ok(started.length > 0, 'the render started its browser through the wrapper');
+  const alive = (pid: number) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z'); // a zombie has exited
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 50 && started.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(started.filter(alive), [], 'no browser of the interrupted render is left');
 });
