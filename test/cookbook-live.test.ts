@@ -126,6 +126,12 @@ for (const engine of Object.keys(ENGINES) as Engine[]) {
         assert.equal(v.overflowX, v.scrollWidth > v.width);
         assert.equal(pngSize(join(r.out, `responsive-${v.name}-${v.width}.png`)).width, v.width);
       }
+      // A page 700 px wide overflows the phone only: the detection reports what the page does.
+      const wide = await cookbook(engine, 'responsive', '/wide.html');
+      assertOk(wide, 'responsive');
+      const wideViewports = all(wide.lines, 'VIEWPORT=').map((v) => JSON.parse(v));
+      assert.deepEqual(wideViewports.map((v) => v.overflowX), [true, false, false], wide.stdout);
+      assert.ok(wideViewports[0].scrollWidth >= 700, JSON.stringify(wideViewports[0]));
     });
 
     test('links: HEAD-checks same-origin links on a local target and never follows sign-out or delete links', async () => {
@@ -152,6 +158,16 @@ for (const engine of Object.keys(ENGINES) as Engine[]) {
       for (const k of ['ttfb', 'domContentLoaded', 'load']) assert.ok(Number.isFinite(nav[k]) && nav[k] >= 0, `${k}: ${nav[k]}`);
       assert.ok(nav.load >= nav.domContentLoaded && nav.domContentLoaded >= nav.ttfb, JSON.stringify(nav));
       assert.ok(Array.isArray(JSON.parse(value(r.lines, 'RESOURCES=')!)));
+      // A page with a slow and a quick subresource: slowest first, and topResources cuts the list.
+      const p = await cookbook(engine, 'perf', '/perf.html');
+      assertOk(p, 'perf');
+      const res = JSON.parse(value(p.lines, 'RESOURCES=')!) as Array<{ url: string; duration: number }>;
+      assert.ok(res.length >= 2, p.stdout);
+      assert.match(res[0].url, /\/slow\?ms=400$/);
+      assert.ok(res[0].duration >= 350, JSON.stringify(res[0]));
+      for (let i = 1; i < res.length; i++) assert.ok(res[i - 1].duration >= res[i].duration, JSON.stringify(res));
+      const top1 = await cookbook(engine, 'perf', '/perf.html', { topResources: 1 });
+      assert.equal(JSON.parse(value(top1.lines, 'RESOURCES=')!).length, 1, top1.stdout);
     });
 
     test('pdf: a real PDF of the page', async () => {
