@@ -146,7 +146,7 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
         }
       } else {
         const { NoChromiumError } = await import('../chromium-find.js');
-        summary = await importIntoProfile(parsed, { paths, key: key.key, lockTimeoutMs, onWait: (m) => io.err('gstack: ' + m) }).catch(
+        summary = await importIntoProfile(parsed, { paths, key: key.key, lockTimeoutMs, onWait: (m) => io.err('gstack: ' + m), env }).catch(
           (err: unknown) => {
             // No browser to write the profile with: exit 3, like a call without an engine.
             throw err instanceof NoChromiumError ? Object.assign(err, { exitCode: 3 }) : err;

@@ -6,7 +6,6 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import type { SessionPaths } from './key.js';
-import { loadPlaywright } from '../playwright-load.js';
 
 export interface ImportCookie {
   name: string;
@@ -225,18 +224,18 @@ export async function importIntoStorageState(parsed: ParsedCookies, storageState
 }
 
 /**
- * Adds the cookies (and localStorage) to a local Chromium profile: launches the persistent
- * context headless under the session lock, adds them, closes. localStorage is written by
+ * Adds the cookies (and localStorage) to a local Chromium profile: starts the profile's browser
+ * the way a call does (engines/chromium.ts) under the session lock, adds them, closes. localStorage is written by
  * visiting each origin with every request answered locally (page.route), so nothing is fetched.
  */
 export async function importIntoProfile(
   parsed: ParsedCookies,
-  opts: { paths: Pick<SessionPaths, 'profileDir' | 'sessionDir'>; key: string; lockTimeoutMs: number; onWait?: (msg: string) => void },
+  opts: { paths: Pick<SessionPaths, 'profileDir' | 'sessionDir'>; key: string; lockTimeoutMs: number; onWait?: (msg: string) => void; env?: NodeJS.ProcessEnv },
 ): Promise<ImportSummary> {
   const { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } = await import('./lock.js');
-  const { findChromium, chromiumArgs } = await import('../chromium-find.js');
+  const { findChromium } = await import('../chromium-find.js');
   const { mkdir } = await import('node:fs/promises');
-  const executablePath = findChromium().path; // NoChromiumError (exit 3) before we take the lock
+  findChromium(opts.env); // NoChromiumError (exit 3) before we take the lock
   await mkdir(opts.paths.profileDir, { recursive: true });
   const lock = await acquireProfileLock(opts.paths.profileDir, {
     timeoutMs: opts.lockTimeoutMs,
@@ -252,12 +251,9 @@ export async function importIntoProfile(
   });
   try {
     await clearStaleChromiumSingletons(opts.paths.profileDir);
-    const { chromium } = loadPlaywright();
-    const context = await chromium.launchPersistentContext(opts.paths.profileDir, {
-      executablePath,
-      args: chromiumArgs(),
-      headless: true,
-    });
+    const { launchPersistent } = await import('../engines/chromium.js');
+    const opened = await launchPersistent(opts.paths.profileDir, false, opts.env);
+    const { context } = opened;
     try {
       if (cookies.length) await context.addCookies(cookies);
       if (parsed.origins.length) {
@@ -272,7 +268,7 @@ export async function importIntoProfile(
         await page.close();
       }
     } finally {
-      await context.close();
+      await opened.close(); // Browser.close: the profile is flushed before the lock is released
     }
   } finally {
     await lock.release();

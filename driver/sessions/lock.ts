@@ -349,9 +349,8 @@ export async function clearStaleChromiumSingletons(profileDir: string): Promise<
 }
 
 /**
- * If the profile's SingletonLock ("<host>-<pid>") names a live Chromium on this host that one
- * of our launches (engines/chromium-process.ts, or Playwright's for import-cookies) started on
- * exactly this profile, it is an orphan: every call of ours holds
+ * If the profile's SingletonLock ("<host>-<pid>") names a live Chromium on this host that our
+ * launch (engines/chromium-process.ts) started on exactly this profile, it is an orphan: every call of ours holds
  * the lock while its browser runs, and we hold the lock now. It would keep writing to the
  * profile under the next call's browser, so it is killed. The --remote-debugging-pipe check
  * keeps a person's own desktop browser (--profile pointing at it) safe.
