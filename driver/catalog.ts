@@ -60,9 +60,10 @@ export function projectRoot(): string {
   throw new Error(`gstack-driver: driver/catalog.json not found above ${fileURLToPath(import.meta.url)}`);
 }
 
-const ROOT = projectRoot();
-export const CATALOG_PATH = join(ROOT, 'driver', 'catalog.json');
-export const CATALOG_SCHEMA_PATH = join(ROOT, 'driver', 'catalog.schema.json');
+/** The package root, found once per process. */
+export const PROJECT_ROOT = projectRoot();
+export const CATALOG_PATH = join(PROJECT_ROOT, 'driver', 'catalog.json');
+export const CATALOG_SCHEMA_PATH = join(PROJECT_ROOT, 'driver', 'catalog.schema.json');
 
 export class CatalogError extends Error {}
 
@@ -75,7 +76,7 @@ function schemaValidator(): Validator {
   const require = createRequire(import.meta.url);
   const schemaText = readFileSync(CATALOG_SCHEMA_PATH, 'utf8');
   try {
-    const pre = require(join(ROOT, 'dist', 'driver', 'catalog-validate.cjs')) as Validator & { default?: Validator; schemaHash?: string };
+    const pre = require(join(PROJECT_ROOT, 'dist', 'driver', 'catalog-validate.cjs')) as Validator & { default?: Validator; schemaHash?: string };
     const fn = (pre.default ?? pre) as Validator;
     if (pre.schemaHash === createHash('sha256').update(schemaText).digest('hex') && typeof fn === 'function') return fn;
   } catch {

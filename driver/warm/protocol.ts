@@ -16,7 +16,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../catalog.js';
+import { CATALOG_PATH, PROJECT_ROOT } from '../catalog.js';
 
 /** Bumped when a message changes shape; part of the socket name, so old workers are never asked. */
 export const PROTOCOL_VERSION = 1;
@@ -79,7 +79,7 @@ export function decoder(onMessage: (msg: unknown) => void): (chunk: Buffer) => v
 
 /** The worker's entry script, next to the CLI bundle; absent in a tsc-only build. */
 export function workerEntry(): string {
-  return join(projectRoot(), 'dist', 'bin', 'warm-worker.js');
+  return join(PROJECT_ROOT, 'dist', 'bin', 'warm-worker.js');
 }
 
 /**
@@ -90,7 +90,7 @@ export function workerEntry(): string {
  */
 export function buildId(): string | undefined {
   try {
-    const stamp = [join(projectRoot(), 'dist', 'bin', 'gstack.js'), workerEntry(), join(projectRoot(), 'driver', 'catalog.json')]
+    const stamp = [join(PROJECT_ROOT, 'dist', 'bin', 'gstack.js'), workerEntry(), CATALOG_PATH]
       .map((f) => {
         const st = statSync(f);
         return `${st.size}:${st.mtimeMs}`;
