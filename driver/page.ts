@@ -1,11 +1,18 @@
-// The Page a flow script sees: Playwright's Page behind a proxy that adds snapshot refs
-// (`pg.locator("e12")`, `@e12`, `ref=e12`, frame refs `f1e2`) with fail-fast staleness,
-// `_sendToTarget` (raw CDP, Aside's name), and agent-facing error messages.
-import type { BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
+// The tabs of one call and the Page a flow script sees (docs/ARCHITECTURE.md, "One call").
+//
+// Owns: openTab/closeTab/snapshot/annotatedScreenshot, what the Page adds to Playwright's
+// (`pg.locator("e12")` refs with fail-fast staleness, `_sendToTarget` for raw CDP), the
+// runner's handling of dialogs (a `DIALOG <type> <message>` line each; dismissed unless the
+// script listens for them) and downloads, and the end of the call: every tab, popup and
+// download of the call is closed, and what the call changed on the context is undone
+// (membrane.ts) so that the next call of a session host starts clean. What a script may touch
+// on every Playwright object is membrane.ts's.
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { BrowserContext, Dialog, Download, Page } from 'playwright-core';
 import { AgentError, toAgentError } from './errors.js';
 import { pathConfinedTo } from './confined-fs.js';
+import { Membrane } from './membrane.js';
 import { newSnapshotState, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
@@ -20,114 +27,90 @@ const REF_ACTIONS = new Set([
   'boundingBox', 'scrollIntoViewIfNeeded', 'dispatchEvent', 'isChecked', 'isEnabled', 'isDisabled',
   'isEditable', 'ariaSnapshot', 'elementHandle', 'highlight', 'waitFor',
 ]);
-/** Methods that return another Locator (wrapped so its errors are rewritten too). */
-const LOCATOR_FACTORIES = new Set([
-  'locator', 'getByRole', 'getByLabel', 'getByText', 'getByPlaceholder', 'getByTestId', 'getByAltText',
-  'getByTitle', 'first', 'last', 'nth', 'filter', 'and', 'or', 'describe',
-]);
-
-/** Methods that write a file when given `{ path }`: like `fs`, they may only write under pwd
- * (relative paths land there), so a script's artifacts always come out through `pwd`. */
-const PATH_WRITERS = new Set(['screenshot', 'pdf']);
-type Confine = (p: unknown) => Promise<string>;
-
-async function confinedArgs(method: string, args: unknown[], confine: Confine | undefined): Promise<unknown[]> {
-  const opts = args[0] as { path?: unknown } | undefined;
-  if (!confine || !PATH_WRITERS.has(method) || !opts || typeof opts !== 'object' || opts.path === undefined) return args;
-  let real: string;
-  try {
-    real = await confine(opts.path);
-  } catch (err) {
-    throw new AgentError(`${method}({ path }) ${(err as Error).message.replace(/^fs refused/, 'refused')}`, 'FS_CONFINED');
-  }
-  await mkdir(dirname(real), { recursive: true });
-  return [{ ...opts, path: real }, ...args.slice(1)];
-}
-
-function rewriteAsync(value: unknown): unknown {
-  if (value && typeof (value as Promise<unknown>).then === 'function') {
-    return (value as Promise<unknown>).then(undefined, (err) => {
-      throw toAgentError(err);
-    });
-  }
-  return value;
-}
-
-/** The wrapper a proxied Page or Locator method gets: locator factories return wrapped
- * locators, file writers are confined to pwd, everything else has its errors rewritten (and
- * chaining methods that return `this` keep returning the proxy). */
-function forward(target: object, prop: string, value: Function, receiver: unknown, confine: Confine | undefined) {
-  if (LOCATOR_FACTORIES.has(prop)) return (...args: unknown[]) => wrapLocator(value.apply(target, args), confine);
-  if (PATH_WRITERS.has(prop)) return async (...args: unknown[]) => rewriteAsync(value.apply(target, await confinedArgs(prop, args, confine)));
-  return (...args: unknown[]) => {
-    const out = value.apply(target, args);
-    return out === target ? receiver : rewriteAsync(out);
-  };
-}
-
-function wrapLocator(loc: Locator, confine: Confine | undefined, ref?: { id: string; state: PageSnapshotState }): Locator {
-  return new Proxy(loc, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, target);
-      if (typeof value !== 'function' || typeof prop !== 'string') return value;
-      if (ref && REF_ACTIONS.has(prop)) {
-        return async (...args: unknown[]) => {
-          await assertRefAlive(target, ref.id, ref.state);
-          return rewriteAsync(value.apply(target, await confinedArgs(prop, args, confine)));
-        };
-      }
-      return forward(target, prop, value, receiver, confine);
-    },
-  });
-}
-
-async function assertRefAlive(loc: Locator, id: string, state: PageSnapshotState): Promise<void> {
-  const desc = state.refs.get(id);
-  if (!desc) {
-    throw new AgentError(
-      state.snapshots === 0
-        ? `Ref ${id} is unknown: this page has no snapshot yet in this script. Take one with snapshot(pg, { interactive: true }) and use a ref from its tree.`
-        : `Ref ${id} does not appear in any snapshot of this page. Take a new snapshot and use a ref from its tree.`,
-      'STALE_REF',
-    );
-  }
-  // aria-ref resolution answers at once (no auto-wait) when the element is detached.
-  const n = await loc.count().catch(() => 0);
-  if (n === 0) throw new AgentError(`Ref ${id} is stale — the element (${desc}) no longer exists. Take a new snapshot.`, 'STALE_REF');
-}
 
 export interface ScriptPage extends Page {
   _sendToTarget(method: string, params?: Record<string, unknown>): Promise<unknown>;
 }
 
-interface TabState {
-  raw: Page;
-  proxy: ScriptPage;
+interface PageState {
   snapshot: PageSnapshotState;
-  cdp?: Promise<CDPSession>;
+  cdp?: Promise<import('playwright-core').CDPSession>;
 }
 
-/** The tabs one script opened. Only these can be closed or snapshotted by the script. */
+export interface TabsOptions {
+  pwd: string;
+  /** Evidence lines (DIALOG) go where the script's console.log goes. */
+  onLine: (line: string) => void;
+  allowFileUrls?: boolean;
+}
+
+/** The tabs of one call: every page that appears in the context during the call (openTab,
+ * context.newPage, popups), each seen by the script only through the membrane. */
 export class Tabs {
-  private readonly byProxy = new Map<unknown, TabState>();
+  readonly membrane: Membrane;
+  private readonly states = new WeakMap<object, PageState>();
+  private readonly refs = new WeakMap<object, { id: string; page: object }>();
+  private readonly downloads: Download[] = [];
+  /** Every page of this call (the spare it started with, its tabs, its popups). */
+  private readonly pages = new Set<Page>();
   private spare: Page[];
+  private readonly onPage = (p: Page) => this.adopt(p);
 
-  private readonly confine: Confine | undefined;
+  constructor(private readonly context: BrowserContext, private readonly opts: TabsOptions) {
+    const confine = pathConfinedTo(opts.pwd);
+    this.membrane = new Membrane({
+      // Relative paths land in pwd, and a file may go into a folder that does not exist yet.
+      writePath: async (p) => {
+        const real = await confine(p);
+        await mkdir(dirname(real), { recursive: true });
+        return real;
+      },
+      readPath: confine,
+      allowFileUrls: !!opts.allowFileUrls,
+      pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
+      beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
+    });
+    // A browser starts with one blank tab (and a session host keeps a fresh one ready): the
+    // first openTab() takes it over instead of paying for a new one.
+    this.spare = context.pages().filter((p) => !p.isClosed() && p.url() === 'about:blank');
+    for (const p of context.pages()) this.adopt(p);
+    context.on('page', this.onPage);
+  }
 
-  constructor(private readonly context: BrowserContext, initialPages: Page[] = [], pwd?: string) {
-    this.confine = pwd ? pathConfinedTo(pwd) : undefined;
-    // A persistent context starts with one blank tab: the first openTab() takes it over
-    // instead of paying for a new one.
-    this.spare = initialPages.filter((p) => !p.isClosed() && p.url() === 'about:blank');
+  /** Every page of the call gets the runner's dialog and download handling once. */
+  private adopt(raw: Page): void {
+    if (this.states.has(raw)) return;
+    this.states.set(raw, { snapshot: newSnapshotState() });
+    this.pages.add(raw);
+    raw.on('dialog', (d: Dialog) => this.onDialog(raw, d));
+    raw.on('download', (d: Download) => void this.downloads.push(d));
+  }
+
+  /** Prints the dialog as evidence; dismisses it (Playwright's default policy) unless the
+   * script handles dialogs itself: a listener or a waitForEvent("dialog") on the page or the
+   * context besides this one (only the script adds those). */
+  private onDialog(raw: Page, d: Dialog): void {
+    if (this.membrane.revoked) return void d.dismiss().catch(() => undefined);
+    this.opts.onLine(`DIALOG ${d.type()} ${JSON.stringify(d.message())}`);
+    // Playwright's objects are EventEmitters; its typings leave listenerCount out.
+    const count = (e: unknown) => (e as { listenerCount(ev: string): number }).listenerCount('dialog');
+    if (count(raw) > 1 || count(this.context) > 0) return;
+    void d.dismiss().catch(() => undefined);
   }
 
   async open(url?: unknown): Promise<ScriptPage> {
+    if (this.membrane.revoked) throw toAgentError(new AgentError('This call has ended.'));
     if (url !== undefined && typeof url !== 'string') throw new AgentError('openTab(url): url must be a string like "http://127.0.0.1:8080/".');
+    const refusal = this.membrane.urlRefusal(url);
+    if (refusal) throw refusal;
     const raw = this.spare.shift() ?? (await this.context.newPage().catch((e) => { throw toAgentError(e); }));
-    const tab = this.track(raw);
+    this.adopt(raw);
     // Same default viewport as a Playwright launch (1280x720), so screenshots and responsive
-    // checks do not depend on how the browser window was sized.
-    await raw.setViewportSize(DEFAULT_VIEWPORT).catch(() => undefined);
+    // checks do not depend on how the browser window was sized. (A host's spare tab has it.)
+    const size = raw.viewportSize();
+    if (size?.width !== DEFAULT_VIEWPORT.width || size?.height !== DEFAULT_VIEWPORT.height) {
+      await raw.setViewportSize(DEFAULT_VIEWPORT).catch(() => undefined);
+    }
     if (url && url !== 'about:blank') {
       try {
         await raw.goto(url);
@@ -135,85 +118,126 @@ export class Tabs {
         throw toAgentError(err);
       }
     }
-    return tab.proxy;
+    return this.membrane.wrap(raw) as ScriptPage;
   }
 
-  state(pg: unknown, fn: string): TabState {
-    const t = this.byProxy.get(pg);
-    if (!t) throw new AgentError(`${fn}: that is not a tab this script opened. Pass a Page returned by openTab().`);
-    return t;
+  /** The page behind a Page the script holds, or an actionable error. */
+  private pageOf(pg: unknown, fn: string): Page {
+    const raw = this.membrane.rawOf(pg) as Page | undefined;
+    if (!raw || !this.states.has(raw) || typeof (raw as { goto?: unknown }).goto !== 'function') {
+      throw new AgentError(`${fn}: that is not a tab of this call. Pass a Page returned by openTab().`);
+    }
+    return raw;
   }
 
   async close(pg: unknown): Promise<void> {
-    const t = this.byProxy.get(pg);
-    if (!t) throw new AgentError('closeTab only closes tabs this script opened with openTab().');
-    this.byProxy.delete(pg);
+    if (this.membrane.revoked) return;
+    const raw = this.pageOf(pg, 'closeTab');
     // Not awaited: the tab is already unusable from the script, and waiting for the target to
     // be destroyed would only add a round trip to every call.
-    if (!t.raw.isClosed()) void t.raw.close().catch(() => undefined);
+    if (!raw.isClosed()) void raw.close().catch(() => undefined);
   }
 
   snapshot(pg: unknown, opts?: SnapshotOptions) {
-    const t = this.state(pg, 'snapshot');
-    return takeSnapshot(t.raw, t.snapshot, opts ?? {});
+    const raw = this.pageOf(pg, 'snapshot');
+    return takeSnapshot(raw, this.states.get(raw)!.snapshot, opts ?? {});
   }
 
-  private track(raw: Page): TabState {
-    const confine = this.confine;
-    const state: TabState = { raw, proxy: undefined as unknown as ScriptPage, snapshot: newSnapshotState() };
-    const sendToTarget = async (method: unknown, params?: Record<string, unknown>) => {
-      if (typeof method !== 'string') throw new AgentError('_sendToTarget(method, params): method must be a CDP method name like "Page.reload".');
-      // Page.enable first: without it Chromium accepts Page.addScriptToEvaluateOnNewDocument on
-      // a fresh session but never runs the script (the cookbook's console hook relies on it).
-      state.cdp ??= this.context.newCDPSession(raw).then(async (s) => {
-        await s.send('Page.enable').catch(() => undefined);
-        return s;
-      });
-      try {
-        return await (await state.cdp).send(method as never, params as never);
-      } catch (err) {
-        throw new AgentError(`CDP ${method} failed: ${(err as Error).message.split('\n')[0]}. Check the method name and params against the Chrome DevTools Protocol.`);
+  /** `pg.locator(...)` with refs, and `pg._sendToTarget(...)`; undefined for every other member. */
+  private pageMember(raw: Page, prop: string): unknown {
+    if (prop === 'locator') {
+      return (selector: unknown, options?: unknown) => {
+        const m = typeof selector === 'string' ? REF_SELECTOR.exec(selector.trim()) : null;
+        if (!m) return this.membrane.wrap(raw.locator(selector as string, this.membrane.unwrap(options) as never));
+        const loc = raw.locator(`aria-ref=${m[1]}`);
+        this.refs.set(loc, { id: m[1], page: raw });
+        return this.membrane.wrap(loc);
+      };
+    }
+    if (prop === '_sendToTarget') return (method: unknown, params?: Record<string, unknown>) => this.sendToTarget(raw, method, params);
+    return undefined;
+  }
+
+  private async sendToTarget(raw: Page, method: unknown, params?: Record<string, unknown>): Promise<unknown> {
+    if (this.membrane.revoked) throw new AgentError('This call has ended.');
+    if (typeof method !== 'string') throw new AgentError('_sendToTarget(method, params): method must be a CDP method name like "Page.reload".');
+    const refusal = this.membrane.cdpRefusal(method, params);
+    if (refusal) throw refusal;
+    const safe = await this.membrane.confineCdpParams(method, params);
+    const state = this.states.get(raw)!;
+    // Page.enable first: without it Chromium accepts Page.addScriptToEvaluateOnNewDocument on
+    // a fresh session but never runs the script (the cookbook's console hook relies on it).
+    state.cdp ??= this.context.newCDPSession(raw).then(async (s) => {
+      await s.send('Page.enable').catch(() => undefined);
+      return s;
+    });
+    try {
+      return await (await state.cdp).send(method as never, safe as never);
+    } catch (err) {
+      throw new AgentError(`CDP ${method} failed: ${(err as Error).message.split('\n')[0]}. Check the method name and params against the Chrome DevTools Protocol.`);
+    }
+  }
+
+  /** Before a ref locator acts: the ref must come from a snapshot of this page in this call,
+   * and its element must still exist (aria-ref resolution answers at once when it is gone). */
+  private checkRef(loc: object, method: string): Promise<void> | undefined {
+    const ref = this.refs.get(loc);
+    if (!ref || !REF_ACTIONS.has(method)) return undefined;
+    const state = this.states.get(ref.page)!.snapshot;
+    return (async () => {
+      const desc = state.refs.get(ref.id);
+      if (!desc) {
+        throw new AgentError(
+          state.snapshots === 0
+            ? `Ref ${ref.id} is unknown: this page has no snapshot yet in this script. Take one with snapshot(pg, { interactive: true }) and use a ref from its tree.`
+            : `Ref ${ref.id} does not appear in any snapshot of this page. Take a new snapshot and use a ref from its tree.`,
+          'STALE_REF',
+        );
       }
-    };
-    state.proxy = new Proxy(raw, {
-      get(target, prop, receiver) {
-        if (prop === '_sendToTarget') return sendToTarget;
-        const value = Reflect.get(target, prop, target);
-        if (typeof value !== 'function' || typeof prop !== 'string') return value;
-        if (prop === 'locator') {
-          return (selector: unknown, options?: unknown) => {
-            const m = typeof selector === 'string' ? REF_SELECTOR.exec(selector.trim()) : null;
-            if (m) return wrapLocator(target.locator(`aria-ref=${m[1]}`), confine, { id: m[1], state: state.snapshot });
-            return wrapLocator(target.locator(selector as string, options as never), confine);
-          };
-        }
-        return forward(target, prop, value, receiver, confine);
-      },
-    }) as ScriptPage;
-    this.byProxy.set(state.proxy, state);
-    raw.once('close', () => this.byProxy.delete(state.proxy));
-    return state;
+      const n = await (loc as import('playwright-core').Locator).count().catch(() => 0);
+      if (n === 0) throw new AgentError(`Ref ${ref.id} is stale — the element (${desc}) no longer exists. Take a new snapshot.`, 'STALE_REF');
+    })();
+  }
+
+  /** The script's calls refuse from now on (a script that outlives its call). */
+  revoke(): void {
+    this.membrane.revoke();
+  }
+
+  /** The end of a call in a browser that outlives it: the call's tabs, popups and downloads
+   * are closed, and what it changed on the context is undone. Never throws. */
+  async cleanUp(): Promise<void> {
+    this.context.off('page', this.onPage);
+    await this.membrane.cleanUp();
+    await Promise.all([
+      ...[...this.pages].map((p) => p.close({ runBeforeUnload: false }).catch(() => undefined)),
+      ...this.downloads.splice(0).map(async (d) => {
+        await d.cancel().catch(() => undefined);
+        await d.delete().catch(() => undefined);
+      }),
+    ]);
   }
 
   /** A screenshot with the ref label of every interactive element drawn on the page. */
   async annotatedScreenshot(pg: unknown): Promise<{ base64Image: string }> {
-    const t = this.state(pg, 'annotatedScreenshot');
+    const raw = this.pageOf(pg, 'annotatedScreenshot');
+    const state = this.states.get(raw)!.snapshot;
     // Its own snapshot must not become the "previous snapshot" the script's next diff uses.
-    const previousTree = t.snapshot.previousTree;
-    const snap = await takeSnapshot(t.raw, t.snapshot, { interactive: true });
-    t.snapshot.previousTree = previousTree;
+    const previousTree = state.previousTree;
+    const snap = await takeSnapshot(raw, state, { interactive: true });
+    state.previousTree = previousTree;
     const refs = [...snap.tree.matchAll(/\[ref=((?:f\d+)?e\d+)\]/g)].map((m) => m[1]).slice(0, 300);
     const boxes = (
       await Promise.all(
         refs.map(async (ref) => {
-          const box = await t.raw.locator(`aria-ref=${ref}`).boundingBox({ timeout: 1000 }).catch(() => null);
+          const box = await raw.locator(`aria-ref=${ref}`).boundingBox({ timeout: 1000 }).catch(() => null);
           return box ? { ref, ...box } : null;
         }),
       )
     ).filter((b): b is { ref: string; x: number; y: number; width: number; height: number } => !!b);
     const overlayId = `__gstack_annot_${Math.random().toString(36).slice(2)}`;
     try {
-      await t.raw.evaluate(
+      await raw.evaluate(
         ({ boxes, overlayId }) => {
           const host = document.createElement('div');
           host.id = overlayId;
@@ -230,12 +254,12 @@ export class Tabs {
         },
         { boxes, overlayId },
       );
-      const png = await t.raw.screenshot({ type: 'png' });
+      const png = await raw.screenshot({ type: 'png' });
       return { base64Image: png.toString('base64') };
     } catch (err) {
       throw toAgentError(err);
     } finally {
-      await t.raw.evaluate((id) => document.getElementById(id)?.remove(), overlayId).catch(() => undefined);
+      await raw.evaluate((id) => document.getElementById(id)?.remove(), overlayId).catch(() => undefined);
     }
   }
 }

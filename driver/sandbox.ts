@@ -9,20 +9,23 @@ import type { Catalog } from './catalog.js';
 import { createConfinedFs } from './confined-fs.js';
 import { AgentError, rewriteError, toAgentError } from './errors.js';
 import { Tabs } from './page.js';
+import { CallEnded } from './membrane.js';
 
 export interface SandboxHost {
   context: BrowserContext;
   pwd: string;
   onLine: (line: string) => void;
+  /** `file:` URLs may be opened (--allow-file-urls). */
+  allowFileUrls?: boolean;
 }
 
 type Impl = (host: SandboxHost, tabs: Tabs) => unknown;
 
 /**
  * Node's own `path` and `Buffer` as a script sees them: usable as usual, but assigning to or
- * deleting their members throws. They are shared by every call a warm worker runs
- * (driver/warm/), so a script's `path.join = ...` must not change what the next call gets.
- * (The sandbox is still no security boundary: see the docs.)
+ * deleting their members throws. A session host runs every call of its session in one
+ * process, so a script's `path.join = ...` must not change what the next call gets. (The
+ * sandbox is still no security boundary: see README, "Security model".)
  */
 function readOnly<T extends object>(target: T, name: string): T {
   const refuse = (): never => {
@@ -95,11 +98,14 @@ export const CHROMIUM_GLOBALS: Record<string, Impl> = {
     return new Promise<void>((r) => setTimeout(r, n));
   },
   pwd: (h) => h.pwd,
-  fs: (h) => createConfinedFs(h.pwd),
+  fs: (h, tabs) => liveOnly(createConfinedFs(h.pwd), tabs),
   path: () => readOnly(path, 'path'),
   Buffer: () => readOnly(Buffer, 'Buffer'),
-  fetch: (h) => async (url: unknown, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
+  fetch: (h, tabs) => async (url: unknown, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
+    if (tabs.membrane.revoked) throw new CallEnded();
     if (typeof url !== 'string') throw new AgentError('fetch(url, init): url must be a string.');
+    const refusal = tabs.membrane.urlRefusal(url);
+    if (refusal) throw refusal;
     try {
       const res = await h.context.request.fetch(url, {
         method: init.method ?? 'GET',
@@ -113,17 +119,36 @@ export const CHROMIUM_GLOBALS: Record<string, Impl> = {
       throw toAgentError(err);
     }
   },
-  console: (h) => {
-    const line = (...args: unknown[]) => h.onLine(args.map(formatArg).join(' '));
+  console: (h, tabs) => {
+    // A script that outlives its call prints nothing more: its output has been answered.
+    const line = (...args: unknown[]) => {
+      if (!tabs.membrane.revoked) h.onLine(args.map(formatArg).join(' '));
+    };
     return Object.freeze({ log: line, info: line, warn: line, error: line, debug: line });
   },
   listBrowserTabs: () => chromiumOnlyMissing('listBrowserTabs'),
   attachBrowserTab: () => chromiumOnlyMissing('attachBrowserTab'),
 };
 
+/** The script's `fs`, refusing once its call has ended. */
+function liveOnly<T extends Record<string, Function>>(fs: T, tabs: Tabs): T {
+  const out: Record<string, Function> = {};
+  for (const [name, fn] of Object.entries(fs)) {
+    out[name] = (...args: unknown[]) => (tabs.membrane.revoked ? Promise.reject(new CallEnded()) : fn(...args));
+  }
+  return Object.freeze(out) as T;
+}
+
 export interface SandboxRun {
   /** Resolves when the script ends; rejects with an AgentError message. */
   done: Promise<void>;
+  /** The call is over: whatever the script still holds refuses to act from now on. */
+  revoke(): void;
+  /** Closes the call's tabs, popups and downloads and undoes its changes to the context
+   * (for a browser that outlives the call). Never throws. */
+  cleanUp(): Promise<void>;
+  /** The call changed the context in a way cleanUp cannot undo: restart the browser. */
+  readonly dirty: boolean;
 }
 
 /** Compiles the script (wrapped as an async function so top-level await works). Throws an
@@ -149,7 +174,7 @@ export function compileScript(script: string, availableGlobals: string[]): vm.Sc
 export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog): SandboxRun {
   const names = catalog.globals.map((g) => g.name);
   const compiled = compileScript(script, names);
-  const tabs = new Tabs(host.context, host.context.pages(), host.pwd);
+  const tabs = new Tabs(host.context, { pwd: host.pwd, onLine: host.onLine, allowFileUrls: host.allowFileUrls });
   const globals: Record<string, unknown> = Object.create(null);
   for (const name of names) {
     const impl = CHROMIUM_GLOBALS[name];
@@ -164,5 +189,12 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
       throw new AgentError(rewriteError(err, { availableGlobals: names }));
     }
   })();
-  return { done };
+  return {
+    done,
+    revoke: () => tabs.revoke(),
+    cleanUp: () => tabs.cleanUp(),
+    get dirty() {
+      return tabs.membrane.dirty;
+    },
+  };
 }

@@ -299,7 +299,7 @@ test('a reader that goes away early (| head -1) does not crash the call; its bro
   const child = spawn(process.execPath, [BIN, 'run', `
     const pg = await openTab("${site.url}large.html");
     for (let i = 0; i < 200; i++) console.log("line " + i + " " + "x".repeat(4000));
-    console.log("GSTACK_STEP_OK");`, '--profile', profile], { env: { ...process.env, GSTACK_HOME: home, GSTACK_SKIP_ASIDE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    console.log("GSTACK_STEP_OK");`, '--profile', profile], { env: { ...process.env, GSTACK_HOME: home, GSTACK_SKIP_ASIDE: '1', GSTACK_NO_HOST: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   child.stdout.once('data', () => child.stdout.destroy());
@@ -315,7 +315,7 @@ test('a reader of both streams that goes away early (2>&1 | head -1) does not cr
   const child = spawn(process.execPath, [BIN, 'run', `
     const pg = await openTab("${site.url}large.html");
     for (let i = 0; i < 200; i++) console.log("line " + i + " " + "x".repeat(4000));
-    console.log("GSTACK_STEP_OK");`, '--profile', profile], { env: { ...process.env, GSTACK_HOME: home, GSTACK_SKIP_ASIDE: '1', GSTACK_TRACE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    console.log("GSTACK_STEP_OK");`, '--profile', profile], { env: { ...process.env, GSTACK_HOME: home, GSTACK_SKIP_ASIDE: '1', GSTACK_TRACE: '1', GSTACK_NO_HOST: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   // GSTACK_TRACE=1 makes the call write to stderr all along; both readers vanish at once.
   child.stderr.once('data', () => {
     child.stderr.destroy();
@@ -367,7 +367,8 @@ test('--out copies artifacts and prints ARTIFACT lines; annotatedScreenshot draw
     console.log("GSTACK_STEP_OK");`, ['--out', out]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.deepEqual(readdirSync(out).sort(), ['annotated.png', 'form.png']);
-  assert.ok(r.lines.includes(`ARTIFACT ${join(out, 'annotated.png')}`));
+  // The ARTIFACT lines come before the sentinel, which stays the last line.
+  assert.deepEqual(r.lines.slice(-3), [`ARTIFACT ${join(out, 'annotated.png')}`, `ARTIFACT ${join(out, 'form.png')}`, 'GSTACK_STEP_OK']);
   const png = readFileSync(join(out, 'annotated.png'));
   assert.equal(png.subarray(1, 4).toString(), 'PNG');
   assert.notDeepEqual(png, readFileSync(join(out, 'form.png')), 'annotated screenshot should differ from the plain one');
@@ -403,4 +404,22 @@ test('Aside-only globals fail on Chromium with what to do instead', async () => 
   const r = await run('await listBrowserTabs(); console.log("GSTACK_STEP_OK")');
   assert.equal(r.code, 1);
   assert.match(last(r.lines), /listBrowserTabs\(\) is only available on the Aside engine.*openTab\(url\)/);
+});
+
+test('dialogs: each one the runner handles is a DIALOG line; dismissed by default, the script can take over', async () => {
+  const r = await run(`
+    const pg = await openTab("${site.url}dialogs.html");
+    await pg.click("#alert");
+    await pg.click("#confirm");
+    console.log("DEFAULT " + await pg.title());
+    pg.on("dialog", (d) => d.accept());
+    await pg.click("#confirm");
+    console.log("HANDLED " + await pg.title());
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  // The message is JSON-quoted: page text stays one inert line (the escape is spelled out).
+  assert.deepEqual(r.lines.filter((l) => l.startsWith('DIALOG')), ['DIALOG alert "Saved \\u001b[31mred"', 'DIALOG confirm "Delete?"', 'DIALOG confirm "Delete?"']);
+  assert.ok(r.lines.includes('DEFAULT confirm=false'), 'dismissed when the script does not listen');
+  assert.ok(r.lines.includes('HANDLED confirm=true'), "the script's own handler decides");
+  assert.ok(!r.stdout.includes('\u001b'), 'no raw escape reaches the output');
 });
