@@ -1,19 +1,24 @@
 // Where a CLI invocation reads and writes. In a normal process that is the process itself; in
-// the warm worker (driver/warm/) it is the socket of the client process that invoked `gstack`,
-// so a command never touches process.stdout, process.exit or signals directly.
-import type { WarmIo } from '../driver/warm/protocol.js';
+// a host (driver/host/) it is the socket of the client process that invoked `gstack`, so a
+// command never touches process.stdout, process.exit or signals directly.
+import type { CallIo, DeadlineHandle } from '../driver/host/protocol.js';
+import type { SessionHostBinding } from '../driver/run.js';
+import { armWatchdog } from '../driver/watchdog.js';
 
-export interface CliIo extends WarmIo {
+export interface CliIo extends CallIo {
   /** The arguments after `gstack` (render reads its steps from them in order). */
   argv: string[];
-  /** Set by a command; the process (or the warm client) exits with it. */
+  /** Set by a command; the process (or the host's client) exits with it. */
   exitCode: number;
-  /** True inside the warm worker (yargs must not exit the process there). */
-  inWorker: boolean;
+  /** True inside a host (yargs must not exit the process there). */
+  inHost: boolean;
+  /** Set in a session host: the call runs on the host's browser. */
+  sessionHost?: SessionHostBinding;
 }
 
 /** The IO of this process: stdout/stderr (a reader that goes away, `| head -1`, is ignored
- * rather than crashing the call half-way), stdin, and SIGINT/SIGTERM as the abort signal. */
+ * rather than crashing the call half-way), stdin, SIGINT/SIGTERM as the abort signal, and a
+ * watchdog thread for the deadline of a script run here (driver/watchdog.ts). */
 export function processIo(argv: string[]): CliIo {
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -34,7 +39,7 @@ export function processIo(argv: string[]): CliIo {
   return {
     argv,
     exitCode: 0,
-    inWorker: false,
+    inHost: false,
     env: process.env,
     cwd: process.cwd(),
     columns: process.stdout.columns,
@@ -49,6 +54,13 @@ export function processIo(argv: string[]): CliIo {
       const chunks: Buffer[] = [];
       for await (const c of process.stdin) chunks.push(c as Buffer);
       return Buffer.concat(chunks).toString('utf8');
+    },
+    armDeadline: (ms: number, message: string): DeadlineHandle => {
+      const finalLine = argv.includes('--json')
+        ? JSON.stringify({ ok: false, exitCode: 1, engine: 'chromium', session: null, lines: [], artifacts: [], error: message, durationMs: null, pwd: null })
+        : `[error] ${message}`;
+      const dog = armWatchdog({ deadlineMs: ms, finalLine });
+      return { browserStarted: (pid) => dog.setBrowserPid(pid), done: () => dog.disarm() };
     },
   };
 }

@@ -1,7 +1,7 @@
 // The `gstack` CLI proper: a thin yargs layer. Each subcommand lives in bin/commands/<name>.ts
 // and loads its implementation lazily, so a call pays only for what it uses. It runs in the
-// invoking process or, for browser commands, in the warm worker; either way it reads and writes
-// only through `io` and returns the exit code.
+// invoking process or, for browser commands, in a host (driver/host/); either way it reads and
+// writes only through `io` and returns the exit code.
 import yargs from 'yargs';
 import { loadCatalog } from '../driver/catalog.js';
 import { COMMANDS } from './commands/index.js';
@@ -34,7 +34,7 @@ export async function runCli(io: CliIo): Promise<number> {
     let y = yargs(io.argv)
       .scriptName('gstack')
       .strict()
-      .exitProcess(!io.inWorker)
+      .exitProcess(!io.inHost)
       .demandCommand(1, 'Name a command: ' + catalog.commands.map((c) => c.name).join(', '))
       .recommendCommands()
       .help()
@@ -47,6 +47,8 @@ export async function runCli(io: CliIo): Promise<number> {
     await y.parseAsync();
     return io.exitCode;
   } catch (err) {
+    // Not an error of the call: the host hands it back to its client (driver/run.ts).
+    if ((err as { misrouted?: boolean })?.misrouted) throw err;
     const e = err as { exitCode?: number; message?: string };
     io.err(`[error] ${e?.message ?? String(err)}\n`);
     return typeof e?.exitCode === 'number' ? e.exitCode : 1;

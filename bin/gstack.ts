@@ -1,23 +1,25 @@
 #!/usr/bin/env node
-// Entry of the `gstack` command. A browser command (run, cookbook, render, pdf, diagram) is
-// first offered to the warm worker (driver/warm/), which has Playwright and the CLI loaded
-// already; this entry therefore loads nothing but Node built-ins until it knows it has to run
-// the CLI itself (bin/cli.ts).
+// Entry of the `gstack` command. A browser command goes to a host first (driver/host/): `run`
+// and `cookbook` to the host of the call's session, which keeps that session's browser up
+// between calls; `render`, `pdf` and `diagram` to the user's render host. This entry therefore
+// loads nothing but Node built-ins until it knows it has to run the CLI itself (bin/cli.ts):
+// for every other command, and when no host can take the call.
 import { exitAfterFlush, processIo } from './cli-io.js';
 import { trace } from '../driver/trace.js';
-import { cliViaWarmWorker, startWorkerInBackground, warmEligible } from '../driver/warm/client.js';
+import { routeInvocation } from '../driver/host/route.js';
+import { callViaHost } from '../driver/host/client.js';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   trace('entry loaded');
   const io = processIo(argv);
-  const warmCode = await cliViaWarmWorker(io);
-  if (warmCode !== undefined) return exitAfterFlush(warmCode);
+  const target = routeInvocation(argv, io.env, io.cwd);
+  if (target) {
+    const code = await callViaHost(io, target);
+    if (code !== undefined) return exitAfterFlush(code);
+  }
   const { runCli } = await import('./cli.js');
-  const code = await runCli(io);
-  // This one loaded Playwright itself: leave a worker for the next browser command.
-  if (warmEligible(argv, io.env) && !io.signal.aborted) await startWorkerInBackground(io.env).catch(() => undefined);
-  exitAfterFlush(code);
+  exitAfterFlush(await runCli(io));
 }
 
 main().catch((err: unknown) => {

@@ -2,8 +2,8 @@
 // 1. precompiles the catalog's JSON-schema validator with ajv's standalone mode, so a call
 //    validates the catalog without compiling the schema at run time (~200 ms saved per call);
 //    the schema's hash is embedded and checked at load, a stale validator is never used;
-// 2. bundles the CLI entry and the warm-worker entry with esbuild into dist/bin/gstack.js and
-//    dist/bin/warm-worker.js (replacing tsc's copies), sharing their chunks: one file each
+// 2. bundles the CLI entry and the host entry with esbuild into dist/bin/gstack.js and
+//    dist/bin/host.js (replacing tsc's copies), sharing their chunks: one file each
 //    plus lazily loaded chunks instead of ~60 small ES modules (yargs among them), which
 //    saves ~35 ms of module loading on every call. Packages loaded with require() or only by
 //    some commands stay external;
@@ -30,8 +30,8 @@ const esbuild = require('esbuild');
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const bundled = new Set(['yargs', 'diff']);
 esbuild.buildSync({
-  // The warm worker (driver/warm/) shares the CLI's chunks, so both run the same code.
-  entryPoints: [fileURLToPath(new URL('./gstack.ts', import.meta.url)), fileURLToPath(new URL('./warm-worker.ts', import.meta.url))],
+  // The host (driver/host/) shares the CLI's chunks, so both run the same code.
+  entryPoints: [fileURLToPath(new URL('./gstack.ts', import.meta.url)), fileURLToPath(new URL('./host.ts', import.meta.url))],
   outdir: fileURLToPath(new URL('../dist/bin/', import.meta.url)),
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,

@@ -43,13 +43,14 @@ function runFlagsToOptions(argv: Record<string, unknown>): RunOptions {
     connect: argv.connect as string | undefined,
     cdp: argv.cdp as string | undefined,
     headed: !!argv.headed,
+    allowFileUrls: !!argv['allow-file-urls'],
   };
 }
 
 /** Runs a flow script the way every script-running command does: lines streamed to stdout
  * (or one JSON object with --json), notices to stderr, the IO's abort signal (SIGINT/SIGTERM,
- * or the warm client going away) stops the call and its browser, and the call's truthful code
- * becomes the exit code. */
+ * or a host's client going away) stops the call, and the call's truthful code becomes the
+ * exit code. */
 export async function runFlowCall(script: string, argv: Record<string, unknown>, io: CliIo): Promise<void> {
   const { runScript } = await import('../driver/run.js');
   const json = !!argv.json;
@@ -59,6 +60,8 @@ export async function runFlowCall(script: string, argv: Record<string, unknown>,
     cwd: io.cwd,
     signal: io.signal,
     callerPid: io.callerPid,
+    sessionHost: io.sessionHost,
+    armDeadline: io.armDeadline,
     onLine: json ? undefined : (line) => io.out(line + '\n'),
     onNotice: (line) => io.err(line + '\n'),
   });

@@ -34,6 +34,9 @@ export class OutputFilter {
   /** Every line accepted so far, in order (what --json reports). */
   readonly lines: string[] = [];
   sawSentinel = false;
+  /** The sentinel is held back until finish(), so that lines the runner adds at the end
+   * (ARTIFACT) come before it and it stays the last line of a successful call. */
+  private sentinelHeld = false;
   /** Lines after the last sentinel that start with "[error" (Aside reports throws this way). */
   errorAfterSentinel = false;
 
@@ -49,7 +52,7 @@ export class OutputFilter {
       this.sawSentinel = true;
       this.errorAfterSentinel = false;
       this.flushMarker();
-      this.accept(line);
+      this.sentinelHeld = true;
       return;
     }
     if (line.startsWith('[error')) this.errorAfterSentinel = true;
@@ -80,10 +83,17 @@ export class OutputFilter {
     this.opts.emit(line);
   }
 
-  /** Close the stream: the truncation marker, then the [error] line if the call failed. The
-   * error line is always last, so nothing the page printed can follow (and forge) it. */
-  finish(errorLine?: string): void {
+  /** Close the stream: the truncation marker, the runner's own closing lines (`trailer`:
+   * ARTIFACT lines), the sentinel if the script printed it, then the [error] line if the call
+   * failed. The error line is always last, so nothing the page printed can follow (and forge)
+   * it; on success the sentinel is. */
+  finish(errorLine?: string, trailer: string[] = []): void {
     this.flushMarker();
+    for (const line of trailer) this.accept(stripControls(wellFormed(line)));
+    if (this.sentinelHeld) {
+      this.sentinelHeld = false;
+      this.accept(SENTINEL);
+    }
     if (errorLine !== undefined) {
       // Through the same escape filter as every line: an error message can carry page text.
       const clean = stripControls(wellFormed(errorLine).replace(/\r?\n/g, ' '));

@@ -1,6 +1,7 @@
-// runScript(): one call, as DESIGN section 3 describes it — resolve the session, pick the
+// runScript(): one call (docs/ARCHITECTURE.md, "One call") — resolve the session, pick the
 // engine, hold the profile lock, run the script with every line through the egress filter,
-// and compute the truthful exit code. The CLI (`gstack run`) is a thin layer over this.
+// and compute the truthful exit code. The CLI (`gstack run`) is a thin layer over this; in a
+// session host (driver/host/) it runs on the host's kept browser instead of launching one.
 import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +13,27 @@ import { trace } from './trace.js';
 import { resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
 import type { EngineName, EngineRunOutcome } from './engines/types.js';
 import type { EngineChoice } from './engines/select.js';
+import type { OpenedContext } from './engines/chromium.js';
+import type { DeadlineHandle } from './host/protocol.js';
+
+/** What a session host lends a call: the browser it keeps on its session's profile. */
+export interface SessionHostBinding {
+  profileDir: string;
+  /** The call's view of the browser, started or restarted for the call's environment. */
+  open(env: NodeJS.ProcessEnv, headed: boolean): Promise<OpenedContext>;
+  /** The session key of the call (for `gstack sessions list`). */
+  noteKey?(key: string): void;
+}
+
+/** A call handed to a session host that is not its to run (another profile, an ephemeral or
+ * remote browser, Aside): the client runs it in its own process instead. Thrown before the
+ * call has printed anything. */
+export class MisroutedCall extends Error {
+  readonly misrouted = true;
+  constructor() {
+    super('this call belongs to no session host');
+  }
+}
 
 export interface RunOptions {
   engine?: EngineChoice;
@@ -34,9 +56,16 @@ export interface RunOptions {
   /** Diagnostics for a person (the CLI writes these to stderr): fallback, lock waits. */
   onNotice?: (line: string) => void;
   signal?: AbortSignal;
-  /** The process this call runs for when another one runs it (the warm worker's client): the
-   * session lock names it as the holder. */
+  /** The process this call runs for when another one runs it (a host's client): the session
+   * lock names it as the holder. */
   callerPid?: number;
+  /** Set in a session host: the call runs on the host's browser. */
+  sessionHost?: SessionHostBinding;
+  /** Whoever keeps the deadline outside this event loop (the host's client, or the in-process
+   * watchdog thread); told when the script starts. */
+  armDeadline?(ms: number, message: string): DeadlineHandle;
+  /** `file:` URLs may be opened (--allow-file-urls). */
+  allowFileUrls?: boolean;
 }
 
 export interface RunResult {
@@ -101,10 +130,13 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   let pwd: string | null = null;
   let artifacts: string[] = [];
   const cleanups: Array<() => Promise<unknown>> = [];
+  let deadline: DeadlineHandle | undefined;
 
   const finish = async (exitCode: RunResult['exitCode'], error: string | null): Promise<RunResult> => {
+    deadline?.done();
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
-    filter.finish(error ?? undefined);
+    // ARTIFACT lines come before the sentinel, which stays the last line of a success.
+    filter.finish(error ?? undefined, options.out ? artifacts.map((a) => `ARTIFACT ${a}`) : []);
     const durationMs = Date.now() - started;
     // Sessions (issue 4): the at-most-daily sweep of idle sessions, after the lock is released.
     // One stat on most calls; never throws.
@@ -119,6 +151,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   const remote = !!(options.connect || options.cdp);
   if (remote && options.engine === 'aside') return finish(2, '--connect/--cdp run on a remote Chromium; they cannot be combined with --engine aside.');
 
+  const host = options.sessionHost;
+  if (host && (remote || options.ephemeral)) throw new MisroutedCall();
+
   try {
     trace('runScript start');
     // 1. Engine: remote browsers are Chromium by definition; otherwise probe Aside (auto).
@@ -127,6 +162,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     } else {
       const { selectEngine } = await import('./engines/select.js');
       const sel = await selectEngine({ engine: options.engine ?? 'auto', env });
+      if (host && sel.engine !== 'chromium') throw new MisroutedCall();
       engine = sel.engine;
       if (sel.fallbackNote) notice(sel.fallbackNote);
     }
@@ -145,6 +181,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       } else {
         profileDir = options.profile ? resolve(options.cwd ?? process.cwd(), options.profile) : paths.profileDir;
       }
+      if (host && profileDir !== host.profileDir) throw new MisroutedCall();
       session.profile = remote ? null : profileDir;
       pwd = join(paths.artifactsDir, callId());
       // Owner-only, like the profiles: artifacts are screenshots of logged-in pages.
@@ -163,15 +200,27 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       });
       cleanups.push(() => lock.release());
       trace('profile lock held');
-      if (!remote) {
+      if (host) {
+        host.noteKey?.(key.key);
+      } else if (!remote) {
         await mkdir(profileDir, { recursive: true });
+        // A session host may keep this profile's browser running: stop it (we hold the lock,
+        // so it is idle), then clear what a killed browser left.
+        const { stopSessionHost } = await import('./host/control.js');
+        await stopSessionHost(profileDir);
         await clearStaleChromiumSingletons(profileDir);
       }
       const { touchSession } = await import('./sessions/registry.js');
       if (!options.ephemeral || remote) await touchSession(paths, key.key, remote ? 'remote' : 'local');
 
       const { runOnChromium } = await import('./engines/chromium.js');
-      const openContext = remote
+      deadline = options.armDeadline?.(
+        timeoutMs,
+        `The script did not finish within ${timeoutMs} ms (--timeout) and did not give control back (a loop that never awaits?); its browser was stopped. Make every loop await a page action or sleep(ms), or raise --timeout.`,
+      );
+      const openContext = host
+        ? () => host.open(env, !!options.headed)
+        : remote
         ? async () => {
             const { openRemoteContext } = await import('./engines/remote.js');
             const rc = await openRemoteContext({
@@ -194,6 +243,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         headed: options.headed,
         openContext,
         env,
+        deadline,
+        allowFileUrls: options.allowFileUrls,
       });
     }
 
@@ -203,7 +254,6 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     if (artifactDir && (await stat(artifactDir).catch(() => undefined))?.isDirectory()) {
       if (options.out) {
         artifacts = await copyArtifacts(artifactDir, resolve(options.cwd ?? process.cwd(), options.out));
-        for (const a of artifacts) filter.write(`ARTIFACT ${a}`);
       } else {
         artifacts = await listFiles(artifactDir);
       }
@@ -217,6 +267,10 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     if (filter.errorAfterSentinel) return finish(1, 'The script printed an error line after GSTACK_STEP_OK; treat the call as failed and read the lines above.');
     return finish(0, null);
   } catch (err) {
+    if (err instanceof MisroutedCall) {
+      for (const c of cleanups.reverse()) await c().catch(() => undefined);
+      throw err;
+    }
     const e = err as { exitCode?: number; message?: string };
     if (err instanceof NoChromiumError) return finish(3, e.message!);
     if (e?.exitCode === 3 || e?.exitCode === 4 || e?.exitCode === 2) return finish(e.exitCode as 2 | 3 | 4, e.message ?? String(err));

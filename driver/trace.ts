@@ -1,12 +1,12 @@
 // GSTACK_TRACE=1 prints when each phase of a call happened (ms since process start) to
 // stderr: the profile of where a call's time goes, used by the speed work of issue 8.
-// A call served by the warm worker (driver/warm/) traces into that call's own stderr: the
-// worker runs its calls under a per-call sink, so concurrent calls never mix their lines.
+// A call served by a host (driver/host/) traces into that call's own stderr: the
+// host runs its calls under a per-call sink, so concurrent calls never mix their lines.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 const sink = new AsyncLocalStorage<(line: string) => void>();
 
-/** Runs `fn` with this call's trace lines going to `write` (the warm worker's per-call sink). */
+/** Runs `fn` with this call's trace lines going to `write` (a host's per-call sink). */
 export function withTraceSink<T>(write: (line: string) => void, fn: () => T): T {
   return sink.run(write, fn);
 }

@@ -1,9 +1,10 @@
-// The Chromium render engine: a throwaway headless Chromium (chromium.launch, not the
-// persistent profile — a render needs no logins and must not touch the user's state) that
+// The Chromium render engine: a headless Chromium that is not the persistent profile (a render
+// needs no logins and must not touch the user's state) — the render host's pooled browser or
+// one launched for this render (browser-pool.ts) — with a fresh context per render, that
 // opens the page on the loopback server, waits, and runs the steps in order.
-import type { Browser, Page } from 'playwright-core';
-import { loadPlaywright } from '../driver/playwright-load.js';
-import { chromiumArgs, findChromium, NoChromiumError } from '../driver/chromium-find.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { findChromium, NoChromiumError } from '../driver/chromium-find.js';
+import { leaseRenderBrowser, type BrowserLease } from './browser-pool.js';
 import { toPlaywrightPdfOptions } from './pdf-options.js';
 import { trace } from '../driver/trace.js';
 import {
@@ -26,25 +27,27 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
   }
   if (job.signal.aborted) throw new EngineFailure('the render deadline passed before Chromium started', 'start');
 
-  const { chromium } = loadPlaywright();
-  trace('render: playwright loaded');
-  let browser: Browser;
+  let lease: BrowserLease;
   try {
-    browser = await chromium.launch({ executablePath, args: chromiumArgs(), headless: true });
+    lease = await leaseRenderBrowser(executablePath, job.env);
   } catch (err) {
     throw new EngineFailure(
       `Chromium at ${executablePath} did not start: ${firstLine(err)}. Check that it runs (\`${executablePath} --version\`) or point GSTACK_CHROMIUM at another Chrome/Chromium.`,
       'start',
     );
   }
-  trace('render: chromium launched');
-  const stop = () => void browser.close().catch(() => {});
+  trace('render: chromium ready');
+  const browser = lease.browser;
+  // Each render has a fresh context of its own; closing it ends the render's page at once
+  // (the deadline, or an interrupted caller). A pooled browser outlives the render.
+  let context: BrowserContext | undefined;
+  const stop = () => void (context ? context.close() : lease.release()).catch(() => {});
   job.signal.addEventListener('abort', stop, { once: true });
 
   const pageErrors: string[] = [];
   const blockedRequests: string[] = [];
   try {
-    const context = await browser.newContext({
+    context = await browser.newContext({
       viewport: job.viewport,
       deviceScaleFactor: job.deviceScaleFactor,
       acceptDownloads: false,
@@ -60,12 +63,12 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
         job.onBlockedRequest?.(url);
       };
       setup.push(
-        context.route(foreign, (route) => {
+        context!.route(foreign, (route) => {
           block(route.request().url());
           return route.abort('blockedbyclient');
         }),
         // Without connectToServer() a routed WebSocket never reaches the network.
-        context.routeWebSocket(foreign, (ws) => {
+        context!.routeWebSocket(foreign, (ws) => {
           block(ws.url());
           ws.close();
         }),
@@ -91,8 +94,9 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
     throw new EngineFailure(firstLine(err), 'page');
   } finally {
     job.signal.removeEventListener('abort', stop);
-    await browser.close().catch(() => {});
-    trace('render: browser closed');
+    await context?.close().catch(() => {});
+    await lease.release();
+    trace('render: context closed');
   }
 }
 

@@ -27,7 +27,7 @@ test('every catalog global has a Chromium implementation, and nothing else is im
 
 test('the sandbox exposes exactly the catalog globals (no Node globals leak in)', async () => {
   const lines: string[] = [];
-  const fakeContext = { pages: () => [] } as never;
+  const fakeContext = { pages: () => [], on() {}, off() {} } as never;
   const run = runInSandbox(
     `const names = Object.getOwnPropertyNames(globalThis).filter((n) => !${JSON.stringify(builtins())}.includes(n));
      console.log(JSON.stringify(names.sort()));

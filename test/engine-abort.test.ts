@@ -1,5 +1,5 @@
-// runOnChromium with a signal that was aborted before the call reached the engine (the warm
-// worker's client left while the session lock was being taken): the call is interrupted at
+// runOnChromium with a signal that was aborted before the call reached the engine (a host's
+// client left while the session lock was being taken): the call is interrupted at
 // once, and whatever the launch opens is closed, not left running the script.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ test('a signal aborted before the engine starts interrupts the call and closes w
   controller.abort();
   let closed = 0;
   const lines: string[] = [];
-  const fakeContext = { setDefaultTimeout() {}, setDefaultNavigationTimeout() {}, pages: () => [] };
+  const fakeContext = { setDefaultTimeout() {}, setDefaultNavigationTimeout() {}, pages: () => [], on() {}, off() {} };
   const outcome = await runOnChromium({
     script: 'await sleep(1000); console.log("RAN")',
     pwd: '/tmp',

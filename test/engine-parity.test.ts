@@ -83,7 +83,7 @@ test('parity: the hand-written flow file prints the same labels, URLs, title and
   assert.equal(chromium.code, 0, chromium.lines.join('\n') + chromium.stderr);
   assert.equal(aside.code, 0, aside.lines.join('\n') + aside.stderr);
 
-  const expected = ['URL=', 'TITLE=', 'CONSOLE_ERRORS=', 'DIFF_START', 'DIFF_END', 'URL=', 'TEXT_START', 'TEXT_END', 'ASIDE_DIR=', 'GSTACK_STEP_OK', 'ARTIFACT', 'ARTIFACT'];
+  const expected = ['URL=', 'TITLE=', 'CONSOLE_ERRORS=', 'DIFF_START', 'DIFF_END', 'URL=', 'TEXT_START', 'TEXT_END', 'ASIDE_DIR=', 'ARTIFACT', 'ARTIFACT', 'GSTACK_STEP_OK'];
   assert.deepEqual(labelsOf(chromium.lines), expected);
   assert.deepEqual(labelsOf(aside.lines), expected);
 

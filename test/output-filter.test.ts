@@ -29,7 +29,8 @@ test('the error line comes last, after the marker, and is one line', () => {
   f.write('GSTACK_STEP_OK');
   f.write('way too long line');
   f.finish('boom\nsecond line');
-  assert.deepEqual(out, ['GSTACK_STEP_OK', '[truncated 18 bytes]', '[error] boom second line']);
+  // The sentinel is held back to the end (so ARTIFACT lines can precede it); the error is last.
+  assert.deepEqual(out, ['[truncated 18 bytes]', 'GSTACK_STEP_OK', '[error] boom second line']);
 });
 
 test('multi-line writes count per line; an [error line after the sentinel is noticed', () => {
@@ -37,8 +38,18 @@ test('multi-line writes count per line; an [error line after the sentinel is not
   f.write('a\nb\r\nc');
   f.write('GSTACK_STEP_OK');
   f.write('[error] thrown later');
-  assert.deepEqual(out, ['a', 'b', 'c', 'GSTACK_STEP_OK', '[error] thrown later']);
+  assert.deepEqual(out, ['a', 'b', 'c', '[error] thrown later']);
   assert.equal(f.errorAfterSentinel, true);
+  f.finish('the script printed an error line after GSTACK_STEP_OK');
+  assert.deepEqual(out.slice(-2), ['GSTACK_STEP_OK', '[error] the script printed an error line after GSTACK_STEP_OK']);
+});
+
+test('the sentinel comes after the runner\'s closing lines (ARTIFACT) and is the last line of a success', () => {
+  const { out, f } = make(1000);
+  f.write('GSTACK_STEP_OK');
+  f.write('late page line');
+  f.finish(undefined, ['ARTIFACT /out/a.png']);
+  assert.deepEqual(out, ['late page line', 'ARTIFACT /out/a.png', 'GSTACK_STEP_OK']);
 });
 
 test('terminal escapes and control characters from a page never reach the terminal', () => {

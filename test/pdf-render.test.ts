@@ -91,7 +91,9 @@ test('a long real-world README renders to a tagged PDF with outline, page number
   await copyFile(readme, input);
   const out = join(work, 'readme.pdf');
   const before = await launches();
-  const r = await gstack(['pdf', input, out, '--toc', '--cover', '--author', 'Test Author']);
+  // In its own process (no render host, whose browser outlives a render), each print pass
+  // starts the browser once: the launch count is the pass count.
+  const r = await runCli(['pdf', input, out, '--toc', '--cover', '--author', 'Test Author'], { cwd: work, env: { ...env, GSTACK_NO_HOST: '1' }, exactEnv: true });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, out + '\n', 'stdout carries only the output path');
   // Progress per stage on stderr.
@@ -306,10 +308,11 @@ test('options: cover, TOC, chapter breaks, watermark, header/footer, page size, 
   // Also: --title, --date on the cover, --margins.
   const before = await launches();
   const plain = join(dir, 'plain.pdf');
-  const p = await gstack([
+  // In its own process the launch count is the pass count (a render host's browser outlives it).
+  const p = await runCli([
     'pdf', join(dir, 'options.md'), plain, '--no-tagged', '--no-outline', '--no-page-numbers', '--no-chapter-breaks',
     '--cover', '--title', 'Plain Title', '--date', 'Spring 2026', '--margins', '1.5in',
-  ]);
+  ], { cwd: work, env: { ...env, GSTACK_NO_HOST: '1' }, exactEnv: true });
   assert.equal(p.code, 0, p.stderr);
   assert.equal((await launches()) - before, 1, 'without a TOC the document prints once');
   const plainInfo = pdfinfo(plain);

@@ -26,6 +26,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
         out: (l) => io.out(l + '\n'),
         err: (l) => io.err(l + '\n'),
         env: io.env,
+        cwd: io.cwd,
       });
       io.exitCode = code;
     },

@@ -20,9 +20,17 @@ export interface LaunchOptions {
   headed?: boolean;
   /** Deadline for the browser to answer on its pipe. */
   startTimeoutMs?: number;
+  /** The browser's environment (engines/browser-env.ts): the call's, never the whole of it. */
+  env: Record<string, string>;
+  /** Start the browser in a process group of its own (a call run in the `gstack` process: a
+   * harness that kills that process's group must not SIGKILL the browser, which then shuts
+   * down in order when its pipe closes). A session host keeps its browser in its own group
+   * instead, so that ending the host's group ends its browser too. */
+  ownGroup: boolean;
 }
 
 export interface ChromiumProcess {
+  pid: number | undefined;
   /** ws:// endpoint for chromium.connectOverCDP (one connection only). */
   wsEndpoint: Promise<string>;
   /** Resolves when the browser process has exited. */
@@ -71,12 +79,11 @@ const PROBE_ID = 1_999_999_999;
 const CLOSE_ID = 2_000_000_000;
 
 export function startChromium(opts: LaunchOptions): ChromiumProcess {
+  const ownGroup = opts.ownGroup && process.platform !== 'win32';
   const proc: ChildProcess = spawn(opts.executablePath, launchArgs(opts), {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-    // Its own process group (as Playwright does): a harness that kills our CLI's group must not
-    // SIGKILL the browser with it. The browser then sees its pipe close and shuts down in
-    // order, flushing cookies to the profile; our kill() takes the whole group.
-    detached: process.platform !== 'win32',
+    env: opts.env,
+    detached: ownGroup,
   });
   const toBrowser = proc.stdio[3] as Writable;
   const fromBrowser = proc.stdio[4] as Readable;
@@ -129,7 +136,7 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
   const kill = () => {
     if (!running()) return;
     try {
-      if (process.platform !== 'win32' && proc.pid) process.kill(-proc.pid, 'SIGKILL'); // renderers, GPU, utilities too
+      if (ownGroup && proc.pid) process.kill(-proc.pid, 'SIGKILL'); // renderers, GPU, utilities too
       else proc.kill('SIGKILL');
     } catch {
       proc.kill('SIGKILL');
@@ -196,6 +203,7 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
   wsEndpoint.catch(() => undefined);
 
   return {
+    pid: proc.pid,
     wsEndpoint,
     exited,
     kill,

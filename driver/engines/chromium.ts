@@ -1,13 +1,20 @@
-// The Chromium engine: our own Chromium on a profile owned by this project, attached over CDP
-// (so cookies and localStorage survive between calls of one session), or a remote browser
-// (--connect / --cdp) with the session's state kept as a storageState file.
+// The Chromium engine: runs one flow script on a browser context — our own Chromium on the
+// session's profile (cookies and localStorage survive between calls), a session host's browser
+// that stays up between calls (driver/host/session-browser.ts), or a remote browser
+// (--connect / --cdp, with the session's state kept as a storageState file).
+//
+// Owns: the script's deadline inside the process that runs it, and what happens to the
+// browser when the script ends, throws, times out or is interrupted. Not the sandbox
+// (driver/sandbox.ts) nor what a call may touch (driver/membrane.ts).
 import type { BrowserContext } from 'playwright-core';
 import { loadPlaywright } from '../playwright-load.js';
 import { loadCatalog } from '../catalog.js';
 import { findChromium } from '../chromium-find.js';
 import { AgentError } from '../errors.js';
-import { runInSandbox } from '../sandbox.js';
+import { runInSandbox, type SandboxRun } from '../sandbox.js';
+import type { DeadlineHandle } from '../host/protocol.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
+import { browserEnv } from './browser-env.js';
 import { trace } from '../trace.js';
 
 /** Default per-action timeout for a flow script: long enough for a slow local app, short
@@ -17,32 +24,53 @@ export const NAVIGATION_TIMEOUT_MS = 30_000;
 
 export interface OpenedContext {
   context: BrowserContext;
-  /** Shuts the browser down in order (profile flushed); killed after `graceMs`. */
+  /** The browser process (its process group on expiry of an in-process watchdog). */
+  browserPid?: number;
+  /** The call is over: an in-process browser is shut down in order (profile flushed; killed
+   * after `graceMs`). */
   close(graceMs?: number): Promise<void>;
-  /** Kills the browser without ceremony (timeouts, signals). */
+  /** Kills the browser without ceremony (timeouts, signals); a host restarts it for the next call. */
   kill(): Promise<void>;
+  /**
+   * Set when the browser outlives the call (a session host): instead of `close`, the engine
+   * hands over the call's own clean-up (its tabs, routes, listeners, downloads), which the
+   * host runs after the call has answered and before the next call gets the context;
+   * `restart` when the call changed the context in a way that cannot be undone.
+   */
+  release?(cleanUp: () => Promise<void>, restart: boolean): void;
 }
 
 export interface ChromiumRunInput extends EngineRunInput {
   profileDir: string;
   headed?: boolean;
-  /** Replaces the local persistent launch (remote browsers). */
+  /** Replaces the local persistent launch (a session host's browser, remote browsers). */
   openContext?: () => Promise<OpenedContext>;
-  /** The call's environment (GSTACK_CHROMIUM, PLAYWRIGHT_BROWSERS_PATH): a warm worker serves
-   * calls with environments other than its own. */
+  /** The call's environment: which Chromium (GSTACK_CHROMIUM, PLAYWRIGHT_BROWSERS_PATH) and
+   * the browser's own environment (TZ, LANG, proxies, display). */
   env?: NodeJS.ProcessEnv;
+  /** Whoever keeps the call's deadline outside this event loop (the host's client, or the
+   * watchdog thread of an in-process call). */
+  deadline?: DeadlineHandle;
+  /** `file:` URLs may be opened (--allow-file-urls). */
+  allowFileUrls?: boolean;
+}
+
+export interface LaunchOptions {
+  /** The browser leads a process group of its own (see chromium-process.ts). Default true. */
+  ownGroup?: boolean;
 }
 
 /**
  * Opens the session's persistent profile. Chromium is spawned first and Playwright imported
- * while it starts (the two are the bulk of a call's fixed cost), then Playwright attaches over
- * CDP through a private relay (see chromium-process.ts). The profile's default context is the
- * persistent one: its cookies and localStorage are what the next call of the session sees.
+ * while it starts (the two are the bulk of a cold call's fixed cost), then Playwright attaches
+ * over CDP through a private relay (see chromium-process.ts). The profile's default context
+ * is the persistent one: its cookies and localStorage are what the next call of the session
+ * sees.
  */
-export async function launchPersistent(profileDir: string, headed = false, env: NodeJS.ProcessEnv = process.env): Promise<OpenedContext> {
+export async function launchPersistent(profileDir: string, headed = false, env: NodeJS.ProcessEnv = process.env, opts: LaunchOptions = {}): Promise<OpenedContext> {
   const exe = findChromium(env, { headed }); // throws NoChromiumError (exit 3) before anything starts
   const { startChromium } = await import('./chromium-process.js');
-  const browserProcess = startChromium({ executablePath: exe.path, profileDir, headed });
+  const browserProcess = startChromium({ executablePath: exe.path, profileDir, headed, env: browserEnv(env), ownGroup: opts.ownGroup ?? true });
   trace('chromium spawned');
   try {
     const { chromium } = loadPlaywright(); // blocks the main thread while Chromium starts
@@ -54,6 +82,7 @@ export async function launchPersistent(profileDir: string, headed = false, env: 
     if (!context) throw new Error('Chromium started without its default (profile) context.');
     return {
       context,
+      browserPid: browserProcess.pid,
       // Browser.close lets Chromium flush cookies and localStorage to the profile; bounded so
       // a wedged browser cannot hold the call (it is killed after the grace period).
       close: (graceMs = 5000) => browserProcess.close(graceMs),
@@ -72,6 +101,7 @@ export async function launchPersistent(profileDir: string, headed = false, env: 
 export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunOutcome> {
   const catalog = loadCatalog();
   let opened: OpenedContext | undefined;
+  let run: SandboxRun | undefined;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const deadline = new Promise<EngineRunOutcome>((resolve) => {
@@ -80,12 +110,12 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
         resolve({
           completed: false,
           timedOut: true,
-          error: `The script did not finish within ${input.timeoutMs} ms (--timeout); the browser was closed. A page may be slow or a wait never satisfied: print progress lines to see how far it got, wait for specific elements, or raise --timeout.`,
+          error: `The script did not finish within ${input.timeoutMs} ms (--timeout); its browser was stopped and starts afresh on the next call. A page may be slow or a wait never satisfied: print progress lines to see how far it got, wait for specific elements, or raise --timeout.`,
         }),
       input.timeoutMs,
     );
     timer.unref?.();
-    onAbort = () => resolve({ completed: false, error: 'The call was interrupted (signal); the browser was closed.' });
+    onAbort = () => resolve({ completed: false, error: 'The call was interrupted (signal); its tabs were closed.' });
     // A listener added to an already aborted signal never fires: the caller may have gone while
     // the session lock was being taken.
     if (input.signal?.aborted) onAbort();
@@ -93,9 +123,10 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
   });
   const work = (async (): Promise<EngineRunOutcome> => {
     opened = await (input.openContext ? input.openContext() : launchPersistent(input.profileDir, input.headed, input.env));
+    input.deadline?.browserStarted(opened.browserPid);
     opened.context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     opened.context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
-    const run = runInSandbox(input.script, { context: opened.context, pwd: input.pwd, onLine: input.onLine }, catalog);
+    run = runInSandbox(input.script, { context: opened.context, pwd: input.pwd, onLine: input.onLine, allowFileUrls: !!input.allowFileUrls }, catalog);
     try {
       await run.done;
       trace('script done');
@@ -106,15 +137,22 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
   })();
   try {
     const outcome = await Promise.race([work, deadline]);
+    // From here on nothing the script still holds may act: its tabs, context view, fs and
+    // console refuse, so a script that outlives its call cannot touch the next one.
+    run?.revoke();
     if (outcome.timedOut) {
-      // The page may be wedged: kill. The launch may still be in flight: whatever it opens
-      // later is killed too.
+      // The page may be wedged: kill (a host restarts its browser). The launch may still be
+      // in flight: whatever it opens later is killed too.
       void work.then(() => opened?.kill(), () => opened?.kill());
       await opened?.kill();
+    } else if (opened?.release && run) {
+      // A host's browser outlives the call: the call's tabs and changes are undone after the
+      // answer, before the next call gets the context.
+      opened.release(run.cleanUp, run.dirty);
     } else if (input.signal?.aborted) {
-      // Interrupted (SIGINT/SIGTERM, or the warm worker's caller went away): shut the browser
-      // down in order, as Chromium does by itself when an in-process CLI is killed, so cookies
-      // and logins of the interrupted call are kept; a browser that does not close in 2 s is
+      // Interrupted (SIGINT/SIGTERM, or the host's client went away): shut the browser down in
+      // order, as Chromium does by itself when an in-process CLI is killed, so cookies and
+      // logins of the interrupted call are kept; a browser that does not close in 2 s is
       // killed.
       void work.then(() => opened?.close(2000), () => opened?.kill());
       await opened?.close(2000);
@@ -124,6 +162,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     }
     return { artifactDir: input.pwd, ...outcome };
   } catch (err) {
+    run?.revoke();
     await opened?.kill();
     throw err;
   } finally {

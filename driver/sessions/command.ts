@@ -4,9 +4,34 @@
 import { gstackHome, resolveSessionKey, sessionPaths } from './key.js';
 import { clearSession, formatBytes, gcSessions, listSessions, parseDuration, resolveSlug, sessionInfo, type SessionInfo } from './manage.js';
 import { describeHolder } from './lock.js';
+import type { HostStatus } from '../host/protocol.js';
+
+type HostInfo = Pick<HostStatus, 'pid'> & Partial<Pick<HostStatus, 'browserPid' | 'browserRssKb' | 'hostRssKb' | 'busy' | 'idleMs' | 'calls'>>;
+
+/** The session's background host, if one is up: its own account (memory, idle time) when it
+ * answers on this user's runtime dir, else just its pid. */
+async function hostInfo(profileDir: string, env: NodeJS.ProcessEnv): Promise<HostInfo | undefined> {
+  const { sessionHostPid } = await import('../host/control.js');
+  const pid = await sessionHostPid(profileDir);
+  if (!pid) return undefined;
+  const { hostAddress, openRuntimeDir } = await import('../host/address.js');
+  const { queryHost } = await import('../host/client.js');
+  try {
+    const dir = openRuntimeDir(env);
+    const status = dir ? await queryHost(hostAddress(dir, { kind: 'session', profileDir })) : undefined;
+    if (status && status.pid === pid) {
+      const { pid: p, browserPid, browserRssKb, hostRssKb, busy, idleMs, calls } = status;
+      return { pid: p, browserPid, browserRssKb, hostRssKb, busy, idleMs, calls };
+    }
+  } catch {
+    /* an unsafe runtime dir: the pid is all we can say */
+  }
+  return { pid };
+}
 
 export interface SessionsArgs {
-  action: 'list' | 'gc' | 'clear' | 'import-cookies';
+  action: 'list' | 'stop' | 'gc' | 'clear' | 'import-cookies';
+  all?: boolean;
   target?: string;
   session?: string;
   'older-than'?: string;
@@ -31,14 +56,21 @@ function quote(s: string | undefined): string {
   return s === undefined ? '?' : JSON.stringify(s);
 }
 
-function infoLine(s: SessionInfo): string {
+function hostText(h: HostInfo | undefined): string {
+  if (!h) return 'no';
+  const rss = h.browserRssKb !== undefined ? ` browserRss=${Math.round(h.browserRssKb / 1024)}MiB` : '';
+  const idle = h.idleMs !== undefined ? (h.busy ? ' busy' : ` idle=${Math.round(h.idleMs / 1000)}s`) : '';
+  return `pid:${h.pid}${rss}${idle}`;
+}
+
+function infoLine(s: SessionInfo, host?: HostInfo): string {
   const locked = s.lockedBy ? `pid:${s.lockedBy.pid}` : 'no';
   const size = s.sizeBytes === undefined ? '' : ` size=${formatBytes(s.sizeBytes).replace(' ', '')}`;
   const kind = s.kind === 'remote' ? ' remote=yes' : '';
-  return `SESSION ${s.slug} key=${quote(s.key)} profile=${s.paths.profileDir}${size} lastUse=${s.lastUsed?.toISOString() ?? '?'} locked=${locked}${kind}`;
+  return `SESSION ${s.slug} key=${quote(s.key)} profile=${s.paths.profileDir}${size} lastUse=${s.lastUsed?.toISOString() ?? '?'} locked=${locked} host=${hostText(host)}${kind}`;
 }
 
-function infoJson(s: SessionInfo) {
+function infoJson(s: SessionInfo, host?: HostInfo) {
   return {
     slug: s.slug,
     key: s.key ?? null,
@@ -50,6 +82,7 @@ function infoJson(s: SessionInfo) {
     sizeBytes: s.sizeBytes ?? null,
     lastUse: s.lastUsed?.toISOString() ?? null,
     locked: s.lockedBy ? { pid: s.lockedBy.pid, since: s.lockedBy.since, key: s.lockedBy.key, host: s.lockedBy.host } : null,
+    host: host ?? null,
   };
 }
 
@@ -62,10 +95,36 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
     case 'list': {
       if (args.target) throw new SessionsUsageError('`sessions list` takes no argument');
       const all = await listSessions({ home, env, withSize: true });
-      if (args.json) emit({ home, sessions: all.map(infoJson) });
+      const hosts = await Promise.all(all.map((s) => hostInfo(s.paths.profileDir, env)));
+      if (args.json) emit({ home, sessions: all.map((s, i) => infoJson(s, hosts[i])) });
       else {
-        for (const s of all) io.out(infoLine(s));
+        all.forEach((s, i) => io.out(infoLine(s, hosts[i])));
         io.out(`SESSIONS=${all.length} home=${home}`);
+      }
+      return 0;
+    }
+
+    case 'stop': {
+      const { stopSessionHost, stopRenderHost } = await import('../host/control.js');
+      const targets = args.all
+        ? await listSessions({ home, env })
+        : [
+            await sessionInfo(
+              args.target ? await resolveSlug(args.target, home) : resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug,
+              { home, env },
+            ),
+          ];
+      const stopped: Array<{ slug: string; pid: number | null }> = [];
+      for (const t of targets) {
+        const pid = await stopSessionHost(t.paths.profileDir);
+        if (pid || !args.all) stopped.push({ slug: t.slug, pid: pid ?? null });
+      }
+      const renderPid = args.all ? await stopRenderHost(env) : undefined;
+      if (args.json) emit({ stopped, renderHost: renderPid ?? null });
+      else {
+        for (const s of stopped) io.out(s.pid ? `STOPPED ${s.slug} host=pid:${s.pid}` : `NOT_RUNNING ${s.slug}`);
+        if (renderPid) io.out(`STOPPED render host=pid:${renderPid}`);
+        if (args.all && !stopped.length && !renderPid) io.out('NOT_RUNNING no host was running');
       }
       return 0;
     }
@@ -83,7 +142,7 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       if (args.json) {
         emit({
           dryRun: !!args['dry-run'],
-          removed: r.removed.map(infoJson),
+          removed: r.removed.map((x) => infoJson(x)),
           kept: r.kept.map((k) => ({ ...infoJson(k.info), reason: k.reason })),
           prunedArtifacts: r.prunedArtifacts,
           removedEphemeral: r.removedEphemeral,
@@ -167,6 +226,6 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       return 0;
     }
   }
-  throw new SessionsUsageError(`unknown sessions action ${quote(String(args.action))}: use list, gc, clear or import-cookies`);
+  throw new SessionsUsageError(`unknown sessions action ${quote(String(args.action))}: use list, stop, gc, clear or import-cookies`);
 }
 

@@ -19,7 +19,7 @@ import { basename, dirname, join } from 'node:path';
 export interface LockHolder {
   /** The `gstack` process the call runs for: the one to stop to end the call. */
   pid: number;
-  /** The process that runs the call for it, when that is the warm worker (driver/warm/). */
+  /** The process that runs the call for it, when that is a host (driver/host/). */
   runnerPid?: number;
   /** ISO time the holder took the lock. */
   since: string;
@@ -36,7 +36,7 @@ export interface ProfileLock {
 
 interface LockRecord extends Omit<LockHolder, 'runnerPid'> {
   /** `pid` is the process holding the lock (its death frees it); `callerPid` the process the
-   * call runs for, when another one (the warm worker) runs it. */
+   * call runs for, when another one (a host) runs it. */
   callerPid?: number;
   /** Random per-acquisition token: release removes the file only while it is still ours. */
   token: string;
@@ -63,7 +63,7 @@ export class ProfileBusyError extends Error {
 export function describeHolder(holder: LockHolder | undefined): string {
   if (!holder) return 'another call (holder unknown)';
   const host = holder.host === hostname() ? '' : ` on ${holder.host}`;
-  const runner = holder.runnerPid ? `, run by the warm worker pid ${holder.runnerPid}` : '';
+  const runner = holder.runnerPid ? `, run by the host pid ${holder.runnerPid}` : '';
   return `pid ${holder.pid}${host} (session "${holder.key}"${runner}) since ${holder.since}`;
 }
 

@@ -124,6 +124,9 @@ async function removeSession(info: SessionInfo, why: string): Promise<RemoveOutc
     for (const target of [info.paths.profileDir, info.paths.sessionDir]) {
       locks.push(await acquireProfileLock(target, { timeoutMs: 0, key: `gstack sessions ${why}` }));
     }
+    // The session's host keeps its browser on the profile between calls: stop it first.
+    const { stopSessionHost } = await import('../host/control.js');
+    await stopSessionHost(info.paths.profileDir);
     for (const p of [info.paths.profileDir, info.paths.sessionDir, info.paths.artifactsDir]) {
       await rm(p, { recursive: true, force: true, maxRetries: 3 });
     }

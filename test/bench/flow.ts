@@ -1,29 +1,32 @@
-// Per-call speed (issue 8, DESIGN section 10). Runs the five-step flow through the installed
-// `gstack` bin and through a plain Playwright script on the same Chromium binary, alternating
-// in the same run, and prints medians, ratios and peak memory:
-//   - gstack, served by the warm worker (the normal case from a user's second call on),
-//   - gstack with GSTACK_NO_WARM=1 (every call in its own process: a user's first call),
+// Per-call speed (README "Benchmarks"). Runs the five-step flow through the installed `gstack`
+// bin and through a plain Playwright script on the same Chromium binary, alternating in the
+// same run, and prints medians, ratios and memory:
+//   - gstack, a call after the first in its session (its session host keeps the browser up),
+//   - gstack, the first call of a new session (the host and its browser start),
+//   - gstack with GSTACK_NO_HOST=1 (every call in its own process),
 //   - plain Playwright on the same binary (the baseline of the ratios),
-//   - plain Playwright on the full browser, for reference, when the binary is a headless shell.
-// Then a four-flow "QA session" against agent-browser (installed on demand into
-// test/bench/.peers, outside our dependencies, and pointed at the same Chromium).
-// Not part of `npm test`.
+// and the split of a host call into its script's steps and the rest. Then a four-flow QA
+// session against agent-browser (pinned, installed on demand into test/bench/.peers, outside
+// our dependencies, and pointed at the same Chromium), with its per-command split, and the
+// idle memory of one session host with its browser. Not part of `npm test`.
 //   npm run bench -- [--runs N] [--no-agent-browser]
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startFixtureServer } from '../helpers/fixture-server.js';
+import { BIN, ROOT } from '../helpers/cli.js';
 import { findChromium } from '../../driver/chromium-find.js';
-import { workerAddress, workerLockTarget } from '../../driver/warm/protocol.js';
 import { lockHolder } from '../../driver/sessions/lock.js';
+import { sessionPaths, slugFor } from '../../driver/sessions/key.js';
+import { hostLockTarget } from '../../driver/host/address.js';
 import { sampleTree, treeRssKb } from './proc-sampler.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'dist', 'bin', 'gstack.js');
+/** The peer's current release, pinned: an unpinned install on Node 20 picks 0.27.0, whose
+ * per-command Node daemon is ~7x slower and would flatter us. */
+const AGENT_BROWSER = 'agent-browser@0.41.2';
 // its own prefix: npm prunes a prefix to its package.json, so peers of other benchmarks stay apart
-const PEERS = join(ROOT, 'test', 'bench', '.peers', 'agent-browser');
+const PEERS = join(ROOT, 'test', 'bench', '.peers', 'agent-browser-0.41.2');
 const argv = process.argv.slice(2);
 const RUNS = Number(argv[argv.indexOf('--runs') + 1]) || 9;
 const WITH_AB = !argv.includes('--no-agent-browser');
@@ -31,16 +34,10 @@ const WITH_AB = !argv.includes('--no-agent-browser');
 interface Sample {
   ms: number;
   peakMiB: number;
+  out: string;
 }
 
-/** The warm worker's pid, from its singleton lock (undefined when none is up). */
-async function warmWorkerPid(): Promise<number | undefined> {
-  const a = workerAddress();
-  if (!a || !existsSync(a.socket)) return undefined;
-  return (await lockHolder(workerLockTarget(a)))?.pid;
-}
-
-function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, alsoSample: number[] = []): Promise<Sample & { out: string }> {
+function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, alsoSample: number[] = []): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -65,30 +62,41 @@ const median = (xs: number[]) => {
 };
 const fmt = (ms: number) => `${Math.round(ms)} ms`;
 
+/** The five steps, each timed inside the script (STEP lines), so a call splits into its steps
+ * and everything else (client start, hand-off, session lock, answer). */
 function flowScript(url: string): string {
-  return `const pg = await openTab(${JSON.stringify(url)});
-const s = await snapshot(pg, { interactive: true });
+  return `let t = Date.now(); const lap = (n) => { const now = Date.now(); console.log("STEP " + n + " " + (now - t)); t = now; };
+const pg = await openTab(${JSON.stringify(url)}); lap("open+goto");
+const s = await snapshot(pg, { interactive: true }); lap("snapshot");
 const ref = (re) => re.exec(s.tree)[1];
-await pg.locator(ref(/textbox "Username" \\[ref=(e\\d+)\\]/)).fill("bench");
-await pg.locator(ref(/button "Sign in" \\[ref=(e\\d+)\\]/)).click();
-await pg.screenshot({ path: path.join(pwd, "shot.png") });
+await pg.locator(ref(/textbox "Username" \\[ref=(e\\d+)\\]/)).fill("bench"); lap("fill");
+await pg.locator(ref(/button "Sign in" \\[ref=(e\\d+)\\]/)).click(); lap("click");
+await pg.screenshot({ path: path.join(pwd, "shot.png") }); lap("screenshot");
 await closeTab(pg);
 console.log("GSTACK_STEP_OK");`;
+}
+
+function steps(out: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const [, name, ms] of out.matchAll(/^STEP (\S+) (\d+)$/gm)) m.set(name, Number(ms));
+  return m;
 }
 
 async function ensureAgentBrowser(): Promise<string | undefined> {
   const bin = join(PEERS, 'node_modules', '.bin', 'agent-browser');
   if (!existsSync(bin)) {
     mkdirSync(PEERS, { recursive: true });
-    console.log('installing agent-browser into test/bench/.peers (outside the project dependencies)...');
+    console.log(`installing ${AGENT_BROWSER} into test/bench/.peers (outside the project dependencies)...`);
     try {
-      execFileSync('npm', ['install', '--prefix', PEERS, '--no-audit', '--no-fund', '--loglevel=error', 'agent-browser'], { stdio: 'inherit' });
+      execFileSync('npm', ['install', '--prefix', PEERS, '--no-audit', '--no-fund', '--loglevel=error', '--engine-strict=false', AGENT_BROWSER], { stdio: 'inherit' });
     } catch {
       console.log('agent-browser could not be installed; skipping the QA-session comparison.');
       return undefined;
     }
   }
-  return existsSync(bin) ? bin : undefined;
+  const version = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
+  if (!version.endsWith(AGENT_BROWSER.split('@')[1])) throw new Error(`expected ${AGENT_BROWSER}, found ${version}`);
+  return bin;
 }
 
 async function main() {
@@ -96,32 +104,39 @@ async function main() {
   const url = `${site.url}form.html`;
   const found = findChromium();
   const chromium = found.path;
-  let fullBrowser: string | undefined;
-  try {
-    if (found.kind === 'headless-shell') fullBrowser = findChromium(process.env, { headed: true }).path;
-  } catch {
-    /* no full browser to compare with */
-  }
   const home = mkdtempSync(join(tmpdir(), 'gstack-bench-'));
-  const env = { GSTACK_HOME: home, GSTACK_SKIP_ASIDE: '1' };
-  const coldEnv = { ...env, GSTACK_NO_WARM: '1' };
+  const runtime = mkdtempSync(join(tmpdir(), 'gstack-bench-xdg-'));
+  chmodSync(runtime, 0o700);
+  const env = { GSTACK_HOME: home, GSTACK_SKIP_ASIDE: '1', XDG_RUNTIME_DIR: runtime, GSTACK_HOUSEKEEPING: '0' };
+  const coldEnv = { ...env, GSTACK_NO_HOST: '1' };
   const script = flowScript(url);
   const plainProfile = join(home, 'plain-profile');
-  const gstackArgs = [BIN, 'run', script, '--engine', 'chromium', '--session', 'bench'];
-  const plainArgs = (exe: string) => [join(ROOT, 'test', 'bench', 'plain-playwright.mjs'), url, plainProfile, join(home, 'plain.png'), exe];
+  const gstack = (session: string) => [BIN, 'run', script, '--engine', 'chromium', '--session', session];
+  const plainArgs = [join(ROOT, 'test', 'bench', 'plain-playwright.mjs'), url, plainProfile, join(home, 'plain.png'), chromium];
+  const hostPidOf = async (session: string) =>
+    (await lockHolder(hostLockTarget({ kind: 'session', profileDir: sessionPaths(slugFor(session), env).profileDir })))?.pid;
 
   console.log(`five-step flow, ${RUNS} runs each, alternating (warm-up excluded); Chromium: ${chromium} (${found.kind})`);
-  await timed(process.execPath, gstackArgs, env); // warm-up: profile creation, disk cache; starts the warm worker
-  for (let i = 0; i < 100 && !(await warmWorkerPid()); i++) await new Promise((r) => setTimeout(r, 50));
-  const worker = await warmWorkerPid();
-  if (!worker) console.log('(no warm worker came up: the "warm" rows below ran in-process)');
-  await timed(process.execPath, plainArgs(chromium));
+  await timed(process.execPath, gstack('bench'), env); // profile creation, disk cache; starts the session host
+  await timed(process.execPath, gstack('bench'), env);
+  await timed(process.execPath, plainArgs);
+  const host = await hostPidOf('bench');
+  if (!host) console.log('(no session host came up: the "host" rows below ran in-process)');
+  let firstKey = 0;
   const variants: Array<{ name: string; run: () => Promise<Sample> }> = [
-    { name: 'gstack run (warm worker)', run: () => timed(process.execPath, gstackArgs, env, worker ? [worker] : []) },
-    { name: 'gstack run (GSTACK_NO_WARM=1)', run: () => timed(process.execPath, gstackArgs, coldEnv) },
-    { name: 'plain Playwright', run: () => timed(process.execPath, plainArgs(chromium)) },
+    { name: 'gstack run (session host)', run: () => timed(process.execPath, gstack('bench'), env, host ? [host] : []) },
+    {
+      name: "gstack run (session's first call)",
+      run: async () => {
+        const key = `bench-first-${firstKey++}`;
+        const s = await timed(process.execPath, gstack(key), env);
+        await timed(process.execPath, [BIN, 'sessions', 'stop', key], env); // not timed: frees its browser
+        return s;
+      },
+    },
+    { name: 'gstack run (GSTACK_NO_HOST=1)', run: () => timed(process.execPath, gstack('bench-cold'), coldEnv) },
+    { name: 'plain Playwright', run: () => timed(process.execPath, plainArgs) },
   ];
-  if (fullBrowser) variants.push({ name: 'plain Playwright, full browser', run: () => timed(process.execPath, plainArgs(fullBrowser!)) });
   const samples = variants.map(() => [] as Sample[]);
   for (let i = 0; i < RUNS; i++) {
     // Rotate the order so no variant always runs right after the same other one.
@@ -133,37 +148,57 @@ async function main() {
   const med = samples.map((xs) => median(xs.map((s) => s.ms)));
   variants.forEach((v, i) => {
     const xs = samples[i];
-    console.log(`${v.name.padEnd(32)} median ${fmt(med[i]).padStart(8)}   (min ${fmt(Math.min(...xs.map((s) => s.ms)))})   peak memory ${median(xs.map((s) => s.peakMiB))} MiB`);
+    console.log(`${v.name.padEnd(36)} median ${fmt(med[i]).padStart(8)}   (min ${fmt(Math.min(...xs.map((s) => s.ms)))})   peak memory ${median(xs.map((s) => s.peakMiB))} MiB`);
   });
-  console.log(`ratio warm/plain   ${(med[0] / med[2]).toFixed(2)}   (target <= 0.60, and <= 900 ms)`);
-  console.log(`ratio cold/plain   ${(med[1] / med[2]).toFixed(2)}`);
-  if (fullBrowser) console.log(`plain Playwright on ${fullBrowser} for reference: the headless shell alone is ${(med[3] / med[2]).toFixed(2)}x faster`);
-  if (worker) console.log(`peak memory of a warm call counts the CLI, the worker (${Math.round(treeRssKb(worker) / 1024)} MiB idle) and the browser it starts`);
+  const plain = med[3];
+  console.log(`ratio host call / plain   ${(med[0] / plain).toFixed(2)}   (target <= 0.35, and <= 250 ms)`);
+  console.log(`first call of a session   ${fmt(med[1])}   (target <= 900 ms)`);
+  console.log(`ratio no-host / plain     ${(med[2] / plain).toFixed(2)}`);
+  const split = new Map<string, number[]>();
+  for (const s of samples[0]) for (const [k, v] of steps(s.out)) (split.get(k) ?? split.set(k, []).get(k)!).push(v);
+  const inSteps = [...split.values()].reduce((sum, xs) => sum + median(xs), 0);
+  console.log(
+    `host call split (medians): ${[...split].map(([k, xs]) => `${k} ${median(xs)}`).join(', ')}; ` +
+      `steps ${Math.round(inSteps)} ms, everything else (client start, hand-off, lock, answer) ${Math.round(med[0] - inSteps)} ms`,
+  );
+  if (host) console.log(`peak memory of a host call counts the CLI, the host and its browser`);
 
   if (WITH_AB) {
     const ab = await ensureAgentBrowser();
     if (ab) {
       const abEnv = { AGENT_BROWSER_EXECUTABLE_PATH: chromium, AGENT_BROWSER_ARGS: '--no-sandbox', AGENT_BROWSER_SESSION: `bench-${process.pid}` };
+      const perCommand = new Map<string, number[]>();
+      const abTimed = async (name: string, args: string[]) => {
+        const s = await timed(ab, args, abEnv);
+        (perCommand.get(name) ?? perCommand.set(name, []).get(name)!).push(s.ms);
+        return s;
+      };
       const abSession = async () => {
         const t0 = performance.now();
         for (let i = 0; i < 4; i++) {
-          await timed(ab, ['open', url], abEnv);
-          const snap = await timed(ab, ['snapshot', '-i'], abEnv);
+          await abTimed('open', ['open', url]);
+          const snap = await abTimed('snapshot', ['snapshot', '-i']);
           const user = /textbox "Username" \[ref=(e\d+)\]/.exec(snap.out)?.[1];
           const btn = /button "Sign in" \[ref=(e\d+)\]/.exec(snap.out)?.[1];
           if (!user || !btn) throw new Error(`agent-browser snapshot had no refs:\n${snap.out.slice(0, 500)}`);
-          await timed(ab, ['fill', `@${user}`, 'bench'], abEnv);
-          await timed(ab, ['click', `@${btn}`], abEnv);
-          await timed(ab, ['screenshot', join(home, `ab-${i}.png`)], abEnv);
+          await abTimed('fill', ['fill', `@${user}`, 'bench']);
+          await abTimed('click', ['click', `@${btn}`]);
+          await abTimed('screenshot', ['screenshot', join(home, `ab-${i}.png`)]);
         }
+        const ms = performance.now() - t0;
         await timed(ab, ['close'], abEnv).catch(() => undefined);
-        return performance.now() - t0;
+        return ms;
       };
+      const gSplit = new Map<string, number[]>();
       const gSession = async () => {
         const t0 = performance.now();
-        for (let i = 0; i < 4; i++) await timed(process.execPath, gstackArgs, env);
+        for (let i = 0; i < 4; i++) {
+          const s = await timed(process.execPath, gstack('bench-qa'), env);
+          for (const [k, v] of steps(s.out)) (gSplit.get(k) ?? gSplit.set(k, []).get(k)!).push(v);
+        }
         return performance.now() - t0;
       };
+      await gSession(); // the QA session's host starts once, like agent-browser's daemon below
       const sessions = Math.max(3, Math.ceil(RUNS / 3));
       const gs: number[] = [];
       const as: number[] = [];
@@ -176,14 +211,27 @@ async function main() {
           gs.push(await gSession());
         }
       }
-      console.log(`QA session (4 flows = 20 steps), ${sessions} sessions each:`);
-      console.log(`gstack (4 calls)          median ${fmt(median(gs))}`);
-      console.log(`agent-browser (20 cmds)   median ${fmt(median(as))}   (cold daemon start included)`);
-      console.log(`ratio gstack/agent-browser ${(median(gs) / median(as)).toFixed(2)}   (target <= 0.80)`);
+      console.log(`QA session (4 flows = 20 steps), ${sessions} sessions each, same Chromium, ${AGENT_BROWSER}:`);
+      console.log(`gstack (4 calls)          median ${fmt(median(gs))}   steps: ${[...gSplit].map(([k, xs]) => `${k} ${median(xs)}`).join(', ')}`);
+      console.log(`agent-browser (20 cmds)   median ${fmt(median(as))}   per command: ${[...perCommand].map(([k, xs]) => `${k} ${Math.round(median(xs))}`).join(', ')}   (its daemon starts with the first open of each session)`);
+      console.log(`ratio gstack/agent-browser ${(median(gs) / median(as)).toFixed(2)}   (target <= 1.2)`);
     }
   }
+
+  // Idle memory of one session host with its browser, after its calls (its own account).
+  await new Promise((r) => setTimeout(r, 2000));
+  const list = JSON.parse((await timed(process.execPath, [BIN, 'sessions', 'list', '--json'], env)).out) as {
+    sessions: Array<{ key: string; host: { pid: number; hostRssKb?: number; browserRssKb?: number } | null }>;
+  };
+  const bench = list.sessions.find((s) => s.key === 'bench')?.host;
+  if (bench?.hostRssKb !== undefined) {
+    const total = Math.round(((bench.hostRssKb ?? 0) + (bench.browserRssKb ?? 0)) / 1024);
+    console.log(`idle session host: host ${Math.round(bench.hostRssKb / 1024)} MiB + browser ${Math.round((bench.browserRssKb ?? 0) / 1024)} MiB = ${total} MiB RSS (tree: ${Math.round(treeRssKb(bench.pid) / 1024)} MiB)`);
+  }
+  await timed(process.execPath, [BIN, 'sessions', 'stop', '--all'], env).catch(() => undefined);
   await site.close();
   rmSync(home, { recursive: true, force: true });
+  rmSync(runtime, { recursive: true, force: true });
 }
 
 main().catch((err) => {

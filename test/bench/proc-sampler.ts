@@ -41,7 +41,7 @@ export function treeRssKb(root: number): number {
   return total;
 }
 
-/** Samples until stop() and returns the peak in MiB. Several roots (a CLI and the warm worker
+/** Samples until stop() and returns the peak in MiB. Several roots (a CLI and the host
  * that runs its call and browser) are summed. */
 export function sampleTree(root: number | number[], everyMs = 40): { stop(): number } {
   const roots = Array.isArray(root) ? root : [root];

@@ -5,7 +5,8 @@
 //     (the ratio says how well sessions run side by side on this machine's cores);
 //   - wall time of N calls started at once in ONE session (serialized by the profile lock);
 //   - peak memory per call: the CLI process plus the browser on its profile and all its child
-//     processes (the warm worker, shared by every call, is not counted),
+//     processes (with session hosts the browser stays up between calls and belongs to the
+//     session's host; the host process itself is not counted),
 //     sampled from /proc every 50 ms — both summed RSS (counts shared pages once per process,
 //     an upper bound) and summed PSS (shared pages split between processes, closer to truth).
 // Needs the compiled CLI (npm run build) and a Chromium.
@@ -42,7 +43,7 @@ async function memOf(pid: number): Promise<{ rss: number; pss: number }> {
 
 /** pids of the CLI, of the browser whose command line names the call's profile, and of all
  * that browser's descendants (a headless shell's zygotes, renderer, GPU and network processes
- * do not repeat --user-data-dir; with the warm worker the browser is not the CLI's child). */
+ * do not repeat --user-data-dir; with a session host the browser is not the CLI's child). */
 async function callPids(cliPid: number, profileDir: string): Promise<number[]> {
   const pids = [cliPid];
   const children = new Map<number, number[]>();

@@ -20,6 +20,11 @@ export interface CliResult {
   ms: number;
 }
 
+/** Session hosts started by tests keep their browser this long after their last call (a real
+ * user's wait 5 minutes): long enough for a test's consecutive calls to share one, short
+ * enough that a suite's many sessions do not pile up browsers. */
+export const TEST_HOST_IDLE_MS = '20000';
+
 export function tempHome(prefix = 'gstack-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -37,7 +42,7 @@ export function runCli(
     const started = Date.now();
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd ?? ROOT,
-      env: opts.exactEnv ? opts.env : { ...process.env, GSTACK_SKIP_ASIDE: '1', ...opts.env },
+      env: opts.exactEnv ? opts.env : { ...process.env, GSTACK_SKIP_ASIDE: '1', GSTACK_HOST_IDLE_MS: TEST_HOST_IDLE_MS, ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     opts.onSpawn?.(child.pid!);

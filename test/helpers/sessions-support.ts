@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN as CLI } from './cli.js';
+import { BIN as CLI, TEST_HOST_IDLE_MS } from './cli.js';
 
 export { ROOT, BIN as CLI } from './cli.js';
 
@@ -14,7 +14,7 @@ export async function tempHome(): Promise<string> {
 }
 
 export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GSTACK_HOME: home, GSTACK_SKIP_ASIDE: '1', GSTACK_HOUSEKEEPING: '0', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, GSTACK_HOME: home, GSTACK_SKIP_ASIDE: '1', GSTACK_HOUSEKEEPING: '0', GSTACK_HOST_IDLE_MS: TEST_HOST_IDLE_MS, ...extra };
   // The key must come from --session in these tests, never from the test runner's own env.
   delete env.GSTACK_SESSION_KEY;
   delete env.CLAUDE_SESSION_ID;

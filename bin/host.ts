@@ -1,0 +1,72 @@
+// Entry of a host process (driver/host/host.ts), bundled next to the CLI: `host.js session
+// <profileDir>` or `host.js render`. It serves `gstack` invocations through the same CLI code
+// (bin/cli.ts) a normal process runs, with the host's browser lent to each call.
+import { runHost } from '../driver/host/host.js';
+import { loadPlaywright } from '../driver/playwright-load.js';
+import { loadCatalog } from '../driver/catalog.js';
+import { watchIntrinsics } from '../driver/host/tamper.js';
+import type { CliIo } from './cli-io.js';
+import type { CallIo } from '../driver/host/protocol.js';
+
+async function main(): Promise<void> {
+  const [kind, profileDir] = process.argv.slice(2);
+  const { runCli } = await import('./cli.js');
+  if (kind === 'session' && profileDir) {
+    const { SessionBrowser } = await import('../driver/host/session-browser.js');
+    const browser = new SessionBrowser(profileDir);
+    let lastKey: string | undefined;
+    const binding = { profileDir, open: (env: NodeJS.ProcessEnv, headed: boolean) => browser.open(env, headed), noteKey: (k: string) => void (lastKey = k) };
+    await runHost({
+      target: { kind: 'session', profileDir },
+      preload: async () => {
+        loadPlaywright();
+        loadCatalog();
+        await Promise.all([
+          import('../driver/run.js'),
+          import('../driver/engines/chromium.js'),
+          import('../driver/engines/chromium-process.js'),
+          import('../driver/engines/select.js'),
+          import('../driver/sessions/lock.js'),
+          import('../driver/sessions/registry.js'),
+          import('../driver/sessions/housekeep.js'),
+          import('../driver/sandbox.js'),
+          import('../cookbook/index.js'),
+          import('./run-support.js'),
+        ]);
+      },
+      tamper: () => watchIntrinsics(),
+      serve: (argv: string[], io: CallIo) => runCli({ ...io, argv, exitCode: 0, inHost: true, sessionHost: binding } satisfies CliIo),
+      shutdownBrowsers: () => browser.shutdown(),
+      browserPid: () => browser.browserPid,
+      lastKey: () => lastKey,
+    });
+    return;
+  }
+  if (kind === 'render') {
+    const { RenderBrowserPool, installRenderBrowserPool } = await import('../render/browser-pool.js');
+    const pool = new RenderBrowserPool();
+    installRenderBrowserPool(pool);
+    await runHost({
+      target: { kind: 'render' },
+      preload: async () => {
+        loadPlaywright();
+        loadCatalog();
+        await Promise.all([
+          import('../render/cli.js'),
+          import('../render/render.js'),
+          import('../render/run-render.js'),
+          import('../render/chromium-render.js'),
+          import('../render/make-pdf.js'),
+          import('../render/diagram.js'),
+        ]);
+      },
+      serve: (argv: string[], io: CallIo) => runCli({ ...io, argv, exitCode: 0, inHost: true } satisfies CliIo),
+      shutdownBrowsers: () => pool.closeAll(),
+    });
+    return;
+  }
+  process.stderr.write('usage: host.js session <profileDir> | host.js render\n');
+  process.exit(2);
+}
+
+main().catch((err) => { if (process.env.GSTACK_HOST_DEBUG) console.error(err); process.exit(1); });

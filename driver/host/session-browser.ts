@@ -1,0 +1,116 @@
+// The browser a session host keeps running between calls (docs/ARCHITECTURE.md, "Hosts").
+//
+// Owns: starting the session's persistent-context Chromium, handing each call its view of it,
+// settling a call's leftovers after the call has answered (its tabs closed, its changes to the
+// context undone, a fresh blank tab made ready for the next call), and restarting the browser
+// when it must: a call whose browser environment (TZ, LANG, proxies, display, which binary,
+// --headed) differs from the running browser's, a browser that crashed or was killed, a call
+// that timed out, or one that changed the context beyond undoing. Every `open` runs under the
+// session's profile lock (driver/run.ts takes it).
+import type { BrowserContext } from 'playwright-core';
+import { findChromium } from '../chromium-find.js';
+import { launchPersistent, type OpenedContext } from '../engines/chromium.js';
+import { browserFingerprint } from '../engines/browser-env.js';
+import { clearStaleChromiumSingletons } from '../sessions/lock.js';
+import { DEFAULT_VIEWPORT } from '../page.js';
+import { trace } from '../trace.js';
+
+/** Closing a call's tabs and opening the next blank one take a few round trips. */
+const SETTLE_TIMEOUT_MS = 5_000;
+
+interface Running {
+  opened: OpenedContext;
+  fingerprint: string;
+  /** The browser went away (crashed, killed): the next call starts a new one. */
+  gone: boolean;
+  /** Resolves when it goes away (an operation in flight then may never answer). */
+  disconnected: Promise<void>;
+}
+
+export class SessionBrowser {
+  private current: Running | undefined;
+  /** The previous call's clean-up; the next call waits for it. */
+  private settling: Promise<void> = Promise.resolve();
+
+  constructor(readonly profileDir: string) {}
+
+  get browserPid(): number | undefined {
+    return this.current && !this.current.gone ? this.current.opened.browserPid : undefined;
+  }
+
+  /** This call's view of the session's browser, started (or restarted) for the call's
+   * environment. Called with the session's profile lock held. */
+  async open(env: NodeJS.ProcessEnv, headed: boolean): Promise<OpenedContext> {
+    await this.settling;
+    const exe = findChromium(env, { headed }); // NoChromiumError (exit 3) before anything changes
+    const fingerprint = browserFingerprint(exe.path, headed, env);
+    if (this.current && (this.current.gone || this.current.fingerprint !== fingerprint)) {
+      trace(this.current.gone ? 'session browser gone: starting a new one' : "call's browser environment differs: restarting the browser");
+      await this.stop(this.current, 3_000);
+    }
+    if (!this.current) {
+      // No browser of ours runs on the profile now (we hold its lock): whatever a killed one
+      // left behind (Singleton* entries, an orphan still shutting down) is stale.
+      await clearStaleChromiumSingletons(this.profileDir);
+      const opened = await launchPersistent(this.profileDir, headed, env, { ownGroup: false });
+      let onGone: () => void = () => undefined;
+      const running: Running = { opened, fingerprint, gone: false, disconnected: new Promise<void>((r) => (onGone = r)) };
+      opened.context.browser()?.on('disconnected', () => {
+        running.gone = true;
+        onGone();
+      });
+      this.current = running;
+    }
+    const running = this.current;
+    return {
+      context: running.opened.context,
+      browserPid: running.opened.browserPid,
+      close: async () => undefined,
+      // A timed-out call: the page may be wedged; the browser is shut down (in order, briefly)
+      // and the next call starts a new one. Bound to this browser: a late kill never reaches
+      // the next call's.
+      kill: () => this.stop(running, 1_000),
+      release: (cleanUp, restart) => {
+        this.settling = this.settle(running, cleanUp, restart);
+      },
+    };
+  }
+
+  /** After a call has answered: its tabs and changes are undone and a blank tab at the default
+   * viewport is made ready, so the next call's openTab costs nothing. A browser that does not
+   * settle in time (it died or hangs mid-way) is replaced: the next call never waits on it. */
+  private async settle(running: Running, cleanUp: () => Promise<void>, restart: boolean): Promise<void> {
+    const done = cleanUp(); // stops watching the context for new pages at once
+    const work = restart || running.gone ? done : Promise.all([done, prepareSpare(running.opened.context)]);
+    let timer: NodeJS.Timeout | undefined;
+    const settled = await Promise.race([
+      work.then(() => true, () => false),
+      running.disconnected.then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), SETTLE_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
+    if (!settled) running.gone = true;
+    if (restart || running.gone) await this.stop(running, settled ? 3_000 : 500);
+    trace('previous call settled');
+  }
+
+  private async stop(running: Running, graceMs: number): Promise<void> {
+    if (this.current === running) this.current = undefined;
+    await running.opened.close(graceMs).catch(() => undefined);
+  }
+
+  /** The host is going away: the browser shuts down in order (cookies flushed to the profile). */
+  async shutdown(): Promise<void> {
+    await this.settling.catch(() => undefined);
+    if (this.current) await this.stop(this.current, 5_000);
+  }
+}
+
+async function prepareSpare(context: BrowserContext): Promise<void> {
+  try {
+    const page = await context.newPage();
+    await page.setViewportSize(DEFAULT_VIEWPORT);
+  } catch {
+    /* the browser is going away: the next call restarts it */
+  }
+}
