@@ -9,6 +9,7 @@ import { register as sessions } from './sessions.js';
 import { register as render } from './render.js';
 import { register as pdf } from './pdf.js';
 import { register as diagram } from './diagram.js';
+import { register as skills } from './skills.js';
 
 type Register = (y: Argv<any>, catalog: Catalog, io: CliIo) => Argv<any>;
-export const COMMANDS: Register[] = [run, probe, cookbook, sessions, render, pdf, diagram];
+export const COMMANDS: Register[] = [run, probe, cookbook, sessions, render, pdf, diagram, skills];
