@@ -2,10 +2,8 @@
 // (`pg.locator("e12")`, `@e12`, `ref=e12`, frame refs `f1e2`) with fail-fast staleness,
 // `_sendToTarget` (raw CDP, Aside's name), and agent-facing error messages.
 import type { BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { AgentError, toAgentError } from './errors.js';
-import { pathConfinedTo } from './confined-fs.js';
+import { confinementFor, type Confinement } from './confined-fs.js';
 import { newSnapshotState, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
@@ -29,19 +27,34 @@ const LOCATOR_FACTORIES = new Set([
 /** Methods that write a file when given `{ path }`: like `fs`, they may only write under pwd
  * (relative paths land there), so a script's artifacts always come out through `pwd`. */
 const PATH_WRITERS = new Set(['screenshot', 'pdf']);
-type Confine = (p: unknown) => Promise<string>;
+type Confine = Confinement;
 
-async function confinedArgs(method: string, args: unknown[], confine: Confine | undefined): Promise<unknown[]> {
-  const opts = args[0] as { path?: unknown } | undefined;
-  if (!confine || !PATH_WRITERS.has(method) || !opts || typeof opts !== 'object' || opts.path === undefined) return args;
-  let real: string;
-  try {
-    real = await confine(opts.path);
-  } catch (err) {
-    throw new AgentError(`${method}({ path }) ${(err as Error).message.replace(/^fs refused/, 'refused')}`, 'FS_CONFINED');
-  }
-  await mkdir(dirname(real), { recursive: true });
-  return [{ ...opts, path: real }, ...args.slice(1)];
+/** Calls a PATH_WRITERS method without its `path` and writes the bytes it returns through the
+ * confinement (no link followed past pwd, file 0600): Playwright would write the path itself,
+ * by name, after a check that a concurrent swap could outrun. */
+async function confinedCall(method: string, args: unknown[], confine: Confine | undefined, call: (args: unknown[]) => unknown): Promise<unknown> {
+  const opts = args[0] as { path?: unknown; type?: unknown } | undefined;
+  if (!confine || !PATH_WRITERS.has(method) || !opts || typeof opts !== 'object' || opts.path === undefined) return call(args);
+  const refused = (err: unknown) => new AgentError(`${method}({ path }) ${(err as Error).message.replace(/^fs refused/, 'refused')}`, 'FS_CONFINED');
+  await confine.check(opts.path).catch((err) => {
+    throw refused(err); // before the slow part
+  });
+  const { path, ...rest } = opts;
+  // Playwright picks a screenshot's format from the path's extension; keep that.
+  const type = method === 'screenshot' && rest.type === undefined ? screenshotTypeFor(String(path)) : rest.type;
+  const bytes = (await call([type === undefined ? rest : { ...rest, type }, ...args.slice(1)])) as Buffer;
+  await confine.writeFile(path, bytes).catch((err) => {
+    throw err instanceof AgentError ? refused(err) : err;
+  });
+  return bytes;
+}
+
+function screenshotTypeFor(path: string): 'png' | 'jpeg' | 'webp' {
+  const ext = /\.([^./\\]+)$/.exec(path)?.[1]?.toLowerCase();
+  if (ext === 'png') return 'png';
+  if (ext === 'jpg' || ext === 'jpeg') return 'jpeg';
+  if (ext === 'webp') return 'webp';
+  throw new AgentError(`screenshot({ path }): cannot tell the image format from "${path}". Name the file .png, .jpg or .webp, or pass { type: "png" }.`);
 }
 
 function rewriteAsync(value: unknown): unknown {
@@ -58,7 +71,7 @@ function rewriteAsync(value: unknown): unknown {
  * chaining methods that return `this` keep returning the proxy). */
 function forward(target: object, prop: string, value: Function, receiver: unknown, confine: Confine | undefined) {
   if (LOCATOR_FACTORIES.has(prop)) return (...args: unknown[]) => wrapLocator(value.apply(target, args), confine);
-  if (PATH_WRITERS.has(prop)) return async (...args: unknown[]) => rewriteAsync(value.apply(target, await confinedArgs(prop, args, confine)));
+  if (PATH_WRITERS.has(prop)) return (...args: unknown[]) => rewriteAsync(confinedCall(prop, args, confine, (a) => value.apply(target, a)));
   return (...args: unknown[]) => {
     const out = value.apply(target, args);
     return out === target ? receiver : rewriteAsync(out);
@@ -73,7 +86,7 @@ function wrapLocator(loc: Locator, confine: Confine | undefined, ref?: { id: str
       if (ref && REF_ACTIONS.has(prop)) {
         return async (...args: unknown[]) => {
           await assertRefAlive(target, ref.id, ref.state);
-          return rewriteAsync(value.apply(target, await confinedArgs(prop, args, confine)));
+          return rewriteAsync(confinedCall(prop, args, confine, (a) => value.apply(target, a)));
         };
       }
       return forward(target, prop, value, receiver, confine);
@@ -115,7 +128,7 @@ export class Tabs {
   private readonly confine: Confine | undefined;
 
   constructor(private readonly context: BrowserContext, initialPages: Page[] = [], pwd?: string) {
-    this.confine = pwd ? pathConfinedTo(pwd) : undefined;
+    this.confine = pwd ? confinementFor(pwd) : undefined;
     // A persistent context starts with one blank tab: the first openTab() takes it over
     // instead of paying for a new one.
     this.spare = initialPages.filter((p) => !p.isClosed() && p.url() === 'about:blank');
