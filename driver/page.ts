@@ -4,7 +4,7 @@
 import type { BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { AgentError, toAgentError } from './errors.js';
 import { confinementFor, type Confinement } from './confined-fs.js';
-import { newSnapshotState, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+import { newSnapshotState, redactedContent, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
@@ -191,6 +191,8 @@ export class Tabs {
     state.proxy = new Proxy(raw, {
       get(target, prop, receiver) {
         if (prop === '_sendToTarget') return sendToTarget;
+        // A prefilled password is in the HTML's value attributes: cut, as in snapshots.
+        if (prop === 'content') return () => rewriteAsync(redactedContent(target));
         const value = Reflect.get(target, prop, target);
         if (typeof value !== 'function' || typeof prop !== 'string') return value;
         if (prop === 'locator') {
