@@ -77,7 +77,8 @@ test('3. a process swapping a dir for a symlink in a tight loop never gets any f
   let rounds = 0;
   try {
     const ignore = () => undefined;
-    for (const started = Date.now(); Date.now() - started < 1500; rounds++) {
+    // At least 1.5 s and 100 rounds (a loaded machine gets fewer per second), at most 10 s.
+    for (const started = Date.now(); (Date.now() - started < 1500 || rounds < 100) && Date.now() - started < 10_000; rounds++) {
       const i = rounds;
       await Promise.all([
         fs.writeFile(`d/w${i}.txt`, 'x').catch(ignore),
@@ -117,8 +118,9 @@ test('3. pg.screenshot({ path }) under the same attack never writes outside pwd'
   try {
     const tabs = new Tabs(await browser.newContext(), [], pwd);
     const pg = await tabs.open(`${site.url}index.html`);
+    // Until a few got through the swaps (refused ones are fine), at most 60 tries.
     let written = 0;
-    for (let i = 0; i < 15; i++) {
+    for (let i = 0; i < 60 && written < 4; i++) {
       await pg.screenshot({ path: `d/shot${i}.png` }).then(() => written++, () => undefined);
     }
     await swapper.stop();

@@ -9,42 +9,70 @@ import { join } from 'node:path';
  * Starts a process that, until stopped, renames `dir` aside, puts a symlink to `target` in its
  * place, holds it ~holdUs µs, then puts the directory back and holds that as long. 50 µs makes
  * a check-then-use race in the code under attack show up within a second on a loaded 2-core
- * machine (measured: every run of the old `fs` escaped).
+ * machine (measured: every run of the old `fs` escaped). Whatever the code under attack makes
+ * at `dir` while the directory is away (it may create one) is moved aside to `dir.made-N`, so
+ * the swapping never stalls.
  */
 export function startSwapper(dir: string, target: string, holdUs = 50): { stop(): Promise<void> } {
-  const child = spawn(
-    process.execPath,
-    [
-      '-e',
-      `const fs = require('fs'); const [dir, target, holdUs] = process.argv.slice(1);
-       const hold = Number(holdUs) * 1000;
-       const spin = () => { const t = process.hrtime.bigint(); while (Number(process.hrtime.bigint() - t) < hold); };
-       for (;;) {
-         try { fs.renameSync(dir, dir + '.parked'); fs.symlinkSync(target, dir); spin(); fs.unlinkSync(dir); fs.renameSync(dir + '.parked', dir); spin(); } catch {}
-       }`,
-      dir,
-      target,
-      String(holdUs),
-    ],
-    { stdio: 'ignore' },
-  );
-  // Once the swapper is dead, the directory goes back in place whatever state it was killed in.
-  // (The code under attack may have made a new `dir` while it was missing: kept aside.)
-  const restore = () => {
-    if (!existsSync(dir + '.parked')) return;
-    const st = lstatSync(dir, { throwIfNoEntry: false });
-    if (st?.isDirectory()) renameSync(dir, `${dir}.made-${Date.now()}`);
-    else rmSync(dir, { force: true });
-    renameSync(dir + '.parked', dir);
-  };
+  // (`__name`: a TypeScript runner may wrap the function's inner helpers in calls to it.)
+  const source = `const __name = (f) => f; (${swapLoop.toString()})(...process.argv.slice(1))`;
+  const child = spawn(process.execPath, ['-e', source, dir, target, String(holdUs)], { stdio: ['ignore', 'ignore', 'inherit'] });
   return {
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve(restore());
-        child.once('exit', () => resolve(restore()));
+        const restore = () => resolve(putBack(dir));
+        if (child.exitCode !== null || child.signalCode !== null) return restore();
+        child.once('exit', restore);
         child.kill('SIGKILL');
       }),
   };
+}
+
+/** Runs in the swapper process (sent as source, so self-contained). */
+function swapLoop(dir: string, target: string, holdUs: string): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs') as typeof import('node:fs');
+  const parked = dir + '.parked';
+  const hold = Number(holdUs) * 1000;
+  let made = 0;
+  const spin = () => {
+    const t = process.hrtime.bigint();
+    while (Number(process.hrtime.bigint() - t) < hold);
+  };
+  const clear = () => {
+    const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (st?.isSymbolicLink()) fs.unlinkSync(dir);
+    else if (st) fs.renameSync(dir, `${dir}.made-${made++}`);
+  };
+  for (;;) {
+    try {
+      if (fs.existsSync(parked)) {
+        clear();
+        fs.renameSync(parked, dir);
+      }
+      fs.renameSync(dir, parked);
+      try {
+        fs.symlinkSync(target, dir);
+      } catch {
+        /* the code under attack made a directory there first */
+      }
+      spin();
+      clear();
+      fs.renameSync(parked, dir);
+      spin();
+    } catch {
+      /* raced with the code under attack: the next round starts clean */
+    }
+  }
+}
+
+/** After the swapper died: the directory back in place, whatever state it was killed in. */
+function putBack(dir: string): void {
+  if (!existsSync(dir + '.parked')) return;
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (st?.isSymbolicLink()) rmSync(dir);
+  else if (st) renameSync(dir, `${dir}.made-last`);
+  renameSync(dir + '.parked', dir);
 }
 
 /** Code points that must never reach a terminal from page text: C0 controls but tab and
