@@ -431,10 +431,3 @@ export function confinementFor(pwd: string, opts: { useProcFd?: boolean } = {}):
 export function createConfinedFs(pwd: string, opts: { useProcFd?: boolean } = {}) {
   return confined(pwd, opts.useProcFd ?? true).fs;
 }
-
-/** Resolves a script-given path against `pwd` and returns its real path, or throws
- * ConfinementError when it (or a link on the way) leads outside. A check only: see
- * Confinement.check. */
-export function pathConfinedTo(pwd: string): (p: unknown) => Promise<string> {
-  return confinementFor(pwd).check;
-}
