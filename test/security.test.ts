@@ -151,7 +151,7 @@ test('4. render: an --eval that throws page text, --wait-expr\'s last error and 
   assertTerminalSafe(thrown, 'render --eval boom()');
   assert.equal(thrown.lines.filter((l) => l.startsWith('[error]')).length, 1, 'the page forged a second [error] line');
 
-  const waited = await gstack(['render', 'boom.html', '--wait-expr', 'boom()', '--wait-timeout', '600', '--eval', '1'], { cwd: dir });
+  const waited = await gstack(['render', 'boom.html', '--wait-expr', 'boom()', '--wait-timeout', '3000', '--eval', '1'], { cwd: dir });
   assert.equal(waited.code, 1, waited.stdout + waited.stderr);
   assert.match(waited.lines.at(-1)!, /--wait-expr never became truthy .*last error: Error: boom-start/);
   assertTerminalSafe(waited, 'render --wait-expr');
