@@ -9,6 +9,7 @@ import { trace } from '../driver/trace.js';
 import { UsageError } from './cli-flags.js';
 import type { CliIo } from './cli-io.js';
 import type { Catalog } from '../driver/catalog.js';
+import { oneLine, terminalSafe } from '../driver/output.js';
 
 /**
  * The catalog without its prose, for an invocation that does not ask for help. yargs renders
@@ -25,7 +26,10 @@ function withoutProse(catalog: Catalog): Catalog {
   };
 }
 
-export async function runCli(io: CliIo): Promise<number> {
+export async function runCli(rawIo: CliIo): Promise<number> {
+  // Every line of every command, stdout and stderr, passes the one control filter: page text
+  // (errors, eval values, titles) reaches them by many paths, and none may drive the terminal.
+  const io: CliIo = { ...rawIo, out: (t) => rawIo.out(terminalSafe(t)), err: (t) => rawIo.err(terminalSafe(t)) };
   try {
     trace('cli modules loaded');
     const full = loadCatalog();
@@ -50,7 +54,9 @@ export async function runCli(io: CliIo): Promise<number> {
     // Not an error of the call: the host hands it back to its client (driver/run.ts).
     if ((err as { misrouted?: boolean })?.misrouted) throw err;
     const e = err as { exitCode?: number; message?: string };
-    io.err(`[error] ${e?.message ?? String(err)}\n`);
+    // A usage error's second line is our hint; anything else may be a library's multi-line text.
+    const message = err instanceof UsageError ? String(e.message) : oneLine(e?.message ?? String(err));
+    io.err(`[error] ${message}\n`);
     return typeof e?.exitCode === 'number' ? e.exitCode : 1;
   }
 }

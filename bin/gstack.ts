@@ -6,6 +6,7 @@
 // for every other command, and when no host can take the call.
 import { exitAfterFlush, processIo } from './cli-io.js';
 import { trace } from '../driver/trace.js';
+import { oneLine, terminalSafe } from '../driver/output.js';
 import { routeInvocation } from '../driver/host/route.js';
 import { callViaHost } from '../driver/host/client.js';
 
@@ -23,6 +24,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`[error] ${(err as Error)?.message ?? String(err)}\n`);
+  process.stderr.write(`[error] ${terminalSafe(oneLine((err as Error)?.message ?? String(err)))}\n`);
   process.exit(1);
 });

@@ -7,7 +7,10 @@
 // - confine files: whatever writes a file (screenshot, pdf, storageState, saveAs, tracing) may
 //   only write under pwd, and whatever reads one (setInputFiles, route.fulfill({ path }),
 //   addInitScript/addScriptTag({ path }), routeFromHAR, DOM.setFileInputFiles) may only read
-//   from it; relative paths land in pwd;
+//   from it; relative paths land in pwd. Playwright never gets the script's path: the bytes are
+//   read or written through the call's Confinement (confined-fs.ts, which follows no link on
+//   the way, so a concurrent swap cannot redirect it), and where Playwright insists on a path
+//   it gets one in a private temporary directory of the call;
 // - refuse `file:` URLs (goto, CDP params) unless the call allows them (--allow-file-urls);
 // - rewrite errors for agents (driver/errors.ts);
 // - keep a call to itself: they refuse to act once the call has ended (a script that outlives
@@ -21,17 +24,20 @@
 // The vm sandbox is not a security boundary (see README, "Security model"); these rules hold
 // for every script that uses the API as documented, which is what keeps sessions and calls
 // apart inside one host.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { AgentError, toAgentError } from './errors.js';
-
-/** Resolves a script-given path inside pwd (or throws): driver/confined-fs.ts. */
-export type PathGuard = (p: unknown) => Promise<string>;
+import type { Confinement } from './confined-fs.js';
 
 export interface MembraneOptions {
-  /** For files the browser writes (screenshot, pdf, storageState, saveAs, traces). */
-  writePath: PathGuard;
-  /** For files the browser reads (uploads, fulfilled bodies, init scripts, HARs). */
-  readPath: PathGuard;
+  /** Every file a script's API call reads or writes goes through this (pwd only). */
+  files: Confinement;
   allowFileUrls: boolean;
+  /** Page/Frame content() with secret field values cut (snapshot.ts redaction). */
+  redactedContent?: (raw: object, kind: 'Page' | 'Frame') => Promise<string>;
   /** Page-specific members (`locator` with refs, `_sendToTarget`); see page.ts. */
   pageMember?: (raw: object, prop: string) => unknown;
   /** Locator methods guarded by a ref's staleness check; see page.ts. */
@@ -200,8 +206,13 @@ export class Membrane {
           self.checkLive();
           return self.record(kind, target, prop, a, value.apply(target, a));
         };
-        if (!before && !isThenable(prepared)) return self.wrap(call(prepared as unknown[]));
-        return self.wrap(Promise.resolve(before).then(() => prepared).then(call));
+        const viaFiles = self.fileCall(kind, prop, target, call);
+        if (!before && !isThenable(prepared) && !viaFiles) return self.wrap(call(prepared as unknown[]));
+        return self.wrap(
+          Promise.resolve(before)
+            .then(() => prepared)
+            .then((a) => (viaFiles ? viaFiles(a as unknown[]) : call(a as unknown[]))),
+        );
       } catch (err) {
         throw toAgentError(err);
       }
@@ -225,6 +236,9 @@ export class Membrane {
     }
     if (kind === 'APIRequestContext' && ['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head'].includes(prop)) return this.urlRefusal(args[0]);
     if (kind === 'CDPSession' && prop === 'send') return this.cdpRefusal(args[0], args[1]);
+    if (prop === 'routeFromHAR' && (args[1] as { update?: unknown } | undefined)?.update) {
+      return new AgentError('routeFromHAR({ update: true }) is not available in a flow script (it would write the HAR outside the call): replay a HAR you saved in pwd, without update.');
+    }
     return undefined;
   }
 
@@ -239,31 +253,72 @@ export class Membrane {
    * file paths are confined like the Playwright API's, Browser.* marks the call dirty. */
   cdpRefusal(method: unknown, params: unknown): Error | undefined {
     if (typeof method !== 'string') return undefined;
+    if (method === 'Page.setDownloadBehavior' || method === 'Browser.setDownloadBehavior') {
+      // The browser would write downloads there by itself, past any check of ours.
+      return new AgentError(`${method} is not available in a flow script: wait for the download with pg.waitForEvent("download") and save it with download.saveAs(path.join(pwd, "name")).`, 'FS_CONFINED');
+    }
     if (method.startsWith('Browser.') || method.startsWith('Target.setAutoAttach')) this.dirty = true;
     let found: string | undefined;
     if (!this.opts.allowFileUrls) walkStrings(params, (s) => (found ??= isFileUrl(s) ? s : undefined));
     return found ? this.urlRefusal(found) : undefined;
   }
 
-  /** CDP params with local paths in them, made safe (async: paths are resolved on disk). */
+  /** CDP params with local paths in them, made safe: files to upload are read from pwd and
+   * handed to the browser as private copies. */
   async confineCdpParams(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown> | undefined> {
     if (!params) return params;
     if (method === 'DOM.setFileInputFiles' && Array.isArray(params.files)) {
-      return { ...params, files: await Promise.all(params.files.map((f) => this.guard('read', `${method} files`, f))) };
-    }
-    if ((method === 'Page.setDownloadBehavior' || method === 'Browser.setDownloadBehavior') && params.downloadPath !== undefined) {
-      return { ...params, downloadPath: await this.guard('write', `${method} downloadPath`, params.downloadPath) };
+      return { ...params, files: await Promise.all(params.files.map((f) => this.privateCopy(`${method} files`, f))) };
     }
     return params;
   }
 
-  private async guard(mode: 'read' | 'write', what: string, p: unknown): Promise<string> {
+  /** What a confinement refusal says, named after the API the script called. */
+  private refused(what: string, p: unknown, err: unknown): Error {
+    if (!(err instanceof AgentError)) return toAgentError(err);
+    const detail = err.message.replace(/^fs refused "([^"]*)": /, '');
+    return new AgentError(`${what} refused "${String(p)}": ${detail}`, 'FS_CONFINED');
+  }
+
+  private async read(what: string, p: unknown): Promise<Buffer> {
     try {
-      return await (mode === 'read' ? this.opts.readPath : this.opts.writePath)(p);
+      return await this.opts.files.readFile(p);
     } catch (err) {
-      const detail = (err as Error).message.replace(/^fs refused "([^"]*)": /, '');
-      throw new AgentError(`${what} refused "${String(p)}": ${detail}`, 'FS_CONFINED');
+      throw this.refused(what, p, err);
     }
+  }
+
+  private async write(what: string, p: unknown, data: Buffer | string | AsyncIterable<Uint8Array | string>): Promise<void> {
+    try {
+      await this.opts.files.writeFile(p, data);
+    } catch (err) {
+      throw this.refused(what, p, err);
+    }
+  }
+
+  /** Fails fast, before slow work (a screenshot), when the path cannot be under pwd. */
+  private async check(what: string, p: unknown): Promise<void> {
+    try {
+      await this.opts.files.check(p);
+    } catch (err) {
+      throw this.refused(what, p, err);
+    }
+  }
+
+  private temp: Promise<string> | undefined;
+  /** A private (0700) directory of this call for files Playwright or the browser must have by
+   * path; removed at the end of the call. */
+  private tempPath(name: string): Promise<string> {
+    this.temp ??= mkdtemp(join(tmpdir(), 'gstack-call-'));
+    return this.temp.then((dir) => join(dir, `${Math.random().toString(36).slice(2)}-${basename(name) || 'file'}`));
+  }
+
+  /** A private copy of a file under pwd, for an API that takes a path. */
+  private async privateCopy(what: string, p: unknown): Promise<string> {
+    const bytes = await this.read(what, p);
+    const copy = await this.tempPath(String(p));
+    await writeFile(copy, bytes, { mode: 0o600 });
+    return copy;
   }
 
   /**
@@ -279,7 +334,7 @@ export class Membrane {
       const method = out[0];
       return this.confineCdpParams(method, out[1] as Record<string, unknown> | undefined).then((params) => [method, params]);
     }
-    return this.pathArgs(kind, prop, out) ?? out;
+    return out;
   }
 
   /** A script value on its way into Playwright: proxies become the objects behind them. */
@@ -329,60 +384,108 @@ export class Membrane {
     return w;
   }
 
-  /** Confines the file paths of the methods that read or write local files. */
-  private pathArgs(kind: string, prop: string, args: unknown[]): Promise<unknown[]> | undefined {
-    const opt = (i: number, mode: 'read' | 'write', key = 'path') => {
-      const o = args[i] as Record<string, unknown> | undefined;
-      if (!o || typeof o !== 'object' || o[key] === undefined) return undefined;
-      return (async () => {
-        const copy = args.slice();
-        copy[i] = { ...o, [key]: await this.guard(mode, `${prop}({ ${key} })`, o[key]) };
-        return copy;
-      })();
+  /**
+   * The methods that read or write local files, done without giving Playwright the script's
+   * path: returns how to make the call (undefined: an ordinary call). Writes fail fast on a
+   * path outside pwd, then write the bytes Playwright returns through the confinement; reads
+   * take the bytes from pwd and hand them over as content.
+   */
+  private fileCall(kind: string, prop: string, target: any, call: (a: unknown[]) => unknown): ((a: unknown[]) => Promise<unknown>) | undefined {
+    const what = `${prop}()`;
+    const optPath = (a: unknown[], i: number): unknown => {
+      const o = a[i] as Record<string, unknown> | undefined;
+      return o && typeof o === 'object' ? o.path : undefined;
     };
-    const positional = (i: number, mode: 'read' | 'write') => {
-      if (args[i] === undefined) return undefined;
-      return (async () => {
-        const copy = args.slice();
-        copy[i] = await this.guard(mode, `${prop}()`, args[i]);
-        return copy;
-      })();
-    };
-    const files = (i: number) => {
-      const f = args[i];
-      const list = Array.isArray(f) ? f : [f];
-      if (!list.some((x) => typeof x === 'string')) return undefined; // { name, mimeType, buffer } payloads read nothing local
-      return (async () => {
-        const copy = args.slice();
-        const resolved = await Promise.all(list.map((x) => (typeof x === 'string' ? this.guard('read', `${prop}()`, x) : x)));
-        copy[i] = Array.isArray(f) ? resolved : resolved[0];
-        return copy;
-      })();
+    const without = (a: unknown[], i: number, extra: Record<string, unknown> = {}) => {
+      const { path: _path, ...rest } = a[i] as Record<string, unknown>;
+      const copy = a.slice();
+      copy[i] = { ...rest, ...extra };
+      return copy;
     };
     switch (prop) {
       case 'screenshot':
       case 'pdf':
-        return opt(0, 'write');
+        return async (a) => {
+          const p = optPath(a, 0);
+          if (p === undefined) return call(a);
+          await this.check(`${prop}({ path })`, p);
+          // Playwright picks a screenshot's format from the path's extension; keep that.
+          const type = prop === 'screenshot' && (a[0] as { type?: unknown }).type === undefined ? screenshotType(String(p)) : undefined;
+          const bytes = (await call(without(a, 0, type ? { type } : {}))) as Buffer;
+          await this.write(`${prop}({ path })`, p, bytes);
+          return bytes;
+        };
       case 'storageState':
-        return opt(0, 'write');
+        return async (a) => {
+          const p = optPath(a, 0);
+          if (p === undefined) return call(a);
+          await this.check('storageState({ path })', p);
+          const state = await call(without(a, 0));
+          await this.write('storageState({ path })', p, JSON.stringify(state, undefined, 2));
+          return state;
+        };
       case 'saveAs':
-        return positional(0, 'write');
+        return async (a) => {
+          await this.check(what, a[0]);
+          // The download (or video) goes to a private file first: Playwright writes by name.
+          const temp = await this.tempPath(String(a[0]));
+          await call([temp]);
+          await this.write(what, a[0], createReadStream(temp));
+          await rm(temp, { force: true });
+        };
       case 'stop':
       case 'stopChunk':
-        return kind === 'Tracing' ? opt(0, 'write') : undefined;
+        if (kind !== 'Tracing') return undefined;
+        return async (a) => {
+          const p = optPath(a, 0);
+          if (p === undefined) return call(a);
+          await this.check(`tracing.${prop}({ path })`, p);
+          const temp = await this.tempPath(String(p));
+          const out = await call([{ ...(a[0] as object), path: temp }]);
+          await this.write(`tracing.${prop}({ path })`, p, createReadStream(temp));
+          await rm(temp, { force: true });
+          return out;
+        };
       case 'setInputFiles':
-        return kind === 'Page' || kind === 'Frame' ? files(1) : files(0);
-      case 'setFiles':
-        return files(0);
+      case 'setFiles': {
+        const i = prop === 'setInputFiles' && (kind === 'Page' || kind === 'Frame') ? 1 : 0;
+        return async (a) => {
+          const f = a[i];
+          const list = Array.isArray(f) ? f : [f];
+          if (!list.some((x) => typeof x === 'string')) return call(a); // { name, mimeType, buffer } payloads read nothing local
+          const payloads = await Promise.all(
+            list.map(async (x) => (typeof x === 'string' ? { name: basename(x), mimeType: mimeOf(x), buffer: await this.read(what, x) } : x)),
+          );
+          const copy = a.slice();
+          copy[i] = Array.isArray(f) ? payloads : payloads[0];
+          return call(copy);
+        };
+      }
       case 'fulfill':
-        return opt(0, 'read');
+        return async (a) => {
+          const p = optPath(a, 0);
+          if (p === undefined) return call(a);
+          const o = a[0] as { contentType?: string };
+          return call(without(a, 0, { body: await this.read('fulfill({ path })', p), contentType: o.contentType ?? mimeOf(String(p)) }));
+        };
       case 'addInitScript':
-        return opt(0, 'read');
       case 'addScriptTag':
       case 'addStyleTag':
-        return opt(0, 'read');
+        return async (a) => {
+          const p = optPath(a, 0);
+          if (p === undefined) return call(a);
+          return call(without(a, 0, { content: (await this.read(`${prop}({ path })`, p)).toString('utf8') }));
+        };
       case 'routeFromHAR':
-        return positional(0, 'write');
+        return async (a) => {
+          if (typeof a[0] !== 'string') return call(a);
+          const copy = a.slice();
+          copy[0] = await this.privateCopy(what, a[0]);
+          return call(copy);
+        };
+      case 'content':
+        if ((kind !== 'Page' && kind !== 'Frame') || !this.opts.redactedContent) return undefined;
+        return () => this.opts.redactedContent!(target, kind);
       default:
         return undefined;
     }
@@ -457,7 +560,22 @@ export class Membrane {
     ]);
     this.undo.clear();
     this.tracings.clear();
+    if (this.temp) await this.temp.then((dir) => rm(dir, { recursive: true, force: true })).catch(() => undefined);
   }
+}
+
+const requireCjs = createRequire(import.meta.url);
+let mimeTypes: typeof import('mime-types') | undefined;
+function mimeOf(p: string): string {
+  mimeTypes ??= requireCjs('mime-types') as typeof import('mime-types');
+  return mimeTypes.lookup(p) || 'application/octet-stream';
+}
+
+function screenshotType(p: string): 'png' | 'jpeg' {
+  const ext = /\.([^./\\]+)$/.exec(p)?.[1]?.toLowerCase();
+  if (ext === 'jpg' || ext === 'jpeg') return 'jpeg';
+  if (ext === 'png') return 'png';
+  throw new AgentError(`screenshot({ path }): cannot tell the image format from "${p}". Name the file .png or .jpg, or pass { type: "png" }.`);
 }
 
 /** file: URLs, also behind view-source: (which would show the file's text). */

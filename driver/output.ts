@@ -1,15 +1,47 @@
-// The one egress filter every stdout line passes through (DESIGN section 5): lone UTF-16
-// surrogates are replaced, total output is capped with a visible marker, and the sentinel
-// and the final [error] line are never cut.
+// The egress filter of a flow script's stdout: lone UTF-16 surrogates are replaced, escape
+// sequences and other controls never reach the terminal (the same filter, terminalSafe, that
+// bin/cli.ts puts on every line of every command), total output is capped with a visible
+// marker, and the sentinel and the final [error] line are never cut.
 
 export const SENTINEL = 'GSTACK_STEP_OK';
 export const ERROR_PREFIX = '[error]';
 
-/** Terminal escape sequences and other control characters (tab excepted) from page text must
- * not reach the reader's terminal: CSI/OSC sequences are dropped, other controls become U+FFFD. */
+/** What page text must never send to a terminal: escape sequences (7-bit ESC-introduced and
+ * their 8-bit C1 forms) are dropped whole; an introducer without its terminator, any other
+ * control character (C0 but tab, DEL, C1) and the bidi overrides/isolates (U+202A-U+202E,
+ * U+2066-U+2069), which make a line read differently from what it is, become U+FFFD so the
+ * reader sees that something was there. */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_SEQUENCE = new RegExp(
+  [
+    '(?:\u001b\\[|\u009b)[0-?]*[ -/]*[@-~]', // CSI (cursor moves, colours, screen clears)
+    '(?:\u001b[\\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\\\|\u009c)', // OSC (titles, links), DCS, SOS, PM, APC with their terminator
+    '\u001b[ -/]*[0-~]?', // any other ESC sequence (ESC c resets the terminal)
+  ].join('|'),
+  'g',
+);
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHAR = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** One line made safe for a terminal (see above). A newline inside it is a control too. */
 export function stripControls(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g, '').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u009b]/g, '\uFFFD');
+  return s.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_CHAR, '\uFFFD');
+}
+
+/** Text for a terminal: the one filter every line of every command passes (bin/cli.ts applies
+ * it to all stdout and stderr). Lines keep their newlines (CRLF becomes LF); each line is
+ * well-formed UTF-16 and stripped of controls. Idempotent. */
+export function terminalSafe(text: string): string {
+  return wellFormed(text)
+    .split(/\r?\n/)
+    .map(stripControls)
+    .join('\n');
+}
+
+/** An error message as one line: a library's appended detail (Playwright's "Call log:" and
+ * everything after it) dropped, line breaks and runs of whitespace folded into one space. */
+export function oneLine(message: string): string {
+  return message.split(/\n\s*Call log:/)[0].replace(/\s+/g, ' ').trim();
 }
 
 /** Replace lone surrogates (which break JSON and terminals) with U+FFFD. */
@@ -96,7 +128,7 @@ export class OutputFilter {
     }
     if (errorLine !== undefined) {
       // Through the same escape filter as every line: an error message can carry page text.
-      const clean = stripControls(wellFormed(errorLine).replace(/\r?\n/g, ' '));
+      const clean = stripControls(oneLine(wellFormed(errorLine)));
       this.accept(clean.startsWith(ERROR_PREFIX) ? clean : `${ERROR_PREFIX} ${clean}`);
     }
   }

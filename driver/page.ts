@@ -7,13 +7,11 @@
 // download of the call is closed, and what the call changed on the context is undone
 // (membrane.ts) so that the next call of a session host starts clean. What a script may touch
 // on every Playwright object is membrane.ts's.
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import type { BrowserContext, Dialog, Download, Page } from 'playwright-core';
+import type { BrowserContext, Dialog, Download, Frame, Page } from 'playwright-core';
 import { AgentError, toAgentError } from './errors.js';
-import { pathConfinedTo } from './confined-fs.js';
+import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
-import { newSnapshotState, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+import { newSnapshotState, redactedContent, redactedFrameContent, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
@@ -57,16 +55,10 @@ export class Tabs {
   private readonly onPage = (p: Page) => this.adopt(p);
 
   constructor(private readonly context: BrowserContext, private readonly opts: TabsOptions) {
-    const confine = pathConfinedTo(opts.pwd);
     this.membrane = new Membrane({
-      // Relative paths land in pwd, and a file may go into a folder that does not exist yet.
-      writePath: async (p) => {
-        const real = await confine(p);
-        await mkdir(dirname(real), { recursive: true });
-        return real;
-      },
-      readPath: confine,
+      files: confinementFor(opts.pwd),
       allowFileUrls: !!opts.allowFileUrls,
+      redactedContent: (raw, kind) => (kind === 'Page' ? redactedContent(raw as Page) : redactedFrameContent(raw as Frame)),
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
       beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
     });

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { NoChromiumError } from './chromium-find.js';
-import { OutputFilter, SENTINEL } from './output.js';
+import { OutputFilter, SENTINEL, oneLine } from './output.js';
+import { makePrivateDir } from './sessions/private.js';
 import { trace } from './trace.js';
 import { resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
 import type { EngineName, EngineRunOutcome } from './engines/types.js';
@@ -141,7 +142,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     // Sessions (issue 4): the at-most-daily sweep of idle sessions, after the lock is released.
     // One stat on most calls; never throws.
     if (pwd) await (await import('./sessions/housekeep.js')).maybeHousekeep({ env });
-    return { ok: exitCode === 0, exitCode, engine, session, lines: filter.lines, artifacts, error, durationMs, pwd };
+    return { ok: exitCode === 0, exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : oneLine(error), durationMs, pwd };
   };
 
   if (typeof script !== 'string' || !script.trim()) {
@@ -203,7 +204,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       if (host) {
         host.noteKey?.(key.key);
       } else if (!remote) {
-        await mkdir(profileDir, { recursive: true });
+        // Owner-only, from GSTACK_HOME down (with --password-store=basic the file modes are the
+        // cookies' only protection); what cannot be tightened is said once on stderr.
+        for (const w of await makePrivateDir(profileDir, { top: paths.home })) notice(`gstack: ${w}`);
         // A session host may keep this profile's browser running: stop it (we hold the lock,
         // so it is idle), then clear what a killed browser left.
         const { stopSessionHost } = await import('./host/control.js');

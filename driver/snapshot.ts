@@ -66,27 +66,75 @@ function describe(l: Line): string {
   return l.name !== undefined ? `${l.role} "${l.name}"` : l.role;
 }
 
-/** Values of secret fields (passwords, one-time codes, card numbers, tokens) in every frame,
- * including open shadow roots, so they can be cut from the snapshot text. */
-async function secretValues(page: Page): Promise<string[]> {
-  const collect = (f: Frame) =>
-    f
-      .evaluate(() => {
-        const SECRET_AUTOCOMPLETE = /password|one-time-code|cc-number|cc-csc|cc-exp/i;
-        const SECRET_NAME = /(^|[^a-z])(pass(word|wd|code)?|secret|token|otp|cvv|cvc|pin|api[-_]?key|ssn)([^a-z]|$)/i;
-        const out: string[] = [];
-        const walk = (root: Document | ShadowRoot) => {
-          for (const el of Array.from(root.querySelectorAll('input, textarea'))) {
-            const i = el as HTMLInputElement;
-            const hint = [i.name, i.id, i.getAttribute('aria-label') ?? ''].join(' ');
-            if (i.value && (i.type === 'password' || SECRET_AUTOCOMPLETE.test(i.autocomplete || '') || SECRET_NAME.test(hint))) out.push(i.value);
-          }
-          for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) walk(el.shadowRoot);
-        };
-        walk(document);
-        return out;
-      })
-      .catch(() => [] as string[]);
+/** Words that make a field secret when one of its hints (name, id, label, aria-label,
+ * placeholder) contains them as a whole word — words split at punctuation, spaces, digits and
+ * camelCase humps, case-insensitively: `userPassword`, `PASSWORD_CONFIRM`, `api-key`, `otp2`.
+ * A word is never matched inside another (`passenger`, `compass`, `pineapple`, `topic`). */
+const SECRET_WORDS = [
+  'password', 'passwd', 'pwd', 'pass', 'passcode', 'passphrase', 'secret', 'token', 'otp', 'totp', 'hotp',
+  'pin', 'cvv', 'cvc', 'csc', 'cvn', 'ssn', 'apikey', 'credential', 'credentials', 'privatekey', 'cardnumber', 'ccnumber', 'ccnum',
+  'passwort', 'kennwort', 'contraseña', 'contrasena', 'senha', 'wachtwoord', 'lösenord', 'salasana', 'пароль',
+];
+/** Runs of words that make a field secret together (neither word alone does). */
+const SECRET_PHRASES = [
+  'api key', 'private key', 'access key', 'one time code', 'one time password', 'security code', 'verification code',
+  'auth code', 'card number', 'cc number', 'cc num', 'mot de passe',
+];
+/** `autocomplete` tokens of secret fields: passwords, one-time codes, and every `cc-*` (card). */
+const SECRET_AUTOCOMPLETE = ['current-password', 'new-password', 'one-time-code'];
+
+export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, autocomplete: SECRET_AUTOCOMPLETE };
+
+/** Whether a form field holds a secret, from its type, autocomplete tokens and hints. Runs in
+ * Node (tests) and, as source text, in the page (secretValues): self-contained on purpose. */
+export function isSecretField(field: { type?: string; autocomplete?: string; hints: string[] }, rules: typeof SECRET_RULES): boolean {
+  if ((field.type ?? '').toLowerCase() === 'password') return true;
+  const tokens = (field.autocomplete ?? '').toLowerCase().split(/\s+/);
+  if (tokens.some((t) => rules.autocomplete.includes(t) || t.startsWith('cc-'))) return true;
+  const words = field.hints
+    .join(' ')
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2') // userPassword
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2') // APIKey
+    .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, '$1$3 $2$4') // otp2, 2fa
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  if (words.some((w) => rules.words.includes(w))) return true;
+  const joined = ` ${words.join(' ')} `;
+  return rules.phrases.some((p) => joined.includes(` ${p} `));
+}
+
+/** The page side of secretValues: every input and textarea that isSecretField calls secret,
+ * in the document and its open shadow roots; both its current and its default (attribute)
+ * value. Self-contained: it is sent to the page as source text. */
+function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<typeof isSecretField>[1]): string[] {
+  const NOT_TEXT = ['checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file', 'range', 'color'];
+  const out: string[] = [];
+  const walk = (root: Document | ShadowRoot) => {
+    for (const el of Array.from(root.querySelectorAll('input, textarea'))) {
+      const i = el as HTMLInputElement;
+      if (NOT_TEXT.includes(i.type)) continue;
+      const labels = Array.from(i.labels ?? []).map((l) => l.textContent ?? '');
+      const hints = [i.name, i.id, i.getAttribute('aria-label') ?? '', i.getAttribute('placeholder') ?? '', ...labels];
+      if (!isSecret({ type: i.type, autocomplete: i.getAttribute('autocomplete') ?? '', hints }, rules)) continue;
+      for (const v of [i.value, i.defaultValue]) if (v) out.push(v);
+    }
+    for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return out;
+}
+
+/** The expression secretValues evaluates in every frame. A string, not a function, so the
+ * classifier travels with it; `__name` is defined because a TypeScript runner (tsx) may wrap
+ * named functions in calls to it. */
+const SECRET_VALUES_EXPRESSION = `(() => { const __name = (f) => f; return (${collectSecretValues.toString()})(${isSecretField.toString()}, ${JSON.stringify(SECRET_RULES)}); })()`;
+
+/** Values of secret fields (passwords, one-time codes, card numbers, tokens, API keys) in every
+ * frame, including open shadow roots, longest first, so they can be cut from what a script is
+ * given (snapshot text, pg.content()). */
+export async function secretValues(page: Page): Promise<string[]> {
+  const collect = (f: Frame) => f.evaluate(SECRET_VALUES_EXPRESSION).then((v) => v as string[], () => [] as string[]);
   const lists = await Promise.all(page.frames().map(collect));
   return [...new Set(lists.flat())].sort((a, b) => b.length - a.length);
 }
@@ -104,6 +152,33 @@ export function redact(tree: string, secrets: string[]): string {
       return out;
     })
     .join('\n');
+}
+
+/** `pg.content()` without secret values: a prefilled field's `value` attribute (any length)
+ * and, like the snapshot, any other occurrence of a secret of 4 characters or more, as the
+ * serializer escapes it in attributes and in text. */
+export function redactHtml(html: string, secrets: string[]): string {
+  let out = html;
+  for (const s of secrets) {
+    const amp = s.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;');
+    const inAttr = amp.replace(/"/g, '&quot;');
+    const inText = amp.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    out = out.split(`value="${inAttr}"`).join('value="[redacted]"');
+    if (s.length >= 4) for (const form of new Set([s, inAttr, inText])) out = out.split(form).join('[redacted]');
+  }
+  return out;
+}
+
+/** What the script's `pg.content()` returns: Playwright's, with secret values cut. */
+export async function redactedContent(page: Page): Promise<string> {
+  const [html, secrets] = await Promise.all([page.content(), secretValues(page)]);
+  return redactHtml(html, secrets);
+}
+
+/** A frame's HTML with the secret values of its page cut. */
+export async function redactedFrameContent(frame: Frame): Promise<string> {
+  const [html, secrets] = await Promise.all([frame.content(), secretValues(frame.page())]);
+  return redactHtml(html, secrets);
 }
 
 function filterInteractive(lines: Line[]): Line[] {

@@ -85,7 +85,7 @@ export interface GstackScriptGlobals {
   openTab: (url?: string) => Promise<Page>;
   /** Closes a tab this script opened (never another). Tabs still open when the script ends are closed for you. (Aside: yes, Chromium: yes) */
   closeTab: (pg: Page) => Promise<void>;
-  /** Accessibility snapshot of the page. `tree` lines carry `[ref=e12]` refs that `pg.locator("e12")` resolves; `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline); it compares whole trees, so take before/after snapshots with the same options or the diff also shows what the options changed. `interactive` keeps only elements you can act on, `compact` drops unnamed wrappers, `depth` limits nesting, `selector` snapshots one element. Iframes and open shadow roots are included; password and other secret field values are never printed; the size is bounded and says so when cut. (Aside: yes, Chromium: yes) */
+  /** Accessibility snapshot of the page. `tree` lines carry `[ref=e12]` refs that `pg.locator("e12")` resolves; `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline); it compares whole trees, so take before/after snapshots with the same options or the diff also shows what the options changed. `interactive` keeps only elements you can act on, `compact` drops unnamed wrappers, `depth` limits nesting, `selector` snapshots one element. Iframes and open shadow roots are included; secret field values (type=password; a name, id or label with a word like password, token, otp, pin or api key; autocomplete current-password, new-password, one-time-code, cc-*) show as `[redacted]`, as in `pg.content()`; the size is bounded and says so when cut. (Aside: yes, Chromium: yes) */
   snapshot: (pg: Page, opts?: SnapshotOptions) => Promise<SnapshotResult>;
   /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. It takes its own interactive snapshot: the refs drawn work with `pg.locator`, and the next `snapshot()` still diffs against your previous one. (Aside: yes, Chromium: yes) */
   annotatedScreenshot: (pg: Page) => Promise<{ base64Image: string }>;
@@ -93,7 +93,7 @@ export interface GstackScriptGlobals {
   sleep: (ms: number) => Promise<void>;
   /** This call's artifact directory (absolute path). The only place `fs` — and the `path` option of `pg.screenshot`, `pg.pdf` and `locator.screenshot` — may write (relative paths land here); it outlives the call, and `--out DIR` copies what you wrote here. (Aside: yes, Chromium: yes) */
   pwd: string;
-  /** Promise-style file system confined to `pwd`: relative paths resolve against `pwd`, and any path whose real path leaves `pwd` is refused before anything is written. (Aside: yes, Chromium: yes) */
+  /** Promise-style file system confined to `pwd`: relative paths resolve against `pwd`; a path outside `pwd`, or one that passes through a symbolic link, is refused before anything is read or written (checked on the opened file, so a concurrent swap cannot redirect it). New files are 0600, new directories 0700. (Aside: yes, Chromium: yes) */
   fs: ConfinedFs;
   /** Node's `path` module (join, basename, extname, ...), for building paths under `pwd`. Read-only: assigning to its members throws. (Aside: yes, Chromium: yes) */
   path: typeof import("node:path");
@@ -114,7 +114,7 @@ declare global {
   const openTab: GstackScriptGlobals["openTab"];
   /** Closes a tab this script opened (never another). Tabs still open when the script ends are closed for you. */
   const closeTab: GstackScriptGlobals["closeTab"];
-  /** Accessibility snapshot of the page. `tree` lines carry `[ref=e12]` refs that `pg.locator("e12")` resolves; `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline); it compares whole trees, so take before/after snapshots with the same options or the diff also shows what the options changed. `interactive` keeps only elements you can act on, `compact` drops unnamed wrappers, `depth` limits nesting, `selector` snapshots one element. Iframes and open shadow roots are included; password and other secret field values are never printed; the size is bounded and says so when cut. */
+  /** Accessibility snapshot of the page. `tree` lines carry `[ref=e12]` refs that `pg.locator("e12")` resolves; `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline); it compares whole trees, so take before/after snapshots with the same options or the diff also shows what the options changed. `interactive` keeps only elements you can act on, `compact` drops unnamed wrappers, `depth` limits nesting, `selector` snapshots one element. Iframes and open shadow roots are included; secret field values (type=password; a name, id or label with a word like password, token, otp, pin or api key; autocomplete current-password, new-password, one-time-code, cc-*) show as `[redacted]`, as in `pg.content()`; the size is bounded and says so when cut. */
   const snapshot: GstackScriptGlobals["snapshot"];
   /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. It takes its own interactive snapshot: the refs drawn work with `pg.locator`, and the next `snapshot()` still diffs against your previous one. */
   const annotatedScreenshot: GstackScriptGlobals["annotatedScreenshot"];
@@ -122,7 +122,7 @@ declare global {
   const sleep: GstackScriptGlobals["sleep"];
   /** This call's artifact directory (absolute path). The only place `fs` — and the `path` option of `pg.screenshot`, `pg.pdf` and `locator.screenshot` — may write (relative paths land here); it outlives the call, and `--out DIR` copies what you wrote here. */
   const pwd: GstackScriptGlobals["pwd"];
-  /** Promise-style file system confined to `pwd`: relative paths resolve against `pwd`, and any path whose real path leaves `pwd` is refused before anything is written. */
+  /** Promise-style file system confined to `pwd`: relative paths resolve against `pwd`; a path outside `pwd`, or one that passes through a symbolic link, is refused before anything is read or written (checked on the opened file, so a concurrent swap cannot redirect it). New files are 0600, new directories 0700. */
   const fs: GstackScriptGlobals["fs"];
   /** Node's `path` module (join, basename, extname, ...), for building paths under `pwd`. Read-only: assigning to its members throws. */
   const path: GstackScriptGlobals["path"];

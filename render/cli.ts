@@ -3,7 +3,7 @@
 // `[error]` line that says what happened and what to do. Returns the exit code.
 import type { Catalog } from '../driver/catalog.js';
 import { commandSpec } from '../driver/catalog.js';
-import { wellFormed } from '../driver/output.js';
+import { oneLine, terminalSafe } from '../driver/output.js';
 import { parseRenderArgs, RenderUsageError } from './cli-args.js';
 import { RenderError, type RenderResult } from './render.js';
 
@@ -24,7 +24,7 @@ export interface RenderCliIo {
 }
 
 export async function runRenderCli(tokens: string[], catalog: Catalog, io: RenderCliIo): Promise<number> {
-  const out = (line: string) => io.out(wellFormed(line));
+  const out = (line: string) => io.out(terminalSafe(line));
   let spec;
   try {
     spec = parseRenderArgs(tokens, commandSpec('render', catalog).flags);
@@ -98,8 +98,4 @@ function listLine(items: string[]): string {
 
 function capped(s: string, max: number, hint: string): string {
   return s.length <= max ? s : `${s.slice(0, max)}… [${s.length - max} more chars; ${hint}]`;
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s*\r?\n\s*/g, ' ').trim();
 }

@@ -14,7 +14,7 @@ import {
   type RenderSpec,
   type RenderStep,
 } from './render.js';
-import { isInside, startLoopbackServer } from './server.js';
+import { broadRootWarning, isInside, startLoopbackServer } from './server.js';
 import { EngineFailure, type EngineRenderOutput, type PreparedRender } from './prepared.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -39,6 +39,8 @@ export async function runRender(spec: RenderSpec): Promise<RenderResult> {
   const progress = spec.onProgress ?? (() => {});
   const v = await validate(spec);
   await checkOutputsWritable(v.outPaths);
+  const wide = broadRootWarning(v.root, v.file, env);
+  if (wide) progress(wide);
 
   const timeoutMs = spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const allowNetwork = !!spec.allowNetwork;
@@ -182,6 +184,10 @@ async function validate(spec: RenderSpec): Promise<Validated> {
     if (!isInside(root, file)) {
       throw usage(`--serve-root ${spec.serveRoot ?? root} must contain the input file ${spec.file} (it resolves to ${file}). Pass a serve root that is an ancestor of the file.`);
     }
+  }
+  const dotted = relative(root, file).split(sep).find((seg) => seg.startsWith('.'));
+  if (dotted) {
+    throw usage(`the input file ${spec.file} is under ${dotted} in the served root, and the render server never serves dot-paths. Pass --serve-root ${dirname(file)} (or another directory below ${dotted}).`);
   }
 
   const pdfParams: Array<PrintToPdfParams | undefined> = [];

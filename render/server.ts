@@ -8,12 +8,18 @@
 //     segment may not smuggle a separator or NUL (-> 400);
 //   - the lexical path and then the real path (symlinks resolved) must stay under the real
 //     root on every request (-> 403 otherwise);
+//   - a path with a segment that starts with a dot (.ssh, .git, .env), as asked or as its real
+//     path, is 404: a served directory may be a home or a project whose dotfiles hold keys;
 //   - directories are 404 and never listed; only GET and HEAD are answered.
+// What this does not do: hide anything else under the root. broadRootWarning says when the
+// root is wider than a page should see ($HOME, /, above the file's project).
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import mime from 'mime-types';
 
@@ -50,6 +56,11 @@ export function contentTypeFor(name: string): string {
 export function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
   return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** A path below the root (relative, either separator) with a segment like .ssh or .env. */
+function hasDotSegment(rel: string): boolean {
+  return rel.split(/[\\/]/).some((seg) => seg.startsWith('.'));
 }
 
 /** Splits a request path after the secret into decoded segments. Returns 400 on malformed
@@ -112,6 +123,7 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
       if (!isInside(root, lexical)) return finish(403);
 
       const key = relative(root, lexical).split(sep).join('/');
+      if (hasDotSegment(key)) return finish(404);
       const inMemory = memory.get(key);
       if (inMemory) return sendBuffer(inMemory, key, offline);
 
@@ -122,6 +134,7 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
         return finish(404);
       }
       if (!isInside(root, real)) return finish(403);
+      if (hasDotSegment(relative(root, real))) return finish(404); // a link to a dotfile
       const info = await stat(real);
       if (!info.isFile()) return finish(404);
       res.writeHead(200, fileHeaders(key, info.size, offline));
@@ -180,4 +193,36 @@ export async function startLoopbackServer(opts: LoopbackServerOptions): Promise<
       });
     },
   };
+}
+
+/** Markers of a project's top directory: serving a directory above one exposes other projects. */
+const PROJECT_MARKERS = ['.git', 'package.json'];
+
+/**
+ * One stderr line when `root` is wider than a page should see: the file system root, the home
+ * directory (or a directory holding it), or a directory above the project `file` belongs to
+ * (the nearest directory up from the file with a .git or package.json). Undefined otherwise.
+ */
+export function broadRootWarning(root: string, file: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const home = real(env.HOME || homedir());
+  let why: string | undefined;
+  if (dirname(root) === root) why = 'the file system root';
+  else if (root === home) why = 'your home directory';
+  else if (isInside(root, home)) why = `a directory that holds your home directory (${home})`;
+  else {
+    for (let dir = dirname(file); isInside(root, dir) && dir !== root; dir = dirname(dir)) {
+      if (PROJECT_MARKERS.some((m) => existsSync(join(dir, m)))) {
+        why = `above the project the file belongs to (${dir})`;
+        break;
+      }
+    }
+  }
+  return why && `gstack render: the served root ${root} is ${why}; the page can fetch every file under it except dot-paths. Pass --serve-root with the smallest directory the page needs.`;
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OutputFilter, wellFormed } from '../driver/output.js';
+import { OutputFilter, oneLine, stripControls, terminalSafe, wellFormed } from '../driver/output.js';
 
 const make = (maxBytes: number) => {
   const out: string[] = [];
@@ -62,4 +62,23 @@ test('the [error] line goes through the same escape filter (an error message can
   const { out, f } = make(1000);
   f.finish('Error: \u001b]0;pwned\u0007boom \u001b[31mred\u001b[0m\nnext');
   assert.deepEqual(out, ['[error] Error: boom red next']);
+});
+
+test('8-bit C1 sequences, stray C1 controls and bidi overrides/isolates never pass either', () => {
+  const { out, f } = make(1000);
+  f.write('a\u009d0;title\u009cb \u009b2Jc \u0085nel \u202eevil\u202c \u2066iso\u2069 \u009dunterminated');
+  assert.deepEqual(out, ['ab c \uFFFDnel \uFFFDevil\uFFFD \uFFFDiso\uFFFD \uFFFDunterminated']);
+});
+
+test('terminalSafe keeps lines and tabs, makes CRLF a newline, and is idempotent', () => {
+  const dirty = 'one\r\ntwo\tcols\u001b[2J\rover\n\u001bcthree\n';
+  const clean = terminalSafe(dirty);
+  assert.equal(clean, 'one\ntwo\tcols\uFFFDover\nthree\n');
+  assert.equal(terminalSafe(clean), clean);
+  assert.equal(stripControls('x\ny'), 'x\uFFFDy', 'a newline inside one line is a control too');
+});
+
+test('oneLine drops a library call log and folds lines', () => {
+  assert.equal(oneLine('page.goto: boom\nCall log:\n  - navigating to "x"\n'), 'page.goto: boom');
+  assert.equal(oneLine('first\n  second\tthird  '), 'first second third');
 });

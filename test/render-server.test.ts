@@ -7,9 +7,10 @@ import http from 'node:http';
 import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, rmSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLoopbackServer, type LoopbackServer } from '../render/server.js';
+import { broadRootWarning, startLoopbackServer, type LoopbackServer } from '../render/server.js';
 
 const OUTSIDE_SECRET = 'TOP-SECRET-OUTSIDE-THE-ROOT-7f3a';
+const DOT_SECRET = 'PRIVATE-KEY-IN-A-DOTFILE-91c2';
 let base: string;
 let root: string;
 let server: LoopbackServer;
@@ -66,6 +67,12 @@ before(async () => {
   symlinkSync(join(base, 'outside-dir'), join(root, 'dir-link-out'));
   symlinkSync('/etc/passwd', join(root, 'passwd'));
   symlinkSync(join(root, 'index.html'), join(root, 'link-in.html'));
+  mkdirSync(join(root, '.ssh'));
+  writeFileSync(join(root, '.ssh', 'id_ed25519'), DOT_SECRET);
+  writeFileSync(join(root, '.env'), DOT_SECRET);
+  mkdirSync(join(root, 'sub', '.git'));
+  writeFileSync(join(root, 'sub', '.git', 'config'), DOT_SECRET);
+  symlinkSync(join(root, '.ssh', 'id_ed25519'), join(root, 'innocent.txt'));
   server = await startLoopbackServer({ root, files: { 'virtual/report.html': '<p>from memory</p>', 'index.html': '<p>memory wins</p>' } });
 });
 
@@ -164,6 +171,31 @@ test('only GET and HEAD; only the loopback Host', async () => {
   const port = new URL(server.origin).port;
   assert.equal((await get(`${s()}/sub/page.html`, { host: `evil.example:${port}` })).status, 403);
   assert.equal((await get(`${s()}/sub/page.html`, { host: `localhost:${port}` })).status, 200);
+});
+
+test('any segment starting with a dot is 404: as asked, percent-encoded, deeper down, or as the real path of a link', async () => {
+  for (const p of [`${s()}/.env`, `${s()}/.ssh/id_ed25519`, `${s()}/%2essh/id_ed25519`, `${s()}/sub/.git/config`, `${s()}/sub/%2Egit/config`, `${s()}/innocent.txt`, `${s()}/./.env`]) {
+    const r = await get(p);
+    assert.equal(r.status, 404, p);
+  }
+  // ./ and ../ that normalise to an ordinary path are not dot-paths.
+  assert.equal((await get(`${s()}/./sub/page.html`)).status, 200);
+  for (const b of bodies) assert.ok(!b.includes(DOT_SECRET), 'a response leaked a dotfile');
+});
+
+test('broadRootWarning: /, $HOME, a parent of $HOME and a root above the file\'s project are said; the project itself is not', () => {
+  const proj = join(base, 'proj');
+  mkdirSync(join(proj, 'docs'), { recursive: true });
+  writeFileSync(join(proj, 'package.json'), '{}');
+  const file = join(proj, 'docs', 'page.html');
+  const env = { HOME: join(base, 'home') };
+  mkdirSync(env.HOME, { recursive: true });
+  assert.match(broadRootWarning('/', file, env) ?? '', /is the file system root/);
+  assert.match(broadRootWarning(env.HOME, join(env.HOME, 'page.html'), env) ?? '', /is your home directory/);
+  assert.match(broadRootWarning(base, join(env.HOME, 'page.html'), env) ?? '', /holds your home directory/);
+  assert.match(broadRootWarning(base, file, { HOME: '/nonexistent-home' }) ?? '', new RegExp(`above the project the file belongs to \\(${proj.replace(/[/\\.]/g, '\\$&')}\\)`));
+  assert.equal(broadRootWarning(proj, file, { HOME: '/nonexistent-home' }), undefined);
+  assert.equal(broadRootWarning(join(proj, 'docs'), file, { HOME: '/nonexistent-home' }), undefined);
 });
 
 test('nothing outside the root was ever served', () => {

@@ -12,6 +12,7 @@ import { findChromium } from '../chromium-find.js';
 import { launchPersistent, type OpenedContext } from '../engines/chromium.js';
 import { browserFingerprint } from '../engines/browser-env.js';
 import { clearStaleChromiumSingletons } from '../sessions/lock.js';
+import { makePrivateDir } from '../sessions/private.js';
 import { DEFAULT_VIEWPORT } from '../page.js';
 import { trace } from '../trace.js';
 
@@ -51,6 +52,7 @@ export class SessionBrowser {
     if (!this.current) {
       // No browser of ours runs on the profile now (we hold its lock): whatever a killed one
       // left behind (Singleton* entries, an orphan still shutting down) is stale.
+      for (const w of await makePrivateDir(this.profileDir)) trace(w);
       await clearStaleChromiumSingletons(this.profileDir);
       const opened = await launchPersistent(this.profileDir, headed, env, { ownGroup: false });
       let onGone: () => void = () => undefined;

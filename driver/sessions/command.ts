@@ -1,9 +1,11 @@
 // `gstack sessions list|gc|clear|import-cookies`: the implementation behind the thin yargs
 // module bin/commands/sessions.ts. Prints evidence-style lines (or one JSON object with
 // --json) and returns the exit code. No output path here ever contains a cookie value.
+import { join } from 'node:path';
 import { gstackHome, resolveSessionKey, sessionPaths } from './key.js';
 import { clearSession, formatBytes, gcSessions, listSessions, parseDuration, resolveSlug, sessionInfo, type SessionInfo } from './manage.js';
 import { describeHolder } from './lock.js';
+import { makePrivateDir } from './private.js';
 import type { HostStatus } from '../host/protocol.js';
 
 type HostInfo = Pick<HostStatus, 'pid'> & Partial<Pick<HostStatus, 'browserPid' | 'browserRssKb' | 'hostRssKb' | 'busy' | 'idleMs' | 'calls'>>;
@@ -86,6 +88,15 @@ function infoJson(s: SessionInfo, host?: HostInfo) {
   };
 }
 
+/** Keeps GSTACK_HOME and the given session dirs owner-only; prints what could not be. */
+async function keepPrivate(home: string, dirs: string[], io: SessionsIO): Promise<void> {
+  const warnings = new Set<string>();
+  for (const d of [home, ...['profiles', 'sessions', 'artifacts'].map((sub) => join(home, sub)), ...dirs]) {
+    for (const w of await makePrivateDir(d, { top: home, create: false })) warnings.add(w);
+  }
+  for (const w of warnings) io.err(w);
+}
+
 export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Promise<number> {
   const env = io.env ?? process.env;
   const home = gstackHome(env);
@@ -95,6 +106,7 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
     case 'list': {
       if (args.target) throw new SessionsUsageError('`sessions list` takes no argument');
       const all = await listSessions({ home, env, withSize: true });
+      await keepPrivate(home, all.flatMap((s) => [s.paths.profileDir, s.paths.sessionDir, s.paths.artifactsDir]), io);
       const hosts = await Promise.all(all.map((s) => hostInfo(s.paths.profileDir, env)));
       if (args.json) emit({ home, sessions: all.map((s, i) => infoJson(s, hosts[i])) });
       else {
@@ -213,6 +225,7 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
         );
       }
       await touchSession(paths, key.key, remote ? 'remote' : 'local');
+      await keepPrivate(home, [paths.profileDir, paths.sessionDir], io);
       if (args.json) emit({ session: { key: key.key, slug: key.slug }, ...summary });
       else {
         io.out(

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import type { SessionPaths } from './key.js';
+import { oneLine } from '../output.js';
 
 export interface ImportCookie {
   name: string;
@@ -29,6 +30,9 @@ export interface ParsedCookies {
   cookies: ImportCookie[];
   origins: ImportOrigin[];
 }
+
+/** The latest expiry browsers store (9999-12-31): beyond it Playwright refuses the cookie. */
+const MAX_EXPIRES_S = 253402300799;
 
 export class CookieFileError extends Error {
   /** A bad input file is a usage error (DESIGN section 5). */
@@ -68,6 +72,7 @@ function fromJsonCookie(c: Record<string, unknown>, i: number): ImportCookie {
   if (c.hostOnly === false && !domain.startsWith('.')) domain = '.' + domain;
   const expiresRaw = c.expires ?? c.expirationDate;
   const session = c.session === true || expiresRaw === undefined || Number(expiresRaw) <= 0;
+  if (!session && !(Number(expiresRaw) <= MAX_EXPIRES_S)) throw new CookieFileError(`${where} (${c.name}): "expires" is not a Unix time in seconds`);
   return {
     name: c.name,
     value: c.value,
@@ -101,7 +106,7 @@ function parseNetscape(text: string): ImportCookie[] {
     const value = fields.slice(6).join('\t');
     if (!name) throw new CookieFileError(`line ${idx + 1}: empty cookie name`);
     const exp = Number(expires);
-    if (!Number.isFinite(exp)) throw new CookieFileError(`line ${idx + 1} (${name}): expiry is not a number`);
+    if (!Number.isFinite(exp) || exp > MAX_EXPIRES_S) throw new CookieFileError(`line ${idx + 1} (${name}): expiry is not a Unix time in seconds`);
     const bare = domainField.replace(/^\./, '');
     cookies.push({
       name,
@@ -136,8 +141,11 @@ export function parseCookieText(text: string): ParsedCookies {
     if (!Array.isArray(obj.cookies)) throw new CookieFileError('JSON has no "cookies" array; expected a Playwright storageState file');
     const origins: ImportOrigin[] = [];
     if (Array.isArray(obj.origins)) {
-      for (const o of obj.origins as Array<Record<string, unknown>>) {
+      for (const [i, o] of (obj.origins as Array<Record<string, unknown>>).entries()) {
         if (typeof o?.origin !== 'string' || !Array.isArray(o.localStorage)) continue;
+        if (!/^https?:$/.test(URL.canParse(o.origin) ? new URL(o.origin).protocol : '')) {
+          throw new CookieFileError(`origin #${i + 1}: not an http(s) origin; expected one like "https://example.com"`);
+        }
         origins.push({
           origin: o.origin,
           localStorage: (o.localStorage as Array<Record<string, unknown>>)
@@ -236,7 +244,7 @@ export async function importIntoProfile(
   const { findChromium } = await import('../chromium-find.js');
   const { mkdir } = await import('node:fs/promises');
   findChromium(opts.env); // NoChromiumError (exit 3) before we take the lock
-  await mkdir(opts.paths.profileDir, { recursive: true });
+  await mkdir(opts.paths.profileDir, { recursive: true, mode: 0o700 });
   const lock = await acquireProfileLock(opts.paths.profileDir, {
     timeoutMs: opts.lockTimeoutMs,
     key: opts.key,
@@ -267,6 +275,9 @@ export async function importIntoProfile(
         }
         await page.close();
       }
+    } catch (err) {
+      // Playwright's text is several lines (a call log, ANSI codes): one line, as everywhere.
+      throw new CookieFileError(`the browser refused the import: ${oneLine((err as Error)?.message ?? String(err))}. Check the file's cookie fields (domain, path, expires, sameSite) and origins, then import again.`);
     } finally {
       await opened.close(); // Browser.close: the profile is flushed before the lock is released
     }

@@ -4,10 +4,11 @@
 // Cheap on the common path (one stat of a timestamp file), and never throws: it must not turn
 // a finished call into a failed one. The timestamp is written before the sweep so concurrent
 // calls do not all sweep at once.
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gstackHome } from './key.js';
 import { gcSessions, parseDuration } from './manage.js';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private.js';
 
 export const HOUSEKEEPING_STAMP = '.last-housekeeping';
 const DAY_MS = 86400e3;
@@ -28,12 +29,15 @@ export async function maybeHousekeep(opts: { env?: NodeJS.ProcessEnv; now?: numb
     const env = opts.env ?? process.env;
     if (env.GSTACK_HOUSEKEEPING === '0') return { ran: false };
     const home = gstackHome(env);
+    // Every call ends here (ephemeral ones too): GSTACK_HOME stays owner-only.
+    await makePrivateDir(home, { create: false });
     const stamp = join(home, HOUSEKEEPING_STAMP);
     const now = opts.now ?? Date.now();
     const last = (await stat(stamp).catch(() => undefined))?.mtimeMs;
     if (last !== undefined && now - last < DAY_MS) return { ran: false };
-    await mkdir(home, { recursive: true });
-    await writeFile(stamp, new Date(now).toISOString() + '\n');
+    await makePrivateDir(home);
+    await writeFile(stamp, new Date(now).toISOString() + '\n', { mode: PRIVATE_FILE_MODE });
+    await chmod(stamp, PRIVATE_FILE_MODE); // an older stamp may be 0644
     const olderThanMs = parseDuration(env.GSTACK_GC_OLDER_THAN || AUTO_SESSION_IDLE);
     const r = await gcSessions({
       home,

@@ -15,6 +15,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { link, lstat, mkdir, readFile, readdir, readlink, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private.js';
 
 export interface LockHolder {
   /** The `gstack` process the call runs for: the one to stop to end the call. */
@@ -139,7 +140,7 @@ function isStale(r: ReadResult): boolean {
 
 async function tryCreate(lockPath: string, record: LockRecord): Promise<boolean> {
   const tmp = `${lockPath}.${process.pid}.${record.token}.tmp`;
-  await writeFile(tmp, JSON.stringify(record) + '\n', { mode: 0o600 });
+  await writeFile(tmp, JSON.stringify(record) + '\n', { mode: PRIVATE_FILE_MODE });
   try {
     await link(tmp, lockPath);
     return true;
@@ -150,7 +151,7 @@ async function tryCreate(lockPath: string, record: LockRecord): Promise<boolean>
       // File systems without hard links: fall back to O_EXCL (a reader may briefly see an
       // empty file, which counts as "busy" until CORRUPT_STALE_MS).
       try {
-        await writeFile(lockPath, JSON.stringify(record) + '\n', { flag: 'wx', mode: 0o600 });
+        await writeFile(lockPath, JSON.stringify(record) + '\n', { flag: 'wx', mode: PRIVATE_FILE_MODE });
         return true;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -169,7 +170,7 @@ async function tryCreate(lockPath: string, record: LockRecord): Promise<boolean>
 async function takeOver(lockPath: string, seen: ReadResult): Promise<boolean> {
   const mutex = lockPath + '.takeover';
   try {
-    await writeFile(mutex, String(process.pid), { flag: 'wx', mode: 0o600 });
+    await writeFile(mutex, String(process.pid), { flag: 'wx', mode: PRIVATE_FILE_MODE });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     // Someone else is taking over (the caller polls again), unless that someone died mid-way.
@@ -248,7 +249,7 @@ export async function acquireProfileLock(
 ): Promise<ProfileLock> {
   const lockPath = lockPathFor(profileDir);
   // 0700: the profiles/ and sessions/ dirs hold login cookies.
-  await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
+  await mkdir(dirname(lockPath), { recursive: true, mode: PRIVATE_DIR_MODE });
   const record: LockRecord = {
     pid: process.pid,
     since: new Date().toISOString(),
@@ -324,9 +325,11 @@ const SINGLETONS = ['SingletonLock', 'SingletonSocket', 'SingletonCookie'];
  * hostname differs, e.g. another container). Call only while holding our profile lock: then
  * no Chromium of ours can be using the profile, so the entries are stale by construction.
  * A browser that outlived its dead call (SingletonLock names a live pid) is killed first.
- * Returns the names removed.
+ * Every call passes here before its browser starts, so the profile is also made owner-only
+ * (a --profile DIR, or one made 0755 before this check existed). Returns the names removed.
  */
 export async function clearStaleChromiumSingletons(profileDir: string): Promise<string[]> {
+  await makePrivateDir(profileDir, { create: false });
   await killOrphanBrowser(profileDir);
   let names: string[];
   try {

@@ -1,8 +1,9 @@
 // `<sessionDir>/session.json`: which key a slug belongs to and when it was last used. Slugs are
 // one-way (tail + hash), so this file is how `gstack sessions list` shows the real key.
-import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionPaths } from './key.js';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private.js';
 
 export interface SessionRecord {
   key: string;
@@ -28,11 +29,12 @@ export async function readSessionRecord(paths: Pick<SessionPaths, 'sessionDir'>)
 
 /**
  * Records `key` and now as the session's last use. Written via a temp file + rename so a
- * concurrent `sessions list` never reads half a file. Never throws: bookkeeping must not fail
- * a call.
+ * concurrent `sessions list` never reads half a file. Every call passes here before its
+ * browser starts, so it also keeps the session's directories owner-only (driver/sessions/
+ * private.ts), from GSTACK_HOME down. Never throws: bookkeeping must not fail a call.
  */
 export async function touchSession(
-  paths: Pick<SessionPaths, 'sessionDir' | 'profileDir'>,
+  paths: Pick<SessionPaths, 'sessionDir' | 'profileDir'> & Partial<Pick<SessionPaths, 'home' | 'artifactsDir'>>,
   key: string | { key: string },
   kind?: SessionRecord['kind'],
 ): Promise<void> {
@@ -45,10 +47,11 @@ export async function touchSession(
     const prev = kind ? undefined : await readSessionRecord(paths);
     const k = kind ?? prev?.kind;
     if (k) record.kind = k;
-    await mkdir(paths.sessionDir, { recursive: true });
+    await makePrivateDir(paths.sessionDir, { top: paths.home });
+    for (const d of [paths.profileDir, paths.artifactsDir]) if (d) await makePrivateDir(d, { top: paths.home, create: false });
     const file = sessionRecordPath(paths);
     const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
+    await writeFile(tmp, JSON.stringify(record, null, 2) + '\n', { mode: PRIVATE_FILE_MODE });
     await rename(tmp, file);
   } catch {
     /* best effort */
