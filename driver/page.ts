@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AgentError, toAgentError } from './errors.js';
 import { pathConfinedTo } from './confined-fs.js';
-import { newSnapshotState, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+import { newSnapshotState, playwrightRef, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
@@ -183,7 +183,7 @@ export class Tabs {
         if (prop === 'locator') {
           return (selector: unknown, options?: unknown) => {
             const m = typeof selector === 'string' ? REF_SELECTOR.exec(selector.trim()) : null;
-            if (m) return wrapLocator(target.locator(`aria-ref=${m[1]}`), confine, { id: m[1], state: state.snapshot });
+            if (m) return wrapLocator(target.locator(`aria-ref=${playwrightRef(state.snapshot, m[1])}`), confine, { id: m[1], state: state.snapshot });
             return wrapLocator(target.locator(selector as string, options as never), confine);
           };
         }
@@ -206,7 +206,7 @@ export class Tabs {
     const boxes = (
       await Promise.all(
         refs.map(async (ref) => {
-          const box = await t.raw.locator(`aria-ref=${ref}`).boundingBox({ timeout: 1000 }).catch(() => null);
+          const box = await t.raw.locator(`aria-ref=${playwrightRef(t.snapshot, ref)}`).boundingBox({ timeout: 1000 }).catch(() => null);
           return box ? { ref, ...box } : null;
         }),
       )

@@ -37,7 +37,8 @@ function findRef(tree, step) {
   for (const line of tree.split("\n")) {
     const m = /^\s*-\s+([\w-]+)(?:\s+"((?:[^"\\]|\\.)*)")?.*?\[ref=([^\]]+)\]/.exec(line);
     if (!m || (step.role && m[1] !== step.role)) continue;
-    const name = (m[2] || "").replace(/\\"/g, '"');
+    // The name is a JSON string: \" is a quote, \\ a backslash.
+    const name = JSON.parse('"' + (m[2] || "") + '"');
     if (name === step.name) return m[3];
     if (loose === null && name.toLowerCase().includes(step.name.toLowerCase())) loose = m[3];
   }
