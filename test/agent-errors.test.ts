@@ -27,8 +27,8 @@ test('a download that never comes: the error names the event and how to wait for
     await download;
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 1, r.stdout + r.stderr);
-  const line = last(r.lines);
-  assert.match(line, /^\[error\] No "download" event came within 800 ms \(page\.waitForEvent\)\. Start waiting before the click or navigation that downloads \(const e = pg\.waitForEvent\("download"\); await <action>; await e\), check that the action really causes it, or raise \{ timeout \}\.$/, line);
+  const line = last(r.lines) ?? '';
+  assert.match(line, /^\[error\] No "download" event came within 800 ms \(page\.waitForEvent\)\. Start waiting before the click or navigation that downloads \(const e = pg\.waitForEvent\("download"\); await <action>; await e\), check that the action really causes it, or raise \{ timeout \}\.$/, r.stdout + r.stderr);
   assert.doesNotMatch(r.stdout, /Element not found|by its ref|=== logs ===/);
 });
 
@@ -36,8 +36,9 @@ test('element waits say which state blocked them: disabled, hidden, missing', as
   const r = await run(`
     const pg = await openTab("${site.url}export.html");
     const tries = {
-      DISABLED: () => pg.getByRole("button", { name: "Delete report" }).click({ timeout: 500 }),
-      HIDDEN: () => pg.waitForSelector("#notice", { timeout: 500 }),
+      // These two must see the element first: a longer wait, so a loaded machine still finds it.
+      DISABLED: () => pg.getByRole("button", { name: "Delete report" }).click({ timeout: 2000 }),
+      HIDDEN: () => pg.waitForSelector("#notice", { timeout: 2000 }),
       MISSING: () => pg.waitForSelector("#nope", { timeout: 500 }),
       RESPONSE: () => pg.waitForResponse("**/api/never", { timeout: 500 }),
       CONDITION: () => pg.waitForFunction(() => document.title === "never", null, { timeout: 500 }),
@@ -48,8 +49,8 @@ test('element waits say which state blocked them: disabled, hidden, missing', as
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const said = (name: string) => r.lines.find((l) => l.startsWith(name + '='))!.slice(name.length + 1);
-  assert.match(said('DISABLED'), /^The element getByRole\('button', \{ name: 'Delete report' \}\) is disabled within 500 ms \(locator\.click\)\. Complete the required fields first/);
-  assert.match(said('HIDDEN'), /^The element locator\('#notice'\) exists but is not visible within 500 ms \(page\.waitForSelector\)\./);
+  assert.match(said('DISABLED'), /^The element getByRole\('button', \{ name: 'Delete report' \}\) is disabled within 2 s \(locator\.click\)\. Complete the required fields first/);
+  assert.match(said('HIDDEN'), /^The element locator\('#notice'\) exists but is not visible within 2 s \(page\.waitForSelector\)\./);
   assert.match(said('MISSING'), /^Element not found for locator\('#nope'\) within 500 ms \(page\.waitForSelector\)\. Take a snapshot/);
   assert.match(said('RESPONSE'), /^No response matching "\*\*\/api\/never" came within 500 ms \(page\.waitForResponse\)\. Start waiting before the action that sends it/);
   assert.match(said('CONDITION'), /^The condition passed to page\.waitForFunction was not true within 500 ms\. Check it against the page/);
