@@ -26,6 +26,19 @@ function withoutProse(catalog: Catalog): Catalog {
   };
 }
 
+/** `gstack gstack cookbook read --url X`: yargs blames every word it could not place ("Unknown
+ * arguments: url, gstack, read"); name the stray words before the command instead, and give
+ * the command without them. */
+function strayWordHint(argv: string[], catalog: Catalog): string | undefined {
+  const names = new Set(catalog.commands.map((c) => c.name));
+  const at = argv.findIndex((a) => names.has(a));
+  const before = argv.slice(0, Math.max(at, 0));
+  if (at <= 0 || before.some((a) => a.startsWith('-'))) return undefined;
+  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
+  const words = before.map((w) => `"${w}"`).join(', ');
+  return `${words} ${before.length === 1 ? 'is not a command' : 'are not commands'}; the command comes first. Did you mean: gstack ${argv.slice(at).map(quote).join(' ')}`;
+}
+
 export async function runCli(rawIo: CliIo): Promise<number> {
   // Every line of every command, stdout and stderr, passes the one control filter: page text
   // (errors, eval values, titles) reaches them by many paths, and none may drive the terminal.
@@ -45,7 +58,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
       .version(false)
       .wrap(Math.min(100, io.columns || 100))
       .fail((msg, err) => {
-        throw err ?? new UsageError(`${msg}\nRun \`gstack --help\` (or \`gstack <command> --help\`) for usage.`);
+        throw err ?? new UsageError(`${strayWordHint(io.argv, catalog) ?? msg}\nRun \`gstack --help\` (or \`gstack <command> --help\`) for usage.`);
       });
     for (const register of COMMANDS) y = register(y, catalog, io);
     await y.parseAsync();

@@ -1,6 +1,6 @@
 // annotated: a screenshot with every interactive ref drawn on it, next to the snapshot.
 import type { Shape } from './types.js';
-import { CONSOLE_HOOK, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const annotated: Shape = {
   name: 'annotated',
@@ -15,12 +15,14 @@ export const annotated: Shape = {
     properties: {
       url: URL_PARAM,
       file: { type: 'string', pattern: '^[\\w.-]+\\.png$', default: 'annotated.png', description: 'PNG file name under `pwd`.' },
+      waitFor: WAIT_FOR_PARAM,
       settleMs: SETTLE_PARAM,
     },
   },
   example: { url: 'http://127.0.0.1:8080/form.html' },
   body: script(
-    CONSOLE_HOOK,
+    EVIDENCE_HOOK,
+    WAIT_FOR_READY,
     OPEN_AND_LOAD,
     String.raw`const snap = await snapshot(pg, { interactive: true });
 console.log("SNAPSHOT_START");

@@ -1,6 +1,6 @@
 // element-shot: a screenshot of one element, and its text.
 import type { Shape } from './types.js';
-import { CONSOLE_HOOK, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const elementShot: Shape = {
   name: 'element-shot',
@@ -17,12 +17,14 @@ export const elementShot: Shape = {
       selector: { type: 'string', minLength: 1, description: 'CSS or Playwright selector of the element.' },
       file: { type: 'string', pattern: '^[\\w.-]+\\.png$', default: 'element.png', description: 'PNG file name under `pwd`.' },
       waitMs: { type: 'integer', minimum: 0, maximum: 60000, default: 5000, description: 'How long to wait for the element to be visible.' },
+      waitFor: WAIT_FOR_PARAM,
       settleMs: SETTLE_PARAM,
     },
   },
   example: { url: 'http://127.0.0.1:8080/', selector: 'h1' },
   body: script(
-    CONSOLE_HOOK,
+    EVIDENCE_HOOK,
+    WAIT_FOR_READY,
     OPEN_AND_LOAD,
     String.raw`const matches = pg.locator(PARAMS.selector);
 const count = await matches.count();

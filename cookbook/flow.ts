@@ -1,13 +1,13 @@
 // flow: act on a page by snapshot refs and capture what each action changed.
 import type { Shape } from './types.js';
-import { CONSOLE_HOOK, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const flow: Shape = {
   name: 'flow',
   summary: 'Act by ref (click, fill, press, check, select) and show the snapshot diff, URL and screenshots before and after.',
   description:
-    'Loads the page, takes a compact snapshot (elements with their refs, and the text around them), then for each step finds the element by its accessible role and name in the snapshot, acts on it through its ref (`pg.locator(ref)`), and prints a STEP line, the snapshot diff (what the action changed, messages included) and the URL. Screenshots before and after, console errors at the end. On a non-local target it refuses to act until `confirmed` is true: ask the user first. It never types into password fields.',
-  evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'STEP', 'DIFF_START', 'DIFF_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
+    'Loads the page, takes a compact snapshot (elements with their refs, and the text around them), then for each step finds the element by its accessible role and name in the snapshot, acts on it through its ref (`pg.locator(ref)`), and prints a STEP line, the snapshot diff (what the action changed, messages included) and the URL. Screenshots before and after, console errors and failed requests (`NETWORK_ERRORS=`) of the last page at the end. On a non-local target it refuses to act until `confirmed` is true: ask the user first. It never types into password fields.',
+  evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'STEP', 'DIFF_START', 'DIFF_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', 'GSTACK_STEP_OK'],
   params: {
     type: 'object',
     additionalProperties: false,
@@ -30,12 +30,14 @@ export const flow: Shape = {
         },
       },
       confirmed: { type: 'boolean', default: false, description: 'The user confirmed these actions. Required to act on a non-local target.' },
+      waitFor: WAIT_FOR_PARAM,
       settleMs: SETTLE_PARAM,
     },
   },
   example: { url: 'http://127.0.0.1:8080/', steps: [{ action: 'click', role: 'button', name: 'Click me' }] },
   body: script(
-    CONSOLE_HOOK,
+    EVIDENCE_HOOK,
+    WAIT_FOR_READY,
     String.raw`// Finds the ref of the element with this role and name in a snapshot tree, whose lines
 // look like:   - button "Save" [ref=e12]
 function findRef(tree, step) {
@@ -43,7 +45,8 @@ function findRef(tree, step) {
   for (const line of tree.split("\n")) {
     const m = /^\s*-\s+([\w-]+)(?:\s+"((?:[^"\\]|\\.)*)")?.*?\[ref=([^\]]+)\]/.exec(line);
     if (!m || (step.role && m[1] !== step.role)) continue;
-    const name = (m[2] || "").replace(/\\"/g, '"');
+    // The name is a JSON string: \" is a quote, \\ a backslash.
+    const name = JSON.parse('"' + (m[2] || "") + '"');
     if (name === step.name) return m[3];
     if (loose === null && name.toLowerCase().includes(step.name.toLowerCase())) loose = m[3];
   }
@@ -51,13 +54,22 @@ function findRef(tree, step) {
   throw new Error("No element named \"" + step.name + "\"" + (step.role ? " with role " + step.role : "") +
     " in the snapshot. Use a role and name from the SNAPSHOT_START block above.");
 }`,
+    String.raw`// Waits until the document an action may have loaded is complete. pg.evaluate fails while a
+// navigation swaps documents, so it is retried (10 s at most).
+async function waitForLoad(pg) {
+  for (let i = 0; i < 100; i++) {
+    if ((await pg.evaluate(() => document.readyState).catch(() => "navigating")) === "complete") return;
+    await sleep(100);
+  }
+}`,
     OPEN_AND_LOAD,
     IS_LOCAL_HOST,
     String.raw`if (!isLocal && PARAMS.steps.length > 0 && !PARAMS.confirmed) {
   throw new Error(host + " is not a local target: acting on it needs the user's confirmation. " +
     "Ask the user, then set PARAMS.confirmed = true (gstack cookbook: --params '{\"confirmed\":true,...}').");
 }
-console.log("TITLE=" + (await pg.title()));
+// Page members verified on Aside only (see the catalog): evaluate rather than pg.title().
+console.log("TITLE=" + (await pg.evaluate(() => document.title)));
 let snap = await snapshot(pg, { compact: true });
 console.log("SNAPSHOT_START");
 console.log(snap.tree);
@@ -83,7 +95,7 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   else if (step.action === "check") await el.check();
   else if (step.action === "uncheck") await el.uncheck();
   else if (step.action === "select") await el.selectOption(value);
-  await pg.waitForLoadState("load");
+  await waitForLoad(pg);
   await sleep(PARAMS.settleMs);
   snap = await snapshot(pg, { compact: true });
   console.log("DIFF_START");
@@ -96,6 +108,7 @@ const after = path.join(pwd, "flow-after.png");
 await pg.screenshot({ path: after });
 console.log("SCREENSHOT=" + after);`,
     PRINT_CONSOLE_ERRORS,
+    PRINT_NETWORK_ERRORS,
     CLOSE_AND_FINISH,
   ),
 };

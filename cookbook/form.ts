@@ -1,6 +1,6 @@
 // form: fill a form by its labels and show the result, without submitting it.
 import type { Shape } from './types.js';
-import { CONSOLE_HOOK, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const form: Shape = {
   name: 'form',
@@ -21,12 +21,14 @@ export const form: Shape = {
         description: 'Label -> value: a string for text fields and selects, true/false for checkboxes and radios.',
       },
       formSelector: { type: 'string', minLength: 1, default: 'form', description: 'Selector of the form to snapshot and screenshot.' },
+      waitFor: WAIT_FOR_PARAM,
       settleMs: SETTLE_PARAM,
     },
   },
   example: { url: 'http://127.0.0.1:8080/form.html', fields: { Username: 'alice', 'Remember me': true, Plan: 'pro' } },
   body: script(
-    CONSOLE_HOOK,
+    EVIDENCE_HOOK,
+    WAIT_FOR_READY,
     OPEN_AND_LOAD,
     String.raw`for (const [label, value] of Object.entries(PARAMS.fields)) {
   const field = pg.getByLabel(label, { exact: true });

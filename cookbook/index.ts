@@ -25,7 +25,7 @@ export function findShape(name: string): Shape | undefined {
   return SHAPES.find((s) => s.name === name);
 }
 
-type Validator = ((data: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }> | null };
+type Validator = ((data: unknown) => boolean) & { errors?: Array<{ instancePath: string; schemaPath?: string; keyword?: string; message?: string; params?: Record<string, unknown> }> | null };
 const validators = new Map<string, Validator>();
 
 function validatorFor(shape: Shape): Validator {
@@ -41,6 +41,14 @@ function validatorFor(shape: Shape): Validator {
   return v;
 }
 
+/** The properties a `not: { required: [...] }` at this schema path forbids together. */
+function forbiddenPair(shape: Shape, schemaPath: string | undefined): string | undefined {
+  let node: unknown = shape.params;
+  for (const key of (schemaPath ?? '').replace(/^#\//, '').split('/')) node = (node as Record<string, unknown> | undefined)?.[key];
+  const required = (node as { required?: string[] } | undefined)?.required;
+  return required?.length ? required.join(' and ') : undefined;
+}
+
 /** Validates parameters against the shape's JSON schema; returns them with defaults filled in. */
 export function resolveParams(shape: Shape, params: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(params);
@@ -48,7 +56,9 @@ export function resolveParams(shape: Shape, params: Record<string, unknown>): Re
   if (!validate(copy)) {
     const problems = (validate.errors ?? []).map((e) => {
       const extra = e.params?.additionalProperty ? ` "${String(e.params.additionalProperty)}"` : '';
-      return `${e.instancePath ? 'params' + e.instancePath.replace(/\//g, '.') : 'params'} ${e.message ?? 'is invalid'}${extra}`;
+      // ajv says "must NOT be valid" for a `not`; the only `not` the shapes use forbids a pair.
+      const message = e.keyword === 'not' ? `must not have both ${forbiddenPair(shape, e.schemaPath) ?? 'of its options'}` : e.message;
+      return `${e.instancePath ? 'params' + e.instancePath.replace(/\//g, '.') : 'params'} ${message ?? 'is invalid'}${extra}`;
     });
     throw new ShapeParamsError(
       `Invalid parameters for cookbook shape "${shape.name}": ${problems.join('; ')}. ` +

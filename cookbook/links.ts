@@ -1,12 +1,12 @@
 // links: the page's same-origin links, checked only where checking is harmless.
 import type { Shape } from './types.js';
-import { CONSOLE_HOOK, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const links: Shape = {
   name: 'links',
   summary: 'Link check: same-origin links, HEAD-checked on a local target (`LINK <status> <url>`), listed unfetched elsewhere (`LINK ? <url>`).',
   description:
-    'Collects the same-origin links of the page (deduplicated, fragments dropped). On a local target (localhost, 127.x, ::1) each is requested with HEAD (GET when the server refuses HEAD) through the browser context, so cookies apply, and printed as `LINK <status> <url>`. On any other target nothing is fetched: each link is listed as `LINK ? <url>`. Links that look like sign-out or destructive actions (logout, sign-out, delete, remove, cancel, unsubscribe) are never requested, on any target: they print `LINK ? <url> (not followed: ...)`.',
+    'Collects the same-origin links of the page (deduplicated, fragments dropped). On a local target (localhost, 127.x, 0.0.0.0, ::1, `*.localhost`, `*.test`) each is requested with HEAD (GET when the server refuses HEAD) through the browser context, so cookies apply, and printed as `LINK <status> <url>`. On any other target nothing is fetched: each link is listed as `LINK ? <url>`. Links that look like sign-out or destructive actions (logout, sign-out, delete, remove, cancel, unsubscribe) are never requested, on any target: they print `LINK ? <url> (not followed: ...)`.',
   evidence: ['ASIDE_DIR=', 'URL=', 'LINK', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
   params: {
     type: 'object',
@@ -15,12 +15,14 @@ export const links: Shape = {
     properties: {
       url: URL_PARAM,
       maxLinks: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Check at most this many links (the cut is marked).' },
+      waitFor: WAIT_FOR_PARAM,
       settleMs: SETTLE_PARAM,
     },
   },
   example: { url: 'http://127.0.0.1:8080/' },
   body: script(
-    CONSOLE_HOOK,
+    EVIDENCE_HOOK,
+    WAIT_FOR_READY,
     OPEN_AND_LOAD,
     IS_LOCAL_HOST,
     String.raw`// Same-origin links only, as absolute URLs without #fragments.

@@ -1,6 +1,6 @@
 // pdf: the page as the browser prints it.
 import type { Shape } from './types.js';
-import { CONSOLE_HOOK, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const pdf: Shape = {
   name: 'pdf',
@@ -18,14 +18,17 @@ export const pdf: Shape = {
       format: { enum: ['A4', 'Letter', 'Legal', 'A3', 'A5', 'Tabloid'], default: 'A4', description: 'Paper size.' },
       landscape: { type: 'boolean', default: false, description: 'Landscape orientation.' },
       printBackground: { type: 'boolean', default: true, description: 'Print background colours and images.' },
+      waitFor: WAIT_FOR_PARAM,
       settleMs: SETTLE_PARAM,
     },
   },
   example: { url: 'http://127.0.0.1:8080/' },
   body: script(
-    CONSOLE_HOOK,
+    EVIDENCE_HOOK,
+    WAIT_FOR_READY,
     OPEN_AND_LOAD,
-    String.raw`console.log("TITLE=" + (await pg.title()));
+    String.raw`// Page members verified on Aside only (see the catalog): evaluate rather than pg.title().
+console.log("TITLE=" + (await pg.evaluate(() => document.title)));
 const file = path.join(pwd, PARAMS.file);
 await pg.pdf({ path: file, format: PARAMS.format, landscape: PARAMS.landscape, printBackground: PARAMS.printBackground });
 console.log("PDF=" + file);`,

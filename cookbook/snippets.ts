@@ -1,46 +1,136 @@
 // Script fragments every shape shares. They are plain flow-script text (catalog globals and
 // Page methods only), pasted into each shape's body so every generated script stays
 // self-contained: an agent can copy one file and run it.
+//
+// Everything a shape learns about a page it learns in the page (an init script, resource
+// timing), never from Playwright page events (`pg.on`): Aside has no page events that last
+// through a call, and a shape must read the same on both engines.
 
 /**
- * The console-error hook: a CDP init script installed before `goto`, so it sees errors from
- * the page's first script on. It is not a Playwright event listener because Aside pages may
- * not emit those; `Page.addScriptToEvaluateOnNewDocument` works on both engines.
+ * The evidence hook: a CDP init script installed before `goto`, so it sees the page from its
+ * first script on, in every document the tab loads. It collects console errors and uncaught
+ * exceptions (`window.__gstackErrors`) and requests that failed without a status resource
+ * timing can show (`window.__gstackNetErrors`): fetch and XHR network errors, 4xx/5xx answers
+ * to fetch and XHR, and elements (img, script, link, media) whose load failed.
+ * `Page.addScriptToEvaluateOnNewDocument` works on both engines.
  */
-export const CONSOLE_HOOK = String.raw`// Collects console.error calls and uncaught errors from the first script of every document
-// this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.
-const CONSOLE_HOOK = [
+export const EVIDENCE_HOOK = String.raw`// Collects console errors, uncaught errors and failed requests from the first script of every
+// document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.
+const EVIDENCE_HOOK = [
   "(() => {",
   "  if (window.__gstackErrors) return;",
   "  const errors = (window.__gstackErrors = []);",
+  "  const failed = (window.__gstackNetErrors = []);",
   "  const show = (v) => { try { return v instanceof Error ? String(v) : typeof v === 'object' ? JSON.stringify(v) : String(v); } catch (e) { return String(v); } };",
   "  const original = console.error;",
   "  console.error = function (...args) { errors.push(args.map(show).join(' ')); return original.apply(this, args); };",
   "  addEventListener('error', (e) => errors.push('uncaught: ' + (e.error ? String(e.error) : e.message)));",
   "  addEventListener('unhandledrejection', (e) => errors.push('unhandled rejection: ' + show(e.reason)));",
+  "  const abs = (u) => { try { return new URL(String(u), location.href).href; } catch (e) { return String(u); } };",
+  "  // An element's failed load (img, script, stylesheet, media) fires a non-bubbling error event.",
+  "  addEventListener('error', (e) => { const t = e.target; const url = t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: 'load failed' }); }, true);",
+  "  const fetch0 = window.fetch;",
+  "  if (fetch0) window.fetch = function (input, init) {",
+  "    const url = abs(input && input.url ? input.url : input);",
+  "    return fetch0.call(this, input, init).then(",
+  "      (r) => { if (r.status >= 400) failed.push({ url: r.url || url, status: r.status, type: 'fetch' }); return r; },",
+  "      (err) => { failed.push({ url, type: 'fetch', error: show(err && err.message || err) }); throw err; });",
+  "  };",
+  "  const open0 = XMLHttpRequest.prototype.open;",
+  "  XMLHttpRequest.prototype.open = function (method, url) {",
+  "    const x = this; const target = abs(url);",
+  "    x.addEventListener('load', () => { if (x.status >= 400) failed.push({ url: x.responseURL || target, status: x.status, type: 'xmlhttprequest' }); });",
+  "    x.addEventListener('error', () => failed.push({ url: target, type: 'xmlhttprequest', error: 'network error' }));",
+  "    x.addEventListener('timeout', () => failed.push({ url: target, type: 'xmlhttprequest', error: 'timeout' }));",
+  "    return open0.apply(this, arguments);",
+  "  };",
   "})();",
 ].join("\n");`;
 
-/** Opens our own tab, names the artifact dir, installs the hook, loads PARAMS.url. */
+/** Waits for PARAMS.waitFor after load: pages that fill themselves late are read when ready.
+ * Text is looked for in the page's visible text (`document.body.innerText`) with
+ * `pg.evaluate`, and a selector with `pg.waitForSelector`: both verified on Aside. */
+export const WAIT_FOR_READY = String.raw`// PARAMS.waitFor: after load, wait until this text or element is visible (a page that fills
+// itself after load would otherwise be read half-built, e.g. "loading…").
+async function waitForReady(pg) {
+  const { text, selector, timeoutMs } = PARAMS.waitFor;
+  if (!text && !selector) return;
+  const what = text ? "text " + JSON.stringify(text) : "selector " + JSON.stringify(selector);
+  const fail = (why) => new Error("waitFor " + what + " was not visible " + timeoutMs + " ms after load (" + why + "). " +
+    "Run the shape without waitFor to see what the page shows, then fix the " + (text ? "text" : "selector") + ", or raise waitFor.timeoutMs.");
+  if (selector) {
+    await pg.waitForSelector(selector, { state: "visible", timeout: timeoutMs }).catch((err) => {
+      throw fail(String((err && err.message) || err).split("\n")[0]);
+    });
+    return;
+  }
+  const wanted = text.toLowerCase();
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = await pg.evaluate(() => (document.body ? document.body.innerText : "")).catch(() => "");
+    if (shown.toLowerCase().includes(wanted)) return;
+    if (Date.now() > until) throw fail("not in the page's visible text");
+    await sleep(100);
+  }
+}`;
+
+/** Opens our own tab, names the artifact dir, installs the hook, loads PARAMS.url, waits. */
 export const OPEN_AND_LOAD = String.raw`// Our own tab, opened blank so the hook is in place before the page's first script runs.
 const pg = await openTab();
 console.log("ASIDE_DIR=" + pwd);
 // Page.enable first: without it Chromium accepts the init script but never runs it.
 await pg._sendToTarget("Page.enable", {});
-await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: CONSOLE_HOOK });
+await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: EVIDENCE_HOOK });
 await pg.goto(PARAMS.url, { waitUntil: "load" });
+await waitForReady(pg);
 await sleep(PARAMS.settleMs);
 console.log("URL=" + pg.url());`;
 
 export const PRINT_CONSOLE_ERRORS = String.raw`console.log("CONSOLE_ERRORS=" + JSON.stringify(await pg.evaluate("window.__gstackErrors || []")));`;
 
+/**
+ * NETWORK_ERRORS= of the page's own loads: every resource timing entry (the document
+ * included) whose `responseStatus` is 4xx/5xx, then what the hook saw that timing cannot say
+ * (network errors, failed element loads), one entry per URL. In-page on both engines; the
+ * browser's own favicon request is not the page's and is left out.
+ */
+export const PRINT_NETWORK_ERRORS = String.raw`// Failed requests and 4xx/5xx responses of the page's own loads, from resource timing and the hook.
+const networkErrors = await pg.evaluate(() => {
+  const out = [];
+  const seen = new Set();
+  // The browser's own icon request is left out: some browsers make it, others (headless) do not.
+  const links = /** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll("link[rel~=icon]"));
+  const icons = new Set([location.origin + "/favicon.ico"].concat(Array.from(links, (l) => l.href)));
+  const timing = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource")));
+  for (const t of timing) {
+    if (t.initiatorType === "other" && icons.has(t.name)) continue;
+    if (t.responseStatus >= 400 && !seen.has(t.name)) {
+      seen.add(t.name);
+      out.push({ url: t.name, status: t.responseStatus, type: t.initiatorType || t.entryType });
+    }
+  }
+  for (const e of /** @type {any} */ (window).__gstackNetErrors || []) {
+    if (!seen.has(e.url)) {
+      seen.add(e.url);
+      out.push(e);
+    }
+  }
+  return out.length > 50 ? out.slice(0, 50).concat([{ more: out.length - 50 }]) : out;
+});
+console.log("NETWORK_ERRORS=" + JSON.stringify(networkErrors));`;
+
 export const CLOSE_AND_FINISH = String.raw`await closeTab(pg);
 console.log("GSTACK_STEP_OK");`;
 
-/** A target is local when it is this machine: only there may a shape fetch or act freely. */
+/**
+ * A target is local when it is this machine (or a name reserved for local testing): only there
+ * may a shape fetch or act freely. Loopback addresses, 0.0.0.0, `*.localhost` and `*.test`
+ * (RFC 6761 reserves both for local use); never `*.local`, which is mDNS: other machines on
+ * the LAN.
+ */
 export const IS_LOCAL_HOST = String.raw`// Local means this machine; a non-local site gets looked at, not acted on or crawled.
 const host = await pg.evaluate(() => location.hostname);
-const isLocal = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(host) || /\.localhost$/i.test(host);`;
+const isLocal = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(host) || /\.(localhost|test)$/i.test(host);`;
 
 /** The settle parameter every page-loading shape has. */
 export const SETTLE_PARAM = {
@@ -48,7 +138,23 @@ export const SETTLE_PARAM = {
   minimum: 0,
   maximum: 30000,
   default: 300,
-  description: 'Milliseconds to wait after load, so errors thrown by deferred scripts are counted.',
+  description: 'Milliseconds to wait after load (and after `waitFor`), so errors thrown by deferred scripts are counted.',
+};
+
+/** The readiness parameter every page-loading shape has, next to settleMs. */
+export const WAIT_FOR_PARAM = {
+  type: 'object' as const,
+  additionalProperties: false,
+  default: {},
+  properties: {
+    text: { type: 'string' as const, minLength: 1, description: 'Text that shows the page is ready (a case-insensitive substring), e.g. `3 results`.' },
+    selector: { type: 'string' as const, minLength: 1, description: 'CSS or Playwright selector of an element that shows the page is ready, e.g. `#results li`.' },
+    timeoutMs: { type: 'integer' as const, minimum: 100, maximum: 120000, default: 10000, description: 'How long to wait before failing.' },
+  },
+  // One of text or selector, not both (the properties are named again for ajv's strict mode).
+  not: { required: ['text', 'selector'], properties: { text: {}, selector: {} } },
+  description:
+    'Wait after load until this is visible: `{"text": "3 results"}` or `{"selector": "#results li"}` (one of them; `timeoutMs` defaults to 10000). For pages that fill themselves after load; without it the shape reads the page `settleMs` after the load event.',
 };
 
 export const URL_PARAM = {

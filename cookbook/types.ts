@@ -17,6 +17,7 @@ export interface ParamSchema {
   properties?: Record<string, ParamSchema>;
   required?: string[];
   additionalProperties?: boolean | ParamSchema;
+  not?: ParamSchema;
 }
 
 export interface ShapeParams extends ParamSchema {

@@ -16,6 +16,13 @@ export interface ApiEntry {
   engines: { aside: Support; chromium: Support; note?: string };
   example: string;
 }
+/** A Playwright Page member a flow script may use, and whether Aside is known to have it. */
+export interface PageMember {
+  name: string;
+  aside: 'yes' | 'no' | 'unverified';
+  /** For `no`: what to use instead. */
+  note?: string;
+}
 export interface Flag {
   name: string;
   alias?: string;
@@ -40,7 +47,7 @@ export interface Catalog {
   sentinel: 'GSTACK_STEP_OK';
   globals: ApiEntry[];
   pageExtras: ApiEntry[];
-  pageMethods: string[];
+  pageMethods: PageMember[];
   sharedFlags?: Flag[];
   commands: Command[];
   exitCodes: Array<{ code: number; name: string; meaning: string; nextStep: string }>;

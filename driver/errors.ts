@@ -16,17 +16,70 @@ function firstLine(s: string): string {
   return s.split('\n')[0].trim();
 }
 
-/** Playwright appends a "Call log:" section and ANSI codes; keep the first meaningful line. */
+/** Playwright appends a log ("Call log:", or a "=== logs ===" block for event waits) and ANSI
+ * codes; keep the first meaningful line. */
 function playwrightHeadline(message: string): string {
   // eslint-disable-next-line no-control-regex
   const clean = message.replace(/\u001b\[[0-9;]*m/g, '');
-  const head = clean.split(/\n\s*Call log:/)[0];
+  const head = clean.split(/\n\s*(?:Call log:|=+ logs =+)/)[0];
   return head.replace(/\s+/g, ' ').trim();
 }
 
-function selectorOf(message: string): string | undefined {
-  const m = /(?:waiting for|locator\(|getBy\w+\()\s*'?([^\n]+?)'?\)?\s*(?:\n|$)/.exec(message);
-  return m?.[1];
+/** The locator a timed-out element wait was for, as the call log names it:
+ * `waiting for locator('#a')`, `waiting for getByRole('button', { name: 'Save' })`. */
+function selectorOf(raw: string): string | undefined {
+  return /waiting for ((?:locator|getBy\w+|frameLocator)\(.*?\))(?: to be \w+)?\s*$/m.exec(raw)?.[1];
+}
+
+/** The wait a timeout ended, in words an agent can act on (Playwright's own `Timeout 30000ms
+ * exceeded` names neither what was awaited nor what to change). */
+function timeoutMessage(raw: string, msg: string): string {
+  const ms = Number(/Timeout (\d+)ms exceeded/.exec(msg)?.[1]);
+  const within = Number.isFinite(ms) ? ` within ${ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`}` : '';
+  const call = /^([\w.$]+):/.exec(msg)?.[1] ?? 'the call';
+  const event = /while waiting for event "([\w-]+)"/.exec(raw)?.[1];
+  if (event) {
+    const pattern = /waiting for (?:response|request) (".*?")\s*$/m.exec(raw)?.[1];
+    if (event === 'response' || event === 'request') {
+      return `No ${event}${pattern ? ` matching ${truncate(pattern, 120)}` : ''} came${within} (${call}). Start waiting before the action that sends it (const r = pg.${event === 'response' ? 'waitForResponse' : 'waitForRequest'}(...); await <action>; await r), check the URL pattern against the page's real requests, or raise { timeout }.`;
+    }
+    const cause =
+      event === 'download' ? 'the click or navigation that downloads'
+      : event === 'popup' ? 'the click that opens the popup'
+      : event === 'filechooser' ? 'the click that opens the file chooser'
+      : event === 'dialog' ? 'the action that opens the dialog'
+      : 'the action that causes it';
+    return `No "${event}" event came${within} (${call}). Start waiting before ${cause} (const e = pg.waitForEvent("${event}"); await <action>; await e), check that the action really causes it, or raise { timeout }.`;
+  }
+  if (/waitForFunction/.test(msg)) {
+    return `The condition passed to ${call} was not true${within}. Check it against the page (pg.evaluate it once to see what it returns), or raise { timeout }.`;
+  }
+  if (/page\.goto|navigat|waitForURL|waitForLoadState/i.test(msg)) {
+    return `Navigation timed out (${truncate(msg, 180)}). The page may be slow or the URL wrong: check the URL, or wait for a specific element with pg.waitForSelector() and a larger { timeout }.`;
+  }
+  const sel = selectorOf(raw);
+  const what = sel ? ` ${truncate(sel, 120)}` : '';
+  if (/element is not visible|resolved to hidden/.test(raw)) {
+    return `The element${what} exists but is not visible${within} (${call}). Scroll or open the part of the page that shows it, or take a snapshot and pick a visible element's ref.`;
+  }
+  if (/element is not enabled|element is not editable/.test(raw)) {
+    return `The element${what} is disabled${within} (${call}). Complete the required fields first, or take a snapshot to see what enables it.`;
+  }
+  if (/intercepts pointer events/.test(raw)) {
+    return `Another element covers the target${what} (${call}). Close the overlay or dialog first (take a snapshot to find it), then retry.`;
+  }
+  if (/element is not stable/.test(raw)) {
+    return `The element${what} kept moving (an animation)${within} (${call}). Let the page settle and retry, or pass { force: true } if it never stops moving.`;
+  }
+  const gone = /waiting for .*? to be (hidden|detached)\s*$/m.exec(raw)?.[1];
+  if (gone) {
+    return `The element${what} was still ${gone === 'hidden' ? 'visible' : 'on the page'}${within} (${call}). Check that the action before it really removes it (take a snapshot), or raise { timeout }.`;
+  }
+  // No state to blame and the call log never saw the locator match: the element is not there.
+  if (/waiting for (?:locator|getBy|frameLocator)/.test(raw) && !/resolved to/.test(raw)) {
+    return `Element not found${what ? ` for${what}` : ''}${within} (${call}). Take a snapshot (snapshot(pg, { interactive: true })) and act on the element by its ref, e.g. pg.locator("e12").click().`;
+  }
+  return `Timed out (${truncate(msg, 200)}). The page may be slow or the element missing: take a snapshot to see the page, then use a ref or a larger { timeout }.`;
 }
 
 export interface RewriteContext {
@@ -81,25 +134,7 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
               : 'Check the URL and that the site is reachable from this machine.';
     return `Could not load ${url || 'the page'} (${code}). ${hint}`;
   }
-  if (name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(msg)) {
-    if (/page\.goto|navigat|waitForURL|waitForLoadState/i.test(msg)) {
-      return `Navigation timed out (${truncate(msg, 180)}). The page may be slow or the URL wrong: check the URL, or wait for a specific element with pg.waitForSelector() and a larger { timeout }.`;
-    }
-    const sel = selectorOf(raw);
-    if (/waiting for/i.test(raw) && !/to be (visible|enabled|stable)|not visible|not enabled|intercepts pointer/i.test(raw)) {
-      return `Element not found${sel ? ` for ${truncate(sel, 120)}` : ''} before the timeout (${truncate(msg, 160)}). Take a snapshot (snapshot(pg, { interactive: true })) and act on the element by its ref, e.g. pg.locator("e12").click().`;
-    }
-    if (/not visible|to be visible/i.test(raw)) {
-      return `The element exists but is not visible (${truncate(msg, 160)}). Scroll or open the part of the page that shows it, or take a snapshot and pick a visible element's ref.`;
-    }
-    if (/not enabled|to be enabled|disabled/i.test(raw)) {
-      return `The element is disabled (${truncate(msg, 160)}). Complete the required fields first, or take a snapshot to see what enables it.`;
-    }
-    if (/intercepts pointer events/i.test(raw)) {
-      return `Another element covers the target (${truncate(msg, 160)}). Close the overlay or dialog first (take a snapshot to find it), then retry.`;
-    }
-    return `Timed out (${truncate(msg, 200)}). The page may be slow or the element missing: take a snapshot to see the page, then use a ref or a larger { timeout }.`;
-  }
+  if (name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(msg)) return timeoutMessage(raw, msg);
   if (/Element is not an <input>|not an <input>, <textarea>|Not a checkbox or radio|Element is not a <select>/i.test(msg)) {
     return `${msg.replace(/^[\w.]+: (Error: )?/, '')}. The element is the wrong kind for this action: take a snapshot (snapshot(pg, { interactive: true })) and use the ref of a textbox, checkbox or combobox.`;
   }

@@ -11,7 +11,7 @@ import type { BrowserContext, Dialog, Download, Frame, Page } from 'playwright-c
 import { AgentError, toAgentError } from './errors.js';
 import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
-import { newSnapshotState, redactedContent, redactedFrameContent, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+import { newSnapshotState, playwrightRef, redactedContent, redactedFrameContent, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
@@ -141,7 +141,8 @@ export class Tabs {
       return (selector: unknown, options?: unknown) => {
         const m = typeof selector === 'string' ? REF_SELECTOR.exec(selector.trim()) : null;
         if (!m) return this.membrane.wrap(raw.locator(selector as string, this.membrane.unwrap(options) as never));
-        const loc = raw.locator(`aria-ref=${m[1]}`);
+        // Main-frame refs print as eN; Playwright knows them by its per-document name (f2e5).
+        const loc = raw.locator(`aria-ref=${playwrightRef(this.states.get(raw)!.snapshot, m[1])}`);
         this.refs.set(loc, { id: m[1], page: raw });
         return this.membrane.wrap(loc);
       };
@@ -222,7 +223,7 @@ export class Tabs {
     const boxes = (
       await Promise.all(
         refs.map(async (ref) => {
-          const box = await raw.locator(`aria-ref=${ref}`).boundingBox({ timeout: 1000 }).catch(() => null);
+          const box = await raw.locator(`aria-ref=${playwrightRef(state, ref)}`).boundingBox({ timeout: 1000 }).catch(() => null);
           return box ? { ref, ...box } : null;
         }),
       )

@@ -1,9 +1,11 @@
-// `snapshot(pg, opts)`: Playwright's AI-mode aria snapshot (stable [ref=eN] refs that
-// `aria-ref=eN` resolves), post-processed for agents: secret values redacted, optional
-// interactive/compact/depth filtering, a bounded size, and a diff against this page's
-// previous snapshot in this call.
+// `snapshot(pg, opts)`: Playwright's AI-mode aria snapshot (refs that `aria-ref=` resolves),
+// post-processed for agents as a pipeline: parse (unquoting YAML-quoted lines) -> main-frame
+// refs as eN -> redact secret values -> remember refs -> filter (interactive/compact/depth) ->
+// bound -> diff against this page's previous snapshot in this call (compared without refs).
+// It also owns how a printed ref maps back to Playwright's (`playwrightRef`); page.ts resolves
+// `pg.locator("e5")` through it.
 import type { Page, Frame } from 'playwright-core';
-import { diffLines } from 'diff';
+import { diffArrays } from 'diff';
 import { AgentError, toAgentError } from './errors.js';
 
 export interface SnapshotOptions {
@@ -17,20 +19,23 @@ export interface SnapshotResult {
   diff: string;
 }
 
-/** Per-page memory of the last snapshot: the tree (for diffs) and what each ref named (for
- * stale-ref messages). */
+/** Per-page memory of the last snapshot: the tree (for diffs), what each ref named (for
+ * stale-ref messages) and the main frame's ref prefix (for resolving refs). */
 export interface PageSnapshotState {
   /** The previous snapshot's tree: `diff` is what changed since the previous snapshot of that
-   * page (DESIGN section 4, as on Aside), whatever options either used — so take before/after
-   * snapshots with the same options for a clean diff. */
+   * page (as on Aside), whatever options either used — so take before/after snapshots with the
+   * same options for a clean diff. */
   previousTree?: string;
   /** Every ref seen on this page in this call and what it named (newest wins), so a ref whose
    * element is gone can still be described. */
   refs: Map<string, string>;
+  /** Playwright's ref prefix of the main frame's current document as of the latest snapshot
+   * (`''` until the page's first cross-document navigation, then `f2`, `f3`...). */
+  mainFramePrefix: string;
   snapshots: number;
 }
 export function newSnapshotState(): PageSnapshotState {
-  return { refs: new Map(), snapshots: 0 };
+  return { refs: new Map(), mainFramePrefix: '', snapshots: 0 };
 }
 
 export const MAX_TREE_CHARS = 60_000;
@@ -43,27 +48,99 @@ const INTERACTIVE_ROLES = new Set([
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem',
 ]);
 
-const LINE_RE = /^(\s*)- (\/?[\w-]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/;
+/** A snapshot key: role, optional JSON-quoted name, then attributes like `[level=1] [ref=e3]`. */
+const KEY_RE = /^(\/?[\w-]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/;
 const REF_RE = /\[ref=((?:f\d+)?e\d+)\]/;
+const REF_TOKEN_RE = / ?\[ref=(?:f\d+)?e\d+\]/g;
 
+/** One element (or text, or property) line of a snapshot, with its key unquoted. */
 interface Line {
   indent: number;
+  /** The line as printed: `  - button "Save" [ref=e7]` (never a YAML-quoted key). */
   text: string;
   role: string;
   name?: string;
   ref?: string;
+  /** Not a `- key` line we know: filters keep it rather than drop what they cannot read. */
+  unknown?: boolean;
+}
+
+/**
+ * Reads one line of Playwright's snapshot YAML. Playwright single-quotes a whole key when it
+ * holds a YAML-special sequence (`{`, `}`, a backtick, `: `, ` #`), so an accessible name like
+ * `GET /vessels/{callsign}` comes out as `- 'button "GET /vessels/{callsign}" [ref=e6]'`. Every
+ * line is given back unquoted, so all lines read `- role "name" [attrs]` and no filter or
+ * script regex misses one; names stay JSON strings, so the line is still unambiguous.
+ */
+function parseLine(raw: string): Line {
+  const lead = /^( *)- /.exec(raw);
+  if (!lead) return { indent: (/^ */.exec(raw)![0].length) / 2, text: raw, role: '', ref: REF_RE.exec(raw)?.[1], unknown: true };
+  const indent = lead[1].length / 2;
+  let body = raw.slice(lead[0].length);
+  if (body.startsWith("'")) {
+    // YAML single-quoted scalar: '' is a quote, a lone ' ends it.
+    let key = '';
+    let i = 1;
+    for (; i < body.length; i++) {
+      if (body[i] !== "'") key += body[i];
+      else if (body[i + 1] === "'") key += "'", i++;
+      else break;
+    }
+    if (i >= body.length) return { indent, text: raw, role: '', ref: REF_RE.exec(raw)?.[1], unknown: true };
+    body = key + body.slice(i + 1);
+  }
+  const text = lead[1] + '- ' + body;
+  // The key ends at the first `: ` (or a final `:`); an unquoted key never holds `: `, and a
+  // quoted one's `: ` sits inside the JSON name, which KEY_RE reads as a whole.
+  const m = KEY_RE.exec(body);
+  if (!m) return { indent, text, role: '', ref: REF_RE.exec(body)?.[1], unknown: true };
+  const attrs = m[3].replace(/:(?: .*)?$/, '');
+  return { indent, text, role: m[1], name: m[2], ref: REF_RE.exec(attrs)?.[1] };
 }
 
 function parse(tree: string): Line[] {
-  return tree.split('\n').filter((l) => l.trim() !== '').map((text) => {
-    const m = LINE_RE.exec(text);
-    const indent = (/^\s*/.exec(text)?.[0].length ?? 0) / 2;
-    return { indent, text, role: m?.[2] ?? '', name: m?.[3], ref: REF_RE.exec(text)?.[1] };
-  });
+  return tree.split('\n').filter((l) => l.trim() !== '').map(parseLine);
 }
 
 function describe(l: Line): string {
-  return l.name !== undefined ? `${l.role} "${l.name}"` : l.role;
+  return l.name !== undefined ? `${l.role} "${l.name}"` : l.role || l.text.trim();
+}
+
+/**
+ * Main-frame refs read `eN` whatever the page did. Playwright gives each frame a number and
+ * prefixes refs with it (`f2e5`) for every frame but the page's first document: it gives the
+ * main frame a new number on each cross-document navigation (a reload, a form post), so that a
+ * ref taken before the navigation can never resolve to an element of the new document. We keep
+ * that guarantee our own way: the snapshot prints main-frame refs without the prefix, and
+ * remembers it (`mainFramePrefix`) so `pg.locator("e5")` resolves to the current document's
+ * `f2e5` — and a ref the current document never had in a snapshot still fails as stale.
+ *
+ * The main frame's refs are the lines outside any `iframe` subtree (an iframe element itself
+ * belongs to its parent frame); their common prefix is the main frame's.
+ */
+function mainFramePrefixOf(lines: Line[]): string | undefined {
+  let iframeAt = -1; // indent of the iframe whose subtree we are in
+  for (const l of lines) {
+    if (iframeAt >= 0 && l.indent > iframeAt) continue;
+    iframeAt = -1;
+    if (l.ref) return /^(f\d+)?e/.exec(l.ref)![1] ?? '';
+    if (l.role === 'iframe') iframeAt = l.indent;
+  }
+  return undefined;
+}
+
+function withoutMainPrefix(lines: Line[], prefix: string): Line[] {
+  if (!prefix) return lines;
+  const re = new RegExp(`\\[ref=${prefix}(e\\d+)\\]`);
+  return lines.map((l) =>
+    l.ref?.startsWith(prefix + 'e') ? { ...l, ref: l.ref.slice(prefix.length), text: l.text.replace(re, '[ref=$1]') } : l,
+  );
+}
+
+/** The `aria-ref` Playwright knows for a ref a snapshot printed (`e5` -> `f2e5` after a
+ * reload; frame refs `f1e2` are Playwright's own). */
+export function playwrightRef(state: PageSnapshotState, ref: string): string {
+  return /^e\d+$/.test(ref) ? state.mainFramePrefix + ref : ref;
 }
 
 /** Words that make a field secret when one of its hints (name, id, label, aria-label,
@@ -181,19 +258,37 @@ export async function redactedFrameContent(frame: Frame): Promise<string> {
   return redactHtml(html, secrets);
 }
 
+/** Interactive elements (a role you act on, with a ref), each with the child lines that say
+ * what acting on it means: a link's `/url`, a select's options. A line the parser did not
+ * recognise but that carries a ref is kept as it is: a filter never drops what it cannot read. */
 function filterInteractive(lines: Line[]): Line[] {
   const out: Line[] = [];
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
+    if (l.unknown && l.ref) {
+      out.push({ ...l, indent: 0, text: l.text.trimStart() });
+      continue;
+    }
     if (!INTERACTIVE_ROLES.has(l.role) || !l.ref) continue;
-    // children other than /url are dropped, so a trailing "container" colon would mislead
+    // children other than /url and options are dropped, so a trailing "container" colon would mislead
     out.push({ ...l, indent: 0, text: l.text.trimStart().replace(/:$/, '') });
-    // keep a link's /url property line, it tells the agent where the link goes
     for (let j = i + 1; j < lines.length && lines[j].indent > l.indent; j++) {
-      if (lines[j].indent === l.indent + 1 && lines[j].role === '/url') out.push({ ...lines[j], indent: 1, text: '  ' + lines[j].text.trimStart() });
+      const child = lines[j];
+      if (child.indent === l.indent + 1 && (child.role === '/url' || (child.role === 'option' && !child.ref))) {
+        out.push({ ...child, indent: 1, text: '  ' + child.text.trimStart() });
+      }
     }
   }
   return out;
+}
+
+/** Lines up to a nesting depth; says how many deeper lines it left out. */
+function filterDepth(lines: Line[], depth: number): Line[] {
+  const kept = lines.filter((l) => l.indent <= depth);
+  const hidden = lines.length - kept.length;
+  if (hidden === 0) return kept;
+  const note = `[depth ${depth}: ${hidden} deeper line${hidden === 1 ? '' : 's'} not shown — raise depth, or use { selector } for one part]`;
+  return [...kept, { indent: 0, text: note, role: '' }];
 }
 
 /** Drops unnamed `generic` wrappers and lifts their children one level. */
@@ -222,17 +317,53 @@ function bound(text: string, max: number, what: string): string {
   return `${kept}\n[${what} truncated: showing ${shown} of ${total} lines — narrow it with { interactive: true }, { depth: N } or { selector: "main" }]`;
 }
 
+const indentOf = (line: string) => (/^ */.exec(line)![0].length) / 2;
+const withoutRefs = (line: string) => line.replace(REF_TOKEN_RE, '');
+
+/**
+ * What changed between two trees, compared without their refs: a re-rendered element that
+ * reads the same is unchanged, however its ref moved. Each run of changes is preceded by one
+ * line of context from the new tree — the nearest line above it at its depth or shallower (the
+ * label next to it, else its parent) — so `- cell "123"` / `+ cell "456"` says which field.
+ * Removed lines are printed without refs (they are gone); added lines keep theirs.
+ */
 function diffTrees(prev: string | undefined, next: string): string {
   if (prev === undefined) return BASELINE_DIFF;
-  if (prev === next) return NO_CHANGE_DIFF;
-  const parts = diffLines(prev.endsWith('\n') ? prev : prev + '\n', next.endsWith('\n') ? next : next + '\n');
+  const a = prev.split('\n');
+  const b = next.split('\n');
+  const parts = diffArrays(a.map(withoutRefs), b.map(withoutRefs));
   const out: string[] = [];
-  for (const p of parts) {
-    if (!p.added && !p.removed) continue;
-    const sign = p.added ? '+' : '-';
-    for (const line of p.value.replace(/\n$/, '').split('\n')) out.push(`${sign} ${line}`);
+  let i = 0; // position in a
+  let j = 0; // position in b
+  let lastShown = -1; // the last line of b printed (as context or as added)
+  for (let k = 0; k < parts.length; ) {
+    if (!parts[k].added && !parts[k].removed) {
+      i += parts[k].count;
+      j += parts[k].count;
+      k++;
+      continue;
+    }
+    const removed: string[] = [];
+    const hunkStart = j;
+    let firstAdded = -1;
+    for (; k < parts.length && (parts[k].added || parts[k].removed); k++) {
+      if (parts[k].removed) {
+        removed.push(...a.slice(i, i + parts[k].count));
+        i += parts[k].count;
+      } else {
+        if (firstAdded < 0) firstAdded = j;
+        j += parts[k].count;
+      }
+    }
+    const depth = indentOf(firstAdded >= 0 ? b[firstAdded] : removed[0]);
+    let ctx = hunkStart - 1;
+    while (ctx >= 0 && indentOf(b[ctx]) > depth) ctx--;
+    if (ctx >= 0 && ctx !== lastShown) out.push(`  ${b[ctx]}`);
+    for (const line of removed) out.push(`- ${withoutRefs(line)}`);
+    for (let n = hunkStart; n < j; n++) out.push(`+ ${b[n]}`);
+    lastShown = j > hunkStart ? j - 1 : ctx;
   }
-  return bound(out.join('\n') || NO_CHANGE_DIFF, MAX_DIFF_CHARS, 'diff');
+  return out.length ? bound(out.join('\n'), MAX_DIFF_CHARS, 'diff') : NO_CHANGE_DIFF;
 }
 
 export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: SnapshotOptions = {}): Promise<SnapshotResult> {
@@ -241,26 +372,32 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
     throw new AgentError('snapshot option depth must be a whole number ≥ 0.');
   }
   let raw: string;
+  let secrets: string[];
   try {
-    const [tree, secrets] = await Promise.all([
+    [raw, secrets] = await Promise.all([
       opts.selector
         ? page.locator(opts.selector).first().ariaSnapshot({ mode: 'ai', timeout: 5000 } as never)
         : page.ariaSnapshot({ mode: 'ai', timeout: 10_000 } as never),
       secretValues(page),
     ]);
-    raw = redact(tree, secrets);
   } catch (err) {
     if (opts.selector && /Timeout|does not match any element/i.test(String((err as Error)?.message))) {
       throw new AgentError(`snapshot: no element matches selector "${opts.selector}" — drop the selector or take a full snapshot to find the right one.`);
     }
     throw toAgentError(err);
   }
-  let lines = parse(raw);
+  // Unquote, learn the main frame's ref prefix and print its refs as eN, then redact (on
+  // unquoted lines, so a secret field is recognised whatever its label holds).
+  const unquoted = parse(raw);
+  // A selector string is resolved in the main frame unless it explicitly enters an iframe.
+  const prefix = opts.selector && /enter-frame/.test(opts.selector) ? undefined : mainFramePrefixOf(unquoted);
+  if (prefix !== undefined) state.mainFramePrefix = prefix;
+  let lines = parse(redact(withoutMainPrefix(unquoted, state.mainFramePrefix).map((l) => l.text).join('\n'), secrets));
   // Remember what every ref named (from the full tree) for stale-ref messages.
   for (const l of lines) if (l.ref) state.refs.set(l.ref, describe(l));
   if (opts.interactive) lines = filterInteractive(lines);
   else if (opts.compact) lines = compact(lines);
-  if (opts.depth !== undefined) lines = lines.filter((l) => l.indent <= opts.depth!);
+  if (opts.depth !== undefined) lines = filterDepth(lines, opts.depth);
   let tree = lines.map((l) => l.text).join('\n');
   if (opts.interactive && !tree) tree = '[no interactive elements]';
   tree = bound(tree, MAX_TREE_CHARS, 'snapshot');

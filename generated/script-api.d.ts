@@ -76,8 +76,138 @@ export interface PageExtras {
   _sendToTarget: (method: string, params?: Record<string, unknown>) => Promise<any>;
 }
 
-/** A tab opened by the script: the Playwright Page members of catalog "pageMethods", plus the extras. */
-export type Page = Pick<PlaywrightPage, "goto" | "reload" | "goBack" | "goForward" | "url" | "title" | "content" | "setContent" | "click" | "dblclick" | "fill" | "press" | "type" | "check" | "uncheck" | "selectOption" | "hover" | "focus" | "tap" | "setInputFiles" | "dragAndDrop" | "getByRole" | "getByLabel" | "getByText" | "getByPlaceholder" | "getByTestId" | "getByAltText" | "getByTitle" | "frameLocator" | "evaluate" | "evaluateHandle" | "waitForSelector" | "waitForURL" | "waitForLoadState" | "waitForFunction" | "waitForTimeout" | "waitForResponse" | "waitForRequest" | "waitForEvent" | "screenshot" | "pdf" | "setViewportSize" | "viewportSize" | "emulateMedia" | "setExtraHTTPHeaders" | "isVisible" | "isHidden" | "isEnabled" | "isChecked" | "textContent" | "innerText" | "innerHTML" | "inputValue" | "getAttribute" | "on" | "once" | "off" | "keyboard" | "mouse" | "frames" | "mainFrame" | "bringToFront" | "close" | "isClosed"> & PageExtras;
+/** A tab opened by the script: the Playwright Page members of catalog "pageMethods", each with
+ * its known support on Aside (all work on Chromium), plus the extras. */
+export interface Page extends PageExtras {
+  /** Aside: verified (Aside CLI 1.26). */
+  goto: PlaywrightPage["goto"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  reload: PlaywrightPage["reload"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  goBack: PlaywrightPage["goBack"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  goForward: PlaywrightPage["goForward"];
+  /** Aside: verified (Aside CLI 1.26). */
+  url: PlaywrightPage["url"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  title: PlaywrightPage["title"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  content: PlaywrightPage["content"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  setContent: PlaywrightPage["setContent"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  click: PlaywrightPage["click"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  dblclick: PlaywrightPage["dblclick"];
+  /** Aside: verified (Aside CLI 1.26). */
+  fill: PlaywrightPage["fill"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  press: PlaywrightPage["press"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  type: PlaywrightPage["type"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  check: PlaywrightPage["check"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  uncheck: PlaywrightPage["uncheck"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  selectOption: PlaywrightPage["selectOption"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  hover: PlaywrightPage["hover"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  focus: PlaywrightPage["focus"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  tap: PlaywrightPage["tap"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  setInputFiles: PlaywrightPage["setInputFiles"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  dragAndDrop: PlaywrightPage["dragAndDrop"];
+  /** Aside: verified (Aside CLI 1.26). */
+  getByRole: PlaywrightPage["getByRole"];
+  /** Aside: verified (Aside CLI 1.26). */
+  getByLabel: PlaywrightPage["getByLabel"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  getByText: PlaywrightPage["getByText"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  getByPlaceholder: PlaywrightPage["getByPlaceholder"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  getByTestId: PlaywrightPage["getByTestId"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  getByAltText: PlaywrightPage["getByAltText"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  getByTitle: PlaywrightPage["getByTitle"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  frameLocator: PlaywrightPage["frameLocator"];
+  /** Aside: verified (Aside CLI 1.26). */
+  evaluate: PlaywrightPage["evaluate"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  evaluateHandle: PlaywrightPage["evaluateHandle"];
+  /** Aside: verified (Aside CLI 1.26). */
+  waitForSelector: PlaywrightPage["waitForSelector"];
+  /** Aside: verified (Aside CLI 1.26). */
+  waitForURL: PlaywrightPage["waitForURL"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  waitForLoadState: PlaywrightPage["waitForLoadState"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  waitForFunction: PlaywrightPage["waitForFunction"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  waitForTimeout: PlaywrightPage["waitForTimeout"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  waitForResponse: PlaywrightPage["waitForResponse"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  waitForRequest: PlaywrightPage["waitForRequest"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  waitForEvent: PlaywrightPage["waitForEvent"];
+  /** Aside: verified (Aside CLI 1.26). */
+  screenshot: PlaywrightPage["screenshot"];
+  /** Aside: verified (Aside CLI 1.26). */
+  pdf: PlaywrightPage["pdf"];
+  /** Aside: not available. Aside has no setViewportSize: size the view through CDP, `await pg._sendToTarget("Emulation.setDeviceMetricsOverride", { width: 375, height: 812, deviceScaleFactor: 1, mobile: false })` (the responsive shape does). */
+  setViewportSize: PlaywrightPage["setViewportSize"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  viewportSize: PlaywrightPage["viewportSize"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  emulateMedia: PlaywrightPage["emulateMedia"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  setExtraHTTPHeaders: PlaywrightPage["setExtraHTTPHeaders"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  isVisible: PlaywrightPage["isVisible"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  isHidden: PlaywrightPage["isHidden"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  isEnabled: PlaywrightPage["isEnabled"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  isChecked: PlaywrightPage["isChecked"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  textContent: PlaywrightPage["textContent"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  innerText: PlaywrightPage["innerText"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  innerHTML: PlaywrightPage["innerHTML"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  inputValue: PlaywrightPage["inputValue"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  getAttribute: PlaywrightPage["getAttribute"];
+  /** Aside: not available. Aside has no page events that fire or last through a call (`pg.on("console")` never fires there): collect what the page does in the page itself, with an init script installed before `goto` through `pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", …)` (the cookbook's evidence hook does). */
+  on: PlaywrightPage["on"];
+  /** Aside: not available. Aside has no page events that fire or last through a call (`pg.on("console")` never fires there): collect what the page does in the page itself, with an init script installed before `goto` through `pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", …)` (the cookbook's evidence hook does). */
+  once: PlaywrightPage["once"];
+  /** Aside: not available. Aside has no page events that fire or last through a call (`pg.on("console")` never fires there): collect what the page does in the page itself, with an init script installed before `goto` through `pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", …)` (the cookbook's evidence hook does). */
+  off: PlaywrightPage["off"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  keyboard: PlaywrightPage["keyboard"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  mouse: PlaywrightPage["mouse"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  frames: PlaywrightPage["frames"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  mainFrame: PlaywrightPage["mainFrame"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  bringToFront: PlaywrightPage["bringToFront"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  close: PlaywrightPage["close"];
+  /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
+  isClosed: PlaywrightPage["isClosed"];
+}
 
 /** Every global a flow script sees (catalog "globals"). */
 export interface GstackScriptGlobals {
@@ -85,7 +215,7 @@ export interface GstackScriptGlobals {
   openTab: (url?: string) => Promise<Page>;
   /** Closes a tab this script opened (never another). Tabs still open when the script ends are closed for you. (Aside: yes, Chromium: yes) */
   closeTab: (pg: Page) => Promise<void>;
-  /** Accessibility snapshot of the page. `tree` lines carry `[ref=e12]` refs that `pg.locator("e12")` resolves; `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline); it compares whole trees, so take before/after snapshots with the same options or the diff also shows what the options changed. `interactive` keeps only elements you can act on, `compact` drops unnamed wrappers, `depth` limits nesting, `selector` snapshots one element. Iframes and open shadow roots are included; secret field values (type=password; a name, id or label with a word like password, token, otp, pin or api key; autocomplete current-password, new-password, one-time-code, cc-*) show as `[redacted]`, as in `pg.content()`; the size is bounded and says so when cut. (Aside: yes, Chromium: yes) */
+  /** Accessibility snapshot of the page. Each `tree` line reads `- role "name" [attributes] [ref=e12]` (the name is a JSON string, so a quote inside it reads `\"`); `pg.locator("e12")` resolves the ref. Refs in the page itself read `eN` whatever the page did (reloads, form posts, navigations); only elements inside an iframe read `fNeM`; the same page gives the same refs in a fresh call. `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline): lines are compared without their refs, so a re-rendered element that reads the same is unchanged; each change comes after one context line (prefixed by two spaces: the label next to it, or its parent), removed lines (`- `) lose their refs, added ones (`+ `) keep them. It compares whole trees, so take before/after snapshots with the same options. `interactive` keeps only elements you can act on (with a link's `/url` and a select's options), `compact` drops unnamed wrappers, `depth` limits nesting (and says how many deeper lines it left out), `selector` snapshots one element. Iframes and open shadow roots are included; secret field values (type=password; a name, id or label with a word like password, token, otp, pin or api key; autocomplete current-password, new-password, one-time-code, cc-*) show as `[redacted]`, as in `pg.content()`; the size is bounded and says so when cut. (Aside: yes, Chromium: yes) */
   snapshot: (pg: Page, opts?: SnapshotOptions) => Promise<SnapshotResult>;
   /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. It takes its own interactive snapshot: the refs drawn work with `pg.locator`, and the next `snapshot()` still diffs against your previous one. (Aside: yes, Chromium: yes) */
   annotatedScreenshot: (pg: Page) => Promise<{ base64Image: string }>;
@@ -114,7 +244,7 @@ declare global {
   const openTab: GstackScriptGlobals["openTab"];
   /** Closes a tab this script opened (never another). Tabs still open when the script ends are closed for you. */
   const closeTab: GstackScriptGlobals["closeTab"];
-  /** Accessibility snapshot of the page. `tree` lines carry `[ref=e12]` refs that `pg.locator("e12")` resolves; `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline); it compares whole trees, so take before/after snapshots with the same options or the diff also shows what the options changed. `interactive` keeps only elements you can act on, `compact` drops unnamed wrappers, `depth` limits nesting, `selector` snapshots one element. Iframes and open shadow roots are included; secret field values (type=password; a name, id or label with a word like password, token, otp, pin or api key; autocomplete current-password, new-password, one-time-code, cc-*) show as `[redacted]`, as in `pg.content()`; the size is bounded and says so when cut. */
+  /** Accessibility snapshot of the page. Each `tree` line reads `- role "name" [attributes] [ref=e12]` (the name is a JSON string, so a quote inside it reads `\"`); `pg.locator("e12")` resolves the ref. Refs in the page itself read `eN` whatever the page did (reloads, form posts, navigations); only elements inside an iframe read `fNeM`; the same page gives the same refs in a fresh call. `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline): lines are compared without their refs, so a re-rendered element that reads the same is unchanged; each change comes after one context line (prefixed by two spaces: the label next to it, or its parent), removed lines (`- `) lose their refs, added ones (`+ `) keep them. It compares whole trees, so take before/after snapshots with the same options. `interactive` keeps only elements you can act on (with a link's `/url` and a select's options), `compact` drops unnamed wrappers, `depth` limits nesting (and says how many deeper lines it left out), `selector` snapshots one element. Iframes and open shadow roots are included; secret field values (type=password; a name, id or label with a word like password, token, otp, pin or api key; autocomplete current-password, new-password, one-time-code, cc-*) show as `[redacted]`, as in `pg.content()`; the size is bounded and says so when cut. */
   const snapshot: GstackScriptGlobals["snapshot"];
   /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. It takes its own interactive snapshot: the refs drawn work with `pg.locator`, and the next `snapshot()` still diffs against your previous one. */
   const annotatedScreenshot: GstackScriptGlobals["annotatedScreenshot"];

@@ -130,7 +130,17 @@ export function renderAll(): GeneratedFile[] {
     file: `${OUT}/cookbook/${s.name}.js`,
   }));
   const hb = makeHandlebars(catalog, shapes);
-  const base = { catalog, shapes, sentinel: catalog.sentinel };
+  // Page members grouped by their known Aside support, for the docs.
+  const pageMembers = {
+    yes: catalog.pageMethods.filter((m) => m.aside === 'yes').map((m) => m.name),
+    unverified: catalog.pageMethods.filter((m) => m.aside === 'unverified').map((m) => m.name),
+    // Members that share a note (on/once/off) are listed together under it.
+    no: [...new Set(catalog.pageMethods.filter((m) => m.aside === 'no').map((m) => m.note!))].map((note) => ({
+      names: catalog.pageMethods.filter((m) => m.aside === 'no' && m.note === note).map((m) => m.name),
+      note,
+    })),
+  };
+  const base = { catalog, shapes, pageMembers, sentinel: catalog.sentinel };
   const files: GeneratedFile[] = [];
 
   for (const file of listDir('templates/skills').filter((f) => f.endsWith('.md.hbs'))) {
@@ -146,7 +156,7 @@ export function renderAll(): GeneratedFile[] {
     const source = `cookbook/${shape.name}.ts via templates/cookbook-script.js.hbs`;
     files.push({ path: shape.file, content: render(hb, 'templates/cookbook-script.js.hbs', { ...base, shape, source }) });
   }
-  const pageMethods = catalog.pageMethods.filter((m) => !catalog.pageExtras.some((e) => e.name === m));
+  const pageMethods = catalog.pageMethods.filter((m) => !catalog.pageExtras.some((e) => e.name === m.name));
   files.push({
     path: `${OUT}/script-api.d.ts`,
     content: render(hb, 'templates/script-api.d.ts.hbs', { ...base, pageMethods, source: 'driver/catalog.json via templates/script-api.d.ts.hbs' }),

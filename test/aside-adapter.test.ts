@@ -171,3 +171,10 @@ test('judgeAsideOutput: the rules in isolation', () => {
   assert.match(judgeAsideOutput([], 5).error!, /exited with code 5 before the script finished/);
   assert.equal(judgeAsideOutput(['ASIDE_DIR=/a', 'ASIDE_DIR=/b', 'GSTACK_STEP_OK'], 0).artifactDir, '/b');
 });
+
+test('a window closed after the probe: the run says Aside has no browser window open, not just "exit 1"', async () => {
+  const { outcome, lines } = await run('console.log("GSTACK_STEP_OK")', { env: asideEnv({ ASIDE_DOUBLE_MODE: 'no-window' }) });
+  assert.equal(outcome.completed, false);
+  assert.equal(outcome.error, 'The Aside app has no browser window open, so the script did not run. Open a window in Aside and run again, or run with --engine chromium.');
+  assert.deepEqual(lines, []);
+});

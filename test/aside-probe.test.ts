@@ -123,3 +123,10 @@ test('runAsideRepl: an abort signal stops the CLI at once', async () => {
   assert.ok(!alive(r.pid));
   assert.ok(Date.now() - t0 < 3000);
 });
+
+test('ASIDE_NOT_RUNNING when Aside has no browser window (exit 1, "No browser window is open for account u0"); the reason says what to open and not the account', async () => {
+  const r = await probeAside({ env: envWith({ ASIDE_DOUBLE_MODE: 'no-window' }) });
+  assert.equal(r.outcome, 'ASIDE_NOT_RUNNING');
+  assert.equal(r.reason, 'the Aside app has no browser window open (open a window in Aside, then run again)');
+  assert.doesNotMatch(r.reason, /u0|account|ensureWindow/);
+});

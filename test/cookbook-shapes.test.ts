@@ -55,7 +55,7 @@ test('each shape prints only catalog evidence labels, and its script prints each
 test('buildScript embeds the parameters with their defaults filled in', () => {
   const read = findShape('read')!;
   const script = buildScript(read, { url: 'http://127.0.0.1:9/x' });
-  assert.match(script, /const PARAMS = \{\n {2}"url": "http:\/\/127\.0\.0\.1:9\/x",\n {2}"maxTextChars": 20000,\n {2}"settleMs": 300\n\};/);
+  assert.match(script, /const PARAMS = \{\n {2}"url": "http:\/\/127\.0\.0\.1:9\/x",\n {2}"maxTextChars": 20000,\n {2}"waitFor": \{\n {4}"timeoutMs": 10000\n {2}\},\n {2}"settleMs": 300\n\};/);
   // Defaults are copies: filling them never mutates the schema or the caller's object.
   const given = { url: 'http://127.0.0.1:9/' };
   const resolved = resolveParams(findShape('responsive')!, given);
@@ -81,14 +81,27 @@ test('bad parameters are usage errors that say what is wrong', () => {
   assert.match(err({ url: 'http://127.0.0.1/', maxLink: 5 }), /must NOT have additional properties "maxLink"/);
   assert.match(err({ url: 'http://127.0.0.1/', maxLinks: 0 }), /params\.maxLinks must be >= 1/);
   assert.throws(() => buildScript(findShape('pdf')!, { url: 'http://127.0.0.1/', file: '../escape.pdf' }), /params\.file must match pattern/);
+  assert.match(err({ url: 'http://127.0.0.1/', waitFor: { text: 'Ready', selector: '#ready' } }), /params\.waitFor must not have both text and selector/);
+  assert.match(err({ url: 'http://127.0.0.1/', waitFor: 'Ready' }), /params\.waitFor must be object/);
 });
 
-test('the local-target test treats only this machine as local', () => {
-  const regexes = [...IS_LOCAL_HOST.matchAll(/\/(\^[^/]+|\\\.localhost\$)\/i/g)].map((m) => new RegExp(m[1], 'i'));
-  assert.equal(regexes.length, 2, 'the snippet has its two host patterns');
-  const isLocal = (host: string) => regexes.some((r) => r.test(host));
-  for (const h of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1', 'app.localhost', '0.0.0.0']) assert.ok(isLocal(h), h);
-  for (const h of ['example.com', '127.0.0.1.nip.io', 'localhost.example.com', '10.0.0.1', '192.168.1.2', 'evil-localhost', '']) assert.ok(!isLocal(h), h);
+test('every page-loading shape takes waitFor next to settleMs', () => {
+  for (const s of SHAPES) {
+    const keys = Object.keys(s.params.properties);
+    assert.ok(keys.includes('waitFor') && keys.includes('settleMs'), s.name);
+    assert.equal(keys.indexOf('waitFor') + 1, keys.indexOf('settleMs'), `${s.name}: waitFor sits next to settleMs`);
+    assert.match(buildScript(s, s.example), /await waitForReady\(pg\);\n(\s*)await sleep\(PARAMS\.settleMs\);/, `${s.name} waits for readiness, then settles`);
+  }
+});
+
+test('the local-target rule: loopback, 0.0.0.0, *.localhost and *.test are local; *.local (mDNS) and anything else is not', async () => {
+  // The snippet itself, run against a stand-in page that reports a hostname.
+  const decide = new Function('pg', `return (async () => { ${IS_LOCAL_HOST}\nreturn isLocal; })();`) as (pg: object) => Promise<boolean>;
+  const isLocal = (host: string) => decide({ evaluate: async () => host });
+  for (const h of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1', '0.0.0.0', 'app.localhost', 'shop.test', 'a.b.test', 'LOCALHOST', 'Shop.TEST']) assert.equal(await isLocal(h), true, h);
+  for (const h of ['example.com', 'printer.local', 'nas.local', '127.0.0.1.nip.io', 'localhost.example.com', 'test', 'mytest', 'test.example.com', '10.0.0.1', '192.168.1.2', 'evil-localhost', '']) {
+    assert.equal(await isLocal(h), false, h);
+  }
 });
 
 test('the links shape never requests sign-out or destructive links', () => {

@@ -40,3 +40,16 @@ test('terminal colour codes from Playwright never reach the message', () => {
   const m = rewriteError(pwErr('TimeoutError', "locator.click: Timeout 1000ms exceeded.\nCall log:\n  - waiting for getByRole('button', { name: 'Nope' })\u001b[22m\n"));
   assert.ok(!m.includes('\u001b') && !m.includes('[22m'), m);
 });
+
+test('event waits name the event and say to start waiting before the action; their log block is cut', () => {
+  const m = rewriteError(pwErr('TimeoutError', 'page.waitForEvent: Timeout 30000ms exceeded while waiting for event "download"\n=========================== logs ===========================\nwaiting for event "download"\n============================================================'));
+  assert.match(m, /^No "download" event came within 30 s \(page\.waitForEvent\)\. Start waiting before the click or navigation that downloads/);
+  assert.doesNotMatch(m, /Element not found|logs|====/);
+  const popup = rewriteError(pwErr('TimeoutError', 'page.waitForEvent: Timeout 500ms exceeded while waiting for event "popup"\n=== logs ===\nwaiting for event "popup"'));
+  assert.match(popup, /^No "popup" event came within 500 ms .*the click that opens the popup/);
+});
+
+test('a click on a disabled element blames the disabled state, not visibility', () => {
+  const m = rewriteError(pwErr('TimeoutError', "locator.click: Timeout 300ms exceeded.\nCall log:\n  - waiting for locator('button')\n    - locator resolved to <button disabled>Sign in</button>\n  - attempting click action\n    2 × waiting for element to be visible, enabled and stable\n      - element is not enabled\n"));
+  assert.match(m, /^The element locator\('button'\) is disabled within 300 ms \(locator\.click\)/);
+});

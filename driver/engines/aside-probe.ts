@@ -152,6 +152,14 @@ export function runAsideRepl(script: string, opts: AsideReplOptions): Promise<As
 
 /** Heuristic for CLIs that exit non-zero when the app is closed: still "not running". */
 const NOT_RUNNING_HINT = /not running|is not open|could not connect|cannot connect|ECONNREFUSED|no such file or directory.*sock/i;
+/** Aside CLI 1.26 with the app open but no browser window: `No browser window is open for
+ * account u0` on stderr, exit 1 (the probe and every script). */
+const NO_WINDOW = /no browser window is open/i;
+
+/** Whether the aside CLI's output says it has no browser window to run in. */
+export function asideSaysNoWindow(output: string | undefined): boolean {
+  return NO_WINDOW.test(output ?? '');
+}
 
 /**
  * The readiness probe: `command -v aside`, then `aside repl 'console.log("ASIDE_READY " + pwd)'`
@@ -172,6 +180,8 @@ export async function probeAside(opts: { env?: NodeJS.ProcessEnv; timeoutMs?: nu
   if (res.exitCode === 0 && ready) return { outcome: 'READY: aside', reason: 'the aside CLI answered the readiness probe' };
   if (res.exitCode !== 0) {
     const said = res.lines.join('\n') + '\n' + (res.stderrTail ?? '');
+    // The account name the CLI prints is not repeated: the reason says only what to do.
+    if (asideSaysNoWindow(said)) return { outcome: 'ASIDE_NOT_RUNNING', reason: 'the Aside app has no browser window open (open a window in Aside, then run again)' };
     if (NOT_RUNNING_HINT.test(said)) return { outcome: 'ASIDE_NOT_RUNNING', reason: 'the aside CLI says the Aside app is not running (open Aside)' };
     return { outcome: 'ASIDE_CLI_ERROR', reason: `the aside CLI exited with code ${res.exitCode ?? 'unknown'}` };
   }

@@ -1,7 +1,7 @@
 // The Aside engine: the script goes to `aside repl` unchanged, and we compute the truth the
 // CLI does not give. Aside's CLI exits 0 even when the script throws (it prints an `[error`
 // line instead), so success is: the sentinel was printed and no `[error` line came after it.
-import { runAsideRepl } from './aside-probe.js';
+import { asideSaysNoWindow, runAsideRepl } from './aside-probe.js';
 import { SENTINEL } from '../output.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
 
@@ -87,5 +87,8 @@ export async function runOnAside(input: EngineRunInput & { env?: NodeJS.ProcessE
       error: `The script did not finish within ${Math.round(input.timeoutMs / 100) / 10} s (--timeout); aside repl was stopped. The page may be slow or a wait never matched: wait for a specific selector, or raise --timeout.`,
     };
   if (res.aborted) return { completed: false, artifactDir: verdict.artifactDir, error: 'The call was interrupted; aside repl was stopped.' };
+  // The window was closed after the probe said ready: say so rather than "exited with code 1".
+  if (!verdict.completed && res.exitCode !== 0 && asideSaysNoWindow(res.stderrTail))
+    return { completed: false, artifactDir: verdict.artifactDir, error: 'The Aside app has no browser window open, so the script did not run. Open a window in Aside and run again, or run with --engine chromium.' };
   return verdict;
 }

@@ -1,7 +1,7 @@
 // AUTO-GENERATED from cookbook/flow.ts via templates/cookbook-script.js.hbs by templates/gen.ts. Do not edit: edit the shape and run `npm run gen`.
 // Run it: gstack run -f generated/cookbook/flow.js   (or: gstack cookbook flow --url URL)
 // gstack cookbook "flow": Act by ref (click, fill, press, check, select) and show the snapshot diff, URL and screenshots before and after.
-// Prints: ASIDE_DIR= URL= TITLE= SNAPSHOT_START SNAPSHOT_END STEP DIFF_START DIFF_END SCREENSHOT= CONSOLE_ERRORS= GSTACK_STEP_OK
+// Prints: ASIDE_DIR= URL= TITLE= SNAPSHOT_START SNAPSHOT_END STEP DIFF_START DIFF_END SCREENSHOT= CONSOLE_ERRORS= NETWORK_ERRORS= GSTACK_STEP_OK
 // Runs unchanged on both engines: gstack run -f flow.js (edit PARAMS first).
 const PARAMS = {
   "url": "http://127.0.0.1:8080/",
@@ -13,22 +13,68 @@ const PARAMS = {
     }
   ],
   "confirmed": false,
+  "waitFor": {
+    "timeoutMs": 10000
+  },
   "settleMs": 300
 };
 
-// Collects console.error calls and uncaught errors from the first script of every document
-// this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.
-const CONSOLE_HOOK = [
+// Collects console errors, uncaught errors and failed requests from the first script of every
+// document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.
+const EVIDENCE_HOOK = [
   "(() => {",
   "  if (window.__gstackErrors) return;",
   "  const errors = (window.__gstackErrors = []);",
+  "  const failed = (window.__gstackNetErrors = []);",
   "  const show = (v) => { try { return v instanceof Error ? String(v) : typeof v === 'object' ? JSON.stringify(v) : String(v); } catch (e) { return String(v); } };",
   "  const original = console.error;",
   "  console.error = function (...args) { errors.push(args.map(show).join(' ')); return original.apply(this, args); };",
   "  addEventListener('error', (e) => errors.push('uncaught: ' + (e.error ? String(e.error) : e.message)));",
   "  addEventListener('unhandledrejection', (e) => errors.push('unhandled rejection: ' + show(e.reason)));",
+  "  const abs = (u) => { try { return new URL(String(u), location.href).href; } catch (e) { return String(u); } };",
+  "  // An element's failed load (img, script, stylesheet, media) fires a non-bubbling error event.",
+  "  addEventListener('error', (e) => { const t = e.target; const url = t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: 'load failed' }); }, true);",
+  "  const fetch0 = window.fetch;",
+  "  if (fetch0) window.fetch = function (input, init) {",
+  "    const url = abs(input && input.url ? input.url : input);",
+  "    return fetch0.call(this, input, init).then(",
+  "      (r) => { if (r.status >= 400) failed.push({ url: r.url || url, status: r.status, type: 'fetch' }); return r; },",
+  "      (err) => { failed.push({ url, type: 'fetch', error: show(err && err.message || err) }); throw err; });",
+  "  };",
+  "  const open0 = XMLHttpRequest.prototype.open;",
+  "  XMLHttpRequest.prototype.open = function (method, url) {",
+  "    const x = this; const target = abs(url);",
+  "    x.addEventListener('load', () => { if (x.status >= 400) failed.push({ url: x.responseURL || target, status: x.status, type: 'xmlhttprequest' }); });",
+  "    x.addEventListener('error', () => failed.push({ url: target, type: 'xmlhttprequest', error: 'network error' }));",
+  "    x.addEventListener('timeout', () => failed.push({ url: target, type: 'xmlhttprequest', error: 'timeout' }));",
+  "    return open0.apply(this, arguments);",
+  "  };",
   "})();",
 ].join("\n");
+
+// PARAMS.waitFor: after load, wait until this text or element is visible (a page that fills
+// itself after load would otherwise be read half-built, e.g. "loading…").
+async function waitForReady(pg) {
+  const { text, selector, timeoutMs } = PARAMS.waitFor;
+  if (!text && !selector) return;
+  const what = text ? "text " + JSON.stringify(text) : "selector " + JSON.stringify(selector);
+  const fail = (why) => new Error("waitFor " + what + " was not visible " + timeoutMs + " ms after load (" + why + "). " +
+    "Run the shape without waitFor to see what the page shows, then fix the " + (text ? "text" : "selector") + ", or raise waitFor.timeoutMs.");
+  if (selector) {
+    await pg.waitForSelector(selector, { state: "visible", timeout: timeoutMs }).catch((err) => {
+      throw fail(String((err && err.message) || err).split("\n")[0]);
+    });
+    return;
+  }
+  const wanted = text.toLowerCase();
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = await pg.evaluate(() => (document.body ? document.body.innerText : "")).catch(() => "");
+    if (shown.toLowerCase().includes(wanted)) return;
+    if (Date.now() > until) throw fail("not in the page's visible text");
+    await sleep(100);
+  }
+}
 
 // Finds the ref of the element with this role and name in a snapshot tree, whose lines
 // look like:   - button "Save" [ref=e12]
@@ -37,7 +83,8 @@ function findRef(tree, step) {
   for (const line of tree.split("\n")) {
     const m = /^\s*-\s+([\w-]+)(?:\s+"((?:[^"\\]|\\.)*)")?.*?\[ref=([^\]]+)\]/.exec(line);
     if (!m || (step.role && m[1] !== step.role)) continue;
-    const name = (m[2] || "").replace(/\\"/g, '"');
+    // The name is a JSON string: \" is a quote, \\ a backslash.
+    const name = JSON.parse('"' + (m[2] || "") + '"');
     if (name === step.name) return m[3];
     if (loose === null && name.toLowerCase().includes(step.name.toLowerCase())) loose = m[3];
   }
@@ -46,25 +93,36 @@ function findRef(tree, step) {
     " in the snapshot. Use a role and name from the SNAPSHOT_START block above.");
 }
 
+// Waits until the document an action may have loaded is complete. pg.evaluate fails while a
+// navigation swaps documents, so it is retried (10 s at most).
+async function waitForLoad(pg) {
+  for (let i = 0; i < 100; i++) {
+    if ((await pg.evaluate(() => document.readyState).catch(() => "navigating")) === "complete") return;
+    await sleep(100);
+  }
+}
+
 // Our own tab, opened blank so the hook is in place before the page's first script runs.
 const pg = await openTab();
 console.log("ASIDE_DIR=" + pwd);
 // Page.enable first: without it Chromium accepts the init script but never runs it.
 await pg._sendToTarget("Page.enable", {});
-await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: CONSOLE_HOOK });
+await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: EVIDENCE_HOOK });
 await pg.goto(PARAMS.url, { waitUntil: "load" });
+await waitForReady(pg);
 await sleep(PARAMS.settleMs);
 console.log("URL=" + pg.url());
 
 // Local means this machine; a non-local site gets looked at, not acted on or crawled.
 const host = await pg.evaluate(() => location.hostname);
-const isLocal = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(host) || /\.localhost$/i.test(host);
+const isLocal = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(host) || /\.(localhost|test)$/i.test(host);
 
 if (!isLocal && PARAMS.steps.length > 0 && !PARAMS.confirmed) {
   throw new Error(host + " is not a local target: acting on it needs the user's confirmation. " +
     "Ask the user, then set PARAMS.confirmed = true (gstack cookbook: --params '{\"confirmed\":true,...}').");
 }
-console.log("TITLE=" + (await pg.title()));
+// Page members verified on Aside only (see the catalog): evaluate rather than pg.title().
+console.log("TITLE=" + (await pg.evaluate(() => document.title)));
 let snap = await snapshot(pg, { compact: true });
 console.log("SNAPSHOT_START");
 console.log(snap.tree);
@@ -90,7 +148,7 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   else if (step.action === "check") await el.check();
   else if (step.action === "uncheck") await el.uncheck();
   else if (step.action === "select") await el.selectOption(value);
-  await pg.waitForLoadState("load");
+  await waitForLoad(pg);
   await sleep(PARAMS.settleMs);
   snap = await snapshot(pg, { compact: true });
   console.log("DIFF_START");
@@ -104,6 +162,31 @@ await pg.screenshot({ path: after });
 console.log("SCREENSHOT=" + after);
 
 console.log("CONSOLE_ERRORS=" + JSON.stringify(await pg.evaluate("window.__gstackErrors || []")));
+
+// Failed requests and 4xx/5xx responses of the page's own loads, from resource timing and the hook.
+const networkErrors = await pg.evaluate(() => {
+  const out = [];
+  const seen = new Set();
+  // The browser's own icon request is left out: some browsers make it, others (headless) do not.
+  const links = /** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll("link[rel~=icon]"));
+  const icons = new Set([location.origin + "/favicon.ico"].concat(Array.from(links, (l) => l.href)));
+  const timing = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource")));
+  for (const t of timing) {
+    if (t.initiatorType === "other" && icons.has(t.name)) continue;
+    if (t.responseStatus >= 400 && !seen.has(t.name)) {
+      seen.add(t.name);
+      out.push({ url: t.name, status: t.responseStatus, type: t.initiatorType || t.entryType });
+    }
+  }
+  for (const e of /** @type {any} */ (window).__gstackNetErrors || []) {
+    if (!seen.has(e.url)) {
+      seen.add(e.url);
+      out.push(e);
+    }
+  }
+  return out.length > 50 ? out.slice(0, 50).concat([{ more: out.length - 50 }]) : out;
+});
+console.log("NETWORK_ERRORS=" + JSON.stringify(networkErrors));
 
 await closeTab(pg);
 console.log("GSTACK_STEP_OK");

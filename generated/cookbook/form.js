@@ -11,30 +11,77 @@ const PARAMS = {
     "Plan": "pro"
   },
   "formSelector": "form",
+  "waitFor": {
+    "timeoutMs": 10000
+  },
   "settleMs": 300
 };
 
-// Collects console.error calls and uncaught errors from the first script of every document
-// this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.
-const CONSOLE_HOOK = [
+// Collects console errors, uncaught errors and failed requests from the first script of every
+// document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.
+const EVIDENCE_HOOK = [
   "(() => {",
   "  if (window.__gstackErrors) return;",
   "  const errors = (window.__gstackErrors = []);",
+  "  const failed = (window.__gstackNetErrors = []);",
   "  const show = (v) => { try { return v instanceof Error ? String(v) : typeof v === 'object' ? JSON.stringify(v) : String(v); } catch (e) { return String(v); } };",
   "  const original = console.error;",
   "  console.error = function (...args) { errors.push(args.map(show).join(' ')); return original.apply(this, args); };",
   "  addEventListener('error', (e) => errors.push('uncaught: ' + (e.error ? String(e.error) : e.message)));",
   "  addEventListener('unhandledrejection', (e) => errors.push('unhandled rejection: ' + show(e.reason)));",
+  "  const abs = (u) => { try { return new URL(String(u), location.href).href; } catch (e) { return String(u); } };",
+  "  // An element's failed load (img, script, stylesheet, media) fires a non-bubbling error event.",
+  "  addEventListener('error', (e) => { const t = e.target; const url = t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: 'load failed' }); }, true);",
+  "  const fetch0 = window.fetch;",
+  "  if (fetch0) window.fetch = function (input, init) {",
+  "    const url = abs(input && input.url ? input.url : input);",
+  "    return fetch0.call(this, input, init).then(",
+  "      (r) => { if (r.status >= 400) failed.push({ url: r.url || url, status: r.status, type: 'fetch' }); return r; },",
+  "      (err) => { failed.push({ url, type: 'fetch', error: show(err && err.message || err) }); throw err; });",
+  "  };",
+  "  const open0 = XMLHttpRequest.prototype.open;",
+  "  XMLHttpRequest.prototype.open = function (method, url) {",
+  "    const x = this; const target = abs(url);",
+  "    x.addEventListener('load', () => { if (x.status >= 400) failed.push({ url: x.responseURL || target, status: x.status, type: 'xmlhttprequest' }); });",
+  "    x.addEventListener('error', () => failed.push({ url: target, type: 'xmlhttprequest', error: 'network error' }));",
+  "    x.addEventListener('timeout', () => failed.push({ url: target, type: 'xmlhttprequest', error: 'timeout' }));",
+  "    return open0.apply(this, arguments);",
+  "  };",
   "})();",
 ].join("\n");
+
+// PARAMS.waitFor: after load, wait until this text or element is visible (a page that fills
+// itself after load would otherwise be read half-built, e.g. "loading…").
+async function waitForReady(pg) {
+  const { text, selector, timeoutMs } = PARAMS.waitFor;
+  if (!text && !selector) return;
+  const what = text ? "text " + JSON.stringify(text) : "selector " + JSON.stringify(selector);
+  const fail = (why) => new Error("waitFor " + what + " was not visible " + timeoutMs + " ms after load (" + why + "). " +
+    "Run the shape without waitFor to see what the page shows, then fix the " + (text ? "text" : "selector") + ", or raise waitFor.timeoutMs.");
+  if (selector) {
+    await pg.waitForSelector(selector, { state: "visible", timeout: timeoutMs }).catch((err) => {
+      throw fail(String((err && err.message) || err).split("\n")[0]);
+    });
+    return;
+  }
+  const wanted = text.toLowerCase();
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = await pg.evaluate(() => (document.body ? document.body.innerText : "")).catch(() => "");
+    if (shown.toLowerCase().includes(wanted)) return;
+    if (Date.now() > until) throw fail("not in the page's visible text");
+    await sleep(100);
+  }
+}
 
 // Our own tab, opened blank so the hook is in place before the page's first script runs.
 const pg = await openTab();
 console.log("ASIDE_DIR=" + pwd);
 // Page.enable first: without it Chromium accepts the init script but never runs it.
 await pg._sendToTarget("Page.enable", {});
-await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: CONSOLE_HOOK });
+await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: EVIDENCE_HOOK });
 await pg.goto(PARAMS.url, { waitUntil: "load" });
+await waitForReady(pg);
 await sleep(PARAMS.settleMs);
 console.log("URL=" + pg.url());
 

@@ -1,0 +1,69 @@
+// Errors that used to mislead, live through the CLI: a timed-out wait says what it waited for
+// (an event, a disabled or hidden element, a missing one) and what to do; a stray word before
+// the command is named, with the command that was meant.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { runCli, tempHome } from './helpers/cli.js';
+
+let site: FixtureServer;
+let home: string;
+before(async () => {
+  site = await startFixtureServer();
+  home = tempHome('gstack-errors-');
+});
+after(async () => {
+  await site.close();
+});
+
+const run = (script: string) => runCli(['run', script, '--session', 'errors'], { env: { GSTACK_HOME: home } });
+const last = (lines: string[]) => lines[lines.length - 1];
+
+test('a download that never comes: the error names the event and how to wait for it, not a missing element', async () => {
+  const r = await run(`
+    const pg = await openTab("${site.url}export.html");
+    const download = pg.waitForEvent("download", { timeout: 800 });
+    await pg.getByRole("button", { name: "Export CSV" }).click();
+    await download;
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const line = last(r.lines) ?? '';
+  assert.match(line, /^\[error\] No "download" event came within 800 ms \(page\.waitForEvent\)\. Start waiting before the click or navigation that downloads \(const e = pg\.waitForEvent\("download"\); await <action>; await e\), check that the action really causes it, or raise \{ timeout \}\.$/, r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout, /Element not found|by its ref|=== logs ===/);
+});
+
+test('element waits say which state blocked them: disabled, hidden, missing', async () => {
+  const r = await run(`
+    const pg = await openTab("${site.url}export.html");
+    const tries = {
+      // These two must see the element first: a longer wait, so a loaded machine still finds it.
+      DISABLED: () => pg.getByRole("button", { name: "Delete report" }).click({ timeout: 2000 }),
+      HIDDEN: () => pg.waitForSelector("#notice", { timeout: 2000 }),
+      MISSING: () => pg.waitForSelector("#nope", { timeout: 500 }),
+      RESPONSE: () => pg.waitForResponse("**/api/never", { timeout: 500 }),
+      CONDITION: () => pg.waitForFunction(() => document.title === "never", null, { timeout: 500 }),
+    };
+    for (const [name, f] of Object.entries(tries)) {
+      try { await f(); console.log(name + "=no error"); } catch (e) { console.log(name + "=" + e.message); }
+    }
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const said = (name: string) => r.lines.find((l) => l.startsWith(name + '='))!.slice(name.length + 1);
+  assert.match(said('DISABLED'), /^The element getByRole\('button', \{ name: 'Delete report' \}\) is disabled within 2 s \(locator\.click\)\. Complete the required fields first/);
+  assert.match(said('HIDDEN'), /^The element locator\('#notice'\) exists but is not visible within 2 s \(page\.waitForSelector\)\./);
+  assert.match(said('MISSING'), /^Element not found for locator\('#nope'\) within 500 ms \(page\.waitForSelector\)\. Take a snapshot/);
+  assert.match(said('RESPONSE'), /^No response matching "\*\*\/api\/never" came within 500 ms \(page\.waitForResponse\)\. Start waiting before the action that sends it/);
+  assert.match(said('CONDITION'), /^The condition passed to page\.waitForFunction was not true within 500 ms\. Check it against the page/);
+});
+
+test('a stray word before the command is named, with the command that was meant (exit 2)', async () => {
+  const r = await runCli(['gstack', 'cookbook', 'read', '--url', `${site.url}export.html`, '--params', `{"maxTextChars":"it's"}`], { env: { GSTACK_HOME: home } });
+  assert.equal(r.code, 2);
+  const first = r.stderr.split('\n')[0];
+  assert.equal(first, `[error] "gstack" is not a command; the command comes first. Did you mean: gstack cookbook read --url ${site.url}export.html --params '{"maxTextChars":"it'\\''s"}'`);
+  assert.doesNotMatch(r.stderr, /Unknown arguments/);
+  // A mistyped command still gets yargs' own suggestion.
+  const typo = await runCli(['cookbok', 'read'], { env: { GSTACK_HOME: home } });
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /Did you mean cookbook\?/);
+});

@@ -1,0 +1,138 @@
+// What is known about Aside (gstack's public contract tests, verified against Aside CLI 1.26)
+// and how we honour it: the catalog marks each Page member's Aside support and the docs and
+// .d.ts say it; no cookbook shape calls a member Aside lacks or nobody verified there; the
+// responsive shape sizes views through CDP and runs on the Aside double, which (like Aside)
+// has no setViewportSize; a missing browser window is reproduced by the double and classified
+// by the probe.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, delimiter } from 'node:path';
+import * as acorn from 'acorn';
+import { loadCatalog } from '../driver/catalog.js';
+import { SHAPES, buildScript } from '../cookbook/index.js';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { ROOT, runCli, tempHome } from './helpers/cli.js';
+
+const catalog = loadCatalog();
+type Node = acorn.Node & Record<string, any>;
+
+/** Aside support of every Page member a script can name: the catalog's pageMethods and the
+ * Page extras (`locator`, `_sendToTarget`). */
+const ASIDE_SUPPORT = new Map<string, string>([
+  ...catalog.pageMethods.map((m) => [m.name, m.aside] as [string, string]),
+  ...catalog.pageExtras.map((e) => [e.name, e.engines.aside] as [string, string]),
+]);
+
+function* nodes(node: Node): Generator<Node> {
+  yield node;
+  for (const [key, v] of Object.entries(node)) {
+    if (key === 'loc') continue;
+    if (Array.isArray(v)) for (const c of v) if (c && typeof c.type === 'string') yield* nodes(c);
+    if (v && typeof (v as Node).type === 'string') yield* nodes(v as Node);
+  }
+}
+
+/** Every Page member a script uses that is not verified on Aside, as `pg.member (support)`.
+ * Pages are the variables assigned from openTab()/attachBrowserTab(), and function parameters
+ * of the same name (the shapes' helpers take the page as `pg`). */
+function asideUnsafeCalls(source: string): string[] {
+  const ast = acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'script', allowAwaitOutsideFunction: true }) as Node;
+  const pages = new Set<string>();
+  for (const n of nodes(ast)) {
+    const init = n.type === 'VariableDeclarator' ? (n.init?.type === 'AwaitExpression' ? n.init.argument : n.init) : undefined;
+    if (init?.type === 'CallExpression' && ['openTab', 'attachBrowserTab'].includes(init.callee.name) && n.id.type === 'Identifier') pages.add(n.id.name);
+  }
+  const out: string[] = [];
+  for (const n of nodes(ast)) {
+    if (n.type !== 'MemberExpression' || n.computed || n.object.type !== 'Identifier' || !pages.has(n.object.name)) continue;
+    const support = ASIDE_SUPPORT.get(n.property.name) ?? 'not in the catalog';
+    if (support !== 'yes') out.push(`${n.object.name}.${n.property.name} (Aside: ${support})`);
+  }
+  return out;
+}
+
+test('the checker flags Page members Aside lacks or nobody verified there, and passes verified ones', () => {
+  const script = (body: string) => `const pg = await openTab();\n${body}\nawait closeTab(pg);\nconsole.log("GSTACK_STEP_OK");`;
+  assert.deepEqual(asideUnsafeCalls(script('await pg.setViewportSize({ width: 375, height: 800 });')), ['pg.setViewportSize (Aside: no)']);
+  assert.deepEqual(asideUnsafeCalls(script('pg.on("console", () => {});')), ['pg.on (Aside: no)']);
+  assert.deepEqual(asideUnsafeCalls(script('console.log(await pg.title());')), ['pg.title (Aside: unverified)']);
+  assert.deepEqual(asideUnsafeCalls(script('async function f(pg) { await pg.reload(); }')), ['pg.reload (Aside: unverified)']);
+  assert.deepEqual(asideUnsafeCalls(script('await pg.goto("http://127.0.0.1/"); await pg.locator("e1").click(); await pg._sendToTarget("Page.enable", {});')), []);
+});
+
+test('no cookbook shape calls a Page member the catalog marks unsupported or unverified on Aside', () => {
+  for (const shape of SHAPES) assert.deepEqual(asideUnsafeCalls(buildScript(shape, shape.example)), [], `cookbook shape "${shape.name}"`);
+});
+
+test('the catalog marks every Page member with its Aside support; the docs and the .d.ts say it', () => {
+  const names = catalog.pageMethods.map((m) => m.name);
+  assert.equal(new Set(names).size, names.length, 'each Page member once');
+  const support = (name: string) => catalog.pageMethods.find((m) => m.name === name)?.aside;
+  for (const absent of ['setViewportSize', 'on', 'once', 'off']) assert.equal(support(absent), 'no', absent);
+  for (const verified of ['goto', 'evaluate', 'screenshot', 'locator', '_sendToTarget']) assert.equal(support(verified), 'yes', verified);
+  assert.equal(support('waitForLoadState'), 'unverified');
+
+  const dts = readFileSync(join(ROOT, 'generated', 'script-api.d.ts'), 'utf8');
+  for (const m of catalog.pageMethods.filter((x) => !catalog.pageExtras.some((e) => e.name === x.name))) {
+    const doc = new RegExp(`/\\*\\* Aside: ([^\\n]*) \\*/\\n {2}${m.name}: PlaywrightPage\\["${m.name}"\\];`).exec(dts);
+    assert.ok(doc, `the .d.ts declares ${m.name} with its Aside support`);
+    assert.match(doc[1], m.aside === 'yes' ? /^verified/ : m.aside === 'no' ? /^not available\. Aside has no/ : /^not verified/, m.name);
+  }
+  const browse = readFileSync(join(ROOT, 'generated', 'browse', 'SKILL.md'), 'utf8');
+  assert.match(browse, /^ {2}- `setViewportSize`: Aside has no setViewportSize: size the view through CDP/m);
+  assert.match(browse, /^ {2}- `on`, `once`, `off`: Aside has no page events/m);
+  assert.match(browse, /^- \*\*Not verified on Aside\*\*/m);
+});
+
+let site: FixtureServer;
+let home: string;
+before(async () => {
+  site = await startFixtureServer();
+  home = tempHome('gstack-asidefacts-');
+});
+after(async () => {
+  await site.close();
+});
+
+/** `gstack ...` with the Aside double on PATH (and the probe allowed to run). */
+function withDouble(args: string[], extra: NodeJS.ProcessEnv = {}) {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: join(ROOT, 'test', 'doubles') + delimiter + (process.env.PATH ?? ''), GSTACK_HOME: home, ASIDE_DOUBLE_HOME: join(home, 'aside'), ...extra };
+  for (const k of ['GSTACK_SKIP_ASIDE', ...(extra.ASIDE_DOUBLE_MODE ? [] : ['ASIDE_DOUBLE_MODE'])]) delete env[k];
+  return runCli(args, { env, exactEnv: true, timeoutMs: 120_000 });
+}
+
+test('the double, like Aside, has no setViewportSize; the responsive shape sizes views through CDP and runs there', async () => {
+  const r = await withDouble(['run', '--engine', 'aside', 'const pg = await openTab(); console.log("HAS=" + typeof pg.setViewportSize); await closeTab(pg); console.log("GSTACK_STEP_OK");']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(r.lines.includes('HAS=undefined'), r.stdout);
+
+  const out = join(home, 'out-responsive');
+  const shape = await withDouble(['cookbook', 'responsive', '--engine', 'aside', '--url', `${site.url}wide.html`, '--out', out]);
+  assert.equal(shape.code, 0, shape.stdout + shape.stderr);
+  const viewports = shape.lines.filter((l) => l.startsWith('VIEWPORT=')).map((l) => JSON.parse(l.slice(9)));
+  assert.deepEqual(viewports.map((v) => [v.width, v.overflowX]), [[375, true], [768, false], [1440, false]], shape.stdout);
+  for (const v of viewports) {
+    const png = readFileSync(join(out, `responsive-${v.name}-${v.width}.png`));
+    // A full-page shot is as wide as the page at that viewport: 700 px on the phone, the viewport elsewhere.
+    assert.equal(png.readUInt32BE(16), Math.max(v.width, v.scrollWidth), v.name);
+    assert.equal(png.readUInt32BE(20) >= v.height, true, v.name);
+  }
+});
+
+test('no browser window open: the double prints what Aside prints; probe and run say to open a window', async () => {
+  const probe = await withDouble(['probe'], { ASIDE_DOUBLE_MODE: 'no-window' });
+  assert.equal(probe.code, 0, probe.stdout + probe.stderr);
+  assert.ok(probe.lines.includes('PROBE=ASIDE_NOT_RUNNING'), probe.stdout);
+  assert.ok(probe.lines.includes('PROBE_REASON=the Aside app has no browser window open (open a window in Aside, then run again)'), probe.stdout);
+  assert.doesNotMatch(probe.stdout + probe.stderr, /account u0/);
+
+  const run = await withDouble(['run', '--engine', 'aside', 'console.log("GSTACK_STEP_OK")'], { ASIDE_DOUBLE_MODE: 'no-window' });
+  assert.equal(run.code, 3, run.stdout + run.stderr);
+  assert.match(run.stdout + run.stderr, /ASIDE_NOT_RUNNING: the Aside app has no browser window open \(open a window in Aside, then run again\)/);
+
+  // auto falls back to Chromium with one line saying why.
+  const auto = await withDouble(['run', 'console.log("GSTACK_STEP_OK")'], { ASIDE_DOUBLE_MODE: 'no-window' });
+  assert.equal(auto.code, 0, auto.stdout + auto.stderr);
+  assert.match(auto.stderr, /Aside not used \(ASIDE_NOT_RUNNING: the Aside app has no browser window open/);
+});

@@ -1,0 +1,123 @@
+// Evidence the cookbook shapes owed agents, live through `gstack cookbook` against the fixture
+// site: NETWORK_ERRORS= (read, flow, perf) lists every failed request of the page's own loads
+// and reads the same on the Aside double; perf's resources carry their status; `waitFor`
+// reads a page that fills itself late once it is ready (and fails clearly when it never is);
+// the flow shape's refs stay eN across the reloads its steps cause.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join, delimiter } from 'node:path';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { ROOT, runCli, tempHome, type CliResult } from './helpers/cli.js';
+
+let site: FixtureServer;
+let home: string;
+before(async () => {
+  site = await startFixtureServer();
+  home = tempHome('gstack-evidence-');
+});
+after(async () => {
+  await site.close();
+});
+
+function cookbook(shape: string, path: string, params: object = {}, engine: 'chromium' | 'aside' = 'chromium'): Promise<CliResult> {
+  const args = ['cookbook', shape, '--url', site.url + path.replace(/^\//, ''), '--params', JSON.stringify(params), '--engine', engine];
+  if (engine === 'chromium') return runCli(args, { env: { GSTACK_HOME: home } });
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: join(ROOT, 'test', 'doubles') + delimiter + (process.env.PATH ?? ''), GSTACK_HOME: home, ASIDE_DOUBLE_HOME: join(home, 'aside') };
+  delete env.GSTACK_SKIP_ASIDE;
+  delete env.ASIDE_DOUBLE_MODE;
+  return runCli(args, { env, exactEnv: true, timeoutMs: 120_000 });
+}
+const value = (r: CliResult, label: string) => r.lines.find((l) => l.startsWith(label))?.slice(label.length);
+const json = (r: CliResult, label: string) => {
+  const v = value(r, label);
+  assert.ok(v !== undefined, `${label} missing in:\n${r.stdout}`);
+  return JSON.parse(v);
+};
+/** The page text a shape printed between TEXT_START and TEXT_END. */
+const text = (r: CliResult) => r.lines.slice(r.lines.indexOf('TEXT_START') + 1, r.lines.indexOf('TEXT_END')).join('\n');
+
+// What test/fixtures/site/broken.html's loads do wrong, as NETWORK_ERRORS= must list it.
+const BROKEN = (o: string) => [
+  { url: `${o}/api/missing`, status: 404, type: 'fetch' },
+  { url: `${o}/bg-missing.png`, status: 404, type: 'css' },
+  { url: `${o}/missing.js`, status: 404, type: 'script' },
+  { url: `${o}/missing.png`, status: 404, type: 'img' },
+  { url: `${o}/status?code=500`, status: 500, type: 'xmlhttprequest' },
+  { url: 'http://127.0.0.1:1/nope', type: 'fetch', error: 'Failed to fetch' },
+];
+const byUrl = (list: Array<{ url: string }>) => [...list].sort((a, b) => (a.url < b.url ? -1 : 1));
+const READY = { waitFor: { text: 'requests done' } };
+
+test('read and perf list every failed request of the load in NETWORK_ERRORS=, and nothing that worked; perf resources carry their status', async () => {
+  const o = site.origin;
+  const read = await cookbook('read', '/broken.html', READY);
+  assert.equal(read.code, 0, read.stdout + read.stderr);
+  assert.deepEqual(byUrl(json(read, 'NETWORK_ERRORS=')), byUrl(BROKEN(o)));
+  assert.ok(read.lines.indexOf('NETWORK_ERRORS=' + value(read, 'NETWORK_ERRORS=')) > read.lines.findIndex((l) => l.startsWith('CONSOLE_ERRORS=')), 'after CONSOLE_ERRORS=');
+
+  const perf = await cookbook('perf', '/broken.html', { ...READY, topResources: 20 });
+  assert.equal(perf.code, 0, perf.stdout + perf.stderr);
+  assert.deepEqual(byUrl(json(perf, 'NETWORK_ERRORS=')), byUrl(BROKEN(o)));
+  assert.equal(json(perf, 'NAV=').status, 200);
+  const resources = json(perf, 'RESOURCES=') as Array<{ url: string; status: number | null }>;
+  const status = (url: string) => resources.find((r) => r.url === url)?.status;
+  assert.equal(status(`${o}/missing.png`), 404, JSON.stringify(resources));
+  assert.equal(status(`${o}/status?code=500`), 500);
+  assert.equal(status(`${o}/status?code=200`), 200);
+
+  // A page whose own document is a 404 says so too.
+  const missing = await cookbook('read', '/no-such-page.html');
+  assert.equal(missing.code, 0, missing.stdout + missing.stderr);
+  assert.deepEqual(json(missing, 'NETWORK_ERRORS='), [{ url: `${o}/no-such-page.html`, status: 404, type: 'navigation' }]);
+  // A clean page has none.
+  assert.deepEqual(json(await cookbook('read', '/form.html'), 'NETWORK_ERRORS='), []);
+});
+
+test('NETWORK_ERRORS= reads the same on the Aside double (in-page, no page events)', async () => {
+  const r = await cookbook('read', '/broken.html', READY, 'aside');
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(byUrl(json(r, 'NETWORK_ERRORS=')), byUrl(BROKEN(site.origin)));
+});
+
+test('flow prints NETWORK_ERRORS= for the page it ended on, and its refs stay eN across the reloads its steps cause', async () => {
+  const r = await cookbook('flow', '/reload.html', {
+    steps: [
+      { action: 'fill', role: 'textbox', name: 'Query', value: 'boats' },
+      { action: 'click', role: 'button', name: 'Search' },
+      { action: 'fill', role: 'textbox', name: 'Query', value: 'ships' },
+      { action: 'click', role: 'button', name: 'Search' },
+    ],
+  });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const steps = r.lines.filter((l) => l.startsWith('STEP '));
+  assert.equal(steps.length, 4);
+  for (const s of steps) assert.match(s, / ref=e\d+$/, s);
+  // The same element after a reload has the same ref.
+  assert.equal(steps[0].split(' ref=')[1], steps[2].split(' ref=')[1]);
+  assert.equal(steps[1].split(' ref=')[1], steps[3].split(' ref=')[1]);
+  assert.ok(r.lines.at(-2)!.startsWith('NETWORK_ERRORS='), r.stdout);
+  assert.deepEqual(json(r, 'NETWORK_ERRORS='), []);
+  assert.match(r.lines.filter((l) => l.startsWith('URL=')).at(-1)!, /reload\.html\?q=ships$/);
+});
+
+test('waitFor reads a page that fills itself after load once it is ready; a waitFor that never comes fails saying what to do', async () => {
+  const early = await cookbook('read', '/late.html');
+  assert.equal(early.code, 0, early.stdout + early.stderr);
+  assert.match(text(early), /Loading…/, 'without waitFor the read catches the page mid-load');
+
+  const byText = await cookbook('read', '/late.html', { waitFor: { text: '3 VESSELS' } });
+  assert.equal(byText.code, 0, byText.stdout + byText.stderr);
+  assert.match(text(byText), /3 vessels\nAurora\nBorealis\nCygnus/);
+
+  const bySelector = await cookbook('element-shot', '/late.html', { selector: '#fleet', waitFor: { selector: '#vessels li' } });
+  assert.equal(bySelector.code, 0, bySelector.stdout + bySelector.stderr);
+  assert.match(text(bySelector), /Cygnus/);
+
+  const never = await cookbook('read', '/late.html', { waitFor: { text: '4 vessels', timeoutMs: 2000 } });
+  assert.equal(never.code, 1);
+  assert.match(never.lines.at(-1)!, /^\[error\] waitFor text "4 vessels" was not visible 2000 ms after load \(not in the page's visible text\)\. Run the shape without waitFor to see what the page shows, then fix the text, or raise waitFor\.timeoutMs\.$/);
+
+  const badSelector = await cookbook('read', '/late.html', { waitFor: { selector: '#nope', timeoutMs: 500 } });
+  assert.equal(badSelector.code, 1);
+  assert.match(badSelector.lines.at(-1)!, /^\[error\] waitFor selector "#nope" was not visible 500 ms after load \(.*\)\. Run the shape without waitFor/);
+});
