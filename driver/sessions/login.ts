@@ -165,9 +165,13 @@ export async function runLogin(args: LoginArgs, io: LoginIO): Promise<number> {
       before = await context.cookies();
       latest = before;
       const page = context.pages()[0] ?? (await context.newPage());
-      page.goto(url.href, { waitUntil: 'commit', timeout: 0 }).catch(() => {
-        /* the window shows the browser's own error page; the user can go on from there */
-      });
+      // Not awaited: a slow or failing site shows in the window, where the user can go on.
+      // bringToFront gives the page the keyboard (not the address bar), so the sign-in field
+      // the page focuses takes what the user types.
+      page
+        .goto(url.href, { waitUntil: 'commit', timeout: 0 })
+        .then(() => page.bringToFront())
+        .catch(() => undefined);
       io.err(
         `gstack: sign in to ${url.host} in the Chromium window, then close the window or press Enter here (it closes by itself after ${Math.round((args.timeout ?? 600_000) / 1000)} s).`,
       );
