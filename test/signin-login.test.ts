@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { cliEnv, runCli, startCli, tempHome, waitNoProcesses } from './helpers/sessions-support.js';
-import { ensureTools, startXvfb, xdotool, type VirtualDisplay } from './helpers/xvfb.js';
+import { ensureTools, startXvfb, waitForWindow, xdotool, type VirtualDisplay } from './helpers/xvfb.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { loadCatalog } from '../driver/catalog.js';
 
@@ -82,15 +82,15 @@ test('login, the user types in the window and closes it: signed in in the next r
   if (!xvfb) return t.skip(`no virtual display: ${noXvfb}`);
   if (noXdotool) return t.skip(`cannot type into the window: ${noXdotool}`);
   const env = envWith(xvfb.display);
-  const cli = startCli(['login', `${server.origin}/signin`, '--session', 'login-close'], env, { keepStdinOpen: true });
+  const cli = startCli(['login', `${server.origin}/signin`, '--session', 'login-close'], { ...env, GSTACK_TRACE: '1' }, { keepStdinOpen: true });
   try {
-    const win = (await xdotool(xvfb.display, ['search', '--sync', '--onlyvisible', '--name', '^Sign in'], 60_000)).trim().split('\n')[0];
+    const win = await waitForWindow(xvfb.display, '^Sign in - '); // the page is there, its field focused
     // As a person would: focus the window, type the name in the focused field, press Return.
     await xdotool(xvfb.display, ['windowfocus', '--sync', win]);
     await xdotool(xvfb.display, ['type', '--delay', '30', 'bob']);
     await xdotool(xvfb.display, ['key', 'Return']);
     await signedIn('bob');
-    await xdotool(xvfb.display, ['search', '--sync', '--onlyvisible', '--name', '^Signed in'], 30_000);
+    await waitForWindow(xvfb.display, '^Signed in', 30_000);
     await xdotool(xvfb.display, ['key', '--clearmodifiers', 'ctrl+shift+w']); // closes the window
   } catch (err) {
     cli.child.kill('SIGTERM');
@@ -99,7 +99,7 @@ test('login, the user types in the window and closes it: signed in in the next r
   const r = await cli.done;
   assert.equal(r.code, 0, r.stderr + r.stdout);
   const slug = slugFor('login-close');
-  assert.match(r.stdout, /^SITE 127\.0\.0\.1 cookies=auth$/m);
+  assert.match(r.stdout, /^SITE 127\.0\.0\.1 cookies=auth$/m, r.stderr);
   assert.match(r.stdout, new RegExp(`^LOGIN sites=1 cookies=1 ended=window-closed session=${slug} profile=\\S+$`, 'm'));
   assert.match(r.stdout, /^NOTE 1 session cookie\(s\) had no expiry; they are kept for 30 days/m);
 

@@ -6,13 +6,14 @@
 // domain only, never a value. The thin yargs layer is bin/commands/login.ts.
 import { createInterface } from 'node:readline';
 import { mkdir } from 'node:fs/promises';
-import type { BrowserContext, Cookie } from 'playwright-core';
+import type { BrowserContext, Cookie, Page } from 'playwright-core';
 import { CommandError } from '../command-errors.js';
 import { NoChromiumError, findChromium } from '../chromium-find.js';
 import { resolveSessionKey, sessionPaths } from './key.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from './lock.js';
 import { keepSessionCookies } from './cookies.js';
 import { touchSession } from './registry.js';
+import { trace } from '../trace.js';
 import { stopSessionHost } from '../host/stop.js';
 import type { OpenedContext } from '../engines/chromium.js';
 
@@ -44,8 +45,8 @@ export interface SiteCookies {
   cookies: string[];
 }
 
-/** How often the open window's cookies are read: when the user closes the window the browser
- * exits at once, and the last reading is what says which session cookies the site set. */
+/** How often the open window's cookies are read besides on every response (cookies a page
+ * sets from script). */
 const POLL_MS = 500;
 
 /** A window can be shown: macOS and Windows always have a desktop; elsewhere X11 or Wayland. */
@@ -84,6 +85,68 @@ export function gainedSites(before: Cookie[], after: Cookie[]): { sites: SiteCoo
   }
   const sites = [...bySite.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([domain, names]) => ({ domain, cookies: [...names].sort() }));
   return { sites, count };
+}
+
+/**
+ * Keeps the latest reading of the window's cookies. When the user closes the window the browser
+ * exits at once, dropping its session cookies, so they must have been read before: on every
+ * response (Chromium stores a Set-Cookie before it reports the response) and every POLL_MS.
+ * Once the last tab has closed the browser is shutting down and answers with its cookie store
+ * half emptied: a reading that completes after that is not kept.
+ */
+function watchCookies(context: BrowserContext, initial: Cookie[]): { latest(): Cookie[]; stop(): Promise<void> } {
+  let latest = initial;
+  let reading: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  let closing = false;
+  const onPageClose = () => {
+    if (context.pages().length === 0) closing = true;
+    trace(`login: a tab closed (${context.pages().length} left)`);
+  };
+  const watchPage = (p: Page) => p.on('close', onPageClose);
+  context.pages().forEach(watchPage);
+  context.on('page', watchPage);
+  const read = () => {
+    if (stopped || closing) return;
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = context
+      .cookies()
+      .then(
+        (c) => {
+          trace(`login: cookies read (${c.length})${closing ? ', dropped: the window is closing' : ''}`);
+          if (!closing) latest = c;
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        reading = undefined;
+        if (again) {
+          again = false;
+          read();
+        }
+      });
+  };
+  const onResponse = () => {
+    trace('login: response');
+    read();
+  };
+  context.on('response', onResponse);
+  const timer = setInterval(read, POLL_MS);
+  return {
+    latest: () => latest,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      context.off('response', onResponse);
+      context.off('page', watchPage);
+      for (const p of context.pages()) p.off('close', onPageClose);
+      await reading;
+    },
+  };
 }
 
 /** Waits for the user: a line on stdin, the browser gone, the deadline, or the signal. */
@@ -163,31 +226,21 @@ export async function runLogin(args: LoginArgs, io: LoginIO): Promise<number> {
     try {
       const { context } = opened;
       before = await context.cookies();
-      latest = before;
       const page = context.pages()[0] ?? (await context.newPage());
+      // The page gets the keyboard (not the address bar, where a new window starts), so the
+      // sign-in field the site focuses takes what the user types.
+      await page.bringToFront();
       // Not awaited: a slow or failing site shows in the window, where the user can go on.
-      // bringToFront gives the page the keyboard (not the address bar), so the sign-in field
-      // the page focuses takes what the user types.
-      page
-        .goto(url.href, { waitUntil: 'commit', timeout: 0 })
-        .then(() => page.bringToFront())
-        .catch(() => undefined);
+      page.goto(url.href, { waitUntil: 'commit', timeout: 0 }).catch(() => undefined);
       io.err(
         `gstack: sign in to ${url.host} in the Chromium window, then close the window or press Enter here (it closes by itself after ${Math.round((args.timeout ?? 600_000) / 1000)} s).`,
       );
+      const watch = watchCookies(context, before);
       const wait = waitForUser(context, io, args.timeout ?? 600_000);
-      let polling = true;
-      const poll = (async () => {
-        while (polling) {
-          await new Promise((r) => setTimeout(r, POLL_MS));
-          if (!polling) break;
-          latest = await context.cookies().catch(() => latest);
-        }
-      })();
       ended = await wait.ended;
-      polling = false;
       wait.dispose();
-      await poll;
+      await watch.stop();
+      latest = watch.latest();
       if (ended !== 'window-closed' && context.browser()?.isConnected()) {
         // Still open (Enter, timeout, signal): read the final state and keep its session
         // cookies, then close in order so the profile is flushed.

@@ -88,10 +88,14 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           if (!user) {
             const auto = u.searchParams.get('auto');
             res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+            // The title becomes "Sign in" once the field has the focus: a test that types into
+            // the window waits for it.
             res.end(
-              `<!doctype html><title>Sign in</title><form method="post" action="/signin${u.search.replace(/[<>"&]/g, '')}">` +
-                `<label>User <input name="user" autofocus></label><button>Sign in</button></form>` +
-                (auto ? `<script>document.forms[0].user.value=${JSON.stringify(auto).replace(/</g, '')};document.forms[0].submit()</script>` : ''),
+              `<!doctype html><title>Loading</title><form method="post" action="/signin${u.search.replace(/[<>"&]/g, '')}">` +
+                `<label>User <input name="user"></label><button>Sign in</button></form>` +
+                `<script>const f = document.forms[0]; f.user.focus(); if (document.activeElement === f.user) document.title = "Sign in";` +
+                (auto ? `f.user.value=${JSON.stringify(auto).replace(/</g, '')}; f.submit();` : '') +
+                `</script>`,
             );
             return;
           }

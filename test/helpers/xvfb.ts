@@ -67,3 +67,19 @@ export function xdotool(display: string, args: string[], timeoutMs = 30_000): Pr
     });
   });
 }
+
+/** The id of the first visible window whose title matches `name` (xdotool's regex), once there
+ * is one. Polls: `search --sync` fails outright when a window it is looking at goes away, as
+ * Chromium's short-lived start-up windows do. */
+export async function waitForWindow(display: string, name: string, timeoutMs = 60_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await xdotool(display, ['search', '--onlyvisible', '--name', name]).then(
+      (out) => out.trim().split('\n')[0],
+      () => '', // none yet (exit 1), or a window vanished mid-search
+    );
+    if (found) return found;
+    if (Date.now() > until) throw new Error(`no window titled ${name} on ${display} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
