@@ -82,6 +82,7 @@ test('login, the user types in the window and closes it: signed in in the next r
   if (!xvfb) return t.skip(`no virtual display: ${noXvfb}`);
   if (noXdotool) return t.skip(`cannot type into the window: ${noXdotool}`);
   const env = envWith(xvfb.display);
+  // GSTACK_TRACE: a failure shows when the window's cookies were read and when its tabs closed.
   const cli = startCli(['login', `${server.origin}/signin`, '--session', 'login-close'], { ...env, GSTACK_TRACE: '1' }, { keepStdinOpen: true });
   try {
     const win = await waitForWindow(xvfb.display, '^Sign in - '); // the page is there, its field focused
