@@ -3,7 +3,8 @@
 #   1. installs the npm dependencies and builds the CLI,
 #   2. makes a Chromium available — an existing one; else Playwright's download where the
 #      network allows; else the OS package (Debian/Ubuntu as root: apt-get install chromium),
-#   3. installs what rendering and the tests need on Debian/Ubuntu (emoji/CJK fonts, poppler),
+#   3. installs what rendering and the tests need on Debian/Ubuntu (emoji/CJK fonts, poppler,
+#      Xvfb and xdotool for the sign-in window tests),
 #   4. runs a real flow offline against a local page, to prove the whole path works.
 # It says what it did at each step. Set GSTACK_SETUP_SKIP_DEMO=1 to skip step 4.
 set -euo pipefail
@@ -60,16 +61,17 @@ else
   fi
 fi
 
-# 3. fonts for emoji/CJK in PDFs, poppler for the PDF checks in the tests (Debian/Ubuntu only)
+# 3. fonts for emoji/CJK in PDFs, poppler for the PDF checks in the tests, Xvfb + xdotool for
+#    the `gstack login` tests (a virtual display and a typist) (Debian/Ubuntu only)
 if have dpkg && have apt-get; then
   missing=()
-  for p in fonts-noto-color-emoji fonts-noto-cjk fonts-liberation fonts-dejavu-core poppler-utils; do
+  for p in fonts-noto-color-emoji fonts-noto-cjk fonts-liberation fonts-dejavu-core poppler-utils xvfb xdotool; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then
-    if apt_install "${missing[@]}"; then say "installed ${missing[*]}"; else say "could not install ${missing[*]} (emoji/CJK glyphs or PDF tests may suffer)"; fi
+    if apt_install "${missing[@]}"; then say "installed ${missing[*]}"; else say "could not install ${missing[*]} (emoji/CJK glyphs, PDF or sign-in window tests may suffer)"; fi
   else
-    say "fonts and poppler-utils already installed"
+    say "fonts, poppler-utils, xvfb and xdotool already installed"
   fi
 fi
 

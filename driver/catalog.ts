@@ -40,7 +40,15 @@ export interface Command {
   flags: Flag[];
   examples?: string[];
   output?: string[];
+  /** The command's own failures, each thrown by name with this exit code (command-errors.ts). */
+  errors?: CommandErrorSpec[];
   skills?: string[];
+}
+export interface CommandErrorSpec {
+  name: string;
+  exitCode: number;
+  when: string;
+  nextStep: string;
 }
 export interface Catalog {
   version: number;

@@ -6,10 +6,11 @@ import { register as run } from './run.js';
 import { register as probe } from './probe.js';
 import { register as cookbook } from './cookbook.js';
 import { register as sessions } from './sessions.js';
+import { register as login } from './login.js';
 import { register as render } from './render.js';
 import { register as pdf } from './pdf.js';
 import { register as diagram } from './diagram.js';
 import { register as skills } from './skills.js';
 
 type Register = (y: Argv<any>, catalog: Catalog, io: CliIo) => Argv<any>;
-export const COMMANDS: Register[] = [run, probe, cookbook, sessions, render, pdf, diagram, skills];
+export const COMMANDS: Register[] = [run, probe, cookbook, sessions, login, render, pdf, diagram, skills];

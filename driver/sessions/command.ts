@@ -1,5 +1,6 @@
 // `gstack sessions list|gc|clear|import-cookies`: the implementation behind the thin yargs
-// module bin/commands/sessions.ts. Prints evidence-style lines (or one JSON object with
+// module bin/commands/sessions.ts (`import-cookies --from-browser` reads through
+// browser-cookies.ts). Prints evidence-style lines (or one JSON object with
 // --json) and returns the exit code. No output path here ever contains a cookie value.
 import { join } from 'node:path';
 import { gstackHome, resolveSessionKey, sessionPaths } from './key.js';
@@ -41,6 +42,10 @@ export interface SessionsArgs {
   remote?: boolean;
   json?: boolean;
   'lock-timeout'?: number;
+  'from-browser'?: 'chrome' | 'chromium' | 'brave' | 'edge';
+  'browser-profile'?: string;
+  /** Repeated `--domain` gives an array. */
+  domain?: string | string[];
 }
 
 export interface SessionsIO {
@@ -192,10 +197,35 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
     }
 
     case 'import-cookies': {
-      if (!args.target) throw new SessionsUsageError('`sessions import-cookies FILE`: name the cookie file (Playwright storageState JSON or Netscape cookies.txt)');
-      const { parseCookieFile, importIntoProfile, importIntoStorageState } = await import('./cookies.js');
+      const fromBrowser = args['from-browser'];
+      if (fromBrowser && args.target) {
+        throw new SessionsUsageError('`sessions import-cookies`: give a cookie FILE or --from-browser, not both');
+      }
+      if (!fromBrowser && !args.target) {
+        throw new SessionsUsageError(
+          '`sessions import-cookies FILE`: name the cookie file (Playwright storageState JSON or Netscape cookies.txt), or read the browser of this machine with --from-browser chrome|chromium|brave|edge',
+        );
+      }
+      const { parseCookieFile, importIntoProfile, importIntoStorageState, filterByDomains } = await import('./cookies.js');
       const { touchSession, readSessionRecord } = await import('./registry.js');
-      const parsed = await parseCookieFile(args.target);
+      const { siteOf } = await import('./browser-cookies.js');
+      const sites = [args.domain ?? []].flat().map(siteOf).filter(Boolean);
+      let parsed;
+      const notes: string[] = [];
+      let source: Record<string, unknown> = {};
+      if (fromBrowser) {
+        const { readBrowserCookies } = await import('./browser-cookies.js');
+        const read = await readBrowserCookies({ browser: fromBrowser, profile: args['browser-profile'], domains: sites, env });
+        parsed = read;
+        source = { browser: read.browser, browserProfile: read.profile, cookieDb: read.cookieDb, skipped: read.skipped };
+        if (!args.json) io.out(`FROM_BROWSER ${read.browser} profile=${read.profile} cookies=${read.cookieDb}`);
+        const { undecryptable, partitioned, expired } = read.skipped;
+        if (undecryptable) notes.push(`${undecryptable} cookie(s) could not be decrypted and were left out.`);
+        if (partitioned) notes.push(`${partitioned} partitioned cookie(s) (set inside another site's frame) were left out.`);
+        if (expired) notes.push(`${expired} expired cookie(s) were left out.`);
+      } else {
+        parsed = filterByDomains(await parseCookieFile(args.target!), sites);
+      }
       const key = resolveSessionKey({ session: args.session, cwd: io.cwd, env });
       const paths = sessionPaths(key.slug, env);
       const remote = args.remote || (await readSessionRecord(paths))?.kind === 'remote';
@@ -226,7 +256,7 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       }
       await touchSession(paths, key.key, remote ? 'remote' : 'local');
       await keepPrivate(home, [paths.profileDir, paths.sessionDir], io);
-      if (args.json) emit({ session: { key: key.key, slug: key.slug }, ...summary });
+      if (args.json) emit({ session: { key: key.key, slug: key.slug }, ...summary, ...source });
       else {
         io.out(
           `IMPORTED cookies=${summary.cookies} domains=${summary.domains.join(',') || '-'} origins=${summary.origins} format=${summary.format} ` +
@@ -235,6 +265,7 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
         if (summary.sessionCookiesKept) {
           io.out(`NOTE ${summary.sessionCookiesKept} session cookie(s) had no expiry; they are kept for 30 days so the profile remembers them.`);
         }
+        for (const n of notes) io.out(`NOTE ${n}`);
       }
       return 0;
     }

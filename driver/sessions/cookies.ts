@@ -1,7 +1,8 @@
 // `gstack sessions import-cookies FILE`: brings logins from elsewhere into a session.
 // Formats: Playwright storageState JSON ({ cookies, origins }), a bare JSON array of cookies
 // (browser-extension exports), and Netscape cookies.txt (curl, yt-dlp, "cookies.txt"
-// extensions) including `#HttpOnly_` lines. Cookie values are secrets: no message, error or
+// extensions) including `#HttpOnly_` lines; `--from-browser` hands in cookies read from a
+// browser's own database (browser-cookies.ts). Cookie values are secrets: no message, error or
 // summary here ever contains one — parse errors name the line number and the field only.
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
@@ -26,7 +27,7 @@ export interface ImportOrigin {
 }
 
 export interface ParsedCookies {
-  format: 'storageState' | 'cookie-array' | 'netscape';
+  format: 'storageState' | 'cookie-array' | 'netscape' | 'browser';
   cookies: ImportCookie[];
   origins: ImportOrigin[];
 }
@@ -41,10 +42,33 @@ export class CookieFileError extends Error {
 
 /** A domain cookie (leading dot) cannot exist for an IP address or localhost: browsers reject
  * it, so those stay host-only whatever the file says. */
-function normalizeDomain(domain: string): string {
+export function normalizeDomain(domain: string): string {
   const bare = domain.replace(/^\./, '');
   const host = bare.replace(/^\[|\]$/g, '');
   return isIP(host) || host === 'localhost' ? bare : domain;
+}
+
+/** True when a cookie's domain (leading dot or not) is one of `sites` or below one of them. */
+export function matchesDomains(cookieDomain: string, sites: string[]): boolean {
+  const host = cookieDomain.replace(/^\./, '').toLowerCase();
+  return sites.some((s) => host === s || host.endsWith('.' + s));
+}
+
+/** Keeps the cookies and localStorage origins of `sites` (`--domain`); all when none given. */
+export function filterByDomains(parsed: ParsedCookies, sites: string[]): ParsedCookies {
+  if (!sites.length) return parsed;
+  const originHost = (o: string) => {
+    try {
+      return new URL(o).hostname;
+    } catch {
+      return '';
+    }
+  };
+  return {
+    ...parsed,
+    cookies: parsed.cookies.filter((c) => matchesDomains(c.domain, sites)),
+    origins: parsed.origins.filter((o) => matchesDomains(originHost(o.origin), sites)),
+  };
 }
 
 function sameSiteOf(v: unknown): ImportCookie['sameSite'] {
@@ -189,9 +213,10 @@ export interface ImportSummary {
   sessionCookiesKept: number;
 }
 
-/** How long a session cookie (no expiry) imported into a profile is kept: Chromium does not
- * write session cookies to disk, so without an expiry an import would vanish at once. */
-const SESSION_COOKIE_KEEP_S = 30 * 86400;
+/** How long a session cookie (no expiry) imported into a profile is kept: Chromium drops
+ * session cookies when the profile is opened again, so without an expiry an import (or a
+ * `gstack login`) would vanish at once. */
+export const SESSION_COOKIE_KEEP_S = 30 * 86400;
 
 function summarize(parsed: ParsedCookies, target: ImportSummary['target'], where: string, kept: number): ImportSummary {
   return {
@@ -203,6 +228,17 @@ function summarize(parsed: ParsedCookies, target: ImportSummary['target'], where
     origins: parsed.origins.length,
     sessionCookiesKept: kept,
   };
+}
+
+/** Gives session cookies (no expiry) one of SESSION_COOKIE_KEEP_S, so a profile keeps them. */
+export function keepSessionCookies<C extends { expires: number }>(list: C[], nowS = Math.floor(Date.now() / 1000)): { cookies: C[]; kept: number } {
+  let kept = 0;
+  const cookies = list.map((c) => {
+    if (c.expires > 0) return c;
+    kept++;
+    return { ...c, expires: nowS + SESSION_COOKIE_KEEP_S };
+  });
+  return { cookies, kept };
 }
 
 /** Merges into a session's storageState file (remote-browser sessions). Same name + domain +
@@ -232,9 +268,10 @@ export async function importIntoStorageState(parsed: ParsedCookies, storageState
 }
 
 /**
- * Adds the cookies (and localStorage) to a local Chromium profile: starts the profile's browser
- * the way a call does (engines/chromium.ts) under the session lock, adds them, closes. localStorage is written by
- * visiting each origin with every request answered locally (page.route), so nothing is fetched.
+ * Adds the cookies (and localStorage) to a local Chromium profile: under the session lock,
+ * stops the session's host, starts the profile's browser the way a call does
+ * (engines/chromium.ts), adds them, closes. localStorage is written by visiting each origin
+ * with every request answered locally (page.route), so nothing is fetched.
  */
 export async function importIntoProfile(
   parsed: ParsedCookies,
@@ -250,14 +287,12 @@ export async function importIntoProfile(
     key: opts.key,
     onWait: (h) => opts.onWait?.(`waiting for the session's profile: held by ${describeHolder(h)}`),
   });
-  const now = Math.floor(Date.now() / 1000);
-  let kept = 0;
-  const cookies = parsed.cookies.map((c) => {
-    if (c.expires > 0) return c;
-    kept++;
-    return { ...c, expires: now + SESSION_COOKIE_KEEP_S };
-  });
+  const { cookies, kept } = keepSessionCookies(parsed.cookies);
   try {
+    // The session's host keeps its browser on this profile between calls: stop it first, so
+    // the browser started here is the only one writing the profile.
+    const { stopSessionHost } = await import('../host/control.js');
+    await stopSessionHost(opts.paths.profileDir);
     await clearStaleChromiumSingletons(opts.paths.profileDir);
     const { launchPersistent } = await import('../engines/chromium.js');
     const opened = await launchPersistent(opts.paths.profileDir, false, opts.env);

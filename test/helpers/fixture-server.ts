@@ -1,6 +1,7 @@
 // A real loopback HTTP server for the fixture site (test/fixtures/site), plus a few dynamic
 // routes the end-to-end tests need (cookies, slow responses, redirects, status codes).
 import http from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,11 +24,23 @@ export interface FixtureServer {
   origin: string;
   /** Requests seen, in order (method + path), for tests that check what was fetched. */
   requests: Array<{ method: string; path: string; cookie?: string }>;
+  /** Sign-in tokens issued by /signin (cookie `auth`), to user names; /whoami recognises them.
+   * Tests assert that no output ever contains one. */
+  signins: Map<string, string>;
   close(): Promise<void>;
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d) => (body += d));
+    req.on('end', () => resolve(body));
+  });
 }
 
 export async function startFixtureServer(): Promise<FixtureServer> {
   const requests: FixtureServer['requests'] = [];
+  const signins = new Map<string, string>();
   const server = http.createServer(async (req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     requests.push({ method: req.method ?? 'GET', path: u.pathname, cookie: req.headers.cookie });
@@ -67,6 +80,39 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           res.end();
           return;
         }
+        case '/signin': {
+          // A sign-in form (GET; `?auto=NAME` submits itself for NAME on load). POST, or GET with
+          // `?user=NAME`, signs NAME in: a random token in the HttpOnly cookie `auth`, a session
+          // cookie unless `persist=1`.
+          const user = req.method === 'POST' ? new URLSearchParams(await readBody(req)).get('user') : u.searchParams.get('user');
+          if (!user) {
+            const auto = u.searchParams.get('auto');
+            res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+            // The title becomes "Sign in" once the field has the focus: a test that types into
+            // the window waits for it.
+            res.end(
+              `<!doctype html><title>Loading</title><form method="post" action="/signin${u.search.replace(/[<>"&]/g, '')}">` +
+                `<label>User <input name="user"></label><button>Sign in</button></form>` +
+                `<script>const f = document.forms[0]; f.user.focus(); if (document.activeElement === f.user) document.title = "Sign in";` +
+                (auto ? `f.user.value=${JSON.stringify(auto).replace(/</g, '')}; f.submit();` : '') +
+                `</script>`,
+            );
+            return;
+          }
+          const token = `SECRET-${randomBytes(12).toString('hex')}`;
+          signins.set(token, user);
+          const persist = u.searchParams.get('persist') === '1' ? '; Max-Age=86400' : '';
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': `auth=${token}; Path=/; HttpOnly; SameSite=Lax${persist}` });
+          res.end(`<!doctype html><title>Signed in</title><p>Welcome ${user.replace(/[<&]/g, '')}</p>`);
+          return;
+        }
+        case '/whoami': {
+          const token = /(?:^|;\s*)auth=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
+          const who = (token && signins.get(token)) ?? 'nobody';
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          res.end(`<!doctype html><title>whoami</title><p id="who">${who.replace(/[<&]/g, '')}</p>`);
+          return;
+        }
         case '/echo-title': {
           const t = u.searchParams.get('t') ?? 'echo';
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -100,6 +146,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     url: origin + '/',
     origin,
     requests,
+    signins,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections?.();

@@ -33,8 +33,9 @@ export interface CliRun {
 }
 
 /** Starts `node dist/bin/gstack.js ...args` as a process-group leader (so a test can kill the
- * whole group, as a terminal or an agent harness would). */
-export function startCli(args: string[], env: NodeJS.ProcessEnv, opts: { input?: string } = {}): CliRun {
+ * whole group, as a terminal or an agent harness would). stdin gets `input` and ends, unless
+ * `keepStdinOpen`. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv, opts: { input?: string; keepStdinOpen?: boolean } = {}): CliRun {
   const startedAt = Date.now();
   const child = spawn(process.execPath, [CLI, ...args], { env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
@@ -48,7 +49,9 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv, opts: { input?:
     }
   });
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  child.stdin!.end(opts.input ?? '');
+  // Open stdin is a terminal the test types into later (child.stdin.write).
+  if (opts.keepStdinOpen) child.stdin!.write(opts.input ?? '');
+  else child.stdin!.end(opts.input ?? '');
   const done = new Promise<Awaited<CliRun['done']>>((resolve) =>
     child.on('close', (code, signal) => resolve({ code, signal, stdout: out, stderr: err, startedAt, endedAt: Date.now() })),
   );
