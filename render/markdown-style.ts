@@ -92,8 +92,8 @@ ${HIGHLIGHT_CSS}
 .gstack-toc li { margin: 0.25em 0; break-inside: avoid; }
 .gstack-toc a { display: flex; align-items: baseline; color: inherit; }
 .gstack-toc .gstack-toc-text { flex: 0 1 auto; }
-/* No transform on the leader: Chromium paints a transformed box into every page of the PDF
- * (clipped away, but its thousands of dots still written), which cost ~6 KB a page. */
+/* No transform on the leader: Chromium can paint a transformed box into every page of the PDF
+ * (clipped away, but its thousands of dots still written: ~6 KB a page). */
 .gstack-toc .gstack-toc-dots { flex: 1 1 auto; border-bottom: 1px dotted #8c959f; margin: 0 0.4em; min-width: 1.5em; position: relative; top: -0.3em; }
 .gstack-toc .gstack-toc-page { flex: 0 0 2.6em; text-align: right; font-variant-numeric: tabular-nums; }
 .gstack-toc .gstack-toc-l1 { font-weight: 700; margin-top: 0.6em; }

@@ -28,7 +28,8 @@ let tokens: Token[];
 let tocPdf: string;
 let tocPages: string[];
 let html: string;
-/** `--paper a4 --margin 20mm --print-urls`, and the same with the old spellings. */
+/** `--paper a4 --margin 20mm --print-urls`, and with the old spellings `--page-size a4 --margins
+ * 20mm` plus `--toc --no-page-numbers` (a contents page without numbered pages: see item 10). */
 let a4Pdf: string;
 let a4OldPdf: string;
 /** `gstack render` of the `--to html` file with `--paper a4 --margin 20mm`. */
@@ -53,7 +54,7 @@ before(async () => {
   await gstack(['pdf', 'README.md', tocPdf, '--cover', '--toc']);
   await gstack(['pdf', 'README.md', 'readme.html', '--to', 'html']);
   await gstack(['pdf', 'README.md', a4Pdf, '--paper', 'a4', '--margin', '20mm', '--print-urls']);
-  await gstack(['pdf', 'README.md', a4OldPdf, '--page-size', 'a4', '--margins', '20mm']);
+  await gstack(['pdf', 'README.md', a4OldPdf, '--page-size', 'a4', '--margins', '20mm', '--toc', '--no-page-numbers']);
   await gstack(['render', 'readme.html', '--pdf', renderedPdf, '--paper', 'a4', '--margin', '20mm']);
   tocPages = pageTexts(tocPdf);
   html = readFileSync(join(work, 'readme.html'), 'utf8');
@@ -254,10 +255,13 @@ test('gstack pdf and gstack render take the same print flags with the same defau
 });
 
 test('the bytes go to content, not waste: no page repeats the TOC leaders, and the file is smaller than md-to-pdf\'s (item 10)', async () => {
-  const ink = await pageInk(tocPdf);
-  // The dotted leaders (#8c959f) are drawn on the contents page only.
-  const leaderPages = ink.map((p, i) => (hasColour(p.allColours, '#8c959f') ? i + 1 : 0)).filter(Boolean);
-  assert.deepEqual(leaderPages, [2]);
+  // The dotted leaders (#8c959f) are drawn on the contents page only. A transformed leader box
+  // was painted, clipped away, into every page (~6 KB a page); whether Chromium does that
+  // depends on the document's @page rules, so a numbered and an unnumbered document are checked.
+  for (const [file, contents] of [[tocPdf, 2], [a4OldPdf, 1]] as const) {
+    const ink = await pageInk(file);
+    assert.deepEqual(ink.map((p, i) => (hasColour(p.allColours, '#8c959f') ? i + 1 : 0)).filter(Boolean), [contents], `${file}: pages with TOC leaders`);
+  }
   const bytes = statSync(tocPdf).size;
   assert.ok(bytes < MD_TO_PDF_BYTES, `${bytes} bytes with cover, TOC and highlighting; md-to-pdf writes ${MD_TO_PDF_BYTES} without cover or TOC`);
 });
