@@ -25,28 +25,35 @@ function fenceLanguages(source: string): Set<string> {
   return names;
 }
 
-let loaded: Promise<Highlighter> | undefined;
+let core: Promise<Highlighter> | undefined;
+let common: Promise<unknown> | undefined;
 
 /**
- * highlight.js with its 36 common languages (~60 ms to load once per process), or undefined when
- * no fence of `source` names a language: plain documents pay nothing. Languages outside the
- * common set (dockerfile, powershell, ...) are added when a fence names one by its file name.
+ * highlight.js with the languages the fences of `source` name, or undefined when none names
+ * one: plain documents pay nothing. A language is loaded by its own name (`javascript`,
+ * `bash`: the core and one small module each); an alias (`js`, `sh`, `yml`) is known only to
+ * the language that declares it, so a name that is not a module loads highlight.js's common
+ * set (~40 languages, ~50 ms once per process), whose aliases cover the usual ones.
  */
 export async function loadHighlighter(source: string): Promise<Highlighter | undefined> {
   const wanted = [...fenceLanguages(source)].filter((n) => !PLAIN.has(n));
   if (wanted.length === 0) return undefined;
-  const hljs = await (loaded ??= import('highlight.js/lib/common').then((m) => m.default));
-  for (const name of wanted) if (!hljs.getLanguage(name)) registerExtra(hljs, name);
+  const hljs = await (core ??= import('highlight.js/lib/core').then((m) => m.default));
+  const unresolved = wanted.filter((name) => !hljs.getLanguage(name) && !registerByName(hljs, name));
+  // The common set registers itself on the same core instance.
+  if (unresolved.length) await (common ??= import('highlight.js/lib/common'));
   return hljs;
 }
 
-function registerExtra(hljs: Highlighter, name: string): void {
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) return;
+/** Registers the language whose module is named `name`; false when there is none. */
+function registerByName(hljs: Highlighter, name: string): boolean {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) return false;
   try {
     const lang = createRequire(import.meta.url)(`highlight.js/lib/languages/${name}`) as LanguageFn | { default: LanguageFn };
     hljs.registerLanguage(name, typeof lang === 'function' ? lang : lang.default);
+    return true;
   } catch {
-    // Not a language highlight.js has: the fence stays plain.
+    return false; // not a language module: maybe an alias, else the fence stays plain
   }
 }
 
