@@ -9,7 +9,8 @@ export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
     const opt: Options = { describe: f.description };
     if (f.type !== 'count') opt.type = f.type;
     else opt.count = true;
-    if (f.alias) opt.alias = f.alias;
+    const aliases = [...(f.alias ? [f.alias] : []), ...(f.aliases ?? [])];
+    if (aliases.length) opt.alias = aliases;
     if (f.choices) opt.choices = f.choices;
     if (f.default !== undefined) opt.default = f.default;
     if (f.placeholder) opt.requiresArg = true;

@@ -28,7 +28,7 @@ writeFileSync(new URL('../dist/driver/catalog-validate.cjs', import.meta.url), `
 rmSync(new URL('../dist/bin/chunks/', import.meta.url), { recursive: true, force: true });
 const esbuild = require('esbuild');
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const bundled = new Set(['yargs', 'diff']);
+const bundled = new Set(['yargs', 'diff', 'highlight.js']);
 esbuild.buildSync({
   // The host (driver/host/) shares the CLI's chunks, so both run the same code.
   entryPoints: [fileURLToPath(new URL('./gstack.ts', import.meta.url)), fileURLToPath(new URL('./host.ts', import.meta.url))],

@@ -26,12 +26,25 @@ export interface PageMember {
 export interface Flag {
   name: string;
   alias?: string;
+  /** Older long spellings, still accepted. */
+  aliases?: string[];
   type: 'string' | 'number' | 'boolean' | 'array' | 'count';
   choices?: Array<string | number>;
   default?: unknown;
   description: string;
   placeholder?: string;
 }
+/** In a command's flag list: every flag of `catalog.flagGroups[group]`, at that place. */
+export interface FlagGroupRef {
+  group: string;
+  /** A note for catalog readers; the group's flags carry their own descriptions. */
+  description?: string;
+}
+/** A command as the catalog file writes it (flag groups by reference). */
+export interface CatalogCommand extends Omit<Command, 'flags'> {
+  flags: Array<Flag | FlagGroupRef>;
+}
+/** A command with its flag groups resolved: what the CLI, the docs and the parsers use. */
 export interface Command {
   name: string;
   usage: string;
@@ -57,7 +70,9 @@ export interface Catalog {
   pageExtras: ApiEntry[];
   pageMethods: PageMember[];
   sharedFlags?: Flag[];
-  commands: Command[];
+  /** Flags defined once for several commands (e.g. the print options of `pdf` and `render`). */
+  flagGroups?: Record<string, Flag[]>;
+  commands: CatalogCommand[];
   exitCodes: Array<{ code: number; name: string; meaning: string; nextStep: string }>;
   evidenceLabels: Array<{ label: string; meaning: string }>;
   probeOutcomes: Array<{ name: string; meaning: string; fallback: boolean }>;
@@ -101,13 +116,40 @@ function schemaValidator(): Validator {
   return new Ajv({ allErrors: true, allowUnionTypes: true }).compile(JSON.parse(schemaText)) as Validator;
 }
 
-/** Validates a catalog object; throws CatalogError listing every schema violation. */
+/** Validates a catalog object; throws CatalogError listing every schema violation, a flag
+ * group that does not exist, or a flag name (or alias) a command would have twice. */
 export function validateCatalog(data: unknown): asserts data is Catalog {
   const validate = schemaValidator();
   if (!validate(data)) {
     const msgs = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new CatalogError(`driver/catalog.json does not match its schema:\n  ${msgs.join('\n  ')}`);
   }
+  const catalog = data as Catalog;
+  for (const c of catalog.commands) {
+    const seen = new Set<string>();
+    for (const f of resolveCommand(c, catalog).flags) {
+      for (const n of [f.name, ...(f.aliases ?? [])]) {
+        if (seen.has(n)) throw new CatalogError(`driver/catalog.json: command "${c.name}" has the flag --${n} twice (check its flag groups and aliases)`);
+        seen.add(n);
+      }
+    }
+  }
+}
+
+function isGroupRef(f: Flag | FlagGroupRef): f is FlagGroupRef {
+  return 'group' in f;
+}
+
+/** The flags of a flag group. */
+export function flagGroup(group: string, catalog = loadCatalog()): Flag[] {
+  const flags = catalog.flagGroups?.[group];
+  if (!flags) throw new CatalogError(`driver/catalog.json: no flag group "${group}" (flagGroups lists ${Object.keys(catalog.flagGroups ?? {}).join(', ') || 'none'})`);
+  return flags;
+}
+
+/** A catalog command with its flag-group references replaced by the groups' flags. */
+export function resolveCommand(c: CatalogCommand, catalog: Catalog): Command {
+  return { ...c, flags: c.flags.flatMap((f) => (isGroupRef(f) ? flagGroup(f.group, catalog) : [f])) };
 }
 
 let cached: Catalog | undefined;
@@ -124,5 +166,5 @@ export function loadCatalog(path = CATALOG_PATH): Catalog {
 export function commandSpec(name: string, catalog = loadCatalog()): Command {
   const c = catalog.commands.find((x) => x.name === name);
   if (!c) throw new CatalogError(`catalog has no command "${name}"`);
-  return c;
+  return resolveCommand(c, catalog);
 }

@@ -1,35 +1,44 @@
-// `gstack render` arguments -> a RenderSpec. Yargs validates the flags (from the catalog) but
-// forgets their order, and steps are ordered and repeatable with options that belong to one
-// step (`--pdf a.pdf --landscape --pdf b.pdf`), so the raw tokens are read here, in order.
+// `gstack render` arguments -> a RenderSpec, and the print options both `gstack render --pdf`
+// and `gstack pdf` take (the catalog's "print" flag group: one name and one default each)
+// -> a PdfStep. Yargs validates the flags (from the catalog) but forgets their order, and
+// steps are ordered and repeatable with options that belong to one step
+// (`--pdf a.pdf --landscape --pdf b.pdf`), so the raw tokens are read here, in order.
 //
 // Rule: a step option belongs to the most recent step of its kind; given before any step of
 // its kind, it is a default for every step of that kind.
-import type { Flag } from '../driver/catalog.js';
-import { parseMargins, parsePaperIn, OptionError } from './pdf-options.js';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { commandSpec, flagGroup, type Catalog, type Flag } from '../driver/catalog.js';
+import { PAPER_SIZES, parseMargins, parsePaperIn, OptionError } from './pdf-options.js';
 import type { EvalStep, Margins, PdfStep, RenderEngineChoice, RenderSpec, RenderStep, ScreenshotStep } from './render.js';
 
 export class RenderUsageError extends Error {
   readonly exitCode = 2;
 }
 
-const STEP_FLAGS = new Set(['pdf', 'screenshot', 'eval']);
-const OPTION_KIND: Record<string, 'pdf' | 'screenshot' | 'eval'> = {};
-for (const f of ['paper', 'paper-in', 'margin', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left', 'header', 'footer', 'page-numbers', 'tagged', 'outline', 'landscape', 'print-background', 'prefer-css-page-size', 'page-ranges', 'scale']) OPTION_KIND[f] = 'pdf';
-for (const f of ['width', 'height', 'selector', 'viewport-only', 'jpeg', 'quality']) OPTION_KIND[f] = 'screenshot';
-OPTION_KIND.out = 'eval';
+/** The catalog flag group that holds the print options. */
+export const PRINT_GROUP = 'print';
 
-type Value = string | number | boolean;
+const STEP_FLAGS = new Set(['pdf', 'screenshot', 'eval']);
+const SCREENSHOT_OPTIONS = ['width', 'height', 'selector', 'viewport-only', 'jpeg', 'quality'];
+
+export type Value = string | number | boolean;
 interface PendingStep {
   kind: 'pdf' | 'screenshot' | 'eval';
   arg: string;
   opts: Map<string, Value>;
 }
 
-export function parseRenderArgs(tokens: string[], flags: Flag[]): RenderSpec {
+export function parseRenderArgs(tokens: string[], catalog: Catalog, cwd = process.cwd()): RenderSpec {
+  const printFlags = flagGroup(PRINT_GROUP, catalog);
+  const optionKind = new Map<string, 'pdf' | 'screenshot' | 'eval'>([
+    ...printFlags.map((f) => [f.name, 'pdf'] as const),
+    ...SCREENSHOT_OPTIONS.map((n) => [n, 'screenshot'] as const),
+    ['out', 'eval'],
+  ]);
   const byName = new Map<string, Flag>();
-  for (const f of flags) {
-    byName.set(f.name, f);
-    if (f.alias) byName.set(f.alias, f);
+  for (const f of commandSpec('render', catalog).flags) {
+    for (const n of [f.name, f.alias, ...(f.aliases ?? [])]) if (n) byName.set(n, f);
   }
   const positionals: string[] = [];
   const globals = new Map<string, Value>();
@@ -84,7 +93,7 @@ export function parseRenderArgs(tokens: string[], flags: Flag[]): RenderSpec {
       steps.push({ kind: name as PendingStep['kind'], arg: String(value), opts: new Map() });
       continue;
     }
-    const kind = OPTION_KIND[name];
+    const kind = optionKind.get(name);
     if (!kind) {
       globals.set(name, value);
       continue;
@@ -103,7 +112,7 @@ export function parseRenderArgs(tokens: string[], flags: Flag[]): RenderSpec {
 
   const spec: RenderSpec = {
     file: positionals[0],
-    steps: steps.map((s, i) => buildStep(s, defaults[s.kind], i)),
+    steps: steps.map((s, i) => buildStep(s, defaults[s.kind], i, printFlags, cwd)),
     engine: (globals.get('engine') as RenderEngineChoice | undefined) ?? 'auto',
     serveRoot: globals.get('serve-root') as string | undefined,
     allowNetwork: globals.get('allow-network') === true,
@@ -123,7 +132,7 @@ function positive(v: Value | undefined, name: string): number | undefined {
   return v;
 }
 
-function buildStep(s: PendingStep, defaults: Map<string, Value>, index: number): RenderStep {
+function buildStep(s: PendingStep, defaults: Map<string, Value>, index: number, printFlags: Flag[], cwd: string): RenderStep {
   const o = new Map([...defaults, ...s.opts]);
   const str = (k: string) => o.get(k) as string | undefined;
   const num = (k: string) => o.get(k) as number | undefined;
@@ -131,32 +140,8 @@ function buildStep(s: PendingStep, defaults: Map<string, Value>, index: number):
   const label = `step ${index + 1} (--${s.kind})`;
   try {
     switch (s.kind) {
-      case 'pdf': {
-        let margin: Margins | undefined;
-        if (o.has('margin')) margin = parseMargins(str('margin')!);
-        for (const side of ['top', 'right', 'bottom', 'left'] as const) {
-          const v = str(`margin-${side}`);
-          if (v !== undefined) margin = { ...margin, [side]: v };
-        }
-        const step: PdfStep = {
-          kind: 'pdf',
-          out: s.arg,
-          paper: str('paper'),
-          paperSize: o.has('paper-in') ? parsePaperIn(str('paper-in')!) : undefined,
-          margin,
-          headerTemplate: str('header'),
-          footerTemplate: str('footer'),
-          pageNumbers: bool('page-numbers'),
-          tagged: bool('tagged'),
-          outline: bool('outline'),
-          landscape: bool('landscape'),
-          printBackground: bool('print-background'),
-          preferCSSPageSize: bool('prefer-css-page-size'),
-          pageRanges: str('page-ranges'),
-          scale: num('scale'),
-        };
-        return step;
-      }
+      case 'pdf':
+        return { ...printStep(o, printFlags, cwd), out: s.arg };
       case 'screenshot': {
         const step: ScreenshotStep = {
           kind: 'screenshot',
@@ -177,7 +162,68 @@ function buildStep(s: PendingStep, defaults: Map<string, Value>, index: number):
       }
     }
   } catch (err) {
-    if (err instanceof OptionError) throw new RenderUsageError(`${label}: ${err.message}`);
+    if (err instanceof OptionError || err instanceof RenderUsageError) throw new RenderUsageError(`${label}: ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * The print options, by flag name (`paper`, `margin`, `page-numbers`, ...), as a PdfStep.
+ * Options not given take the catalog's defaults, so `gstack render --pdf` and `gstack pdf`
+ * print alike. `--header`/`--footer` name HTML or a file holding it (resolved from `cwd`).
+ */
+export function printStep(given: ReadonlyMap<string, Value | undefined>, printFlags: Flag[], cwd: string): PdfStep {
+  const value = (name: string): Value | undefined => given.get(name) ?? (printFlags.find((f) => f.name === name)?.default as Value | undefined);
+  const str = (k: string) => value(k) as string | undefined;
+  let margin: Margins | undefined;
+  const m = str('margin');
+  if (m !== undefined) margin = parseMargins(m);
+  for (const side of ['top', 'right', 'bottom', 'left'] as const) {
+    const v = str(`margin-${side}`);
+    if (v !== undefined) margin = { ...margin, [side]: v };
+  }
+  return {
+    kind: 'pdf',
+    ...paperOption(str('paper')),
+    margin,
+    headerTemplate: templateArg(str('header'), '--header', cwd),
+    footerTemplate: templateArg(str('footer'), '--footer', cwd),
+    pageNumbers: value('page-numbers') as boolean | undefined,
+    tagged: value('tagged') as boolean | undefined,
+    outline: value('outline') as boolean | undefined,
+    landscape: value('landscape') as boolean | undefined,
+    printBackground: value('print-background') as boolean | undefined,
+    preferCSSPageSize: value('prefer-css-page-size') as boolean | undefined,
+    pageRanges: str('page-ranges'),
+    scale: value('scale') as number | undefined,
+  };
+}
+
+/** `--paper`: a paper name, or WIDTHxHEIGHT. */
+function paperOption(value: string | undefined): Pick<PdfStep, 'paper' | 'paperSize'> {
+  if (value === undefined) return {};
+  if (PAPER_SIZES[value.toLowerCase()]) return { paper: value.toLowerCase() };
+  try {
+    return { paperSize: parsePaperIn(value) };
+  } catch (err) {
+    if (err instanceof OptionError) {
+      throw new RenderUsageError(`--paper ${value}: use one of ${Object.keys(PAPER_SIZES).join(', ')} or WIDTHxHEIGHT (8.5x11 in inches, 210mmx297mm)`);
+    }
+    throw err;
+  }
+}
+
+/** A header/footer value that names a readable file is that file's HTML; anything else is the
+ * HTML itself. */
+function templateArg(value: string | undefined, flag: string, cwd: string): string | undefined {
+  if (value === undefined) return undefined;
+  const file = resolve(cwd, value);
+  if (!value.includes('<') && existsSync(file)) {
+    try {
+      if (statSync(file).isFile()) return readFileSync(file, 'utf8');
+    } catch {
+      throw new RenderUsageError(`${flag} ${value}: cannot read the file; pass the HTML itself or a readable file`);
+    }
+  }
+  return value;
 }

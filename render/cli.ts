@@ -2,7 +2,6 @@
 // the page-derived values fenced as untrusted web content, then GSTACK_RENDER_OK — or a last
 // `[error]` line that says what happened and what to do. Returns the exit code.
 import type { Catalog } from '../driver/catalog.js';
-import { commandSpec } from '../driver/catalog.js';
 import { oneLine, terminalSafe } from '../driver/output.js';
 import { parseRenderArgs, RenderUsageError } from './cli-args.js';
 import { RenderError, type RenderResult } from './render.js';
@@ -27,7 +26,7 @@ export async function runRenderCli(tokens: string[], catalog: Catalog, io: Rende
   const out = (line: string) => io.out(terminalSafe(line));
   let spec;
   try {
-    spec = parseRenderArgs(tokens, commandSpec('render', catalog).flags);
+    spec = parseRenderArgs(tokens, catalog, io.cwd);
   } catch (err) {
     if (err instanceof RenderUsageError) {
       io.err(`[error] ${err.message}\nRun \`gstack render --help\` for the steps and their options.`);

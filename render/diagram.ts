@@ -2,6 +2,7 @@
 // session, one page): every diagram becomes a figure, the bundled mermaid draws them, one
 // eval step collects the SVGs and one screenshot step per PNG crops each figure.
 import { readFile } from 'node:fs/promises';
+import { commandSpec } from '../driver/catalog.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { EMOJI_FACE, SANS } from './markdown-style.js';
 import {
@@ -28,6 +29,7 @@ export interface DiagramOptions {
   outDir?: string;
   format?: 'svg' | 'png' | 'both';
   width?: number;
+  /** Device pixel ratio of PNGs; default the catalog's (2). */
   scale?: number;
   theme?: MermaidPageOptions['theme'];
   background?: 'white' | 'transparent';
@@ -161,7 +163,8 @@ export async function renderDiagrams(opts: DiagramOptions): Promise<DiagramResul
   if (opts.width !== undefined && !(Number.isInteger(opts.width) && opts.width > 0 && opts.width <= 16384)) {
     throw usage(`--width ${opts.width}: use a whole number of CSS pixels, 1 to 16384`);
   }
-  const scale = opts.scale ?? 1;
+  // The catalog's default (2: a PNG sharp enough to print); the CLI passes it explicitly.
+  const scale = opts.scale ?? (commandSpec('diagram').flags.find((f) => f.name === 'scale')?.default as number);
   if (!(scale > 0 && scale <= 8)) throw usage(`--scale ${opts.scale}: use a number above 0, up to 8`);
   const diagrams = await collectDiagrams(opts.inputs, opts.cwd);
   const targets = planOutputs(diagrams, opts);

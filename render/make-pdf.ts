@@ -5,15 +5,17 @@
 // landed (named destinations), each later one carries those numbers and is checked against
 // itself until nothing moves.
 import { readFile } from 'node:fs/promises';
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { flagGroup } from '../driver/catalog.js';
 import { AssetPolicy, StrictAssetError } from './markdown-assets.js';
 import { convertMarkdown, frontMatter } from './markdown.js';
+import { loadHighlighter } from './markdown-highlight.js';
 import { buildDocument, tocHeadings, type DocumentOptions, type DocumentParts } from './markdown-document.js';
 import { BOOT_SCRIPT, MERMAID_READY_SELECTOR, mermaidBootScript, mermaidDistDir } from './mermaid-page.js';
 import { SANS } from './markdown-style.js';
 import { countPages, readPdfLayout } from './make-pdf-pages.js';
-import { OptionError, PAPER_SIZES, parsePaperIn } from './pdf-options.js';
+import { OptionError } from './pdf-options.js';
+import { PRINT_GROUP, RenderUsageError, printStep, type Value } from './cli-args.js';
 import { RenderError, render, type PdfStep, type RenderEngineChoice, type RenderStep } from './render.js';
 import { writeOutputFile } from './run-render.js';
 
@@ -26,16 +28,12 @@ export interface MakePdfOptions {
   toc?: boolean;
   tocDepth?: number;
   chapterBreaks?: boolean;
-  /** letter, a4, ... or WxH ("8.5x11", "210mmx297mm"). */
-  pageSize?: string;
-  /** CSS margin shorthand, e.g. "0.75in" or "20mm 15mm". */
-  margins?: string;
-  /** Chromium header/footer template HTML, or a path to a file holding it. */
-  headerTemplate?: string;
-  footerTemplate?: string;
-  pageNumbers?: boolean;
-  tagged?: boolean;
-  outline?: boolean;
+  /** The print options shared with `gstack render --pdf`, by flag name (`paper`, `margin`,
+   * `header`, `page-numbers`, `tagged`, ...): the catalog's "print" flag group. Options left
+   * out take that group's defaults. */
+  print?: Record<string, Value | undefined>;
+  /** Print each external link's URL after its text (paper keeps no links). */
+  printUrls?: boolean;
   watermark?: string;
   title?: string;
   author?: string;
@@ -73,37 +71,11 @@ export interface MakePdfResult {
   durationMs: number;
 }
 
-export const DEFAULT_MARGINS = '0.75in 0.7in';
 const MAX_TOC_PASSES = 3;
 
 /** Usage problems (bad option values, missing input) exit 2, like render's. */
 function usage(msg: string): RenderError {
   return new RenderError(msg, 2);
-}
-
-function templateArg(value: string | undefined, flag: string, cwd: string): string | undefined {
-  if (value === undefined) return undefined;
-  // A value that names a readable file is that file's HTML; anything else is the HTML itself.
-  const file = resolve(cwd, value);
-  if (!value.includes('<') && existsSync(file)) {
-    try {
-      if (statSync(file).isFile()) return readFileSync(file, 'utf8');
-    } catch {
-      throw usage(`${flag} ${value}: cannot read the file`);
-    }
-  }
-  return value;
-}
-
-function paperOf(pageSize: string | undefined): Pick<PdfStep, 'paper' | 'paperSize'> {
-  if (!pageSize) return { paper: 'letter' };
-  if (PAPER_SIZES[pageSize.toLowerCase()]) return { paper: pageSize.toLowerCase() };
-  try {
-    return { paperSize: parsePaperIn(pageSize) };
-  } catch (err) {
-    if (err instanceof OptionError) throw usage(`--page-size ${pageSize}: use one of ${Object.keys(PAPER_SIZES).join(', ')} or WIDTHxHEIGHT (8.5x11, 210mmx297mm)`);
-    throw err;
-  }
 }
 
 function today(): string {
@@ -130,16 +102,21 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   const output = resolve(cwd, opts.output ?? join(dirname(input), basename(input, extname(input)) + (to === 'html' ? '.html' : '.pdf')));
   const tocDepth = opts.tocDepth ?? 3;
   if (!(Number.isInteger(tocDepth) && tocDepth >= 1 && tocDepth <= 6)) throw usage(`--toc-depth ${opts.tocDepth}: use 1 to 6`);
-  const header = templateArg(opts.headerTemplate, '--header-template', cwd);
-  const footer = templateArg(opts.footerTemplate, '--footer-template', cwd);
-  const paper = paperOf(opts.pageSize);
+  let printed: PdfStep;
+  try {
+    printed = printStep(new Map(Object.entries(opts.print ?? {})), flagGroup(PRINT_GROUP), cwd);
+  } catch (err) {
+    if (err instanceof RenderUsageError || err instanceof OptionError) throw usage(err.message);
+    throw err;
+  }
 
   // Stage 1: parse, sanitize, resolve assets.
   let t = Date.now();
   const policy = new AssetPolicy({ baseDir: dirname(input), allowNetwork: !!opts.allowNetwork, strict: !!opts.strict });
+  const highlighter = await loadHighlighter(source);
   let converted;
   try {
-    converted = convertMarkdown(source, { policy });
+    converted = convertMarkdown(source, { policy, highlighter, printUrls: !!opts.printUrls });
   } catch (err) {
     if (err instanceof StrictAssetError) throw new RenderError(`${basename(input)}: ${err.message}`, 1);
     throw err;
@@ -164,6 +141,10 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
     allowNetwork: !!opts.allowNetwork,
     withMermaid: converted.diagrams.length > 0,
     tocNumbers: to === 'pdf',
+    // The document numbers its own pages (CSS page-margin boxes), so the cover and contents
+    // pages can stay unnumbered; Chromium's footer template would number every page.
+    pageNumbers: to === 'pdf' && !!printed.pageNumbers,
+    pageNumbersBelowFooter: printed.footerTemplate !== undefined,
   };
   const parts: DocumentParts = { bodyHtml: converted.html, headings: converted.headings, notices: policy.notices };
   const result: MakePdfResult = {
@@ -184,17 +165,8 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
     return result;
   }
 
-  const pdfStep: PdfStep = {
-    kind: 'pdf',
-    ...paper,
-    margin: opts.margins ?? DEFAULT_MARGINS,
-    headerTemplate: header,
-    footerTemplate: footer,
-    pageNumbers: opts.pageNumbers ?? true,
-    tagged: opts.tagged ?? true,
-    outline: opts.outline ?? true,
-    printBackground: true,
-  };
+  // Layout passes print every page (the TOC needs them all); --page-ranges applies to the last.
+  const pdfStep: PdfStep = { ...printed, pageNumbers: false, pageRanges: undefined };
   const distDir = mermaidDistDir();
   const boot = mermaidBootScript({ fontFamily: SANS }, false);
   let reportedDiagrams = false;
@@ -202,11 +174,11 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   let engine: RenderEngineChoice = opts.engine ?? 'auto';
 
   /** One render of the page: diagrams drawn, then the PDF (or the finished HTML). */
-  const pass = async (html: string, label: string): Promise<{ pdf?: Buffer; html?: string }> => {
+  const pass = async (html: string, label: string, pageRanges?: string): Promise<{ pdf?: Buffer; html?: string }> => {
     t = Date.now();
     const steps: RenderStep[] = [];
     if (docOpts.withMermaid) steps.push({ kind: 'eval', expression: 'window.__gstackMermaid.errors' });
-    if (to === 'pdf') steps.push(pdfStep);
+    if (to === 'pdf') steps.push({ ...pdfStep, pageRanges });
     else steps.push({ kind: 'eval', expression: STANDALONE_HTML_EXPR });
     const r = await render({
       file: join(distDir, 'gstack-doc.html'),
@@ -241,7 +213,8 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
     await writeOutputFile(output, html!);
   } else {
     const listed = docOpts.toc ? tocHeadings(converted.headings, tocDepth) : [];
-    let { pdf } = await pass(buildDocument(parts, docOpts), listed.length ? 'layout pass 1 printed' : 'printed');
+    const ranges = printed.pageRanges;
+    let { pdf } = await pass(buildDocument(parts, docOpts), listed.length ? 'layout pass 1 printed' : 'printed', listed.length ? undefined : ranges);
     if (listed.length) {
       let layout = await readPdfLayout(pdf!);
       for (let n = 2; ; n++) {
@@ -259,6 +232,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
       }
       const unplaced = listed.filter((h) => !layout.pages.has(h.id));
       if (unplaced.length) say(`gstack pdf: warning: ${unplaced.length} headings not found in the PDF; their TOC entries have no page number`);
+      if (ranges) ({ pdf } = await pass(buildDocument(parts, docOpts, result.tocPages), `pages ${ranges} printed`, ranges));
     }
     result.pages = countPages(pdf!);
     await writeOutputFile(output, pdf!);

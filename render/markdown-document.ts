@@ -5,7 +5,7 @@
 import type { Heading } from './markdown.js';
 import type { AssetNotice } from './markdown-assets.js';
 import { escapeHtml } from './sanitize.js';
-import { PRINT_CSS } from './markdown-style.js';
+import { PRINT_CSS, SANS } from './markdown-style.js';
 import { MERMAID_SCRIPT_TAG } from './mermaid-page.js';
 
 export interface DocumentOptions {
@@ -24,6 +24,10 @@ export interface DocumentOptions {
   withMermaid: boolean;
   /** Show page numbers in the TOC (PDF); an HTML file has no pages, so its TOC is links only. */
   tocNumbers: boolean;
+  /** "N of M" at the foot of each body page (the cover and contents pages stay unnumbered). */
+  pageNumbers?: boolean;
+  /** A footer template prints at the bottom of the margin: the number moves to its top edge. */
+  pageNumbersBelowFooter?: boolean;
 }
 
 export interface DocumentParts {
@@ -78,6 +82,21 @@ function noticesHtml(notices: AssetNotice[]): string {
   return `<aside class="gstack-notices" role="note"><strong>Not loaded:</strong><ul>${items}</ul></aside>`;
 }
 
+/**
+ * Page numbers as CSS page-margin boxes: unlike Chromium's footer template (the same on every
+ * page), a named page can leave them out, so the cover and the contents pages carry none. They
+ * still count: N is the PDF page, the number the TOC gives and a viewer's "go to page" uses.
+ */
+function pageNumberCss(opts: DocumentOptions): string {
+  const front = '.gstack-cover, .gstack-toc { page: gstack-front; }\n@page gstack-front { @bottom-center { content: none; } }';
+  if (!opts.pageNumbers) return front;
+  const place = opts.pageNumbersBelowFooter ? 'vertical-align: top; padding-top: 0.12in;' : 'vertical-align: middle;';
+  return (
+    `@page { @bottom-center { content: counter(page) " of " counter(pages); ${place} ` +
+    `font-family: ${SANS}; font-size: 8pt; color: #57606a; } }\n${front}`
+  );
+}
+
 /** The whole page. `tocPages` (heading id -> PDF page) fills in the TOC numbers. */
 export function buildDocument(parts: DocumentParts, opts: DocumentOptions, tocPages?: Map<string, number>): string {
   const head = [
@@ -86,7 +105,7 @@ export function buildDocument(parts: DocumentParts, opts: DocumentOptions, tocPa
     '<meta name="referrer" content="no-referrer">',
     `<title>${escapeHtml(opts.title)}</title>`,
     opts.author ? `<meta name="author" content="${escapeHtml(opts.author)}">` : '',
-    `<style>${PRINT_CSS}</style>`,
+    `<style>${PRINT_CSS}\n${pageNumberCss(opts)}</style>`,
     opts.withMermaid ? MERMAID_SCRIPT_TAG : '',
   ].filter(Boolean);
 

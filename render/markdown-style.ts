@@ -1,6 +1,7 @@
 // The print stylesheet for `gstack pdf`. Fonts are named explicitly so emoji and CJK come from
 // the OS packages the set-up installs (fonts-noto-color-emoji, fonts-noto-cjk) rather than
 // whatever fontconfig happens to pick; the emoji font is last so digits stay text.
+import { HIGHLIGHT_CSS } from './markdown-highlight.js';
 
 // "gstack emoji" maps only emoji code points to the colour emoji font (unicode-range), and
 // comes first: otherwise a text font that happens to carry a few monochrome emoji (DejaVu Sans
@@ -48,12 +49,19 @@ img { max-width: 100%; height: auto; }
 hr { border: 0; border-top: 1px solid #d0d7de; margin: 1.5em 0; }
 blockquote { margin-left: 0; padding: 0.1em 1em; color: #444c56; border-left: 0.25em solid #d0d7de; }
 code, kbd, samp, pre { font-family: ${MONO}; font-size: 0.88em; }
-:not(pre) > code { background: #f3f5f7; border-radius: 3px; padding: 0.1em 0.3em; }
+/* Inline code: no side padding, which would read as a space in the PDF's text ("( --x )") and
+ * leave a gap before punctuation. A token never breaks inside (see inlineCode); an overlong one
+ * may break anywhere rather than overflow the page. */
+:not(pre) > code { background: #eef1f4; padding: 0.1em 0; overflow-wrap: anywhere; }
+.gstack-nobr { white-space: nowrap; }
 kbd { border: 1px solid #c8ced6; border-bottom-width: 2px; border-radius: 3px; padding: 0 0.3em; }
 pre {
   background: #f6f8fa; border: 1px solid #e3e7eb; border-radius: 4px; padding: 0.7em 0.9em;
   white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.4;
+  orphans: 3; widows: 3;
 }
+/* A short block stays on one page; a long one may split, never leaving under 3 lines a side. */
+pre.gstack-keep { break-inside: avoid; page-break-inside: avoid; }
 pre code { font-size: 1em; background: none; padding: 0; }
 table { border-collapse: collapse; width: auto; max-width: 100%; font-size: 0.95em; }
 th, td { border: 1px solid #d0d7de; padding: 0.3em 0.6em; vertical-align: top; }
@@ -62,6 +70,9 @@ thead { display: table-header-group; }
 tr, img, figure { break-inside: avoid; }
 figure { text-align: center; }
 figcaption { font-size: 0.9em; color: #57606a; }
+/* --print-urls: the address after the link text, for the paper copy. */
+.gstack-url { font-size: 0.85em; color: #57606a; overflow-wrap: anywhere; }
+${HIGHLIGHT_CSS}
 
 /* Chapters: every top-level heading after the first opens a new page (a lone title h1 does not). */
 .gstack-chapters .gstack-doc > h1 ~ h1 { break-before: page; page-break-before: always; }
@@ -81,9 +92,11 @@ figcaption { font-size: 0.9em; color: #57606a; }
 .gstack-toc li { margin: 0.25em 0; break-inside: avoid; }
 .gstack-toc a { display: flex; align-items: baseline; color: inherit; }
 .gstack-toc .gstack-toc-text { flex: 0 1 auto; }
-.gstack-toc .gstack-toc-dots { flex: 1 1 auto; border-bottom: 1px dotted #8c959f; margin: 0 0.4em; min-width: 1.5em; transform: translateY(-0.3em); }
+/* No transform on the leader: Chromium can paint a transformed box into every page of the PDF
+ * (clipped away, but its thousands of dots still written: ~6 KB a page). */
+.gstack-toc .gstack-toc-dots { flex: 1 1 auto; border-bottom: 1px dotted #8c959f; margin: 0 0.4em; min-width: 1.5em; position: relative; top: -0.3em; }
 .gstack-toc .gstack-toc-page { flex: 0 0 2.6em; text-align: right; font-variant-numeric: tabular-nums; }
-.gstack-toc .gstack-toc-l1 { font-weight: 600; margin-top: 0.6em; }
+.gstack-toc .gstack-toc-l1 { font-weight: 700; margin-top: 0.6em; }
 .gstack-toc .gstack-toc-l2 { padding-left: 1.2em; }
 .gstack-toc .gstack-toc-l3 { padding-left: 2.4em; font-size: 0.95em; }
 .gstack-toc .gstack-toc-l4, .gstack-toc .gstack-toc-l5, .gstack-toc .gstack-toc-l6 { padding-left: 3.6em; font-size: 0.9em; }

@@ -75,7 +75,8 @@ export interface PrintToPdfParams {
   generateDocumentOutline: boolean;
 }
 
-const FOOTER_STYLE = 'box-sizing:border-box;width:100%;font-size:9px;font-family:sans-serif;color:#555;padding:0 0.4in;';
+// Named fonts: fontconfig's sans-serif (often DejaVu Sans) would embed one more font in most PDFs.
+const FOOTER_STYLE = "box-sizing:border-box;width:100%;font-size:9px;font-family:'Liberation Sans',Arial,Helvetica,sans-serif;color:#555;padding:0 0.4in;";
 export const PAGE_NUMBERS_HTML =
   '<span class="pageNumber"></span> of <span class="totalPages"></span>';
 /** An empty template: Chromium prints date and title when a template is missing. */

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
-import { loadCatalog, type Catalog, type Command, type Flag } from '../driver/catalog.js';
+import { loadCatalog, resolveCommand, type Catalog, type Flag } from '../driver/catalog.js';
 import { SHAPES, buildScript, type ParamSchema, type Shape } from '../cookbook/index.js';
 import { paramType } from '../cookbook/list.js';
 
@@ -76,9 +76,12 @@ function makeHandlebars(catalog: Catalog, shapes: ReadonlyArray<{ name: string }
   hb.registerHelper('flagDefault', (f: Flag) => flagDefault(f));
   hb.registerHelper('support', (v: string) => ({ yes: 'yes', no: 'no', partial: 'partial' })[v] ?? v);
   /** The commands whose `skills` include this skill, in catalog order. */
-  hb.registerHelper('commandsFor', (skill: string) => catalog.commands.filter((c: Command) => (c.skills ?? []).includes(skill)));
+  hb.registerHelper('commandsFor', (skill: string) => catalog.commands.filter((c) => (c.skills ?? []).includes(skill)).map((c) => resolveCommand(c, catalog)));
   hb.registerHelper('includes', (list: unknown, item: unknown) => Array.isArray(list) && list.includes(item));
-  hb.registerHelper('command', (name: string) => catalog.commands.find((c) => c.name === name));
+  hb.registerHelper('command', (name: string) => {
+    const c = catalog.commands.find((x) => x.name === name);
+    return c && resolveCommand(c, catalog);
+  });
   hb.registerHelper('shapeNamed', (name: string) => {
     const shape = shapes.find((s) => s.name === name);
     if (!shape) throw new TemplateError(`no cookbook shape named "${name}"`);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadCatalog, validateCatalog, CATALOG_PATH, CatalogError } from '../driver/catalog.js';
+import { commandSpec, loadCatalog, validateCatalog, CATALOG_PATH, CatalogError } from '../driver/catalog.js';
 import { CHROMIUM_GLOBALS, runInSandbox } from '../driver/sandbox.js';
 import { runCli } from './helpers/cli.js';
 
@@ -54,7 +54,7 @@ const require = createRequire(import.meta.url);
 test('every shared flag and run flag in the catalog is accepted by `gstack run --help`', async () => {
   const r = await runCli(['run', '--help']);
   assert.equal(r.code, 0, r.stderr);
-  const run = catalog.commands.find((c) => c.name === 'run')!;
+  const run = commandSpec('run', catalog);
   for (const f of [...(catalog.sharedFlags ?? []), ...run.flags]) assert.ok(r.stdout.includes(`--${f.name}`), `--${f.name} missing from run --help`);
 });
 
@@ -76,4 +76,26 @@ test('the validator precompiled at build time rejects a broken catalog too', () 
   const broken = JSON.parse(readFileSync(CATALOG_PATH, 'utf8'));
   broken.commands[0].flags.push({ name: 'Bad Name', type: 'string' });
   assert.equal(validate(broken), false);
+});
+
+test('gstack pdf and gstack render get the print options from one flag group: same names, aliases and defaults', () => {
+  const print = catalog.flagGroups?.print ?? [];
+  assert.ok(print.length >= 10);
+  for (const cmd of ['pdf', 'render']) {
+    const flags = commandSpec(cmd, catalog).flags;
+    for (const f of print) assert.equal(flags.find((x) => x.name === f.name), f, `${cmd} lacks --${f.name} from the print group`);
+  }
+  const byName = Object.fromEntries(print.map((f) => [f.name, f]));
+  assert.deepEqual(byName.paper.aliases, ['page-size', 'paper-in']);
+  assert.deepEqual(byName.margin.aliases, ['margins']);
+  assert.equal(byName['page-numbers'].default, true);
+});
+
+test('a command naming a missing flag group, or a flag twice, is rejected', () => {
+  const missing = JSON.parse(readFileSync(CATALOG_PATH, 'utf8'));
+  missing.commands.find((c: { name: string }) => c.name === 'pdf').flags.push({ group: 'nope' });
+  assert.throws(() => validateCatalog(missing), (e: Error) => e instanceof CatalogError && /no flag group "nope"/.test(e.message));
+  const twice = JSON.parse(readFileSync(CATALOG_PATH, 'utf8'));
+  twice.commands.find((c: { name: string }) => c.name === 'pdf').flags.push({ name: 'margins', type: 'string', description: 'x' });
+  assert.throws(() => validateCatalog(twice), (e: Error) => e instanceof CatalogError && /"pdf" has the flag --margins twice/.test(e.message));
 });

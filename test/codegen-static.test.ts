@@ -11,7 +11,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import * as acorn from 'acorn';
-import { loadCatalog } from '../driver/catalog.js';
+import { loadCatalog, resolveCommand } from '../driver/catalog.js';
 import { SHAPES } from '../cookbook/index.js';
 import { renderAll } from '../templates/gen.js';
 
@@ -244,7 +244,7 @@ test('every catalog entry appears in the browse skill', () => {
     has(`gstack ${c.name}`, 'command');
     if ((c.skills ?? []).includes('browse')) {
       has(`### \`gstack ${c.name}\``, 'command section');
-      for (const f of c.flags) has(`--${f.name}`, `flag of ${c.name}`);
+      for (const f of resolveCommand(c, catalog).flags) has(`--${f.name}`, `flag of ${c.name}`);
     }
   }
   for (const f of catalog.sharedFlags ?? []) has(`\`--${f.name}`, 'shared flag');
@@ -260,7 +260,7 @@ test('each command is documented, with all its flags, in every skill its catalog
       const doc = read(`generated/${skill}/SKILL.md`);
       assert.ok(doc.includes(`### \`gstack ${c.name}\``), `${skill} skill lacks gstack ${c.name}`);
       assert.ok(doc.includes(c.usage), `${skill} skill lacks the usage of gstack ${c.name}`);
-      for (const f of c.flags) assert.ok(doc.includes(`--${f.name}`), `${skill} skill lacks --${f.name} of gstack ${c.name}`);
+      for (const f of resolveCommand(c, catalog).flags) assert.ok(doc.includes(`--${f.name}`), `${skill} skill lacks --${f.name} of gstack ${c.name}`);
     }
   }
 });

@@ -77,19 +77,19 @@ test('flowchart, sequence, class and state diagrams render to SVG (labels presen
     assert.doesNotMatch(svg, /Syntax error in text/);
     const png = await readFile(join(work, k.file.replace('.mmd', '.png')));
     assert.ok(looksDrawn(png), `${k.file}: PNG looks empty (${png.length} bytes, ${JSON.stringify(pngSize(png))})`);
-    // The SVG declares the size the PNG was cropped to.
+    // The PNG is the SVG's declared size at the default 2x device scale: sharp enough to print.
     const w = Number(/<svg [^>]*width="(\d+)"/.exec(svg)?.[1]);
-    assert.equal(pngSize(png).width, w, `${k.file}: PNG width ${pngSize(png).width} vs SVG width ${w}`);
+    assert.equal(pngSize(png).width, 2 * w, `${k.file}: PNG width ${pngSize(png).width} vs SVG width ${w} (expected 2x)`);
   }
 });
 
 test('--width sets the diagram width (PNG pixels = width x --scale); --out-dir and --format both name files after the inputs', async () => {
   const dir = join(work, 'sized');
-  const r = await gstack(['diagram', join(FIXTURES, 'flowchart.mmd'), join(FIXTURES, 'state.mmd'), '--out-dir', dir, '--format', 'both', '--width', '640', '--scale', '2']);
+  const r = await gstack(['diagram', join(FIXTURES, 'flowchart.mmd'), join(FIXTURES, 'state.mmd'), '--out-dir', dir, '--format', 'both', '--width', '640', '--scale', '3']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(r.stdout.trim().split('\n'), ['flowchart.svg', 'flowchart.png', 'state.svg', 'state.png'].map((f) => join(dir, f)));
   for (const name of ['flowchart', 'state']) {
-    assert.equal(pngSize(await readFile(join(dir, name + '.png'))).width, 1280);
+    assert.equal(pngSize(await readFile(join(dir, name + '.png'))).width, 1920);
     assert.match(await readFile(join(dir, name + '.svg'), 'utf8'), /<svg [^>]*width="640"/);
   }
 });

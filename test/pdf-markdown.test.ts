@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { convertMarkdown, frontMatter, slugify } from '../render/markdown.js';
 import { AssetPolicy, StrictAssetError, cssRefs, isRemoteRef } from '../render/markdown-assets.js';
 import { buildDocument, TOC_PLACEHOLDER } from '../render/markdown-document.js';
+import { loadHighlighter } from '../render/markdown-highlight.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'markdown');
 
@@ -20,8 +21,10 @@ function convert(md: string, opts: { baseDir?: string; allowNetwork?: boolean; s
 test('smart typography applies to prose, never to code spans or fences', () => {
   const { html } = convert('He said "hi" -- it\'s fine... really --- yes.\n\n`"a" -- b...`\n\n```\n"c" -- d...\n```\n');
   assert.match(html, /He said “hi” – it’s fine… really — yes\./);
-  assert.match(html, /<code>&quot;a&quot; -- b\.\.\.<\/code>|<code>"a" -- b\.\.\.<\/code>/);
-  assert.match(html, /<pre><code>("|&quot;)c("|&quot;) -- d\.\.\./);
+  // Tokens of inline code sit in no-break spans (see the print-quality tests); the text is as written.
+  const text = html.replace(/<\/?span[^>]*>/g, '');
+  assert.match(text, /<code>&quot;a&quot; -- b\.\.\.<\/code>|<code>"a" -- b\.\.\.<\/code>/);
+  assert.match(text, /<pre class="gstack-code gstack-keep"><code>("|&quot;)c("|&quot;) -- d\.\.\./);
 });
 
 test('headings get GitHub-style anchors, unique, in any script', () => {
@@ -180,4 +183,43 @@ test('the printed page: CSP offline and script-free without diagrams, cover, TOC
   assert.match(withDiagrams, /script-src 'self'/);
   assert.match(withDiagrams, /<script type="module" src="gstack-mermaid-boot.js"><\/script>/);
   assert.match(withDiagrams, /img-src 'self' data: blob: https: http:/);
+});
+
+test('linkify: a real e-mail address is a mailto: link, a package version is text', () => {
+  const { html } = convert('Write to ada@example.com or ada@example.co.uk; install uglify-js@3.13.0, react@18.2.0, @scope/pkg@1.0.0-rc.1 or foo@latest.\n');
+  assert.match(html, /<a href="mailto:ada@example\.com">ada@example\.com<\/a>/);
+  assert.match(html, /<a href="mailto:ada@example\.co\.uk">/);
+  assert.equal((html.match(/mailto:/g) ?? []).length, 2, html);
+  assert.match(html, /install uglify-js@3\.13\.0, react@18\.2\.0, @scope\/pkg@1\.0\.0-rc\.1 or foo@latest\./);
+});
+
+test('fences: a known language is highlighted, an unknown one or none stays plain; short blocks are kept together', async () => {
+  const src = '```js\nconst a = "x"; // note\n```\n\n```no-such-language\nconst b = 1;\n```\n\n```\nconst c = 2;\n```\n\n    indented();\n\n```ts\n' + 'let n = 1;\n'.repeat(16) + '```\n';
+  const highlighter = await loadHighlighter(src);
+  const policy = new AssetPolicy({ baseDir: FIXTURES, allowNetwork: false, strict: false });
+  const { html } = convertMarkdown(src, { policy, highlighter });
+  assert.match(html, /<pre class="gstack-code gstack-keep"><code class="hljs language-js"><span class="hljs-keyword">const<\/span> a = <span class="hljs-string">("|&quot;)x("|&quot;)<\/span>; <span class="hljs-comment">\/\/ note<\/span>/);
+  assert.match(html, /<pre class="gstack-code gstack-keep"><code class="language-no-such-language">const b = 1;\n<\/code><\/pre>/);
+  assert.match(html, /<pre class="gstack-code gstack-keep"><code>const c = 2;\n<\/code><\/pre>/);
+  assert.match(html, /<pre class="gstack-code gstack-keep"><code>indented\(\);\n<\/code><\/pre>/);
+  assert.match(html, /<pre class="gstack-code"><code class="hljs language-ts">/, 'a 16-line block may split (widows/orphans keep 3 lines a side)');
+  // No fence names a language: highlight.js is not even loaded.
+  assert.equal(await loadHighlighter('```\nplain\n```\n\n```mermaid\ngraph TD\n```\n'), undefined);
+});
+
+test('inline code: tokens with a break opportunity are held together; the text is unchanged', () => {
+  const { html } = convert('Pass `--comments all` or `a/b/c.js` or `word` or `' + 'x-'.repeat(30) + '`.\n');
+  assert.match(html, /<code><span class="gstack-nobr">--comments<\/span> all<\/code>/);
+  assert.match(html, /<code><span class="gstack-nobr">a\/b\/c\.js<\/span><\/code>/);
+  assert.match(html, /<code>word<\/code>/);
+  assert.match(html, /<code>(x-){30}<\/code>/, 'an overlong token may break rather than overflow the page');
+});
+
+test('--print-urls: the URL follows external links whose text is not already the URL', () => {
+  const policy = new AssetPolicy({ baseDir: FIXTURES, allowNetwork: false, strict: false });
+  const md = '[Babel](https://babeljs.io/), https://example.com/x, [example.com](https://example.com), [local](#intro), [file](other.md).\n';
+  const { html } = convertMarkdown(md, { policy, printUrls: true });
+  assert.match(html, /<a href="https:\/\/babeljs\.io\/">Babel<\/a><span class="gstack-url"> \(https:\/\/babeljs\.io\/\)<\/span>/);
+  assert.equal((html.match(/gstack-url/g) ?? []).length, 1, html);
+  assert.doesNotMatch(convertMarkdown(md, { policy }).html, /gstack-url/);
 });

@@ -58,11 +58,11 @@ before(() => {
 });
 after(() => rmSync(work, { recursive: true, force: true }));
 
-test('a two-page report renders to a tagged, outlined, landscape PDF with "N of M" page numbers', async () => {
+test('a two-page report renders to a tagged, outlined, landscape PDF with "N of M" page numbers (the defaults)', async () => {
   const r = await gstack([
     join(FIX, 'report.html'), '--wait-selector', '#ready-marker',
-    '--pdf', 'out/report.pdf', '--tagged', '--outline', '--page-numbers', '--landscape',
-    '--pdf', 'out/plain.pdf',
+    '--pdf', 'out/report.pdf', '--landscape',
+    '--pdf', 'out/plain.pdf', '--no-tagged', '--no-outline', '--no-page-numbers',
   ]);
   assertOk(r);
   const report = join(work, 'out', 'report.pdf');
@@ -91,8 +91,8 @@ test('a two-page report renders to a tagged, outlined, landscape PDF with "N of 
     assert.ok(outline.includes(heading), `outline lacks "${heading}": ${JSON.stringify(outline)}`);
   }
 
-  // The second --pdf got none of the first one's options: portrait, untagged, no outline,
-  // no page numbers. The flags are what made the difference.
+  // The second --pdf got none of the first one's options (portrait) and turned the defaults off:
+  // untagged, no outline, no page numbers. The flags are what made the difference.
   const plainInfo = pdfInfo(plain);
   assert.equal(plainInfo.Pages, '2');
   assert.equal(plainInfo.Tagged, 'no');

@@ -2,15 +2,15 @@
 // ordered step parsing, the fenced output, and the generated Aside script.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCatalog, commandSpec } from '../driver/catalog.js';
+import { loadCatalog } from '../driver/catalog.js';
 import { parseMargins, parsePaperIn, resolvePdfParams, toInches, toPlaywrightPdfOptions, PAPER_SIZES, OptionError } from '../render/pdf-options.js';
 import { parseRenderArgs, RenderUsageError } from '../render/cli-args.js';
 import { formatRenderResult, RENDER_SENTINEL, UNTRUSTED_BEGIN, UNTRUSTED_END } from '../render/cli.js';
 import { asideRenderScript, stepFileName } from '../render/aside-render.js';
 import type { PdfStep } from '../render/render.js';
 
-const flags = commandSpec('render', loadCatalog()).flags;
-const parse = (...args: string[]) => parseRenderArgs(args, flags);
+const catalog = loadCatalog();
+const parse = (...args: string[]) => parseRenderArgs(args, catalog);
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-3, `${a} != ${b}`);
 
 test('lengths convert to inches in every documented unit', () => {
@@ -91,7 +91,7 @@ test('tagged/outline/scale/ranges map onto both the CDP params and Playwright op
 
 test('steps are parsed in order; options belong to the latest step of their kind', () => {
   const spec = parse(
-    'r.html', '--landscape', '--pdf', 'a.pdf', '--tagged', '--screenshot', 's.png', '--width', '640', '--outline',
+    'r.html', '--landscape', '--pdf', 'a.pdf', '--no-tagged', '--screenshot', 's.png', '--width', '640', '--no-outline',
     '--pdf', 'b.pdf', '--no-landscape', '--paper', 'a4', '--margin', '1in', '--margin-left=2cm',
     '--eval', 'document.title', '--out', 't.txt', '--eval', '1+1', '--screenshot', 'c.jpg', '--quality', '70',
     '--wait-selector', '#x', '--wait-expr', 'window.ok', '--wait-timeout', '5000', '--timeout', '9000', '--engine', 'chromium',
@@ -101,10 +101,11 @@ test('steps are parsed in order; options belong to the latest step of their kind
   const [a, s1, b, e1, e2, s2] = spec.steps as any[];
   assert.equal(a.out, 'a.pdf');
   assert.equal(a.landscape, true); // default given before any --pdf
-  assert.equal(a.tagged, true);
-  assert.equal(a.outline, true); // --outline after --screenshot still belongs to the latest --pdf
+  assert.equal(a.tagged, false);
+  assert.equal(a.outline, false); // --no-outline after --screenshot still belongs to the latest --pdf
   assert.equal(b.landscape, false);
-  assert.equal(b.tagged, undefined);
+  assert.equal(b.tagged, true); // the catalog's default, not a's value
+  assert.equal(b.outline, true);
   assert.equal(b.paper, 'a4');
   assert.deepEqual(b.margin, { top: '1in', right: '1in', bottom: '1in', left: '2cm' });
   assert.equal(s1.width, 640);
@@ -118,6 +119,20 @@ test('steps are parsed in order; options belong to the latest step of their kind
   assert.equal(spec.engine, 'chromium');
 });
 
+test('a --pdf step takes the print group\'s defaults and accepts the old spellings as aliases', () => {
+  const [d] = parse('r.html', '--pdf', 'd.pdf').steps as PdfStep[];
+  assert.deepEqual(
+    { paper: d.paper, margin: d.margin, pageNumbers: d.pageNumbers, tagged: d.tagged, outline: d.outline, printBackground: d.printBackground, landscape: d.landscape, scale: d.scale },
+    { paper: 'letter', margin: { top: '0.75in', right: '0.7in', bottom: '0.75in', left: '0.7in' }, pageNumbers: true, tagged: true, outline: true, printBackground: true, landscape: false, scale: 1 },
+  );
+  const [old] = parse('r.html', '--pdf', 'o.pdf', '--page-size', 'a4', '--margins', '20mm', '--header-template', '<b>H</b>', '--footer-template', '<b>F</b>').steps as PdfStep[];
+  const [now] = parse('r.html', '--pdf', 'n.pdf', '--paper', 'a4', '--margin', '20mm', '--header', '<b>H</b>', '--footer', '<b>F</b>').steps as PdfStep[];
+  assert.deepEqual({ ...old, out: '' }, { ...now, out: '' });
+  const [wh] = parse('r.html', '--pdf', 'w.pdf', '--paper-in', '5x7').steps as PdfStep[];
+  assert.deepEqual(wh.paperSize, { width: '5in', height: '7in' });
+  assert.equal(wh.paper, undefined);
+});
+
 test('bad command lines are usage errors that say what to do', () => {
   const cases: Array<[string[], RegExp]> = [
     [['--pdf', 'a.pdf'], /name the HTML file/],
@@ -125,7 +140,7 @@ test('bad command lines are usage errors that say what to do', () => {
     [['r.html', '--out', 'x.txt', '--eval', '1'], /--out belongs to an --eval step/],
     [['r.html', '--pdf'], /--pdf needs a value/],
     [['r.html', '--screenshot', 's.png', '--width', 'wide'], /--width expects a number/],
-    [['r.html', '--pdf', 'a.pdf', '--paper', 'b9'], /--paper must be one of/],
+    [['r.html', '--pdf', 'a.pdf', '--paper', 'b9'], /step 1 \(--pdf\): --paper b9: use one of letter, legal.*or WIDTHxHEIGHT/],
     [['r.html', 'other.html', '--pdf', 'a.pdf'], /one input file per render/],
     [['r.html', '--pdf', 'a.pdf', '--margin', '1in 1in 1in 1in 1in'], /step 1 \(--pdf\): margin/],
     [['r.html', '--pdf', 'a.pdf', '--bogus'], /unknown option --bogus/],

@@ -4,7 +4,7 @@
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
-import { commandSpec } from '../../driver/catalog.js';
+import { commandSpec, flagGroup } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
@@ -32,13 +32,9 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
         toc: a.toc,
         tocDepth: a['toc-depth'],
         chapterBreaks: a['chapter-breaks'],
-        pageSize: a['page-size'],
-        margins: a.margins,
-        headerTemplate: a['header-template'],
-        footerTemplate: a['footer-template'],
-        pageNumbers: a['page-numbers'],
-        tagged: a.tagged,
-        outline: a.outline,
+        // The print options go by their catalog names, like `gstack render --pdf`'s.
+        print: Object.fromEntries(flagGroup('print', catalog).map((f) => [f.name, a[f.name]])),
+        printUrls: a['print-urls'],
         watermark: a.watermark,
         title: a.title,
         author: a.author,

@@ -1,18 +1,22 @@
 // Benchmark (not part of npm test): `gstack pdf` against md-to-pdf and `gstack diagram`
 // against @mermaid-js/mermaid-cli, on the same inputs, in the same run, with the same Chromium.
 // gstack runs twice per round: served by the warm worker (driver/warm/, the normal case after
-// a user's first call) and with GSTACK_NO_WARM=1 (every call in its own process).
+// a user's first call) and with GSTACK_NO_WARM=1 (every call in its own process). For PDFs it
+// also prints each tool's page count and file size side by side.
 //
-//   npx tsc -p tsconfig.json && node --import tsx test/bench/pdf-diagram.ts [--runs 5] [--only pdf|diagram]
+//   npm run build && node --import tsx test/bench/pdf-diagram.ts [--runs 5] [--only pdf|diagram]
 //
-// The peer tools are installed on demand into test/bench/.peers/pdf-diagram (git-ignored), outside the
-// project's dependencies, with Puppeteer's browser download skipped: they are pointed at the
-// Chromium gstack itself finds (findChromium) with the same launch flags (chromiumArgs).
+// The document is the README of uglify-js (test/fixtures/markdown/uglify-js): real prose, 66
+// code blocks (md-to-pdf highlights them with highlight.js, as gstack does), tables, links.
+// The peer tools, at the pinned versions below, are installed on demand into
+// test/bench/.peers/pdf-diagram (git-ignored), outside the project's dependencies, with
+// Puppeteer's browser download skipped: they are pointed at the Chromium gstack itself finds
+// (findChromium: the headless shell where there is one), launched as a headless shell
+// (`headless: 'shell'`) with the same flags (chromiumArgs).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
 import { chromiumArgs, findChromium } from '../../driver/chromium-find.js';
 import { workerAddress } from '../../driver/warm/protocol.js';
 
@@ -26,28 +30,41 @@ const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
 const onlyArg = process.argv.indexOf('--only'); // e.g. --only diagram
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 
+/** The peers, pinned so that numbers from different days compare. */
+const PEER_VERSIONS: Record<string, string> = { 'md-to-pdf': '5.2.5', '@mermaid-js/mermaid-cli': '11.12.0' };
+
+function installedVersion(pkg: string): string | undefined {
+  try {
+    return JSON.parse(readFileSync(join(PEERS, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+  } catch {
+    return undefined;
+  }
+}
+
 function ensurePeers(): void {
-  const have = ['md-to-pdf', 'mmdc'].every((b) => existsSync(join(PEERS, 'node_modules', '.bin', b)));
-  if (have) return;
-  console.error('bench: installing md-to-pdf and @mermaid-js/mermaid-cli into test/bench/.peers/pdf-diagram (once) ...');
+  const missing = Object.entries(PEER_VERSIONS).filter(([pkg, v]) => installedVersion(pkg) !== v);
+  if (missing.length === 0) return;
+  const specs = missing.map(([pkg, v]) => `${pkg}@${v}`);
+  console.error(`bench: installing ${specs.join(', ')} into test/bench/.peers/pdf-diagram (once) ...`);
   mkdirSync(PEERS, { recursive: true });
   if (!existsSync(join(PEERS, 'package.json'))) writeFileSync(join(PEERS, 'package.json'), '{ "private": true }\n');
-  const r = spawnSync('npm', ['install', '--prefix', PEERS, '--no-audit', '--no-fund', 'md-to-pdf', '@mermaid-js/mermaid-cli'], {
+  const r = spawnSync('npm', ['install', '--prefix', PEERS, '--no-audit', '--no-fund', '--save-exact', ...specs], {
     stdio: 'inherit',
     env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1', PUPPETEER_SKIP_CHROMIUM_DOWNLOAD: '1' },
   });
   if (r.status !== 0) throw new Error('npm install of the peer tools failed');
 }
 
-if (!existsSync(CLI)) throw new Error('build first: npx tsc -p tsconfig.json');
+if (!existsSync(CLI)) throw new Error('build first: npm run build');
 ensurePeers();
 
 const chromium = findChromium().path;
-const launch = { executablePath: chromium, args: chromiumArgs() };
+// Puppeteer's 'shell' mode starts the binary as the headless shell it is (old headless), as
+// gstack does; its default (the new headless mode of the full browser) would not fit this binary.
+const launch = { executablePath: chromium, headless: 'shell', args: chromiumArgs() };
 const work = mkdtempSync(join(tmpdir(), 'gstack-bench-pd-'));
-const require = createRequire(import.meta.url);
 const readme = join(work, 'README.md');
-copyFileSync(join(resolve(require.resolve('sanitize-html'), '..'), 'README.md'), readme);
+copyFileSync(join(ROOT, 'test', 'fixtures', 'markdown', 'uglify-js', 'README.md'), readme);
 const fixtures = join(ROOT, 'test', 'fixtures', 'diagrams');
 const flow = join(work, 'flowchart.mmd');
 copyFileSync(join(fixtures, 'flowchart.mmd'), flow);
@@ -68,15 +85,23 @@ interface Case {
   name: string;
   gstack: string[];
   peer?: { label: string; cmd: string; args: string[] };
+  /** The PDFs the two tools wrote, compared by page count and size. */
+  pdfs?: { gstack: string; peer?: string };
 }
 
 const cases: Case[] = [
   {
-    name: 'pdf: README (850 lines) -> PDF',
+    name: 'pdf: uglify-js README (1.3k lines, 66 code blocks) -> PDF',
     gstack: [CLI, 'pdf', readme, join(work, 'g.pdf')],
+    // md-to-pdf writes README.pdf next to README.md.
     peer: { label: 'md-to-pdf', cmd: bin('md-to-pdf'), args: [readme, '--launch-options', JSON.stringify(launch)] },
+    pdfs: { gstack: join(work, 'g.pdf'), peer: join(work, 'README.pdf') },
   },
-  { name: 'pdf: README -> PDF with --toc --cover (two print passes; md-to-pdf has no TOC)', gstack: [CLI, 'pdf', readme, join(work, 'gt.pdf'), '--toc', '--cover'] },
+  {
+    name: 'pdf: the same README with --toc --cover (two print passes; md-to-pdf has no TOC)',
+    gstack: [CLI, 'pdf', readme, join(work, 'gt.pdf'), '--toc', '--cover'],
+    pdfs: { gstack: join(work, 'gt.pdf') },
+  },
   {
     name: 'diagram: flowchart -> SVG',
     gstack: [CLI, 'diagram', flow, '--svg', join(work, 'g.svg')],
@@ -109,7 +134,10 @@ const median = (xs: number[]) => {
 
 console.log(`bench: ${RUNS} runs each (after one warm-up), Chromium ${execFileSync(chromium, ['--version'], { encoding: 'utf8' }).trim()} for every tool`);
 const fmtRuns = (xs: number[]) => `median ${median(xs).toFixed(0)} ms  [${xs.map((x) => x.toFixed(0)).join(', ')}]`;
-const ratio = (peer: number, ours: number) => `${(peer / ours).toFixed(2)}x ${peer > ours ? '(gstack faster)' : '(gstack slower)'}`;
+/** gstack's time as a share of the peer's (the target for pdf is at most 0.5). */
+const share = (ours: number, peer: number) => (ours / peer).toFixed(2);
+const pages = (pdf: string) => Number(/^Pages:\s+(\d+)/m.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))?.[1]);
+const kb = (file: string) => `${Math.round(statSync(file).size / 1024)} KB`;
 let waitedForWorker = false;
 for (const c of cases.filter((x) => !ONLY || x.name.startsWith(ONLY))) {
   const warm: number[] = [];
@@ -133,7 +161,12 @@ for (const c of cases.filter((x) => !ONLY || x.name.startsWith(ONLY))) {
   let line = `${c.name}\n  gstack (warm worker)   ${fmtRuns(warm)}\n  gstack (GSTACK_NO_WARM) ${fmtRuns(cold)}`;
   if (c.peer) {
     line += `\n  ${c.peer.label.padEnd(22)} ${fmtRuns(p)}`;
-    line += `\n  ratio ${c.peer.label}/gstack: warm ${ratio(median(p), median(warm))}, GSTACK_NO_WARM ${ratio(median(p), median(cold))}`;
+    const target = c.name.startsWith('pdf') ? ' (target: at most 0.50)' : '';
+    line += `\n  time gstack/${c.peer.label}: warm ${share(median(warm), median(p))}, GSTACK_NO_WARM ${share(median(cold), median(p))}${target}`;
+  }
+  if (c.pdfs) {
+    line += `\n  output: gstack ${pages(c.pdfs.gstack)} pages, ${kb(c.pdfs.gstack)}`;
+    if (c.pdfs.peer && c.peer) line += `  |  ${c.peer.label} ${pages(c.pdfs.peer)} pages, ${kb(c.pdfs.peer)}`;
   }
   console.log(line);
 }
