@@ -2,7 +2,7 @@
 // and loads its implementation lazily, so a call pays only for what it uses. It runs in the
 // invoking process or, for browser commands, in a host (driver/host/); either way it reads and
 // writes only through `io` and returns the exit code.
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { loadCatalog } from '../driver/catalog.js';
 import { COMMANDS } from './commands/index.js';
 import { trace } from '../driver/trace.js';
@@ -39,6 +39,21 @@ function strayWordHint(argv: string[], catalog: Catalog): string | undefined {
   return `${words} ${before.length === 1 ? 'is not a command' : 'are not commands'}; the command comes first. Did you mean: gstack ${argv.slice(at).map(quote).join(' ')}`;
 }
 
+/**
+ * yargs renders the command's whole help text right after starting its handler, to have it
+ * ready should the command fail; our fail handler prints its own message instead, so that text
+ * (~10 ms of string measuring per call, spent before an async handler such as `run` goes on)
+ * is never used. Only `--help` renders help. (yargs' usage instance is internal API; the
+ * version is pinned by the lock file and bundled into dist/bin/cli.js.)
+ */
+function skipHelpCache(y: Argv<any>): void {
+  const usage = (y as unknown as { getInternalMethods?: () => { getUsageInstance(): { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
+}
+
+/** The catalog without its prose, for an invocation that does not ask for help. */
+const bareCatalogs = new WeakMap<Catalog, Catalog>();
+
 export async function runCli(rawIo: CliIo): Promise<number> {
   // Every line of every command, stdout and stderr, passes the one control filter: page text
   // (errors, eval values, titles) reaches them by many paths, and none may drive the terminal.
@@ -46,7 +61,12 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   try {
     trace('cli modules loaded');
     const full = loadCatalog();
-    const catalog = io.argv.some((a) => a === '--help' || a === '-h') ? full : withoutProse(full);
+    const wantsHelp = io.argv.some((a) => a === '--help' || a === '-h');
+    let catalog = full;
+    if (!wantsHelp) {
+      catalog = bareCatalogs.get(full) ?? withoutProse(full);
+      bareCatalogs.set(full, catalog);
+    }
     trace('catalog loaded + validated');
     let y = yargs(io.argv)
       .scriptName('gstack')
@@ -61,6 +81,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
         throw err ?? new UsageError(`${strayWordHint(io.argv, catalog) ?? msg}\nRun \`gstack --help\` (or \`gstack <command> --help\`) for usage.`);
       });
     for (const register of COMMANDS) y = register(y, catalog, io);
+    if (!wantsHelp) skipHelpCache(y);
     await y.parseAsync();
     return io.exitCode;
   } catch (err) {

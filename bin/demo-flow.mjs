@@ -33,7 +33,7 @@ console.log("SCREENSHOT=" + path.join(pwd, "signed-in.png"));
 await closeTab(pg);
 console.log("GSTACK_STEP_OK");`;
 
-const bin = fileURLToPath(new URL('../dist/bin/gstack.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/bin/gstack.cjs', import.meta.url));
 const child = spawn(process.execPath, [bin, 'run', script, '--engine', 'chromium', '--ephemeral'], { stdio: 'inherit' });
 const code = await new Promise((r) => child.on('close', r));
 server.close();

@@ -208,11 +208,13 @@ export class Membrane {
         };
         const viaFiles = self.fileCall(kind, prop, target, call);
         if (!before && !isThenable(prepared) && !viaFiles) return self.wrap(call(prepared as unknown[]));
-        return self.wrap(
-          Promise.resolve(before)
-            .then(() => prepared)
-            .then((a) => (viaFiles ? viaFiles(a as unknown[]) : call(a as unknown[]))),
-        );
+        const action = Promise.resolve(prepared).then((a) => (viaFiles ? viaFiles(a as unknown[]) : call(a as unknown[])));
+        if (!before) return self.wrap(action);
+        // A ref's staleness check runs beside the action, not before it (one round trip less
+        // per action): a live ref answers with the action; a stale one fails at once, and its
+        // action, which could only wait for an element that is gone, is abandoned.
+        action.catch(() => undefined);
+        return self.wrap(before.then(() => action));
       } catch (err) {
         throw toAgentError(err);
       }
@@ -408,10 +410,13 @@ export class Membrane {
         return async (a) => {
           const p = optPath(a, 0);
           if (p === undefined) return call(a);
-          await this.check(`${prop}({ path })`, p);
           // Playwright picks a screenshot's format from the path's extension; keep that.
           const type = prop === 'screenshot' && (a[0] as { type?: unknown }).type === undefined ? screenshotType(String(p)) : undefined;
-          const bytes = (await call(without(a, 0, type ? { type } : {}))) as Buffer;
+          // The path is checked while the page is captured (a refused path wastes one capture).
+          const capture = Promise.resolve(call(without(a, 0, type ? { type } : {}))) as Promise<Buffer>;
+          capture.catch(() => undefined);
+          await this.check(`${prop}({ path })`, p);
+          const bytes = await capture;
           await this.write(`${prop}({ path })`, p, bytes);
           return bytes;
         };

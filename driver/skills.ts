@@ -107,7 +107,7 @@ export async function installSkills(opts: { dir?: string; env: NodeJS.ProcessEnv
   const shimDir = join(dir, SHIM_DIR);
   await mkdir(shimDir, { recursive: true });
   const shim = join(shimDir, 'gstack');
-  const entry = join(PROJECT_ROOT, 'dist', 'bin', 'gstack.js');
+  const entry = join(PROJECT_ROOT, 'dist', 'bin', 'gstack.cjs');
   await writeFile(shim, `#!/bin/sh\n# gstack-driver shim, written by \`gstack skills install\`: runs this installation.\nexec ${shellQuote(process.execPath)} ${shellQuote(entry)} "$@"\n`);
   await chmod(shim, 0o755);
   const pathDirs = (opts.env.PATH ?? '').split(delimiter).filter(Boolean).map((p) => resolve(p));

@@ -18,7 +18,7 @@ let launchLog: string;
 let env: NodeJS.ProcessEnv;
 
 before(async () => {
-  assert.ok(existsSync(BIN), 'dist/bin/gstack.js is missing: run `npx tsc -p tsconfig.json` (npm test builds first)');
+  assert.ok(existsSync(BIN), 'dist/bin/gstack.cjs is missing: run `npx tsc -p tsconfig.json` (npm test builds first)');
   work = await mkdtemp(join(tmpdir(), 'gstack-diagram-test-'));
   launchLog = join(work, 'launches.log');
   const wrapper = join(work, 'chromium-counting');

@@ -1,4 +1,4 @@
-// Engine selection end to end through the compiled CLI (`node dist/bin/gstack.js`), with the
+// Engine selection end to end through the compiled CLI (`node dist/bin/gstack.cjs`), with the
 // Aside CLI test double (test/doubles/aside) on PATH where a test wants an Aside:
 // `gstack probe` for every outcome, the one-line fallback notice, forced engines, exit-code
 // truth on a throw, --out copy-out from ASIDE_DIR, --timeout, --json, and the Chromium stubs

@@ -41,7 +41,7 @@ async function gstack(args: string[]): Promise<void> {
 }
 
 before(async () => {
-  assert.ok(existsSync(BIN), 'dist/bin/gstack.js is missing: run `npm run build` (npm test builds first)');
+  assert.ok(existsSync(BIN), 'dist/bin/gstack.cjs is missing: run `npm run build` (npm test builds first)');
   source = readFileSync(FIXTURE, 'utf8');
   assert.equal(createHash('sha256').update(source).digest('hex'), FIXTURE_SHA256, 'the fixture must be the README as published');
   tokens = new MarkdownIt().parse(source, {});

@@ -21,7 +21,7 @@ let launchLog: string;
 let env: NodeJS.ProcessEnv;
 
 before(async () => {
-  assert.ok(existsSync(BIN), 'dist/bin/gstack.js is missing: run `npx tsc -p tsconfig.json` (npm test builds first)');
+  assert.ok(existsSync(BIN), 'dist/bin/gstack.cjs is missing: run `npx tsc -p tsconfig.json` (npm test builds first)');
   work = await mkdtemp(join(tmpdir(), 'gstack-pdf-test-'));
   // Every Chromium start goes through this wrapper, so a test can count browser launches.
   launchLog = join(work, 'launches.log');

@@ -29,7 +29,7 @@ let cachedBuild: string | undefined | null = null;
 export function buildId(fresh = false): string | undefined {
   if (cachedBuild !== null && !fresh) return cachedBuild;
   try {
-    const stamp = [join(PROJECT_ROOT, 'dist', 'bin', 'gstack.js'), hostEntry(), CATALOG_PATH]
+    const stamp = [join(PROJECT_ROOT, 'dist', 'bin', 'gstack.cjs'), hostEntry(), CATALOG_PATH]
       .map((f) => {
         const st = statSync(f);
         return `${st.size}:${st.mtimeMs}`;

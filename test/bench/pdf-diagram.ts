@@ -24,7 +24,7 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 // Its own folder under the git-ignored .peers: other benchmarks install their peers beside it,
 // and one npm prefix per benchmark keeps their installs from pruning each other.
 const PEERS = join(ROOT, 'test', 'bench', '.peers', 'pdf-diagram');
-const CLI = join(ROOT, 'dist', 'bin', 'gstack.js');
+const CLI = join(ROOT, 'dist', 'bin', 'gstack.cjs');
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
 const onlyArg = process.argv.indexOf('--only'); // e.g. --only diagram

@@ -1,4 +1,4 @@
-// Spawns the compiled CLI (dist/bin/gstack.js, built by `npm test`) the way an agent does.
+// Spawns the compiled CLI (dist/bin/gstack.cjs, built by `npm test`) the way an agent does.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const BIN = join(ROOT, 'dist', 'bin', 'gstack.js');
+export const BIN = join(ROOT, 'dist', 'bin', 'gstack.cjs');
 
 export interface CliResult {
   code: number | null;

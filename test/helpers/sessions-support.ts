@@ -32,7 +32,7 @@ export interface CliRun {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; startedAt: number; endedAt: number }>;
 }
 
-/** Starts `node dist/bin/gstack.js ...args` as a process-group leader (so a test can kill the
+/** Starts `node dist/bin/gstack.cjs ...args` as a process-group leader (so a test can kill the
  * whole group, as a terminal or an agent harness would). stdin gets `input` and ends, unless
  * `keepStdinOpen`. */
 export function startCli(args: string[], env: NodeJS.ProcessEnv, opts: { input?: string; keepStdinOpen?: boolean } = {}): CliRun {
