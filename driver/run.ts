@@ -7,8 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { NoChromiumError } from './chromium-find.js';
 import { OutputFilter, SENTINEL, oneLine } from './output.js';
+import { exitCodeOf } from './errors.js';
 import { makePrivateDir } from './sessions/private.js';
 import { trace } from './trace.js';
 import { resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
@@ -16,6 +16,7 @@ import type { EngineName, EngineRunOutcome } from './engines/types.js';
 import type { EngineChoice } from './engines/select.js';
 import type { OpenedContext } from './engines/chromium.js';
 import type { DeadlineHandle } from './host/protocol.js';
+import { FLAG_DEFAULTS, type ExitCode } from './catalog.gen.js';
 
 /** What a session host lends a call: the browser it keeps on its session's profile. */
 export interface SessionHostBinding {
@@ -71,7 +72,7 @@ export interface RunOptions {
 
 export interface RunResult {
   ok: boolean;
-  exitCode: 0 | 1 | 2 | 3 | 4;
+  exitCode: ExitCode;
   engine: EngineName | null;
   session: { key: string; source: string; slug: string; profile: string | null; ephemeral: boolean };
   lines: string[];
@@ -84,9 +85,11 @@ export interface RunResult {
   pwd: string | null;
 }
 
-export const DEFAULT_TIMEOUT_MS = 120_000;
-export const DEFAULT_LOCK_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_OUTPUT = 200_000;
+// The flags' defaults, from the catalog (a library caller that leaves an option out gets the
+// same as the CLI).
+export const DEFAULT_TIMEOUT_MS = FLAG_DEFAULTS.shared.timeout;
+export const DEFAULT_LOCK_TIMEOUT_MS = FLAG_DEFAULTS.shared['lock-timeout'];
+export const DEFAULT_MAX_OUTPUT = FLAG_DEFAULTS.shared['max-output'];
 
 function callId(): string {
   const d = new Date();
@@ -274,9 +277,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       for (const c of cleanups.reverse()) await c().catch(() => undefined);
       throw err;
     }
-    const e = err as { exitCode?: number; message?: string };
-    if (err instanceof NoChromiumError) return finish(3, e.message!);
-    if (e?.exitCode === 3 || e?.exitCode === 4 || e?.exitCode === 2) return finish(e.exitCode as 2 | 3 | 4, e.message ?? String(err));
-    return finish(1, e?.message ?? String(err));
+    // No engine (3), a busy profile (4), bad usage (2) each say so with their own code; any
+    // other failure is the script's (1).
+    return finish(exitCodeOf(err), (err as Error)?.message ?? String(err));
   }
 }

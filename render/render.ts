@@ -1,4 +1,4 @@
-// The render library API (DESIGN section 8): serve one local HTML file on a locked-down
+// The render library API (docs/ARCHITECTURE.md, "Rendering"): serve one local HTML file on a locked-down
 // loopback server, open it in a real browser, wait until it is ready, then run the steps
 // (pdf | screenshot | eval) in order in that one browser session. `gstack render`,
 // `gstack pdf` and `gstack diagram` are all thin layers over `render(spec)`.
@@ -6,7 +6,9 @@
 // Steps are plain data (not callbacks) on purpose: on Aside the whole render becomes one
 // `aside repl` script, so anything a step can do must be expressible as that script.
 
-export type RenderEngineChoice = 'auto' | 'aside' | 'chromium';
+import type { EngineChoice } from '../driver/catalog.gen.js';
+/** Which browser renders (the same `--engine` choices as a flow script). */
+export type RenderEngineChoice = EngineChoice;
 export type RenderEngineName = 'aside' | 'chromium';
 
 /** A CSS length: a number (CSS px) or a string with a unit: in, mm, cm, pt, px. */

@@ -1,4 +1,4 @@
-// Tier-1 checks of the generated docs and scripts (DESIGN section 7): every script parses, uses
+// Tier-1 checks of the generated docs and scripts: every script parses, uses
 // only catalog globals and Page methods, and ends with the sentinel; no template syntax
 // survives; the driving rules are pinned word for word; every catalog entry is documented.
 //
