@@ -10,6 +10,13 @@ import { join, relative, resolve } from 'node:path';
 import { OutputFilter, SENTINEL, oneLine } from './output.js';
 import { exitCodeOf } from './errors.js';
 import { makePrivateDir } from './sessions/private.js';
+import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from './sessions/lock.js';
+import { touchSession } from './sessions/registry.js';
+import { maybeHousekeep } from './sessions/housekeep.js';
+import { selectEngine } from './engines/select.js';
+import { runOnChromium } from './engines/chromium.js';
+import { stopSessionHost } from './host/control.js';
+// Loaded only by the calls that use them: Aside's adapter and the remote-browser connector.
 import { trace } from './trace.js';
 import { resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
 import type { EngineName, EngineRunOutcome } from './engines/types.js';
@@ -144,7 +151,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     const durationMs = Date.now() - started;
     // Sessions (issue 4): the at-most-daily sweep of idle sessions, after the lock is released.
     // One stat on most calls; never throws.
-    if (pwd) await (await import('./sessions/housekeep.js')).maybeHousekeep({ env });
+    if (pwd) await maybeHousekeep({ env });
     return { ok: exitCode === 0, exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : oneLine(error), durationMs, pwd };
   };
 
@@ -164,7 +171,6 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     if (remote || options.engine === 'chromium') {
       engine = 'chromium';
     } else {
-      const { selectEngine } = await import('./engines/select.js');
       const sel = await selectEngine({ engine: options.engine ?? 'auto', env });
       if (host && sel.engine !== 'chromium') throw new MisroutedCall();
       engine = sel.engine;
@@ -191,7 +197,6 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       // Owner-only, like the profiles: artifacts are screenshots of logged-in pages.
       await mkdir(pwd, { recursive: true, mode: 0o700 });
 
-      const { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } = await import('./sessions/lock.js');
       // Remote sessions lock their storageState file's session dir instead of a profile.
       const lockTarget = remote ? paths.sessionDir : profileDir;
       const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
@@ -212,14 +217,11 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         for (const w of await makePrivateDir(profileDir, { top: paths.home })) notice(`gstack: ${w}`);
         // A session host may keep this profile's browser running: stop it (we hold the lock,
         // so it is idle), then clear what a killed browser left.
-        const { stopSessionHost } = await import('./host/control.js');
         await stopSessionHost(profileDir);
         await clearStaleChromiumSingletons(profileDir);
       }
-      const { touchSession } = await import('./sessions/registry.js');
       if (!options.ephemeral || remote) await touchSession(paths, key.key, remote ? 'remote' : 'local');
 
-      const { runOnChromium } = await import('./engines/chromium.js');
       deadline = options.armDeadline?.(
         timeoutMs,
         `The script did not finish within ${timeoutMs} ms (--timeout) and did not give control back (a loop that never awaits?); its browser was stopped. Make every loop await a page action or sleep(ms), or raise --timeout.`,
