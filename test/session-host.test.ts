@@ -338,3 +338,19 @@ test('the runtime dir is per user: $XDG_RUNTIME_DIR/gstack, else ~/.gstack/run',
   assert.equal(runtimeDirPath({ XDG_RUNTIME_DIR: '/run/user/1' }), '/run/user/1/gstack');
   assert.equal(runtimeDirPath({ HOME: '/home/u' }), '/home/u/.gstack/run');
 });
+
+test('SIGKILL of the client mid-call: the host ends that call; the next call runs at once with only its own tab', { timeout: 120_000 }, async () => {
+  assert.equal((await run('client-kill', 'console.log("GSTACK_STEP_OK")')).code, 0);
+  const pid = (await hostPid('client-kill'))!;
+  const victim = startCli(['run', '--session', 'client-kill', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("READY"); await sleep(30000); console.log("GSTACK_STEP_OK");`], env);
+  await victim.waitFor(/READY/, 60_000);
+  process.kill(-victim.pid, 'SIGKILL'); // the client and its process group, as a harness would
+  assert.equal((await victim.done).signal, 'SIGKILL');
+  const t0 = Date.now();
+  const next = await run('client-kill', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("PAGES=" + pg.context().pages().length); console.log("GSTACK_STEP_OK");`);
+  assert.equal(next.code, 0, next.stdout + next.stderr);
+  assert.match(next.stdout, /^PAGES=1$/m, "the killed call's tab was closed");
+  assert.doesNotMatch(next.stderr, /waiting for session profile/);
+  assert.ok(Date.now() - t0 < 15_000);
+  assert.equal(await hostPid('client-kill'), pid, 'the host lived on');
+});
