@@ -112,9 +112,7 @@ function makeHandlebars(catalog: Catalog, shapes: ReadonlyArray<{ name: string }
     const c = catalog.commands.find((x) => x.name === name);
     return c && resolveCommand(c, catalog);
   });
-  /** A script global or Page extra of the catalog, by name (for the core's API table). */
-  hb.registerHelper('api', (name: string) => findApi(catalog, name));
-  /** A global's or Page extra's signature as a table cell. */
+  /** A global's or Page extra's signature as a table cell (the core's API table). */
   hb.registerHelper('sig', (name: string) => cell(code(findApi(catalog, name).signature)));
   /** The enum of one field of an array parameter's items, e.g. (shape "flow", "steps", "action"). */
   hb.registerHelper('itemEnum', (shapeName: string, param: string, field: string) => {
