@@ -106,8 +106,9 @@ test('install refuses to replace a folder it did not create, and writes nothing 
   }
 });
 
-// SLOW (~25 s on the 2-core machine: npm installs the packed tarball and its dependencies from the npm cache). It is
-// the only test that sees the package as a user gets it, so it stays in `npm test`.
+// SLOW (~25 s on the 2-core machine: npm installs the packed tarball and its dependencies from
+// the npm cache). It is the only test that sees the package as a user gets it, so it stays in
+// `npm test`.
 test('a new user: npm pack, install into an empty project with a fresh HOME, npx gstack skills install, a real flow through the shim', { timeout: 300_000 }, async () => {
   assert.ok(existsSync(BIN), 'build first (npm run build): the tarball ships dist/');
   const home = join(work, 'new-user-home');
