@@ -7,7 +7,7 @@
 // a `gstack` shim that runs this installation, so the commands the skills show resolve even
 // when `gstack` is not on PATH. An install never overwrites a skill directory it did not make.
 import { GstackError } from './errors.js';
-import { chmod, copyFile, mkdir, readdir, readFile, stat, symlink, writeFile, lstat, readlink } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rm, stat, symlink, writeFile, lstat, readlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -24,8 +24,9 @@ export interface SkillInfo {
 
 /** Marks a skill directory this tool installed (it may then replace it). */
 const MARKER = '.gstack-driver';
-/** Where the shim goes under the skills directory. */
-const SHIM_DIR = join('gstack-driver', 'bin');
+/** The folder under the skills directory that holds the shim (it is not a skill: no SKILL.md). */
+const SHIM_HOME = 'gstack-driver';
+const SHIM_DIR = join(SHIM_HOME, 'bin');
 
 /** An unknown skill (exit USAGE), or an install that would replace a folder it did not make
  * (exit SCRIPT_FAILED: nothing is wrong with the command line). */
@@ -89,8 +90,8 @@ export function defaultSkillsDir(env: NodeJS.ProcessEnv): string {
 export async function installSkills(opts: { dir?: string; env: NodeJS.ProcessEnv; cwd: string }): Promise<InstallResult> {
   const dir = resolve(opts.cwd, opts.dir ?? defaultSkillsDir(opts.env));
   const skills = await listSkills();
-  for (const s of skills) {
-    const target = join(dir, s.name);
+  // Every folder is checked before anything is written, so a refusal leaves nothing half done.
+  for (const target of [...skills.map((s) => join(dir, s.name)), join(dir, SHIM_HOME)]) {
     if (existsSync(target) && !existsSync(join(target, MARKER))) {
       throw new SkillsError(`${target} exists and was not installed by gstack-driver; not replacing it. Move it away, or install elsewhere with --dir DIR.`, 'SCRIPT_FAILED');
     }
@@ -99,15 +100,17 @@ export async function installSkills(opts: { dir?: string; env: NodeJS.ProcessEnv
   for (const s of skills) {
     const target = join(dir, s.name);
     await mkdir(target, { recursive: true });
+    // A file an earlier version installed and this one no longer ships would be read as current.
+    for (const old of (await readdir(target)).filter((f) => f.endsWith('.md') && !s.files.includes(f))) await rm(join(target, old));
     for (const f of s.files) await copyFile(join(s.dir, f), join(target, f));
     await writeFile(join(target, MARKER), `${PROJECT_ROOT}\n`);
     installed.push({ name: s.name, path: join(target, 'SKILL.md') });
   }
   const shimDir = join(dir, SHIM_DIR);
   await mkdir(shimDir, { recursive: true });
+  await writeFile(join(dir, SHIM_HOME, MARKER), `${PROJECT_ROOT}\n`);
   const shim = join(shimDir, 'gstack');
-  const entry = join(PROJECT_ROOT, 'dist', 'bin', 'gstack.cjs');
-  await writeFile(shim, `#!/bin/sh\n# gstack-driver shim, written by \`gstack skills install\`: runs this installation.\nexec ${shellQuote(process.execPath)} ${shellQuote(entry)} "$@"\n`);
+  await writeFile(shim, shimScript(join(PROJECT_ROOT, 'dist', 'bin', 'gstack.cjs')));
   await chmod(shim, 0o755);
   const pathDirs = (opts.env.PATH ?? '').split(delimiter).filter(Boolean).map((p) => resolve(p));
   let onPath = pathDirs.includes(resolve(shimDir)) || (await gstackOnPath(pathDirs)) !== undefined;
@@ -138,6 +141,25 @@ async function gstackOnPath(dirs: string[]): Promise<string | undefined> {
     if ((await stat(p).catch(() => undefined))?.isFile()) return p;
   }
   return undefined;
+}
+
+/** The shim runs this installation with the Node that installed it; when the installation is
+ * gone (the project deleted, the package removed) it says so instead of a bare "not found". */
+function shimScript(entry: string): string {
+  const node = shellQuote(process.execPath);
+  const cli = shellQuote(entry);
+  return [
+    '#!/bin/sh',
+    '# gstack-driver shim, written by `gstack skills install`: runs this installation.',
+    `if [ ! -f ${cli} ]; then`,
+    `  echo "[error] gstack-driver is no longer installed at "${cli}". Install it again (npm install gstack-driver) and run: npx gstack skills install" >&2`,
+    '  exit 3',
+    'fi',
+    // The Node that installed it, else the one on PATH (a version manager may have removed it).
+    `if [ -x ${node} ]; then exec ${node} ${cli} "$@"; fi`,
+    `exec node ${cli} "$@"`,
+    '',
+  ].join('\n');
 }
 
 function shellQuote(s: string): string {

@@ -2,6 +2,12 @@
 // command catalog (driver/catalog.json) and the cookbook (cookbook/) into generated/.
 // `npm run gen -- --check` renders in memory and compares with what is on disk instead.
 //
+// Skills: templates/skills/<skill>/SKILL.md.hbs renders the core an agent reads first
+// (generated/<skill>/SKILL.md, at most CORE_LIMIT bytes, so an agent can hold it), and
+// templates/skills/<skill>/REFERENCE.md.hbs the full reference next to it, which the core links
+// to and the agent opens only when it needs a detail. A core over the limit, or one that does
+// not link its reference, is a template error: the budget is checked where the bytes are made.
+//
 // Everything here is deterministic (no dates, sorted file lists) so two runs give identical
 // bytes and CI can detect drift.
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +23,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(ROOT, 'templates');
 const OUT = 'generated';
 const DESCRIPTION_LIMIT = 1024;
+/** Bytes of a skill's core (SKILL.md): ~3k tokens, small enough to keep in an agent's context. */
+export const CORE_LIMIT = 12 * 1024;
+const CORE = 'SKILL.md';
+const REFERENCE = 'REFERENCE.md';
 const HOST_GLOBALS = new Set(['console', 'fetch', 'Buffer']);
 
 export interface GeneratedFile {
@@ -45,6 +55,13 @@ function code(value: unknown): string {
   return `${fence}${pad}${s}${pad}${fence}`;
 }
 
+/** The first sentence of a catalog text (for the cores' short tables; the reference has it all). */
+function firstSentence(value: unknown): string {
+  const s = String(value ?? '');
+  const m = /^([\s\S]*?(?<!\be\.g|\bi\.e)\.)(\s|$)/.exec(s);
+  return m ? m[1] : s;
+}
+
 function flagSignature(f: Flag): string {
   const value = f.type === 'boolean' || f.type === 'count' ? '' : ` ${f.choices ? f.choices.join('|') : (f.placeholder ?? f.type.toUpperCase())}`;
   return (f.alias ? `-${f.alias}, ` : '') + `--${f.name}${value}`;
@@ -55,20 +72,33 @@ function flagDefault(f: Flag): string {
   return typeof f.default === 'string' ? f.default : JSON.stringify(f.default);
 }
 
+function paramRow(name: string, p: ParamSchema, required: boolean, nested = false) {
+  return { name, type: paramType(p), required, nested, default: p.default === undefined ? '' : JSON.stringify(p.default), description: p.description ?? '' };
+}
+
+/** A shape's parameters, then the fields of each array parameter's items (`steps[].action`),
+ * which an agent must know to write the array at all. */
 function paramRows(shape: Shape) {
-  return Object.entries(shape.params.properties).map(([name, p]: [string, ParamSchema]) => ({
-    name,
-    type: paramType(p),
-    required: shape.params.required.includes(name),
-    default: p.default === undefined ? '' : JSON.stringify(p.default),
-    description: p.description ?? '',
-  }));
+  const rows = [];
+  for (const [name, p] of Object.entries(shape.params.properties)) {
+    rows.push(paramRow(name, p, shape.params.required.includes(name)));
+    const item = p.type === 'array' ? p.items : undefined;
+    for (const [sub, q] of Object.entries(item?.properties ?? {})) rows.push(paramRow(`${name}[].${sub}`, q, (item?.required ?? []).includes(sub), true));
+  }
+  return rows;
+}
+
+function findApi(catalog: Catalog, name: string) {
+  const entry = [...catalog.globals, ...catalog.pageExtras].find((g) => g.name === name);
+  if (!entry) throw new TemplateError(`no catalog global or Page extra named "${name}"`);
+  return entry;
 }
 
 function makeHandlebars(catalog: Catalog, shapes: ReadonlyArray<{ name: string }>) {
   const hb = Handlebars.create();
   hb.registerHelper('cell', (v: unknown) => cell(v));
   hb.registerHelper('code', (v: unknown) => code(v));
+  hb.registerHelper('firstSentence', (v: unknown) => firstSentence(v));
   hb.registerHelper('json', (v: unknown) => JSON.stringify(v));
   hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
   hb.registerHelper('join', (list: unknown[], sepr: unknown) => (Array.isArray(list) ? list.join(typeof sepr === 'string' ? sepr : ', ') : ''));
@@ -82,6 +112,14 @@ function makeHandlebars(catalog: Catalog, shapes: ReadonlyArray<{ name: string }
   hb.registerHelper('command', (name: string) => {
     const c = catalog.commands.find((x) => x.name === name);
     return c && resolveCommand(c, catalog);
+  });
+  /** A global's or Page extra's signature as a table cell (the core's API table). */
+  hb.registerHelper('sig', (name: string) => cell(code(findApi(catalog, name).signature)));
+  /** The enum of one field of an array parameter's items, e.g. (shape "flow", "steps", "action"). */
+  hb.registerHelper('itemEnum', (shapeName: string, param: string, field: string) => {
+    const values = (SHAPES.find((s) => s.name === shapeName)?.params.properties[param]?.items?.properties?.[field]?.enum ?? []).map(String);
+    if (!values.length) throw new TemplateError(`shape "${shapeName}" has no enum at ${param}[].${field}`);
+    return values;
   });
   hb.registerHelper('shapeNamed', (name: string) => {
     const shape = shapes.find((s) => s.name === name);
@@ -110,6 +148,20 @@ function render(hb: typeof Handlebars, templateRel: string, data: object): strin
   } catch (err) {
     throw new TemplateError(`${templateRel}: ${(err as Error).message}`);
   }
+}
+
+/** A core must fit CORE_LIMIT and link the reference next to it; a core with an evidence table
+ * (written by hand to fit) must still name every catalog label. */
+function checkCore(path: string, content: string, hasReference: boolean, catalog: Catalog): void {
+  const bytes = Buffer.byteLength(content);
+  if (bytes > CORE_LIMIT) {
+    throw new TemplateError(`${path} is ${bytes} bytes; a skill's core is at most ${CORE_LIMIT}: move detail to its ${REFERENCE}.`);
+  }
+  if (!hasReference) throw new TemplateError(`${path}: the skill has no ${REFERENCE}.hbs next to its ${CORE}.hbs.`);
+  if (!content.includes(`](${REFERENCE})`)) throw new TemplateError(`${path}: the core must link its reference as [${REFERENCE}](${REFERENCE}).`);
+  const evidence = /^## Evidence labels\n[\s\S]*?(?=\n## |(?![\s\S]))/m.exec(content)?.[0];
+  const missing = evidence === undefined ? [] : catalog.evidenceLabels.filter((l) => !evidence.includes('`' + l.label.replace(/=$/, '')));
+  if (missing.length) throw new TemplateError(`${path}: the evidence labels lack ${missing.map((l) => l.label).join(', ')} (templates/partials/evidence-core.hbs).`);
 }
 
 /** The YAML front matter of a SKILL.md must have a name and a description of ≤ 1024 chars. */
@@ -147,14 +199,20 @@ export function renderAll(): GeneratedFile[] {
   const base = { catalog, shapes, pageMembers, sentinel: catalog.sentinel };
   const files: GeneratedFile[] = [];
 
-  for (const file of listDir('templates/skills').filter((f) => f.endsWith('.md.hbs'))) {
-    const skill = file.replace(/\.md\.hbs$/, '');
-    const template = `templates/skills/${file}`;
-    const path = `${OUT}/${skill}/SKILL.md`;
-    const source = `${template} (with templates/partials/), driver/catalog.json and cookbook/`;
-    const content = render(hb, template, { ...base, skill, source });
-    checkFrontMatter(path, content);
-    files.push({ path, content });
+  for (const skill of listDir('templates/skills')) {
+    const docs = listDir(`templates/skills/${skill}`).filter((f) => f.endsWith('.md.hbs')).map((f) => f.replace(/\.hbs$/, ''));
+    if (!docs.includes(CORE)) throw new TemplateError(`templates/skills/${skill}/ has no ${CORE}.hbs.`);
+    for (const doc of docs) {
+      const template = `templates/skills/${skill}/${doc}.hbs`;
+      const path = `${OUT}/${skill}/${doc}`;
+      const source = `${template} (with templates/partials/), driver/catalog.json and cookbook/`;
+      const content = render(hb, template, { ...base, skill, source });
+      if (doc === CORE) {
+        checkFrontMatter(path, content);
+        checkCore(path, content, docs.includes(REFERENCE), catalog);
+      }
+      files.push({ path, content });
+    }
   }
   for (const shape of shapes) {
     const source = `cookbook/${shape.name}.ts via templates/cookbook-script.js.hbs`;

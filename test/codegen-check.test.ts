@@ -63,7 +63,9 @@ test('--check fails after a catalog change that was not regenerated', (t) => {
   edit(dir, 'driver/catalog.json', (s) => s.replace('Waits `ms` milliseconds.', 'Waits `ms` milliseconds (changed).'));
   const r = gen(dir, '--check');
   assert.equal(r.code, 1, r.out);
-  assert.ok(r.lines.includes('STALE: generated/browse/SKILL.md'), r.out);
+  // The description lives in the full reference; the core's one-line table does not carry it.
+  assert.ok(r.lines.includes('STALE: generated/browse/REFERENCE.md'), r.out);
+  assert.ok(r.lines.includes('FRESH: generated/browse/SKILL.md'), r.out);
   assert.ok(r.lines.includes('STALE: generated/script-api.d.ts'), r.out);
   assert.ok(r.lines.includes('FRESH: generated/cookbook/read.js'), r.out);
   assert.match(r.lines.at(-1)!, /^\[error\] generated\/ is stale: run `npm run gen`/);
@@ -116,10 +118,24 @@ test('--check fails with exit 1 on a template error', (t) => {
 
 test('a SKILL.md description over 1024 characters is a template error', (t) => {
   const dir = copyRepo(t);
-  edit(dir, 'templates/skills/diagram.md.hbs', (s) => s.replace(/^description: (.*)$/m, (_m, d) => `description: ${d} ${'x'.repeat(1024)}`));
+  edit(dir, 'templates/skills/diagram/SKILL.md.hbs', (s) => s.replace(/^description: (.*)$/m, (_m, d) => `description: ${d} ${'x'.repeat(1024)}`));
   const r = gen(dir, '--check');
   assert.equal(r.code, 1, r.out);
   assert.match(r.out, /generated\/diagram\/SKILL\.md: description is \d+ characters; the limit is 1024/);
+});
+
+test('a skill core over 12 KB, or one that does not link its reference, is a template error', (t) => {
+  const dir = copyRepo(t);
+  edit(dir, 'templates/skills/diagram/SKILL.md.hbs', (s) => s + '\n' + 'Padding that belongs in the reference. '.repeat(300) + '\n');
+  const big = gen(dir, '--check');
+  assert.equal(big.code, 1, big.out);
+  assert.match(big.out, /\[error\] template generated\/diagram\/SKILL\.md is \d+ bytes; a skill's core is at most 12288: move detail to its REFERENCE\.md\./);
+
+  const dir2 = copyRepo(t);
+  edit(dir2, 'templates/skills/qa/SKILL.md.hbs', (s) => s.replaceAll('[REFERENCE.md](REFERENCE.md)', 'REFERENCE.md'));
+  const unlinked = gen(dir2, '--check');
+  assert.equal(unlinked.code, 1, unlinked.out);
+  assert.match(unlinked.out, /generated\/qa\/SKILL\.md: the core must link its reference as \[REFERENCE\.md\]\(REFERENCE\.md\)/);
 });
 
 test('two runs of npm run gen give identical bytes, equal to the committed files', (t) => {
@@ -140,7 +156,10 @@ test('a catalog change the code does not follow is a compile error (driver/catal
   const tsc = () => spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: dir, encoding: 'utf8', timeout: 150_000 });
   // A flag renamed and a global renamed in the catalog, regenerated, code unchanged.
   edit(dir, 'driver/catalog.json', (s) => s.replace('"name": "lock-timeout", "type": "number", "default": 60000', '"name": "lock-wait", "type": "number", "default": 60000').replace('"name": "sleep",', '"name": "pause",'));
-  assert.equal(gen(dir).code, 0);
+  // The skill templates name the global too; they follow the rename (the docs are not what this test is about).
+  edit(dir, 'templates/skills/browse/SKILL.md.hbs', (s) => s.replaceAll('{{sig "sleep"', '{{sig "pause"'));
+  const g = gen(dir);
+  assert.equal(g.code, 0, g.out);
   const r = tsc();
   assert.notEqual(r.status, 0, 'tsc accepted code that disagrees with the catalog');
   assert.match(r.stdout, /Property 'lockTimeout' does not exist on type 'SharedFlags'/);

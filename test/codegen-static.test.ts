@@ -1,6 +1,7 @@
-// Tier-1 checks of the generated docs and scripts: every script parses, uses
-// only catalog globals and Page methods, and ends with the sentinel; no template syntax
-// survives; the driving rules are pinned word for word; every catalog entry is documented.
+// Tier-1 checks of the generated docs and scripts: every script parses, uses only catalog
+// globals and Page methods, and ends with the sentinel; no template syntax survives; the driving
+// rules are pinned word for word; every catalog entry is documented in a skill's core
+// (SKILL.md, at most 12 KB) or in its full reference (REFERENCE.md) next to it.
 //
 // Scripts are parsed with acorn: a small, dependency-free ECMAScript parser (the one behind
 // webpack and rollup) that gives a standard ESTree AST and precise syntax errors, so "parses"
@@ -13,7 +14,7 @@ import vm from 'node:vm';
 import * as acorn from 'acorn';
 import { loadCatalog, resolveCommand } from '../driver/catalog.js';
 import { SHAPES } from '../cookbook/index.js';
-import { renderAll } from '../templates/gen.js';
+import { CORE_LIMIT, renderAll } from '../templates/gen.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const catalog = loadCatalog();
@@ -39,6 +40,11 @@ function generatedFiles(): string[] {
 }
 const read = (rel: string) => readFileSync(join(ROOT, rel), 'utf8');
 const skillDocs = () => generatedFiles().filter((f) => f.endsWith('/SKILL.md'));
+/** Every Markdown file of the skills: the cores and their references. */
+const allSkillDocs = () => generatedFiles().filter((f) => /^generated\/[^/]+\/(SKILL|REFERENCE)\.md$/.test(f));
+const SKILLS = ['browse', 'qa', 'make-pdf', 'diagram'];
+/** A skill's core and reference, as one text (what the skill documents in all). */
+const skillText = (skill: string) => read(`generated/${skill}/SKILL.md`) + '\n' + read(`generated/${skill}/REFERENCE.md`);
 
 interface Block {
   info: string;
@@ -59,7 +65,7 @@ function codeBlocks(rel: string): Block[] {
 
 /** Scripts in the docs: fenced `js` blocks are complete scripts, `js fragment` blocks are not. */
 function docScripts(): Block[] {
-  return skillDocs().flatMap(codeBlocks).filter((b) => /^(js|javascript)\b/.test(b.info));
+  return allSkillDocs().flatMap(codeBlocks).filter((b) => /^(js|javascript)\b/.test(b.info));
 }
 
 function* walk(node: Node, parent: Node | null = null): Generator<{ node: Node; parent: Node | null }> {
@@ -189,9 +195,10 @@ test('no template syntax survives in any generated file', () => {
   for (const f of generatedFiles()) assert.ok(!read(f).includes('{{'), `${f} contains "{{"`);
 });
 
-test('every script in every generated doc parses, uses only catalog globals and Page methods, and ends with the sentinel', () => {
+test('every script in every generated doc (cores and references) parses, uses only catalog globals and Page methods, and ends with the sentinel', () => {
   const blocks = docScripts();
-  assert.ok(blocks.filter((b) => b.info === 'js').length >= 3, 'the browse skill shows complete scripts');
+  assert.ok(blocks.filter((b) => b.info === 'js' && b.where.startsWith('generated/browse/SKILL.md')).length >= 3, 'the browse core shows three complete worked flows');
+  assert.ok(blocks.some((b) => b.where.startsWith('generated/browse/REFERENCE.md') && b.info === 'js fragment'), 'the reference checks its examples too');
   for (const b of blocks) {
     assert.ok(b.info === 'js' || b.info === 'js fragment', `${b.where}: script fences are \`js\` (complete script) or \`js fragment\`, not "${b.info}"`);
     assert.deepEqual(checkScript(b.code, b.info === 'js fragment'), [], `${b.where}`);
@@ -227,17 +234,26 @@ test('the driving rules are pinned word for word in the browse and qa skills', (
   }
 });
 
-test('every catalog entry appears in the browse skill', () => {
-  const doc = read('generated/browse/SKILL.md');
-  const has = (s: string, what: string) => assert.ok(doc.includes(s), `browse skill lacks ${what}: ${s}`);
-  for (const g of catalog.globals) {
-    has(`#### \`${g.name}\``, 'global');
-    has(g.signature, `signature of ${g.name}`);
-    has(`| \`${g.name}\` | ${g.engines.aside} | ${g.engines.chromium} |`, `per-engine support of ${g.name}`);
+test('each skill has a core of at most 12 KB that links its reference, and the reference next to it', () => {
+  for (const skill of SKILLS) {
+    const core = read(`generated/${skill}/SKILL.md`);
+    const bytes = Buffer.byteLength(core);
+    assert.ok(bytes <= CORE_LIMIT && CORE_LIMIT === 12288, `generated/${skill}/SKILL.md is ${bytes} bytes (limit ${CORE_LIMIT})`);
+    assert.ok(core.includes('[REFERENCE.md](REFERENCE.md)'), `${skill}: the core links REFERENCE.md`);
+    assert.match(core, new RegExp(`gstack skills get ${skill} --full`), `${skill}: the core says how to print the reference`);
+    const reference = read(`generated/${skill}/REFERENCE.md`);
+    assert.ok(reference.includes('[SKILL.md](SKILL.md)'), `${skill}: the reference links back to its core`);
+    assert.ok(Buffer.byteLength(reference) > bytes / 2, `${skill}: the reference holds the detail`);
   }
-  for (const e of catalog.pageExtras) {
-    has(`#### \`${e.name}\``, 'Page extra');
-    has(e.signature, `signature of ${e.name}`);
+});
+
+test('every catalog global, Page member, command, flag, exit code, evidence label and probe outcome is in the browse core or its reference', () => {
+  const doc = skillText('browse');
+  const has = (s: string, what: string) => assert.ok(doc.includes(s), `browse skill lacks ${what}: ${s}`);
+  for (const g of [...catalog.globals, ...catalog.pageExtras]) {
+    has(`#### \`${g.name}\``, 'reference entry');
+    has(g.signature, `signature of ${g.name}`);
+    has(`Aside: ${g.engines.aside} · Chromium: ${g.engines.chromium}`, `per-engine support of ${g.name}`);
   }
   for (const m of catalog.pageMethods) has(`\`${m.name}\``, 'Page method');
   for (const c of catalog.commands) {
@@ -254,13 +270,50 @@ test('every catalog entry appears in the browse skill', () => {
   for (const s of SHAPES) has(`### \`${s.name}\``, 'cookbook shape');
 });
 
-test('each command is documented, with all its flags, in every skill its catalog entry names', () => {
+test('the browse core has the API in one table: every global and Page extra with its signature, and no per-function sections', () => {
+  const core = read('generated/browse/SKILL.md');
+  const table = /^## Script API\n[\s\S]*?(?=\n## )/m.exec(core)?.[0] ?? '';
+  for (const g of [...catalog.globals, ...catalog.pageExtras]) assert.ok(table.includes('`' + g.signature.replace(/\|/g, '\\|') + '`'), `the API table lacks ${g.name}`);
+  assert.doesNotMatch(core, /^#### /m, 'the core repeats the API in per-function sections');
+  for (const m of catalog.pageMethods.filter((x) => x.aside === 'yes')) assert.ok(table.includes(`\`${m.name}\``), `verified-on-Aside member ${m.name}`);
+});
+
+test('the browse and qa cores name every evidence label, the exit codes, the session key, --ephemeral, the host, the dialog policy and the sign-in wall', () => {
+  for (const skill of ['browse', 'qa']) {
+    const core = read(`generated/${skill}/SKILL.md`);
+    const evidence = /^## Evidence labels\n[\s\S]*?(?=\n## )/m.exec(core)?.[0] ?? '';
+    for (const l of catalog.evidenceLabels) assert.ok(evidence.includes('`' + l.label.replace(/=$/, '')), `${skill} core lacks the evidence label ${l.label}`);
+    for (const x of catalog.exitCodes) assert.ok(core.includes(`\`${x.code}\``), `${skill} core lacks exit code ${x.code}`);
+    for (const needle of ['export GSTACK_SESSION_KEY=', '--ephemeral', 'gstack sessions stop', 'gstack sessions list', '5 idle minutes', '## At a sign-in wall', 'gstack login URL --session KEY', 'import-cookies --from-browser', 'gstack-driver/bin/gstack']) {
+      assert.ok(core.includes(needle), `${skill} core lacks ${needle}`);
+    }
+    const actions = SHAPES.find((s) => s.name === 'flow')!.params.properties.steps.items!.properties!.action.enum as string[];
+    assert.ok(core.includes(actions.map((a) => `\`${a}\``).join(', ')), `${skill} core lists the flow step actions`);
+    for (const field of ['`name`', '`role`', '`value`']) assert.ok(core.includes(field), `${skill} core names the step field ${field}`);
+  }
+  const browse = read('generated/browse/SKILL.md');
+  assert.match(browse, /pg\.on\("dialog", \(d\) => d\.accept\(\)\)/);
+  assert.match(browse, /DIALOG confirm "Delete\?"/);
+  assert.match(browse, /\*\*dismisses\*\* it/);
+  assert.match(browse, /Aside has no page events/);
+});
+
+test('every command, with all its flags, is in each skill its catalog entry names: named in the core, documented in full in the reference', () => {
   for (const c of catalog.commands) {
     for (const skill of c.skills ?? []) {
-      const doc = read(`generated/${skill}/SKILL.md`);
-      assert.ok(doc.includes(`### \`gstack ${c.name}\``), `${skill} skill lacks gstack ${c.name}`);
-      assert.ok(doc.includes(c.usage), `${skill} skill lacks the usage of gstack ${c.name}`);
-      for (const f of resolveCommand(c, catalog).flags) assert.ok(doc.includes(`--${f.name}`), `${skill} skill lacks --${f.name} of gstack ${c.name}`);
+      const core = read(`generated/${skill}/SKILL.md`);
+      const reference = read(`generated/${skill}/REFERENCE.md`);
+      assert.ok(core.includes(`gstack ${c.name}`), `${skill} core does not name gstack ${c.name}`);
+      assert.ok(reference.includes(`### \`gstack ${c.name}\``), `${skill} reference lacks gstack ${c.name}`);
+      assert.ok(reference.includes(c.usage), `${skill} reference lacks the usage of gstack ${c.name}`);
+      for (const f of resolveCommand(c, catalog).flags) assert.ok(reference.includes(`--${f.name}`), `${skill} reference lacks --${f.name} of gstack ${c.name}`);
+    }
+  }
+  // The render skills' cores name every flag of their commands, so an agent knows what exists.
+  for (const skill of ['make-pdf', 'diagram']) {
+    const core = read(`generated/${skill}/SKILL.md`);
+    for (const c of catalog.commands.filter((x) => (x.skills ?? []).includes(skill))) {
+      for (const f of resolveCommand(c, catalog).flags) assert.ok(core.includes(`\`--${f.name}`), `${skill} core lacks --${f.name} of gstack ${c.name}`);
     }
   }
 });
@@ -277,7 +330,7 @@ test('the docs on disk are what the templates render now (in-process check)', ()
 test('every Markdown table row in the skills has as many cells as its header', () => {
   // An unescaped `|` (even inside a code span) splits a GFM table cell and shifts the columns.
   const cells = (row: string) => row.replace(/\\\|/g, '').split('|').length;
-  for (const f of skillDocs()) {
+  for (const f of allSkillDocs()) {
     const lines = read(f).split('\n');
     let header = -1;
     lines.forEach((line, i) => {

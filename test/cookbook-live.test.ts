@@ -250,11 +250,13 @@ describe('committed scripts run as they are', () => {
     }
   });
 
-  test('every complete script in the generated skills runs', async () => {
+  test('every complete script in the generated skills (cores and references) runs', async () => {
     const scripts: Array<{ where: string; code: string }> = [];
     for (const skill of readdirSync(join(ROOT, 'generated')).filter((d) => existsSync(join(ROOT, 'generated', d, 'SKILL.md')))) {
-      const text = readFileSync(join(ROOT, 'generated', skill, 'SKILL.md'), 'utf8');
-      for (const m of text.matchAll(/^```js\n([\s\S]*?)^```$/gm)) scripts.push({ where: `${skill}:${text.slice(0, m.index).split('\n').length}`, code: m[1] });
+      for (const doc of ['SKILL.md', 'REFERENCE.md'].filter((f) => existsSync(join(ROOT, 'generated', skill, f)))) {
+        const text = readFileSync(join(ROOT, 'generated', skill, doc), 'utf8');
+        for (const m of text.matchAll(/^```js\n([\s\S]*?)^```$/gm)) scripts.push({ where: `${skill}/${doc}:${text.slice(0, m.index).split('\n').length}`, code: m[1] });
+      }
     }
     assert.ok(scripts.length >= 3);
     for (const s of scripts) {

@@ -38,13 +38,20 @@ export function runCli(
   args: string[],
   opts: { env?: NodeJS.ProcessEnv; exactEnv?: boolean; input?: string; cwd?: string; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
 ): Promise<CliResult> {
+  const env = opts.exactEnv ? opts.env : { ...process.env, GSTACK_SKIP_ASIDE: '1', GSTACK_HOST_IDLE_MS: TEST_HOST_IDLE_MS, ...opts.env };
+  return runCommand(process.execPath, [BIN, ...args], { ...opts, cwd: opts.cwd ?? ROOT, env });
+}
+
+/** Runs any command (npm, npx, an installed shim) to its end with exactly `env`; killed after
+ * `timeoutMs` (default 90 s). */
+export function runCommand(
+  cmd: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: opts.cwd ?? ROOT,
-      env: opts.exactEnv ? opts.env : { ...process.env, GSTACK_SKIP_ASIDE: '1', GSTACK_HOST_IDLE_MS: TEST_HOST_IDLE_MS, ...opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(cmd, args, { cwd: opts.cwd ?? ROOT, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
     opts.onSpawn?.(child.pid!);
     let stdout = '';
     let stderr = '';
