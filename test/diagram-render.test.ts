@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findChromium } from '../driver/chromium-find.js';
-import { collectDiagrams, planOutputs } from '../render/diagram.js';
-import { mermaidBootScript, mermaidDistDir } from '../render/mermaid-page.js';
+import { collectDiagrams, planOutputs } from '../render/mermaid/diagram.js';
+import { mermaidBootScript, mermaidDistDir } from '../render/mermaid/mermaid-page.js';
 import { BIN, ROOT, runCli } from './helpers/cli.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'diagrams');

@@ -13,7 +13,7 @@ import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { BIN, ROOT, runCli } from './helpers/cli.js';
 import { hasColour, leftmostWordX, linkUris, outlineTitles, pageInk, pageTexts, pdfinfo, squash } from './helpers/pdf.js';
-import { HIGHLIGHT_COLORS } from '../render/markdown-highlight.js';
+import { HIGHLIGHT_COLORS } from '../render/markdown/highlight.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'markdown', 'uglify-js', 'README.md');
 const FIXTURE_SHA256 = '895c3a17c847cddc6da2e0611293b512957aff892dbd577973617833265a14eb';

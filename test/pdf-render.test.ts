@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { findChromium } from '../driver/chromium-find.js';
-import { convertMarkdown } from '../render/markdown.js';
-import { AssetPolicy } from '../render/markdown-assets.js';
+import { convertMarkdown } from '../render/markdown/markdown.js';
+import { AssetPolicy } from '../render/markdown/assets.js';
 import { BIN, ROOT, runCli } from './helpers/cli.js';
 import { outlineTitles, pageTexts, pdfinfo, rawPageTexts, squash } from './helpers/pdf.js';
 

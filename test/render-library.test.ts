@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { render, RenderError } from '../render/render.js';
+import { render, RenderError } from '../render/index.js';
 import { imageSize, pdfInfo, pdfText } from './fixtures/render/inspect.js';
 
 let dir: string;
