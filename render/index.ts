@@ -3,7 +3,7 @@
 // (pdf | screenshot | eval) in order in that one browser session. `gstack render`,
 // `gstack pdf` and `gstack diagram` are all thin layers over it.
 //
-// render/ is in layers, each folder importing only the ones below it (a test holds this):
+// render/ is in layers: each folder imports only those listed before it (test/import-cycles.test.ts):
 //   api/          the vocabulary: spec and result types, RenderError, messages, print options
 //   page/         what every page gstack builds shares: font stacks, HTML escaping
 //   engines/      drive one browser: Chromium (pooled or launched), Aside (one repl script)

@@ -53,10 +53,16 @@ test('driver/, bin/, render/ and cookbook/ have no import cycle', () => {
   assert.deepEqual(cycles, [], `import cycles (cut one import in each):\n${cycles.join('\n')}`);
 });
 
-test("render/'s folders are layers: no folder imports a folder that imports it back", () => {
+/** render/'s layers, bottom first, as render/index.ts and docs/ARCHITECTURE.md list them
+ * ('.' is render/index.ts): a folder may import only folders before it. */
+const RENDER_LAYERS = ['api', 'page', 'engines', 'orchestrate', '.', 'cli', 'mermaid', 'markdown'];
+
+test("render/'s folders are layers: no folder cycle, and each imports only the layers below it", () => {
   const { edges } = importGraph(sourceFiles([join(ROOT, 'render')]));
   const folders = folderEdges(edges, join(ROOT, 'render'));
-  assert.ok(folders.size >= 7, `expected render/'s folders, found ${[...folders.keys()].join(', ')}`);
   const cycles = findCycles(folders).map((c) => c.join(' -> '));
   assert.deepEqual(cycles, [], `folder cycles in render/:\n${cycles.join('\n')}`);
+  assert.deepEqual([...folders.keys()].filter((f) => !RENDER_LAYERS.includes(f)), [], 'a folder of render/ missing from its layers');
+  const upward = [...folders].flatMap(([from, tos]) => tos.filter((to) => RENDER_LAYERS.indexOf(to) > RENDER_LAYERS.indexOf(from)).map((to) => `${from} -> ${to}`));
+  assert.deepEqual(upward, [], 'imports from a lower layer into a higher one');
 });

@@ -86,12 +86,12 @@ test('every message the script says is a shared render message, given exactly it
   for (const n of nodes(parse(FILE_TEXT))) {
     if (n.type !== 'CallExpression' || n.callee.type !== 'Identifier' || n.callee.name !== 'say') continue;
     const [name, values] = n.arguments;
-    assert.equal(name.type, 'Literal', `line ${n.loc.start.line}: say() names its message with a string literal`);
+    assert.equal(name.type, 'Literal', `line ${n.loc?.start.line}: say() names its message with a string literal`);
     const template = (RENDER_MESSAGES as Record<string, string>)[name.value];
-    assert.ok(template !== undefined, `line ${n.loc.start.line}: "${name.value}" is not in RENDER_MESSAGES (render/api/messages.ts)`);
-    assert.equal(values.type, 'ObjectExpression', `line ${n.loc.start.line}: say() takes an object literal`);
+    assert.ok(template !== undefined, `line ${n.loc?.start.line}: "${name.value}" is not in RENDER_MESSAGES (render/api/messages.ts)`);
+    assert.equal(values.type, 'ObjectExpression', `line ${n.loc?.start.line}: say() takes an object literal`);
     const given = values.properties.map((p: Node) => p.key.name ?? p.key.value).sort();
-    assert.deepEqual(given, slots(template), `line ${n.loc.start.line}: the slots of "${name.value}"`);
+    assert.deepEqual(given, slots(template), `line ${n.loc?.start.line}: the slots of "${name.value}"`);
     said.push(name.value);
   }
   for (const name of ['loadTimeout', 'pageStatus', 'waitSelectorInvalid', 'waitSelectorTimeout', 'waitExprInvalid', 'waitExprTimeout', 'stepFailed', 'selectorNoMatch', 'evalThrew', 'stepLabel']) {
@@ -101,7 +101,7 @@ test('every message the script says is a shared render message, given exactly it
   for (const n of nodes(parse(FILE_TEXT))) {
     if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name === 'fail' && n.arguments[0]?.type !== 'Identifier') {
       const arg = n.arguments[0];
-      assert.ok(arg.type === 'CallExpression' && arg.callee.name === 'say', `line ${n.loc.start.line}: fail() with a message of its own`);
+      assert.ok(arg.type === 'CallExpression' && arg.callee.name === 'say', `line ${n.loc?.start.line}: fail() with a message of its own`);
     }
   }
 });

@@ -2,7 +2,6 @@
 // loopback, pick the engine (Aside that cannot start is retried once on Chromium), run the
 // steps, write the outputs the caller named — and always close the server.
 import { RenderError } from '../api/errors.js';
-import { renderMessage } from '../api/messages.js';
 import type { RenderEngineName, RenderResult, RenderSpec } from '../api/types.js';
 import { EngineFailure, type EngineRenderOutput, type PreparedRender } from '../engines/prepared.js';
 import { checkOutputsWritable, writeOutputs } from './outputs.js';
