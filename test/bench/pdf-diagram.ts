@@ -1,6 +1,6 @@
 // Benchmark (not part of npm test): `gstack pdf` against md-to-pdf and `gstack diagram`
 // against @mermaid-js/mermaid-cli, on the same inputs, in the same run, with the same Chromium.
-// gstack runs twice per round: served by the warm worker (driver/warm/, the normal case after
+// gstack runs twice per round: served by the render host (driver/host/, the normal case after
 // a user's first call) and with GSTACK_NO_WARM=1 (every call in its own process). For PDFs it
 // also prints each tool's page count and file size side by side.
 //
@@ -18,7 +18,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromiumArgs, findChromium } from '../../driver/chromium-find.js';
-import { workerAddress } from '../../driver/warm/protocol.js';
+import { hostAddress, openRuntimeDir } from '../../driver/host/address.js';
+import { pdfInfo } from '../helpers/inspect.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 // Its own folder under the git-ignored .peers: other benchmarks install their peers beside it,
@@ -136,7 +137,7 @@ console.log(`bench: ${RUNS} runs each (after one warm-up), Chromium ${execFileSy
 const fmtRuns = (xs: number[]) => `median ${median(xs).toFixed(0)} ms  [${xs.map((x) => x.toFixed(0)).join(', ')}]`;
 /** gstack's time as a share of the peer's (the target for pdf is at most 0.5). */
 const share = (ours: number, peer: number) => (ours / peer).toFixed(2);
-const pages = (pdf: string) => Number(/^Pages:\s+(\d+)/m.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))?.[1]);
+const pages = (pdf: string) => Number(pdfInfo(pdf).Pages);
 const kb = (file: string) => `${Math.round(statSync(file).size / 1024)} KB`;
 let waitedForWorker = false;
 for (const c of cases.filter((x) => !ONLY || x.name.startsWith(ONLY))) {
@@ -148,9 +149,10 @@ for (const c of cases.filter((x) => !ONLY || x.name.startsWith(ONLY))) {
   time(process.execPath, c.gstack, gstackEnv);
   if (!waitedForWorker) {
     waitedForWorker = true;
-    const socket = workerAddress(gstackEnv)?.socket;
+    const dir = openRuntimeDir(gstackEnv);
+    const socket = dir && hostAddress(dir, { kind: 'render' }).socket;
     for (let i = 0; i < 100 && socket && !existsSync(socket); i++) spawnSync('sleep', ['0.05']);
-    if (!socket || !existsSync(socket)) console.log('(no warm worker came up: the "warm" rows ran in-process)');
+    if (!socket || !existsSync(socket)) console.log('(no render host came up: the "warm" rows ran in-process)');
   }
   if (c.peer) time(c.peer.cmd, c.peer.args, process.env);
   for (let i = 0; i < RUNS; i++) {
