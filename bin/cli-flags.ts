@@ -19,7 +19,4 @@ export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
   return out as Argv<T>;
 }
 
-/** Usage errors exit 2 (DESIGN section 5). */
-export class UsageError extends Error {
-  readonly exitCode = 2;
-}
+export { UsageError } from '../driver/errors.js';

@@ -1,5 +1,6 @@
 // Shared by the commands that run a flow script (run, cookbook): reading the script and
 // mapping CLI flags onto runScript options.
+import { readSharedFlags, type SharedFlags } from '../driver/catalog.gen.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { RunOptions } from '../driver/run.js';
@@ -23,27 +24,25 @@ export async function readScriptSource(script: string | undefined, file: string 
   return script;
 }
 
-function runFlagsToOptions(argv: Record<string, unknown>): RunOptions {
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  for (const name of ['timeout', 'lock-timeout', 'max-output']) {
-    const v = argv[name];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)) {
-      throw new UsageError(`--${name} must be a positive number (got ${String(v)}).`);
-    }
+/** The options of runScript from the flags every script-running command shares (their names,
+ * types and defaults are the catalog's: catalog.gen.ts). */
+function runFlagsToOptions(flags: SharedFlags): RunOptions {
+  for (const [name, v] of [['timeout', flags.timeout], ['lock-timeout', flags.lockTimeout], ['max-output', flags.maxOutput]] as const) {
+    if (!Number.isFinite(v) || v <= 0) throw new UsageError(`--${name} must be a positive number (got ${String(v)}).`);
   }
   return {
-    engine: argv.engine as RunOptions['engine'],
-    session: argv.session as string | undefined,
-    profile: argv.profile as string | undefined,
-    ephemeral: !!argv.ephemeral,
-    timeoutMs: num(argv.timeout),
-    lockTimeoutMs: num(argv['lock-timeout']),
-    maxOutput: num(argv['max-output']),
-    out: argv.out as string | undefined,
-    connect: argv.connect as string | undefined,
-    cdp: argv.cdp as string | undefined,
-    headed: !!argv.headed,
-    allowFileUrls: !!argv['allow-file-urls'],
+    engine: flags.engine,
+    session: flags.session,
+    profile: flags.profile,
+    ephemeral: flags.ephemeral,
+    timeoutMs: flags.timeout,
+    lockTimeoutMs: flags.lockTimeout,
+    maxOutput: flags.maxOutput,
+    out: flags.out,
+    connect: flags.connect,
+    cdp: flags.cdp,
+    headed: flags.headed,
+    allowFileUrls: flags.allowFileUrls,
   };
 }
 
@@ -53,9 +52,10 @@ function runFlagsToOptions(argv: Record<string, unknown>): RunOptions {
  * exit code. */
 export async function runFlowCall(script: string, argv: Record<string, unknown>, io: CliIo): Promise<void> {
   const { runScript } = await import('../driver/run.js');
-  const json = !!argv.json;
+  const flags = readSharedFlags(argv);
+  const json = flags.json;
   const result = await runScript(script, {
-    ...runFlagsToOptions(argv),
+    ...runFlagsToOptions(flags),
     env: io.env,
     cwd: io.cwd,
     signal: io.signal,

@@ -1,5 +1,6 @@
 // The cookbook: every verified flow-script shape, and how a shape plus parameters becomes a
 // self-contained script (the one `gstack cookbook <shape>` runs and the codegen writes out).
+import { UsageError } from '../driver/errors.js';
 import { createRequire } from 'node:module';
 import type { Shape } from './types.js';
 import { read } from './read.js';
@@ -17,9 +18,8 @@ export type { Shape, ShapeParams, ParamSchema } from './types.js';
 /** In the order the docs and `gstack cookbook list` show them. */
 export const SHAPES: readonly Shape[] = [read, flow, annotated, responsive, links, perf, pdf, elementShot, form];
 
-export class ShapeParamsError extends Error {
-  readonly exitCode = 2;
-}
+/** Parameters a shape's schema refuses (exit USAGE). */
+export class ShapeParamsError extends UsageError {}
 
 export function findShape(name: string): Shape | undefined {
   return SHAPES.find((s) => s.name === name);

@@ -65,9 +65,11 @@ export interface CommandErrorSpec {
 }
 export interface Catalog {
   version: number;
-  sentinel: 'GSTACK_STEP_OK';
+  sentinel: string;
   globals: ApiEntry[];
   pageExtras: ApiEntry[];
+  /** TypeScript declarations of the script API's types, a line per item (catalog.gen.ts and the .d.ts). */
+  types: Array<{ name: string; ts: string[] }>;
   pageMethods: PageMember[];
   sharedFlags?: Flag[];
   /** Flags defined once for several commands (e.g. the print options of `pdf` and `render`). */

@@ -1,4 +1,4 @@
-// Where the Chromium binary comes from. Order is fixed by DESIGN section 3:
+// Where the Chromium binary comes from, in a fixed order (README "Environment"):
 // GSTACK_CHROMIUM, Playwright's own downloaded Chromium, then the system browser.
 //
 // Within Playwright's cache and within the system paths, a headless call prefers Chromium's
@@ -6,6 +6,7 @@
 // the same engine without the browser UI layer, it answers CDP in ~55 ms where the full browser
 // in headless mode takes ~250 ms, and a five-step flow runs in half the time. A headed call
 // (a window) needs the full browser.
+import { GstackError } from './errors.js';
 import { existsSync, accessSync, constants, readdirSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { join } from 'node:path';
@@ -28,10 +29,10 @@ export const INSTALL_HINT =
     ? 'npx playwright install chromium   (or install Google Chrome)'
     : 'sudo apt-get install -y chromium   (Debian/Ubuntu; or: npx playwright install chromium; or set GSTACK_CHROMIUM=/path/to/chrome)';
 
-export class NoChromiumError extends Error {
+/** No browser to run a script with (exit NO_ENGINE); the message quotes the install command. */
+export class NoChromiumError extends GstackError {
   constructor(detail: string) {
-    super(`No Chromium found (${detail}). Install one with: ${INSTALL_HINT}`);
-    this.name = 'NoChromiumError';
+    super(`No Chromium found (${detail}). Install one with: ${INSTALL_HINT}`, 'NO_ENGINE');
   }
 }
 

@@ -303,12 +303,16 @@ function confined(pwd: string, useProcFd = true) {
   };
   const confinement: Confinement = { pwd, check, writeFile, readFile };
 
+  // Like node:fs/promises: bytes without an encoding, text with one.
+  function readText(p: string): Promise<Buffer>;
+  function readText(p: string, enc: string | { encoding: string }): Promise<string>;
+  async function readText(p: string, enc?: string | { encoding?: string }): Promise<Buffer | string> {
+    const buf = await readFile(p);
+    const encoding = typeof enc === 'string' ? enc : enc?.encoding;
+    return encoding ? buf.toString(encoding as BufferEncoding) : buf;
+  }
   const fs = Object.freeze({
-    async readFile(p: string, enc?: BufferEncoding | { encoding?: BufferEncoding }) {
-      const buf = await readFile(p);
-      const encoding = typeof enc === 'string' ? enc : enc?.encoding;
-      return encoding ? buf.toString(encoding) : buf;
-    },
+    readFile: readText,
     async writeFile(p: string, d: unknown, enc?: BufferEncoding) {
       await writeFile(p, toData(d), { encoding: enc });
     },

@@ -1,6 +1,32 @@
-// Rewrites errors into messages an agent can act on: what happened, then what to do next.
-// Applied to every error a Page/Locator call throws into the script, and again to whatever
-// ends the script, so the final `[error]` line is always actionable.
+// Errors, made in one place: GstackError, what ends a command, with the exit code the catalog
+// gives its kind; AgentError, what a flow script sees thrown; and rewriteError, which turns any
+// error a Page/Locator call throws into a message an agent can act on (what happened, then what
+// to do next), so the final `[error]` line is always actionable.
+import { EXIT, type ExitCode, type ExitName } from './catalog.gen.js';
+
+/** A failure that ends a command: a message written for its reader (what happened, then the
+ * next step) and the exit code of its kind (catalog "exitCodes"). Every error that sets an exit
+ * code is one of these; anything else that ends a command exits 1. */
+export class GstackError extends Error {
+  readonly exitCode: ExitCode;
+  constructor(message: string, readonly exit: ExitName) {
+    super(message);
+    this.exitCode = EXIT[exit];
+    this.name = new.target.name;
+  }
+}
+
+/** A bad command line or parameter (exit USAGE). */
+export class UsageError extends GstackError {
+  constructor(message: string) {
+    super(message, 'USAGE');
+  }
+}
+
+/** The exit code an error ends a command with. */
+export function exitCodeOf(err: unknown): ExitCode {
+  return err instanceof GstackError ? err.exitCode : EXIT.SCRIPT_FAILED;
+}
 
 const NODE_GLOBALS = ['process', 'require', 'module', 'exports', '__dirname', '__filename', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'global'];
 

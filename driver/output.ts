@@ -3,7 +3,9 @@
 // bin/cli.ts puts on every line of every command), total output is capped with a visible
 // marker, and the sentinel and the final [error] line are never cut.
 
-export const SENTINEL = 'GSTACK_STEP_OK';
+import { SENTINEL } from './catalog.gen.js';
+
+export { SENTINEL };
 export const ERROR_PREFIX = '[error]';
 
 /** What page text must never send to a terminal: escape sequences (7-bit ESC-introduced and

@@ -7,15 +7,23 @@ import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { NoChromiumError } from './chromium-find.js';
 import { OutputFilter, SENTINEL, oneLine } from './output.js';
+import { exitCodeOf } from './errors.js';
 import { makePrivateDir } from './sessions/private.js';
+import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from './sessions/lock.js';
+import { touchSession } from './sessions/registry.js';
+import { maybeHousekeep } from './sessions/housekeep.js';
+import { selectEngine } from './engines/select.js';
+import { runOnChromium } from './engines/chromium.js';
+import { stopSessionHost } from './host/control.js';
+// Loaded only by the calls that use them: Aside's adapter and the remote-browser connector.
 import { trace } from './trace.js';
 import { resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
 import type { EngineName, EngineRunOutcome } from './engines/types.js';
 import type { EngineChoice } from './engines/select.js';
 import type { OpenedContext } from './engines/chromium.js';
 import type { DeadlineHandle } from './host/protocol.js';
+import { FLAG_DEFAULTS, type ExitCode } from './catalog.gen.js';
 
 /** What a session host lends a call: the browser it keeps on its session's profile. */
 export interface SessionHostBinding {
@@ -71,7 +79,7 @@ export interface RunOptions {
 
 export interface RunResult {
   ok: boolean;
-  exitCode: 0 | 1 | 2 | 3 | 4;
+  exitCode: ExitCode;
   engine: EngineName | null;
   session: { key: string; source: string; slug: string; profile: string | null; ephemeral: boolean };
   lines: string[];
@@ -84,9 +92,11 @@ export interface RunResult {
   pwd: string | null;
 }
 
-export const DEFAULT_TIMEOUT_MS = 120_000;
-export const DEFAULT_LOCK_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_OUTPUT = 200_000;
+// The flags' defaults, from the catalog (a library caller that leaves an option out gets the
+// same as the CLI).
+export const DEFAULT_TIMEOUT_MS = FLAG_DEFAULTS.shared.timeout;
+export const DEFAULT_LOCK_TIMEOUT_MS = FLAG_DEFAULTS.shared['lock-timeout'];
+export const DEFAULT_MAX_OUTPUT = FLAG_DEFAULTS.shared['max-output'];
 
 function callId(): string {
   const d = new Date();
@@ -141,7 +151,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     const durationMs = Date.now() - started;
     // Sessions (issue 4): the at-most-daily sweep of idle sessions, after the lock is released.
     // One stat on most calls; never throws.
-    if (pwd) await (await import('./sessions/housekeep.js')).maybeHousekeep({ env });
+    if (pwd) await maybeHousekeep({ env });
     return { ok: exitCode === 0, exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : oneLine(error), durationMs, pwd };
   };
 
@@ -161,7 +171,6 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     if (remote || options.engine === 'chromium') {
       engine = 'chromium';
     } else {
-      const { selectEngine } = await import('./engines/select.js');
       const sel = await selectEngine({ engine: options.engine ?? 'auto', env });
       if (host && sel.engine !== 'chromium') throw new MisroutedCall();
       engine = sel.engine;
@@ -188,7 +197,6 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       // Owner-only, like the profiles: artifacts are screenshots of logged-in pages.
       await mkdir(pwd, { recursive: true, mode: 0o700 });
 
-      const { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } = await import('./sessions/lock.js');
       // Remote sessions lock their storageState file's session dir instead of a profile.
       const lockTarget = remote ? paths.sessionDir : profileDir;
       const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
@@ -209,14 +217,11 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         for (const w of await makePrivateDir(profileDir, { top: paths.home })) notice(`gstack: ${w}`);
         // A session host may keep this profile's browser running: stop it (we hold the lock,
         // so it is idle), then clear what a killed browser left.
-        const { stopSessionHost } = await import('./host/control.js');
         await stopSessionHost(profileDir);
         await clearStaleChromiumSingletons(profileDir);
       }
-      const { touchSession } = await import('./sessions/registry.js');
       if (!options.ephemeral || remote) await touchSession(paths, key.key, remote ? 'remote' : 'local');
 
-      const { runOnChromium } = await import('./engines/chromium.js');
       deadline = options.armDeadline?.(
         timeoutMs,
         `The script did not finish within ${timeoutMs} ms (--timeout) and did not give control back (a loop that never awaits?); its browser was stopped. Make every loop await a page action or sleep(ms), or raise --timeout.`,
@@ -274,9 +279,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       for (const c of cleanups.reverse()) await c().catch(() => undefined);
       throw err;
     }
-    const e = err as { exitCode?: number; message?: string };
-    if (err instanceof NoChromiumError) return finish(3, e.message!);
-    if (e?.exitCode === 3 || e?.exitCode === 4 || e?.exitCode === 2) return finish(e.exitCode as 2 | 3 | 4, e.message ?? String(err));
-    return finish(1, e?.message ?? String(err));
+    // No engine (3), a busy profile (4), bad usage (2) each say so with their own code; any
+    // other failure is the script's (1).
+    return finish(exitCodeOf(err), (err as Error)?.message ?? String(err));
   }
 }

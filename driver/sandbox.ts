@@ -1,6 +1,7 @@
 // The flow-script sandbox: a Node `vm` context whose globals are exactly the catalog's
 // `globals`. It is NOT a security boundary (the docs say so); its job is that a script
 // written here also runs on Aside. Page content never executes in Node.
+import { GLOBAL_NAMES, type FetchResponse, type GlobalName, type ScriptGlobals } from './catalog.gen.js';
 import vm from 'node:vm';
 import path from 'node:path';
 import { inspect } from 'node:util';
@@ -19,7 +20,10 @@ export interface SandboxHost {
   allowFileUrls?: boolean;
 }
 
-type Impl = (host: SandboxHost, tabs: Tabs) => unknown;
+/** Each catalog global's implementation: from the call's host and tabs to the value the script
+ * sees, of the type the catalog declares (catalog.gen.ts), so a global the catalog adds,
+ * drops or retypes without the code following is a compile error. */
+type Implementations = { [K in GlobalName]: (host: SandboxHost, tabs: Tabs) => ScriptGlobals[K] };
 
 /**
  * Node's own `path` and `Buffer` as a script sees them: usable as usual, but assigning to or
@@ -55,10 +59,12 @@ function formatArg(v: unknown): string {
   return inspect(v, { depth: 4, breakLength: Infinity });
 }
 
-function fetchResponse(res: import('playwright-core').APIResponse) {
+function fetchResponse(res: import('playwright-core').APIResponse): FetchResponse {
   const headers = res.headers();
   let body: Promise<Buffer> | undefined;
   const bytes = () => (body ??= res.body());
+  // `satisfies`: a member here that the catalog's FetchResponse lacks is a compile error too,
+  // so the script API's .d.ts never misses what the sandbox gives.
   return Object.freeze({
     ok: res.ok(),
     status: res.status(),
@@ -73,9 +79,11 @@ function fetchResponse(res: import('playwright-core').APIResponse) {
     json: async () => JSON.parse((await bytes()).toString('utf8')),
     arrayBuffer: async () => {
       const b = await bytes();
-      return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+      const copy = new ArrayBuffer(b.byteLength);
+      new Uint8Array(copy).set(b);
+      return copy;
     },
-  });
+  } satisfies FetchResponse);
 }
 
 const chromiumOnlyMissing = (name: string) => async () => {
@@ -87,7 +95,7 @@ const chromiumOnlyMissing = (name: string) => async () => {
 
 /** Implementation of every catalog global on the Chromium engine. Keys must match the
  * catalog exactly (a test checks both directions). */
-export const CHROMIUM_GLOBALS: Record<string, Impl> = {
+export const CHROMIUM_GLOBALS: Implementations = {
   openTab: (_h, tabs) => (url?: string) => tabs.open(url),
   closeTab: (_h, tabs) => (pg: unknown) => tabs.close(pg),
   snapshot: (_h, tabs) => (pg: unknown, opts?: object) => tabs.snapshot(pg, opts),
@@ -176,11 +184,7 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
   const compiled = compileScript(script, names);
   const tabs = new Tabs(host.context, { pwd: host.pwd, onLine: host.onLine, allowFileUrls: host.allowFileUrls });
   const globals: Record<string, unknown> = Object.create(null);
-  for (const name of names) {
-    const impl = CHROMIUM_GLOBALS[name];
-    if (!impl) throw new Error(`catalog global "${name}" has no Chromium implementation`);
-    globals[name] = impl(host, tabs);
-  }
+  for (const name of GLOBAL_NAMES) globals[name] = CHROMIUM_GLOBALS[name](host, tabs);
   const ctx = vm.createContext(globals, { name: 'gstack flow script', codeGeneration: { strings: true, wasm: false } });
   const done = (async () => {
     try {

@@ -6,6 +6,7 @@
 // looks for skills (default ~/.claude/skills/<name>/, as Claude Code reads them), together with
 // a `gstack` shim that runs this installation, so the commands the skills show resolve even
 // when `gstack` is not on PATH. An install never overwrites a skill directory it did not make.
+import { GstackError } from './errors.js';
 import { chmod, copyFile, mkdir, readdir, readFile, stat, symlink, writeFile, lstat, readlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -26,11 +27,9 @@ const MARKER = '.gstack-driver';
 /** Where the shim goes under the skills directory. */
 const SHIM_DIR = join('gstack-driver', 'bin');
 
-export class SkillsError extends Error {
-  constructor(message: string, readonly exitCode: number) {
-    super(message);
-  }
-}
+/** An unknown skill (exit USAGE), or an install that would replace a folder it did not make
+ * (exit SCRIPT_FAILED: nothing is wrong with the command line). */
+export class SkillsError extends GstackError {}
 
 const GENERATED = join(PROJECT_ROOT, 'generated');
 
@@ -59,7 +58,7 @@ export async function listSkills(): Promise<SkillInfo[]> {
 async function findSkill(name: string): Promise<SkillInfo> {
   const all = await listSkills();
   const skill = all.find((s) => s.name === name);
-  if (!skill) throw new SkillsError(`No skill named "${name}". \`gstack skills list\` names them: ${all.map((s) => s.name).join(', ')}.`, 2);
+  if (!skill) throw new SkillsError(`No skill named "${name}". \`gstack skills list\` names them: ${all.map((s) => s.name).join(', ')}.`, 'USAGE');
   return skill;
 }
 
@@ -93,7 +92,7 @@ export async function installSkills(opts: { dir?: string; env: NodeJS.ProcessEnv
   for (const s of skills) {
     const target = join(dir, s.name);
     if (existsSync(target) && !existsSync(join(target, MARKER))) {
-      throw new SkillsError(`${target} exists and was not installed by gstack-driver; not replacing it. Move it away, or install elsewhere with --dir DIR.`, 1);
+      throw new SkillsError(`${target} exists and was not installed by gstack-driver; not replacing it. Move it away, or install elsewhere with --dir DIR.`, 'SCRIPT_FAILED');
     }
   }
   const installed: InstallResult['installed'] = [];

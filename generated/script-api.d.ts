@@ -38,19 +38,27 @@ export interface FetchInit {
   body?: string;
 }
 
+/** The headers of a `fetch` response (names are case-insensitive). */
+export interface FetchHeaders {
+  get(name: string): string | null;
+  has(name: string): boolean;
+  entries(): Array<[string, string]>;
+}
+
 /** What the script's `fetch` resolves to. */
 export interface FetchResponse {
-  ok: boolean;
-  status: number;
-  statusText: string;
-  url: string;
-  headers: { get(name: string): string | null };
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly url: string;
+  readonly headers: FetchHeaders;
   text(): Promise<string>;
   json(): Promise<any>;
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
-type FileData = string | Uint8Array;
+/** What `fs.writeFile` and `fs.appendFile` accept. */
+export type FileData = string | Uint8Array;
 
 /** The promise-style `fs`, confined to `pwd`. */
 export interface ConfinedFs {
@@ -59,13 +67,22 @@ export interface ConfinedFs {
   writeFile(path: string, data: FileData, encoding?: string): Promise<void>;
   appendFile(path: string, data: FileData, encoding?: string): Promise<void>;
   mkdir(path: string, options?: { recursive?: boolean }): Promise<string | undefined>;
-  readdir(path: string): Promise<string[]>;
+  readdir(path?: string): Promise<string[]>;
   stat(path: string): Promise<{ size: number; isFile(): boolean; isDirectory(): boolean; mtimeMs: number }>;
   rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
   unlink(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   copyFile(from: string, to: string): Promise<void>;
   access(path: string): Promise<void>;
+}
+
+/** The script's `console`: every method prints one evidence line to stdout. */
+export interface ScriptConsole {
+  log(...values: unknown[]): void;
+  info(...values: unknown[]): void;
+  warn(...values: unknown[]): void;
+  error(...values: unknown[]): void;
+  debug(...values: unknown[]): void;
 }
 
 /** The Page members added to Playwright's (catalog "pageExtras"). */
@@ -232,7 +249,7 @@ export interface GstackScriptGlobals {
   /** HTTP request that carries this browser context's cookies (and stores the cookies it gets back). The response has `ok`, `status`, `statusText`, `url`, `headers.get(name)`, `text()`, `json()`, `arrayBuffer()`. (Aside: yes, Chromium: yes) */
   fetch: (url: string, init?: FetchInit) => Promise<FetchResponse>;
   /** Evidence lines to stdout (`log`, `info`, `warn` and `error` all print one line per call; objects print as JSON). End every script with `console.log("GSTACK_STEP_OK")`. (Aside: yes, Chromium: yes) */
-  console: { log(...values: unknown[]): void; info(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void };
+  console: ScriptConsole;
   /** Aside only: lists the tabs of the user's own browser window. The Chromium profile has no user tabs, so on Chromium it throws an error saying to open your own tab with `openTab(url)` instead. (Aside: yes, Chromium: no) */
   listBrowserTabs: () => Promise<Array<{ id: string; url: string; title: string }>>;
   /** Aside only: attaches to one of the user's own tabs (only when the user asked you to work in that tab). On Chromium it throws an error saying to use `openTab(url)` instead. (Aside: yes, Chromium: no) */

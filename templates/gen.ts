@@ -11,6 +11,7 @@ import Handlebars from 'handlebars';
 import { loadCatalog, resolveCommand, type Catalog, type Flag } from '../driver/catalog.js';
 import { SHAPES, buildScript, type ParamSchema, type Shape } from '../cookbook/index.js';
 import { paramType } from '../cookbook/list.js';
+import { CODE_PATH, renderCode } from './gen-code.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(ROOT, 'templates');
@@ -160,6 +161,8 @@ export function renderAll(): GeneratedFile[] {
     files.push({ path: shape.file, content: render(hb, 'templates/cookbook-script.js.hbs', { ...base, shape, source }) });
   }
   const pageMethods = catalog.pageMethods.filter((m) => !catalog.pageExtras.some((e) => e.name === m.name));
+  // The catalog as code: driver/catalog.gen.ts (constants, unions, script API types, flags).
+  files.push({ path: CODE_PATH, content: renderCode(catalog) });
   files.push({
     path: `${OUT}/script-api.d.ts`,
     content: render(hb, 'templates/script-api.d.ts.hbs', { ...base, pageMethods, source: 'driver/catalog.json via templates/script-api.d.ts.hbs' }),

@@ -1,4 +1,4 @@
-// The Aside readiness probe (DESIGN section 3) against the Aside CLI test double
+// The Aside readiness probe against the Aside CLI test double
 // (test/doubles/aside): every outcome, the deadline, and that a killed CLI leaves no process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Chromium discovery: the order DESIGN section 3 fixes (GSTACK_CHROMIUM, Playwright's cache,
+// Chromium discovery: the fixed order (GSTACK_CHROMIUM, Playwright's cache,
 // the system), and inside a source the headless shell first for headless calls, the full
 // browser for headed ones. Playwright's cache is faked with PLAYWRIGHT_BROWSERS_PATH.
 import { test } from 'node:test';

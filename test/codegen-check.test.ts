@@ -11,7 +11,9 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 // What the generator reads: its templates, the catalog (and its loader), the cookbook.
-const SOURCES = ['templates', 'generated', 'cookbook', 'driver/catalog.json', 'driver/catalog.schema.json', 'driver/catalog.ts', 'package.json'];
+// What the codegen reads: the templates and the cookbook, the catalog (and the code generated from
+// it, which the cookbook's errors import), and the files it writes.
+const SOURCES = ['templates', 'generated', 'cookbook', 'driver/catalog.json', 'driver/catalog.schema.json', 'driver/catalog.ts', 'driver/catalog.gen.ts', 'driver/errors.ts', 'package.json'];
 
 function copyRepo(t: { after: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'gstack-codegen-'));
@@ -50,7 +52,8 @@ test('--check passes on a fresh copy and prints FRESH for every generated file',
   const dir = copyRepo(t);
   const r = gen(dir, '--check');
   assert.equal(r.code, 0, r.out);
-  const expected = Object.keys(hashes(dir)).sort();
+  // Every file under generated/, and the code generated from the catalog.
+  const expected = [...Object.keys(hashes(dir)), 'driver/catalog.gen.ts'].sort();
   assert.deepEqual(r.lines.map((l) => l.replace(/^FRESH: /, '')).sort(), expected);
   assert.ok(r.lines.every((l) => l.startsWith('FRESH: ')), r.out);
 });
@@ -127,4 +130,19 @@ test('two runs of npm run gen give identical bytes, equal to the committed files
   assert.equal(gen(dir).code, 0);
   assert.deepEqual(hashes(dir), first);
   assert.deepEqual(first, hashes(ROOT));
+});
+
+test('a catalog change the code does not follow is a compile error (driver/catalog.gen.ts)', { timeout: 180_000 }, (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'gstack-codegen-tsc-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  for (const rel of ['driver', 'bin', 'render', 'cookbook', 'templates', 'generated', 'tsconfig.json', 'package.json']) cpSync(join(ROOT, rel), join(dir, rel), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const tsc = () => spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: dir, encoding: 'utf8', timeout: 150_000 });
+  // A flag renamed and a global renamed in the catalog, regenerated, code unchanged.
+  edit(dir, 'driver/catalog.json', (s) => s.replace('"name": "lock-timeout", "type": "number", "default": 60000', '"name": "lock-wait", "type": "number", "default": 60000').replace('"name": "sleep",', '"name": "pause",'));
+  assert.equal(gen(dir).code, 0);
+  const r = tsc();
+  assert.notEqual(r.status, 0, 'tsc accepted code that disagrees with the catalog');
+  assert.match(r.stdout, /Property 'lockTimeout' does not exist on type 'SharedFlags'/);
+  assert.match(r.stdout, /'sleep' does not exist in type 'Implementations'/);
 });

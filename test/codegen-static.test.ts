@@ -1,4 +1,4 @@
-// Tier-1 checks of the generated docs and scripts (DESIGN section 7): every script parses, uses
+// Tier-1 checks of the generated docs and scripts: every script parses, uses
 // only catalog globals and Page methods, and ends with the sentinel; no template syntax
 // survives; the driving rules are pinned word for word; every catalog entry is documented.
 //
@@ -174,7 +174,8 @@ test('each command is documented, with all its flags, in every skill its catalog
 test('the docs on disk are what the templates render now (in-process check)', () => {
   const files = renderAll();
   for (const f of files) assert.equal(read(f.path), f.content, `${f.path} is stale: run npm run gen`);
-  assert.deepEqual(files.map((f) => f.path), generatedFiles());
+  // Everything under generated/, and the code generated from the catalog beside the driver.
+  assert.deepEqual(files.map((f) => f.path), ['driver/catalog.gen.ts', ...generatedFiles()].sort());
   // Rendering is a pure function of the sources.
   assert.deepEqual(renderAll(), files);
 });

@@ -1,4 +1,4 @@
-// One script, two engines (DESIGN sections 1 and 5): the same script FILE run through
+// One script, two engines: the same script FILE run through
 // `gstack run -f FILE --engine chromium` and through `--engine aside` (the Aside CLI test
 // double, test/doubles/aside, which drives its own browser independently of our engine)
 // prints the same evidence labels in the same order. Covers a hand-written flow and every

@@ -152,7 +152,9 @@ for (const [name, loop] of [
       // The session's host (and browser) are up first: the deadline is about the script.
       assert.equal((await run(key, 'console.log("GSTACK_STEP_OK")', [], e)).code, 0);
       const started = Date.now();
-      const r = await run(key, `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("SPINNING"); ${loop}`, ['--timeout', '3000'], e);
+      // The loop starts as soon as the script does (no page to load first): the 3 s are the
+      // loop's, also where a call first starts its own browser (GSTACK_NO_HOST=1).
+      const r = await run(key, `console.log("SPINNING"); ${loop}`, ['--timeout', '3000'], e);
       const took = Date.now() - started;
       assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.match(r.stdout, /SPINNING/);
@@ -336,4 +338,20 @@ test('renders go through the render host and come out the same as in-process', {
 test('the runtime dir is per user: $XDG_RUNTIME_DIR/gstack, else ~/.gstack/run', () => {
   assert.equal(runtimeDirPath({ XDG_RUNTIME_DIR: '/run/user/1' }), '/run/user/1/gstack');
   assert.equal(runtimeDirPath({ HOME: '/home/u' }), '/home/u/.gstack/run');
+});
+
+test('SIGKILL of the client mid-call: the host ends that call; the next call runs at once with only its own tab', { timeout: 120_000 }, async () => {
+  assert.equal((await run('client-kill', 'console.log("GSTACK_STEP_OK")')).code, 0);
+  const pid = (await hostPid('client-kill'))!;
+  const victim = startCli(['run', '--session', 'client-kill', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("READY"); await sleep(30000); console.log("GSTACK_STEP_OK");`], { env });
+  await victim.waitFor(/READY/, 60_000);
+  process.kill(-victim.pid, 'SIGKILL'); // the client and its process group, as a harness would
+  assert.equal((await victim.done).signal, 'SIGKILL');
+  const t0 = Date.now();
+  const next = await run('client-kill', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("PAGES=" + pg.context().pages().length); console.log("GSTACK_STEP_OK");`);
+  assert.equal(next.code, 0, next.stdout + next.stderr);
+  assert.match(next.stdout, /^PAGES=1$/m, "the killed call's tab was closed");
+  assert.doesNotMatch(next.stderr, /waiting for session profile/);
+  assert.ok(Date.now() - t0 < 15_000);
+  assert.equal(await hostPid('client-kill'), pid, 'the host lived on');
 });

@@ -122,6 +122,11 @@ test('a lock wait past --lock-timeout exits 4, names the holder and says what to
   assert.equal(h.code, 0, h.stdout + h.stderr);
 });
 
+// The tests below are about a call that runs in the `gstack` process itself (GSTACK_NO_HOST=1:
+// --ephemeral, remote browsers, or hosts turned off): its browser is its own and must go with
+// it. A session host's browser outlives calls by design; test/session-host.test.ts covers what
+// a killed client or host leaves.
+const inProcess = (): NodeJS.ProcessEnv => ({ ...env, GSTACK_NO_HOST: '1' });
 for (const variant of ['CLI and its browser', 'the CLI alone'] as const) {
   test(`SIGKILL of a running call (${variant}): the next call succeeds at once, no manual cleanup`, { timeout: 120_000 }, async () => {
     const key = variant === 'the CLI alone' ? 'killed-cli' : 'killed-all';
@@ -130,7 +135,7 @@ for (const variant of ['CLI and its browser', 'the CLI alone'] as const) {
       const pg = await openTab(${lit(server.origin + '/set-cookie?name=before_kill&value=1')});
       console.log("READY");
       await sleep(60000);
-      console.log("GSTACK_STEP_OK");`], { env });
+      console.log("GSTACK_STEP_OK");`], { env: inProcess() });
     await victim.waitFor(/READY/, 60_000);
     const browser = await processesMentioning(`--user-data-dir=${profile}`);
     assert.ok(browser.length > 0, 'the call has a browser on its profile');
@@ -149,7 +154,7 @@ for (const variant of ['CLI and its browser', 'the CLI alone'] as const) {
       console.log("COOKIE=" + (await res.json()).cookie);
       const pg = await openTab(${lit(server.origin + '/echo-title?t=after-kill')});
       console.log("TITLE=" + await pg.title());
-      console.log("GSTACK_STEP_OK");`], { env });
+      console.log("GSTACK_STEP_OK");`], { env: inProcess() });
     const took = Date.now() - t0;
     assert.equal(next.code, 0, next.stdout + next.stderr);
     assert.match(next.stdout, /TITLE=after-kill/);
@@ -177,7 +182,7 @@ test('no call leaves a browser process behind: normal end, throw, timeout, SIGIN
   for (const c of cases) {
     const key = `leak-${c.name}`;
     const profile = profileOf(key);
-    const run = startCli(['run', '--session', key, ...c.args, c.script], { env });
+    const run = startCli(['run', '--session', key, ...c.args, c.script], { env: inProcess() });
     if (c.signal) {
       await run.waitFor(/READY/, 60_000);
       assert.ok((await processesMentioning(`--user-data-dir=${profile}`)).length > 0, `${c.name}: browser runs`);

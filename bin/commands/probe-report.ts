@@ -1,6 +1,7 @@
 // The body of `gstack probe`, loaded only when that command runs.
+import type { EngineChoice } from '../../driver/catalog.gen.js';
 import { probeAside, type ProbeResult } from '../../driver/engines/aside-probe.js';
-import { skipAside } from '../../driver/engines/select.js';
+import { decideEngine, type EngineDecision } from '../../driver/engines/select.js';
 import { findChromium, type ChromiumFound } from '../../driver/chromium-find.js';
 import type { CliIo } from '../cli-io.js';
 
@@ -15,7 +16,7 @@ interface ProbeReport {
   chromiumError?: string;
 }
 
-async function probeReport(engineFlag: 'auto' | 'aside' | 'chromium', env = process.env): Promise<ProbeReport> {
+async function probeReport(engineFlag: EngineChoice, env = process.env): Promise<ProbeReport> {
   const [probe, chromiumOrError] = await Promise.all([
     probeAside({ env }),
     Promise.resolve().then(() => {
@@ -28,31 +29,15 @@ async function probeReport(engineFlag: 'auto' | 'aside' | 'chromium', env = proc
   ]);
   const chromium = chromiumOrError instanceof Error ? null : chromiumOrError;
   const chromiumError = chromiumOrError instanceof Error ? chromiumOrError.message : undefined;
-  const asideReady = probe.outcome === 'READY: aside';
-
-  let engine: ProbeReport['engine'];
-  let why: string;
-  if (engineFlag === 'aside') {
-    engine = asideReady ? 'aside' : null;
-    why = asideReady ? '--engine aside, and Aside answered' : `--engine aside, but Aside is not usable (${probe.outcome}); a call would exit 3`;
-  } else if (engineFlag === 'auto' && asideReady && !skipAside(env)) {
-    engine = 'aside';
-    why = 'auto: Aside answered the readiness probe';
-  } else {
-    engine = chromium ? 'chromium' : null;
-    const cause =
-      engineFlag === 'chromium'
-        ? '--engine chromium (a call never probes Aside)'
-        : skipAside(env)
-          ? 'auto: GSTACK_SKIP_ASIDE is set, so a call skips the Aside probe'
-          : `auto: Aside not usable (${probe.outcome})`;
-    why = chromium ? cause : `${cause}, and no Chromium was found; a call would exit 3`;
-  }
+  // The same rule a call applies (decideEngine), given the probe's outcome.
+  const decision = decideEngine(engineFlag, env, probe) as EngineDecision;
+  const engine: ProbeReport['engine'] = decision.engine === 'chromium' && !chromium ? null : decision.engine;
+  const why = engine === null && decision.engine !== null ? `${decision.why}, and no Chromium was found; a call would exit 3` : decision.engine === null ? `${decision.why}; a call would exit 3` : decision.why;
   const ok = engine !== null;
   return { ok, exitCode: ok ? 0 : 3, probe, engine, why, chromium, chromiumError };
 }
 
-export async function runProbeCommand(args: { engine?: 'auto' | 'aside' | 'chromium'; json?: boolean }, io: Pick<CliIo, 'out' | 'env'>): Promise<number> {
+export async function runProbeCommand(args: { engine?: EngineChoice; json?: boolean }, io: Pick<CliIo, 'out' | 'env'>): Promise<number> {
   const report = await probeReport(args.engine ?? 'auto', io.env);
   if (args.json) {
     io.out(JSON.stringify(report) + '\n');

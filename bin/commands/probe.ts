@@ -1,6 +1,7 @@
 // `gstack probe`: which engine a call would use and why, and the Chromium it would launch.
 // The Aside probe always runs here (that is what the command is for); the ENGINE line then
 // applies the same rules a `gstack run` would (--engine, GSTACK_SKIP_ASIDE).
+import type { EngineChoice } from '../../driver/catalog.gen.js';
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
@@ -8,7 +9,7 @@ import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 
 interface ProbeArgs {
-  engine: 'auto' | 'aside' | 'chromium';
+  engine: EngineChoice;
   json: boolean;
 }
 

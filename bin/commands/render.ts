@@ -1,4 +1,4 @@
-// `gstack render <file.html> steps…`: local HTML -> PDF / PNG / eval values (DESIGN section 8).
+// `gstack render <file.html> steps…`: local HTML -> PDF / PNG / eval values (docs/ARCHITECTURE.md, "Rendering").
 // Yargs checks the flags (from the catalog) and serves --help; the steps are read again from
 // the raw arguments because their order matters and yargs does not keep it.
 import type { Argv } from 'yargs';

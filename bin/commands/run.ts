@@ -1,4 +1,4 @@
-// `gstack run '<script>' | -f FILE | -`: one flow script per call (DESIGN section 3).
+// `gstack run '<script>' | -f FILE | -`: one flow script per call (docs/ARCHITECTURE.md, "One call").
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';

@@ -1,4 +1,4 @@
-// The Aside readiness probe (DESIGN section 3) and the one place that spawns `aside repl`.
+// The Aside readiness probe (docs/ARCHITECTURE.md, "One call") and the one place that spawns `aside repl`.
 // Everything that talks to the Aside CLI goes through runAsideRepl, so the deadline, the
 // line streaming and the process-group kill are written once and shared by the probe, the
 // run adapter (aside.ts) and `gstack render`.
@@ -7,7 +7,8 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-export type ProbeOutcome = 'READY: aside' | 'NEEDS_ASIDE' | 'ASIDE_NOT_RUNNING' | 'ASIDE_TIMEOUT' | 'ASIDE_CLI_ERROR';
+export type { ProbeOutcome } from '../catalog.gen.js';
+import type { ProbeOutcome } from '../catalog.gen.js';
 
 export interface ProbeResult {
   outcome: ProbeOutcome;
@@ -161,14 +162,21 @@ export function asideSaysNoWindow(output: string | undefined): boolean {
   return NO_WINDOW.test(output ?? '');
 }
 
+/** The probe's answer when there is no `aside` command to ask (a few stat calls, no spawn):
+ * NEEDS_ASIDE; undefined when there is one, and only running it can tell. */
+export function probeWithoutSpawning(env: NodeJS.ProcessEnv): ProbeResult | undefined {
+  return findAsideCli(env) ? undefined : { outcome: 'NEEDS_ASIDE', reason: 'no `aside` command on PATH' };
+}
+
 /**
  * The readiness probe: `command -v aside`, then `aside repl 'console.log("ASIDE_READY " + pwd)'`
  * under a deadline (30 s, or GSTACK_ASIDE_PROBE_TIMEOUT_MS, or opts.timeoutMs).
  */
 export async function probeAside(opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ProbeResult> {
   const env = opts.env ?? process.env;
-  const cli = findAsideCli(env);
-  if (!cli) return { outcome: 'NEEDS_ASIDE', reason: 'no `aside` command on PATH' };
+  const known = probeWithoutSpawning(env);
+  if (known) return known;
+  const cli = findAsideCli(env)!;
 
   const envTimeout = Number(env[PROBE_TIMEOUT_ENV]);
   const timeoutMs = opts.timeoutMs ?? (Number.isFinite(envTimeout) && envTimeout > 0 ? envTimeout : DEFAULT_PROBE_TIMEOUT_MS);

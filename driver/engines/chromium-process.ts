@@ -1,5 +1,5 @@
 // Starts Chromium ourselves, before Playwright is even loaded, so the browser's start-up
-// overlaps the ~250 ms it takes to load Playwright (DESIGN section 10). Playwright then
+// overlaps the ~250 ms it takes to load Playwright (docs/ARCHITECTURE.md, "One call"). Playwright then
 // attaches with connectOverCDP.
 //
 // Isolation: Chromium speaks CDP over a private pipe (--remote-debugging-pipe), never a TCP

@@ -1,9 +1,10 @@
-// Remote browsers (DESIGN section 6, "Beyond one machine"): `--connect ws://…` (a Playwright
+// Remote browsers (docs/ARCHITECTURE.md, "One call"; README "Other commands"): `--connect ws://…` (a Playwright
 // browser server, e.g. launchServer or a grid that speaks its protocol) or `--cdp URL` (a CDP
 // endpoint such as Browserless or a Selenium Grid node). A remote browser has no local
 // profile, so the session's cookies and localStorage live in a storageState file under the
 // session dir: loaded into a fresh context at start, saved back at the end. The caller holds
 // the session lock around open..close, so two calls never interleave their state.
+import { GstackError } from '../errors.js';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { loadPlaywright } from '../playwright-load.js';
@@ -29,9 +30,11 @@ export interface RemoteContext {
   close(): Promise<void>;
 }
 
-export class RemoteConnectError extends Error {
-  /** No engine available (DESIGN section 5): the remote browser could not be reached. */
-  readonly exitCode = 3;
+/** The remote browser could not be reached: no engine for the call (exit NO_ENGINE). */
+export class RemoteConnectError extends GstackError {
+  constructor(message: string) {
+    super(message, 'NO_ENGINE');
+  }
 }
 
 async function loadState(file: string): Promise<object | undefined> {

@@ -1,9 +1,13 @@
-// Engine selection (DESIGN section 3, step 2): the user's own Aside browser first, our
-// Chromium profile everywhere else. Selection never launches a browser; it only decides.
+// Engine selection: the user's own Aside browser first, our Chromium profile everywhere else.
+// The rule is written once, in decideEngine; every command that picks an engine uses it
+// (a call through selectEngine, the client's routing to a host, `gstack probe`, renders).
+// Selection never launches a browser; it only decides.
+import { GstackError } from '../errors.js';
 import type { EngineName } from './types.js';
 import { probeAside, type ProbeResult } from './aside-probe.js';
 
-export type EngineChoice = 'auto' | EngineName;
+export type { EngineChoice } from '../catalog.gen.js';
+import type { EngineChoice } from '../catalog.gen.js';
 
 export interface EngineSelection {
   engine: EngineName;
@@ -14,16 +18,15 @@ export interface EngineSelection {
 }
 
 /** `--engine aside` asked for an Aside that is not usable: exit 3 (no engine). */
-export class AsideUnavailableError extends Error {
-  readonly exitCode = 3;
+export class AsideUnavailableError extends GstackError {
   constructor(readonly probe: ProbeResult) {
     super(
       `--engine aside: Aside is not usable (${probe.outcome}: ${probe.reason}). ` +
         (probe.outcome === 'NEEDS_ASIDE'
           ? 'Install the Aside app (macOS 15+) so that `aside` is on PATH, or run with --engine chromium (or auto).'
           : 'Open the Aside app and check with `gstack probe`, or run with --engine chromium (or auto).'),
+      'NO_ENGINE',
     );
-    this.name = 'AsideUnavailableError';
   }
 }
 
@@ -36,6 +39,32 @@ export function fallbackLine(probe: ProbeResult): string {
   return `gstack: Aside not used (${probe.outcome}: ${probe.reason}); running on chromium.`;
 }
 
+/** What the rule decides, and why in one line (`gstack probe` prints it). `engine: null`:
+ * `--engine aside` without a usable Aside. */
+export type EngineDecision = (EngineSelection & { why: string }) | { engine: null; probe: ProbeResult; why: string };
+
+/**
+ * The engine rule. Without a probe result it decides what needs none (`--engine chromium`;
+ * auto with GSTACK_SKIP_ASIDE) and says 'probe' otherwise; with one it always decides.
+ * `--engine aside` beats GSTACK_SKIP_ASIDE: the user asked for it.
+ */
+export function decideEngine(choice: EngineChoice, env: NodeJS.ProcessEnv, probe?: ProbeResult): EngineDecision | 'probe' {
+  if (choice === 'chromium') return { engine: 'chromium', why: '--engine chromium (a call never probes Aside)' };
+  if (choice === 'auto' && skipAside(env)) return { engine: 'chromium', why: 'auto: GSTACK_SKIP_ASIDE is set, so a call skips the Aside probe' };
+  if (!probe) return 'probe';
+  const ready = probe.outcome === 'READY: aside';
+  if (choice === 'aside') {
+    return ready
+      ? { engine: 'aside', probe, why: '--engine aside, and Aside answered' }
+      : { engine: null, probe, why: `--engine aside, but Aside is not usable (${probe.outcome})` };
+  }
+  return ready
+    ? { engine: 'aside', probe, why: 'auto: Aside answered the readiness probe' }
+    : { engine: 'chromium', probe, fallbackNote: fallbackLine(probe), why: `auto: Aside not usable (${probe.outcome})` };
+}
+
+/** The engine of a call: decideEngine, probing Aside when the rule needs it. Throws
+ * AsideUnavailableError (exit NO_ENGINE) for `--engine aside` without a usable Aside. */
 export async function selectEngine(opts: {
   engine: EngineChoice;
   env?: NodeJS.ProcessEnv;
@@ -43,18 +72,10 @@ export async function selectEngine(opts: {
   probeTimeoutMs?: number;
 }): Promise<EngineSelection> {
   const env = opts.env ?? process.env;
-  if (opts.engine === 'chromium') return { engine: 'chromium' };
-
-  if (opts.engine === 'aside') {
-    // An explicit --engine aside beats GSTACK_SKIP_ASIDE: the user asked for it by name.
-    const probe = await probeAside({ env, timeoutMs: opts.probeTimeoutMs });
-    if (probe.outcome !== 'READY: aside') throw new AsideUnavailableError(probe);
-    return { engine: 'aside', probe };
-  }
-
-  if (skipAside(env)) return { engine: 'chromium' };
-  // Without `aside` on PATH the probe returns after a few stat calls: nothing is spawned.
-  const probe = await probeAside({ env, timeoutMs: opts.probeTimeoutMs });
-  if (probe.outcome === 'READY: aside') return { engine: 'aside', probe };
-  return { engine: 'chromium', probe, fallbackNote: fallbackLine(probe) };
+  let decision = decideEngine(opts.engine, env);
+  // Without an `aside` command the probe's answer is known without spawning anything.
+  if (decision === 'probe') decision = decideEngine(opts.engine, env, await probeAside({ env, timeoutMs: opts.probeTimeoutMs })) as EngineDecision;
+  if (decision.engine === null) throw new AsideUnavailableError(decision.probe);
+  const { why: _why, ...selection } = decision;
+  return selection;
 }

@@ -2,7 +2,7 @@
 // owns the output filter and computes the exit code from this outcome; an engine only runs
 // the script and reports lines.
 
-export type EngineName = 'aside' | 'chromium';
+export type { EngineName } from '../catalog.gen.js';
 
 export interface EngineRunInput {
   script: string;

@@ -7,8 +7,9 @@
 // the client's own process. Built-ins only.
 import { resolve } from 'node:path';
 import { resolveSessionKey, sessionPaths } from '../sessions/key.js';
-import { skipAside } from '../engines/select.js';
-import { findAsideCli } from '../engines/aside-probe.js';
+import { decideEngine } from '../engines/select.js';
+import { probeWithoutSpawning } from '../engines/aside-probe.js';
+import { ENGINE_CHOICES, type EngineChoice } from '../catalog.gen.js';
 import type { HostTarget } from './address.js';
 
 /** `GSTACK_NO_HOST=1` (or the older `GSTACK_NO_WARM=1`): every call runs in its own process. */
@@ -36,14 +37,14 @@ function flagPresent(argv: string[], name: string): boolean {
   return false;
 }
 
-/** Would `--engine auto` pick our Chromium without probing? (The same test engines/select.ts
- * makes: Aside skipped, or no `aside` command to probe.) A call that may go to the user's
- * Aside browser runs in the client's process: `aside repl` is then the whole cost. */
+/** Does the engine rule (engines/select.ts) pick our Chromium without probing Aside? A call
+ * that may go to the user's Aside browser runs in the client's process: `aside repl` is then
+ * the whole cost. */
 function surelyChromium(argv: string[], env: NodeJS.ProcessEnv): boolean {
   const engine = flagValue(argv, 'engine') ?? 'auto';
-  if (engine === 'chromium') return true;
-  if (engine !== 'auto') return false;
-  return skipAside(env) || !findAsideCli(env);
+  if (!(ENGINE_CHOICES as readonly string[]).includes(engine)) return false; // the CLI says what is wrong
+  const decision = decideEngine(engine as EngineChoice, env, probeWithoutSpawning(env));
+  return decision !== 'probe' && decision.engine === 'chromium';
 }
 
 const RENDER_COMMANDS = new Set(['render', 'pdf', 'diagram']);

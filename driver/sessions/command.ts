@@ -2,6 +2,7 @@
 // module bin/commands/sessions.ts (`import-cookies --from-browser` reads through
 // browser-cookies.ts). Prints evidence-style lines (or one JSON object with
 // --json) and returns the exit code. No output path here ever contains a cookie value.
+import { UsageError } from '../errors.js';
 import { join } from 'node:path';
 import { gstackHome, resolveSessionKey, sessionPaths } from './key.js';
 import { clearSession, formatBytes, gcSessions, listSessions, parseDuration, resolveSlug, sessionInfo, type SessionInfo } from './manage.js';
@@ -55,9 +56,6 @@ export interface SessionsIO {
   cwd?: string;
 }
 
-class SessionsUsageError extends Error {
-  readonly exitCode = 2;
-}
 
 function quote(s: string | undefined): string {
   return s === undefined ? '?' : JSON.stringify(s);
@@ -109,7 +107,7 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
 
   switch (args.action) {
     case 'list': {
-      if (args.target) throw new SessionsUsageError('`sessions list` takes no argument');
+      if (args.target) throw new UsageError('`sessions list` takes no argument');
       const all = await listSessions({ home, env, withSize: true });
       await keepPrivate(home, all.flatMap((s) => [s.paths.profileDir, s.paths.sessionDir, s.paths.artifactsDir]), io);
       const hosts = await Promise.all(all.map((s) => hostInfo(s.paths.profileDir, env)));
@@ -147,12 +145,12 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
     }
 
     case 'gc': {
-      if (args.target) throw new SessionsUsageError('`sessions gc` takes no argument; use --older-than DURATION');
+      if (args.target) throw new UsageError('`sessions gc` takes no argument; use --older-than DURATION');
       let olderThanMs: number;
       try {
         olderThanMs = parseDuration(args['older-than'] ?? '7d');
       } catch (err) {
-        throw new SessionsUsageError(`--older-than: ${(err as Error).message}`);
+        throw new UsageError(`--older-than: ${(err as Error).message}`);
       }
       const r = await gcSessions({ home, env, olderThanMs, dryRun: args['dry-run'] });
       const verb = args['dry-run'] ? 'WOULD_REMOVE' : 'REMOVED';
@@ -199,10 +197,10 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
     case 'import-cookies': {
       const fromBrowser = args['from-browser'];
       if (fromBrowser && args.target) {
-        throw new SessionsUsageError('`sessions import-cookies`: give a cookie FILE or --from-browser, not both');
+        throw new UsageError('`sessions import-cookies`: give a cookie FILE or --from-browser, not both');
       }
       if (!fromBrowser && !args.target) {
-        throw new SessionsUsageError(
+        throw new UsageError(
           '`sessions import-cookies FILE`: name the cookie file (Playwright storageState JSON or Netscape cookies.txt), or read the browser of this machine with --from-browser chrome|chromium|brave|edge',
         );
       }
@@ -246,13 +244,8 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
           await lock.release();
         }
       } else {
-        const { NoChromiumError } = await import('../chromium-find.js');
-        summary = await importIntoProfile(parsed, { paths, key: key.key, lockTimeoutMs, onWait: (m) => io.err('gstack: ' + m), env }).catch(
-          (err: unknown) => {
-            // No browser to write the profile with: exit 3, like a call without an engine.
-            throw err instanceof NoChromiumError ? Object.assign(err, { exitCode: 3 }) : err;
-          },
-        );
+        // No browser to write the profile with exits NO_ENGINE, like a call without an engine.
+        summary = await importIntoProfile(parsed, { paths, key: key.key, lockTimeoutMs, onWait: (m) => io.err('gstack: ' + m), env });
       }
       await touchSession(paths, key.key, remote ? 'remote' : 'local');
       await keepPrivate(home, [paths.profileDir, paths.sessionDir], io);
@@ -270,6 +263,6 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       return 0;
     }
   }
-  throw new SessionsUsageError(`unknown sessions action ${quote(String(args.action))}: use list, stop, gc, clear or import-cookies`);
+  throw new UsageError(`unknown sessions action ${quote(String(args.action))}: use list, stop, gc, clear or import-cookies`);
 }
 

@@ -4,6 +4,7 @@
 // extensions) including `#HttpOnly_` lines; `--from-browser` hands in cookies read from a
 // browser's own database (browser-cookies.ts). Cookie values are secrets: no message, error or
 // summary here ever contains one — parse errors name the line number and the field only.
+import { UsageError } from '../errors.js';
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import type { SessionPaths } from './key.js';
@@ -35,10 +36,8 @@ export interface ParsedCookies {
 /** The latest expiry browsers store (9999-12-31): beyond it Playwright refuses the cookie. */
 const MAX_EXPIRES_S = 253402300799;
 
-export class CookieFileError extends Error {
-  /** A bad input file is a usage error (DESIGN section 5). */
-  readonly exitCode = 2;
-}
+/** A cookie file that cannot be imported is a usage error (exit USAGE). */
+export class CookieFileError extends UsageError {}
 
 /** A domain cookie (leading dot) cannot exist for an IP address or localhost: browsers reject
  * it, so those stay host-only whatever the file says. */

@@ -1,4 +1,4 @@
-// Session key resolution and on-disk layout (DESIGN section 6).
+// Session key resolution and on-disk layout.
 // key: --session > GSTACK_SESSION_KEY > CLAUDE_SESSION_ID > CONDUCTOR_WORKSPACE_ID >
 //      git worktree top level > cwd.   slug: readable tail + short hash of the whole key.
 import { createHash } from 'node:crypto';

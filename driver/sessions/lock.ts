@@ -1,4 +1,4 @@
-// One call at a time per profile (DESIGN section 6).
+// One call at a time per profile.
 //
 // The lock is a small JSON file next to the profile (`<profileDir>.lock`, never inside it, so
 // removing or replacing a profile never races the lock). It is created atomically: the record
@@ -15,6 +15,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { link, lstat, mkdir, readFile, readdir, readlink, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { GstackError } from '../errors.js';
 import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private.js';
 
 export interface LockHolder {
@@ -45,9 +46,8 @@ interface LockRecord extends Omit<LockHolder, 'runnerPid'> {
   procStart?: string;
 }
 
-/** The lock wait passed --lock-timeout. Exit code 4 (DESIGN section 5). */
-export class ProfileBusyError extends Error {
-  readonly exitCode = 4;
+/** The lock wait passed --lock-timeout (exit PROFILE_BUSY). */
+export class ProfileBusyError extends GstackError {
   constructor(
     readonly profileDir: string,
     readonly holder: LockHolder | undefined,
@@ -56,8 +56,8 @@ export class ProfileBusyError extends Error {
     super(
       `Profile busy: ${profileDir} is held by ${describeHolder(holder)}; gave up after waiting ${waitedMs} ms (--lock-timeout). ` +
         'Wait for that call to finish and retry (or raise --lock-timeout), run with another --session key, or use --ephemeral for a throwaway profile.',
+      'PROFILE_BUSY',
     );
-    this.name = 'ProfileBusyError';
   }
 }
 

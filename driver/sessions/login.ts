@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { mkdir } from 'node:fs/promises';
 import type { BrowserContext, Cookie, Page } from 'playwright-core';
 import { CommandError } from '../command-errors.js';
-import { NoChromiumError, findChromium } from '../chromium-find.js';
+import { findChromium } from '../chromium-find.js';
 import { resolveSessionKey, sessionPaths } from './key.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from './lock.js';
 import { keepSessionCookies } from './cookies.js';
@@ -194,12 +194,8 @@ export async function runLogin(args: LoginArgs, io: LoginIO): Promise<number> {
         '` on the machine with their browser, or `gstack sessions import-cookies FILE` with a file they exported.',
     );
   }
-  try {
-    findChromium(env, { headed: true }); // before the lock: nothing to wait for without a browser
-  } catch (err) {
-    // No browser to open the window with: exit 3, like a call without an engine.
-    throw err instanceof NoChromiumError ? Object.assign(err, { exitCode: 3 }) : err;
-  }
+  // Before the lock: nothing to wait for without a browser (NoChromiumError exits NO_ENGINE).
+  findChromium(env, { headed: true });
   const key = resolveSessionKey({ session: args.session, cwd: io.cwd, env });
   const paths = sessionPaths(key.slug, env);
   await mkdir(paths.profileDir, { recursive: true, mode: 0o700 });

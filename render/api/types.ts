@@ -1,11 +1,13 @@
 // The render library's vocabulary: the spec a caller writes (file, steps, waits, engine) and
 // the result it gets back. Every folder of render/ speaks these types, so this file imports
-// nothing: it sits at the bottom of render/'s layers (docs/ARCHITECTURE.md, "Rendering").
+// nothing else of render/: it sits at the bottom of render/'s layers (docs/ARCHITECTURE.md,
+// "Rendering").
 //
 // Steps are plain data (not callbacks) on purpose: on Aside the whole render becomes one
 // `aside repl` script, so anything a step can do must be expressible as that script.
-
-export type RenderEngineChoice = 'auto' | 'aside' | 'chromium';
+import type { EngineChoice } from '../../driver/catalog.gen.js';
+/** Which browser renders (the same `--engine` choices as a flow script). */
+export type RenderEngineChoice = EngineChoice;
 export type RenderEngineName = 'aside' | 'chromium';
 
 /** A CSS length: a number (CSS px) or a string with a unit: in, mm, cm, pt, px. */

@@ -1,4 +1,4 @@
-// `gstack render` as lines on stdout: ENGINE=, one OK per file written,
+// `gstack render` as lines on stdout (docs/ARCHITECTURE.md, "Rendering"): ENGINE=, one OK per file written,
 // the page-derived values fenced as untrusted web content, then GSTACK_RENDER_OK — or a last
 // `[error]` line that says what happened and what to do. Returns the exit code.
 import type { Catalog } from '../../driver/catalog.js';

@@ -1,4 +1,4 @@
-// The loopback server a render reads its page through. Browsers refuse
+// The loopback server a render reads its page through (docs/ARCHITECTURE.md, "Rendering"). Browsers refuse
 // or mishandle file://, so one directory is served over HTTP for the length of one render —
 // and this server must never become a way to read the rest of the disk:
 //   - binds 127.0.0.1 on an ephemeral port, and answers only Host 127.0.0.1:<port>

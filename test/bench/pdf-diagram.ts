@@ -1,8 +1,9 @@
 // Benchmark (not part of npm test): `gstack pdf` against md-to-pdf and `gstack diagram`
 // against @mermaid-js/mermaid-cli, on the same inputs, in the same run, with the same Chromium.
 // gstack runs twice per round: served by the render host (driver/host/, the normal case after
-// a user's first call) and with GSTACK_NO_WARM=1 (every call in its own process). For PDFs it
-// also prints each tool's page count and file size side by side.
+// a user's first render: a pooled browser, a fresh context per render) and with GSTACK_NO_HOST=1
+// (every call in its own process). For PDFs it also prints each tool's page count and file size
+// side by side.
 //
 //   npm run build && node --import tsx test/bench/pdf-diagram.ts [--runs 5] [--only pdf|diagram]
 //
@@ -18,7 +19,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromiumArgs, findChromium } from '../../driver/chromium-find.js';
-import { hostAddress, openRuntimeDir } from '../../driver/host/address.js';
+import { hostAddress, hostLockTarget, openRuntimeDir } from '../../driver/host/address.js';
+import { lockHolder } from '../../driver/sessions/lock.js';
 import { pdfInfo } from '../helpers/inspect.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -80,7 +82,7 @@ const puppeteerConfig = join(work, 'puppeteer.json');
 writeFileSync(puppeteerConfig, JSON.stringify(launch));
 const bin = (name: string) => join(PEERS, 'node_modules', '.bin', name);
 const gstackEnv = { ...process.env, GSTACK_SKIP_ASIDE: '1' };
-const coldEnv = { ...gstackEnv, GSTACK_NO_WARM: '1' };
+const coldEnv = { ...gstackEnv, GSTACK_NO_HOST: '1' };
 
 interface Case {
   name: string;
@@ -139,32 +141,33 @@ const fmtRuns = (xs: number[]) => `median ${median(xs).toFixed(0)} ms  [${xs.map
 const share = (ours: number, peer: number) => (ours / peer).toFixed(2);
 const pages = (pdf: string) => Number(pdfInfo(pdf).Pages);
 const kb = (file: string) => `${Math.round(statSync(file).size / 1024)} KB`;
-let waitedForWorker = false;
+let checkedHost = false;
 for (const c of cases.filter((x) => !ONLY || x.name.startsWith(ONLY))) {
-  const warm: number[] = [];
+  const hosted: number[] = [];
   const cold: number[] = [];
   const p: number[] = [];
-  // Warm-up (disk cache; the first one leaves the warm worker), then interleave so every
+  // Warm-up (disk cache; the first one starts the render host), then interleave so every
   // variant sees the same machine load.
   time(process.execPath, c.gstack, gstackEnv);
-  if (!waitedForWorker) {
-    waitedForWorker = true;
+  if (!checkedHost) {
+    checkedHost = true;
     const dir = openRuntimeDir(gstackEnv);
-    const socket = dir && hostAddress(dir, { kind: 'render' }).socket;
-    for (let i = 0; i < 100 && socket && !existsSync(socket); i++) spawnSync('sleep', ['0.05']);
-    if (!socket || !existsSync(socket)) console.log('(no render host came up: the "warm" rows ran in-process)');
+    const socket = dir ? hostAddress(dir, { kind: 'render' }).socket : undefined;
+    const up = dir && socket && existsSync(socket) && (await lockHolder(hostLockTarget({ kind: 'render' }, dir)));
+    if (!up) console.log('(no render host came up: the "host" rows ran in-process)');
+import { pdfInfo } from '../helpers/inspect.js';
   }
   if (c.peer) time(c.peer.cmd, c.peer.args, process.env);
   for (let i = 0; i < RUNS; i++) {
-    warm.push(time(process.execPath, c.gstack, gstackEnv));
+    hosted.push(time(process.execPath, c.gstack, gstackEnv));
     cold.push(time(process.execPath, c.gstack, coldEnv));
     if (c.peer) p.push(time(c.peer.cmd, c.peer.args, process.env));
   }
-  let line = `${c.name}\n  gstack (warm worker)   ${fmtRuns(warm)}\n  gstack (GSTACK_NO_WARM) ${fmtRuns(cold)}`;
+  let line = `${c.name}\n  gstack (render host)    ${fmtRuns(hosted)}\n  gstack (GSTACK_NO_HOST) ${fmtRuns(cold)}`;
   if (c.peer) {
     line += `\n  ${c.peer.label.padEnd(22)} ${fmtRuns(p)}`;
     const target = c.name.startsWith('pdf') ? ' (target: at most 0.50)' : '';
-    line += `\n  time gstack/${c.peer.label}: warm ${share(median(warm), median(p))}, GSTACK_NO_WARM ${share(median(cold), median(p))}${target}`;
+    line += `\n  time gstack/${c.peer.label}: render host ${share(median(hosted), median(p))}, GSTACK_NO_HOST ${share(median(cold), median(p))}${target}`;
   }
   if (c.pdfs) {
     line += `\n  output: gstack ${pages(c.pdfs.gstack)} pages, ${kb(c.pdfs.gstack)}`;

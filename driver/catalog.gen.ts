@@ -1,0 +1,667 @@
+// AUTO-GENERATED from driver/catalog.json by templates/gen-code.ts. Do not edit: edit the catalog and run `npm run gen`.
+//
+// The catalog's names as code (docs/ARCHITECTURE.md, "Codegen"): code that uses a name the
+// catalog no longer has does not compile.
+import type { Locator, Page as PlaywrightPage } from 'playwright-core';
+
+/** The last line of a script that completed every step. */
+export const SENTINEL = "GSTACK_STEP_OK";
+
+/** `--engine` choices (the shared flag). */
+export const ENGINE_CHOICES = ["auto", "aside", "chromium"] as const;
+export type EngineChoice = (typeof ENGINE_CHOICES)[number];
+/** An engine that runs scripts (`auto` picks one of these). */
+export type EngineName = Exclude<EngineChoice, 'auto'>;
+
+/** What the Aside readiness probe can say. */
+export const PROBE_OUTCOMES = ["READY: aside", "NEEDS_ASIDE", "ASIDE_NOT_RUNNING", "ASIDE_TIMEOUT", "ASIDE_CLI_ERROR"] as const;
+export type ProbeOutcome = (typeof PROBE_OUTCOMES)[number];
+
+/** Exit codes by name. */
+export const EXIT = {
+  /** The script completed and printed GSTACK_STEP_OK. */
+  OK: 0,
+  /** The script threw, timed out, or ended without the sentinel; the last line starts with `[error]`. */
+  SCRIPT_FAILED: 1,
+  /** Bad command line (unknown flag, missing script, unreadable file), or a browser profile or cookie database that is missing, locked or damaged. */
+  USAGE: 2,
+  /** No engine could run the script (no Chromium found, or `--engine aside` without a usable Aside), or this machine lacks what the command needs (a display for `gstack login`, the keyring key of a browser's cookies). */
+  NO_ENGINE: 3,
+  /** Another call held this session's profile past `--lock-timeout`. */
+  PROFILE_BUSY: 4,
+} as const;
+export type ExitName = keyof typeof EXIT;
+export type ExitCode = (typeof EXIT)[ExitName];
+
+/** The evidence labels the cookbook and the runner print. */
+export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "ARTIFACT", "DIALOG"] as const;
+
+/** Every `gstack` command. */
+export const COMMAND_NAMES = ["run", "probe", "cookbook", "sessions", "login", "render", "pdf", "diagram", "skills"] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+// ---- The script API: its types (catalog "types"), the Page a script gets, every global ----
+
+/** Options of `snapshot(pg, opts)`. */
+export interface SnapshotOptions {
+  /** Keep only elements you can act on. */
+  interactive?: boolean;
+  /** Drop unnamed wrapper elements. */
+  compact?: boolean;
+  /** Limit the nesting depth. */
+  depth?: number;
+  /** Snapshot only the element this selector matches. */
+  selector?: string;
+}
+
+/** What `snapshot` returns. */
+export interface SnapshotResult {
+  /** One line per element; actionable ones carry `[ref=eN]`. */
+  tree: string;
+  /** What changed since the previous snapshot of this page in this script. */
+  diff: string;
+}
+
+/** `init` of the script's `fetch`. */
+export interface FetchInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** The headers of a `fetch` response (names are case-insensitive). */
+export interface FetchHeaders {
+  get(name: string): string | null;
+  has(name: string): boolean;
+  entries(): Array<[string, string]>;
+}
+
+/** What the script's `fetch` resolves to. */
+export interface FetchResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly url: string;
+  readonly headers: FetchHeaders;
+  text(): Promise<string>;
+  json(): Promise<any>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+/** What `fs.writeFile` and `fs.appendFile` accept. */
+export type FileData = string | Uint8Array;
+
+/** The promise-style `fs`, confined to `pwd`. */
+export interface ConfinedFs {
+  readFile(path: string): Promise<Uint8Array>;
+  readFile(path: string, encoding: string): Promise<string>;
+  writeFile(path: string, data: FileData, encoding?: string): Promise<void>;
+  appendFile(path: string, data: FileData, encoding?: string): Promise<void>;
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<string | undefined>;
+  readdir(path?: string): Promise<string[]>;
+  stat(path: string): Promise<{ size: number; isFile(): boolean; isDirectory(): boolean; mtimeMs: number }>;
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  unlink(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  copyFile(from: string, to: string): Promise<void>;
+  access(path: string): Promise<void>;
+}
+
+/** The script's `console`: every method prints one evidence line to stdout. */
+export interface ScriptConsole {
+  log(...values: unknown[]): void;
+  info(...values: unknown[]): void;
+  warn(...values: unknown[]): void;
+  error(...values: unknown[]): void;
+  debug(...values: unknown[]): void;
+}
+
+/** The Page members added to Playwright's (catalog "pageExtras"). */
+export interface PageExtras {
+  /** Playwright's `locator`, plus snapshot refs: `"e12"`, `"@e12"`, `"ref=e12"` and frame refs like `"f1e2"` resolve the element with that ref in the latest snapshot of this page. A ref whose element is gone fails at once with `Ref e12 is stale — the element (button "Save") no longer exists. Take a new snapshot.` */
+  locator: (refOrSelector: string) => Locator;
+  /** A raw Chrome DevTools Protocol call on this page's target, e.g. `Page.addScriptToEvaluateOnNewDocument` before `goto` (send `Page.enable` first: Chromium runs init scripts only for a session with the Page domain enabled), or `Emulation.setDeviceMetricsOverride`. */
+  _sendToTarget: (method: string, params?: Record<string, unknown>) => Promise<any>;
+}
+
+/** A tab as a script sees it. */
+export type Page = PlaywrightPage & PageExtras;
+export type { Locator };
+
+/** Every global a flow script sees (catalog "globals"): the sandbox implements exactly these. */
+export interface ScriptGlobals {
+  /** Opens a new tab in this call's browser, navigates it to `url` (default `about:blank`) and returns its Page. Open every tab you use; never reuse tabs you did not open. */
+  openTab: (url?: string) => Promise<Page>;
+  /** Closes a tab this script opened (never another). Tabs still open when the script ends are closed for you. */
+  closeTab: (pg: Page) => Promise<void>;
+  /** Accessibility snapshot of the page. Each `tree` line reads `- role "name" [attributes] [ref=e12]` (the name is a JSON string, so a quote inside it reads `\"`); `pg.locator("e12")` resolves the ref. Refs in the page itself read `eN` whatever the page did (reloads, form posts, navigations); only elements inside an iframe read `fNeM`; the same page gives the same refs in a fresh call. `diff` is what changed since the previous snapshot of that page in this script (the first one says it is the baseline): lines are compared without their refs, so a re-rendered element that reads the same is unchanged; each change comes after one context line (prefixed by two spaces: the label next to it, or its parent), removed lines (`- `) lose their refs, added ones (`+ `) keep them. It compares whole trees, so take before/after snapshots with the same options. `interactive` keeps only elements you can act on (with a link's `/url` and a select's options), `compact` drops unnamed wrappers, `depth` limits nesting (and says how many deeper lines it left out), `selector` snapshots one element. Iframes and open shadow roots are included; secret field values (type=password; a name, id or label with a word like password, token, otp, pin or api key; autocomplete current-password, new-password, one-time-code, cc-*) show as `[redacted]`, as in `pg.content()`; the size is bounded and says so when cut. */
+  snapshot: (pg: Page, opts?: SnapshotOptions) => Promise<SnapshotResult>;
+  /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. It takes its own interactive snapshot: the refs drawn work with `pg.locator`, and the next `snapshot()` still diffs against your previous one. */
+  annotatedScreenshot: (pg: Page) => Promise<{ base64Image: string }>;
+  /** Waits `ms` milliseconds. The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. */
+  sleep: (ms: number) => Promise<void>;
+  /** This call's artifact directory (absolute path). The only place `fs` — and the `path` option of `pg.screenshot`, `pg.pdf` and `locator.screenshot` — may write (relative paths land here); it outlives the call, and `--out DIR` copies what you wrote here. */
+  pwd: string;
+  /** Promise-style file system confined to `pwd`: relative paths resolve against `pwd`; a path outside `pwd`, or one that passes through a symbolic link, is refused before anything is read or written (checked on the opened file, so a concurrent swap cannot redirect it). New files are 0600, new directories 0700. */
+  fs: ConfinedFs;
+  /** Node's `path` module (join, basename, extname, ...), for building paths under `pwd`. Read-only: assigning to its members throws. */
+  path: typeof import("node:path");
+  /** Node's `Buffer`, e.g. to decode the base64 image of `annotatedScreenshot`. Read-only: assigning to its members throws. */
+  Buffer: typeof globalThis.Buffer;
+  /** HTTP request that carries this browser context's cookies (and stores the cookies it gets back). The response has `ok`, `status`, `statusText`, `url`, `headers.get(name)`, `text()`, `json()`, `arrayBuffer()`. */
+  fetch: (url: string, init?: FetchInit) => Promise<FetchResponse>;
+  /** Evidence lines to stdout (`log`, `info`, `warn` and `error` all print one line per call; objects print as JSON). End every script with `console.log("GSTACK_STEP_OK")`. */
+  console: ScriptConsole;
+  /** Aside only: lists the tabs of the user's own browser window. The Chromium profile has no user tabs, so on Chromium it throws an error saying to open your own tab with `openTab(url)` instead. */
+  listBrowserTabs: () => Promise<Array<{ id: string; url: string; title: string }>>;
+  /** Aside only: attaches to one of the user's own tabs (only when the user asked you to work in that tab). On Chromium it throws an error saying to use `openTab(url)` instead. */
+  attachBrowserTab: (id: string) => Promise<Page>;
+}
+export type GlobalName = keyof ScriptGlobals;
+export const GLOBAL_NAMES = ["openTab", "closeTab", "snapshot", "annotatedScreenshot", "sleep", "pwd", "fs", "path", "Buffer", "fetch", "console", "listBrowserTabs", "attachBrowserTab"] as const satisfies readonly GlobalName[];
+
+// ---- Each command's flags: their names, types and defaults ----
+
+export interface SharedFlags {
+  /** --engine: Which browser runs the script. `auto` uses the user's Aside browser when it answers the readiness probe, else our Chromium profile. */
+  engine: "auto" | "aside" | "chromium";
+  /** --session: Session key (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). Each key has its own profile and logins. */
+  session?: string;
+  /** --profile: Use this Chromium profile directory instead of the session's. */
+  profile?: string;
+  /** --ephemeral: Use a throwaway profile, removed when the call ends. */
+  ephemeral: boolean;
+  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1. */
+  timeout: number;
+  /** --lock-timeout: How long to wait for another call on the same profile before exiting 4. */
+  lockTimeout: number;
+  /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
+  maxOutput: number;
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs }` instead of lines. */
+  json: boolean;
+  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
+  out?: string;
+  /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
+  connect?: string;
+  /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
+  cdp?: string;
+  /** --allow-file-urls: Let this call's script open `file:` URLs (refused by default: a page would get local files). */
+  allowFileUrls: boolean;
+  /** --headed: Show the Chromium window (debugging on a desktop). Needs the full browser: a headless call prefers Chromium's faster headless shell when one is installed. */
+  headed: boolean;
+}
+
+/** The SharedFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readSharedFlags(argv: Record<string, unknown>): SharedFlags {
+  return {
+    engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
+    session: (argv["session"] as string | undefined),
+    profile: (argv["profile"] as string | undefined),
+    ephemeral: (argv["ephemeral"] as boolean | undefined) ?? false,
+    timeout: (argv["timeout"] as number | undefined) ?? 120000,
+    lockTimeout: (argv["lock-timeout"] as number | undefined) ?? 60000,
+    maxOutput: (argv["max-output"] as number | undefined) ?? 200000,
+    json: (argv["json"] as boolean | undefined) ?? false,
+    out: (argv["out"] as string | undefined),
+    connect: (argv["connect"] as string | undefined),
+    cdp: (argv["cdp"] as string | undefined),
+    allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
+    headed: (argv["headed"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface RunFlags extends SharedFlags {
+  /** --file: Read the script from FILE. */
+  file?: string;
+}
+
+/** The RunFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readRunFlags(argv: Record<string, unknown>): RunFlags {
+  return {
+    ...readSharedFlags(argv),
+    file: (argv["file"] as string | undefined),
+  };
+}
+
+export interface ProbeFlags {
+  /** --engine: Report for a call made with this `--engine`. */
+  engine: "auto" | "aside" | "chromium";
+  /** --json: Print one JSON object `{ ok, exitCode, probe: { outcome, reason }, engine, why, chromium }` instead of lines. */
+  json: boolean;
+}
+
+/** The ProbeFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readProbeFlags(argv: Record<string, unknown>): ProbeFlags {
+  return {
+    engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
+    json: (argv["json"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface CookbookFlags extends SharedFlags {
+  /** --url: The page the shape opens (its `url` parameter; required unless --params has it). */
+  url?: string;
+  /** --params: The shape's other parameters as a JSON object, checked against its JSON schema (see `gstack cookbook list`), e.g. `'{"selector":"h1"}'`. */
+  params?: string;
+  /** --print: Print the complete flow script instead of running it. */
+  print: boolean;
+}
+
+/** The CookbookFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readCookbookFlags(argv: Record<string, unknown>): CookbookFlags {
+  return {
+    ...readSharedFlags(argv),
+    url: (argv["url"] as string | undefined),
+    params: (argv["params"] as string | undefined),
+    print: (argv["print"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface SessionsFlags {
+  /** --session: The session `clear` and `import-cookies` act on (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). */
+  session?: string;
+  /** --older-than: gc: remove sessions idle for longer than this (`7d`, `12h`, `30m`, `90s`, `2w`). */
+  olderThan: string;
+  /** --dry-run: gc: print what would be removed, remove nothing. */
+  dryRun: boolean;
+  /** --all: stop: every background host of this user (all sessions' and the render host). */
+  all: boolean;
+  /** --remote: import-cookies: write the session's storageState file (used by `--connect`/`--cdp` calls) instead of its local profile. Automatic when the session's last call was remote. */
+  remote: boolean;
+  /** --from-browser: import-cookies: read the cookies from this browser's own profile on this machine instead of a FILE (Linux and macOS). */
+  fromBrowser?: "chrome" | "chromium" | "brave" | "edge";
+  /** --browser-profile: import-cookies --from-browser: which of the browser's profiles, by folder (`Default`, `Profile 1`) or by the name the browser shows. */
+  browserProfile: string;
+  /** --domain: import-cookies: only cookies of this site and its subdomains (`example.com` also takes `www.example.com`). Repeat for several sites; without it every cookie is imported. */
+  domain?: string;
+  /** --lock-timeout: import-cookies: how long to wait for a call holding the session before exiting 4. */
+  lockTimeout: number;
+  /** --json: Print one JSON object instead of lines. */
+  json: boolean;
+}
+
+/** The SessionsFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readSessionsFlags(argv: Record<string, unknown>): SessionsFlags {
+  return {
+    session: (argv["session"] as string | undefined),
+    olderThan: (argv["older-than"] as string | undefined) ?? "7d",
+    dryRun: (argv["dry-run"] as boolean | undefined) ?? false,
+    all: (argv["all"] as boolean | undefined) ?? false,
+    remote: (argv["remote"] as boolean | undefined) ?? false,
+    fromBrowser: (argv["from-browser"] as "chrome" | "chromium" | "brave" | "edge" | undefined),
+    browserProfile: (argv["browser-profile"] as string | undefined) ?? "Default",
+    domain: (argv["domain"] as string | undefined),
+    lockTimeout: (argv["lock-timeout"] as number | undefined) ?? 60000,
+    json: (argv["json"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface LoginFlags {
+  /** --session: The session to sign in (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). */
+  session?: string;
+  /** --timeout: How long the window stays open; then it is closed (what was signed in is kept) and the command exits 1. */
+  timeout: number;
+  /** --lock-timeout: How long to wait for a call holding the session before exiting 4. */
+  lockTimeout: number;
+  /** --json: Print one JSON object `{ ok, exitCode, session, url, ended, sites, cookies, sessionCookiesKept, error }` instead of lines. */
+  json: boolean;
+}
+
+/** The LoginFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readLoginFlags(argv: Record<string, unknown>): LoginFlags {
+  return {
+    session: (argv["session"] as string | undefined),
+    timeout: (argv["timeout"] as number | undefined) ?? 600000,
+    lockTimeout: (argv["lock-timeout"] as number | undefined) ?? 60000,
+    json: (argv["json"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface RenderFlags {
+  /** --engine: Which browser renders. `auto` uses the user's Aside browser when it answers the readiness probe, else a throwaway headless Chromium. If Aside was chosen but cannot start, the render is retried once on Chromium. */
+  engine: "auto" | "aside" | "chromium";
+  /** --serve-root: Serve this directory instead of the file's own (for pages that load ../assets). It must contain the file. */
+  serveRoot?: string;
+  /** --wait-selector: After `load`, wait until this CSS selector matches an element (attached; need not be visible). */
+  waitSelector?: string;
+  /** --wait-expr: After `load` (and --wait-selector), wait until this JavaScript expression is truthy in the page. Promises are awaited; an expression that throws counts as "not yet". */
+  waitExpr?: string;
+  /** --wait-timeout: Bound on `load` plus the waits; past it the render fails with exit 1 naming the wait. */
+  waitTimeout: number;
+  /** --timeout: Whole-render deadline (browser start to last step); past it the browser is stopped and the call exits 1. */
+  timeout: number;
+  /** --allow-network: Let the page load from hosts other than its own loopback server. Off by default: remote requests are blocked, so a render works offline and leaks nothing. */
+  allowNetwork: boolean;
+  /** --pdf: Step: print the page to a PDF at OUT (repeatable). The print options below (the same as `gstack pdf`'s) belong to the --pdf before them. */
+  pdf?: string;
+  /** --paper: Paper size: letter, legal, tabloid, ledger, a0-a6, or WIDTHxHEIGHT (`8.5x11` in inches; units allowed: `210mmx297mm`). */
+  paper: string;
+  /** --margin: Page margins, CSS shorthand (1-4 lengths: `0.5in`, `1in 0.75in`, `10mm 15mm 10mm 15mm`) in in, mm, cm, pt or px (a bare number is px). Header, footer and page numbers sit inside the margins. */
+  margin: string;
+  /** --margin-top: Top margin (wins over --margin). */
+  marginTop?: string;
+  /** --margin-right: Right margin (wins over --margin). */
+  marginRight?: string;
+  /** --margin-bottom: Bottom margin (wins over --margin). */
+  marginBottom?: string;
+  /** --margin-left: Left margin (wins over --margin). */
+  marginLeft?: string;
+  /** --header: Header on every page: HTML, or a file holding it. Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
+  header?: string;
+  /** --footer: Footer on every page, like --header. */
+  footer?: string;
+  /** --page-numbers: "N of M" centred at the foot of each page; `gstack pdf` leaves the cover and contents pages unnumbered (they still count, so N is the PDF page the TOC names). `--no-page-numbers` turns it off. */
+  pageNumbers: boolean;
+  /** --tagged: Tagged (accessible) PDF. `--no-tagged` turns it off. */
+  tagged: boolean;
+  /** --outline: Document outline (bookmarks) from the headings. `--no-outline` turns it off. */
+  outline: boolean;
+  /** --landscape: Landscape orientation. */
+  landscape: boolean;
+  /** --print-background: Print background colours and images (code and table shading). `--no-print-background` leaves them out. */
+  printBackground: boolean;
+  /** --prefer-css-page-size: Let the page's CSS `@page` size win over --paper and --landscape. */
+  preferCssPageSize: boolean;
+  /** --page-ranges: Print only these pages, e.g. `1-3,5` (page numbers still count every page). */
+  pageRanges?: string;
+  /** --scale: Rendering scale, 0.1 to 2. */
+  scale: number;
+  /** --screenshot: Step: capture the page as an image at OUT (repeatable; PNG unless --jpeg). Full page by default. Options after it: --width, --height, --selector, --viewport-only, --jpeg, --quality. */
+  screenshot?: string;
+  /** --width: Screenshot: viewport width in CSS pixels (the image is this wide). Default 1280. */
+  width?: number;
+  /** --height: Screenshot: viewport height in CSS pixels. Default 800 (a full-page shot may be taller). */
+  height?: number;
+  /** --selector: Screenshot: capture only the first element matching this CSS selector. */
+  selector?: string;
+  /** --viewport-only: Screenshot: capture only the viewport, not the full page. */
+  viewportOnly: boolean;
+  /** --jpeg: Screenshot: write JPEG instead of PNG. */
+  jpeg: boolean;
+  /** --quality: Screenshot: JPEG quality (with --jpeg). */
+  quality?: number;
+  /** --eval: Step: evaluate this JavaScript expression in the page (repeatable); a returned promise is awaited. The value is printed as `EVAL <i>: <json>` inside the untrusted-content fence. */
+  eval?: string;
+  /** --out: After --eval: write its value to FILE instead of printing it (strings as-is, `data:` URLs decoded to bytes, other values as JSON). */
+  out?: string;
+}
+
+/** The RenderFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readRenderFlags(argv: Record<string, unknown>): RenderFlags {
+  return {
+    engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
+    serveRoot: (argv["serve-root"] as string | undefined),
+    waitSelector: (argv["wait-selector"] as string | undefined),
+    waitExpr: (argv["wait-expr"] as string | undefined),
+    waitTimeout: (argv["wait-timeout"] as number | undefined) ?? 30000,
+    timeout: (argv["timeout"] as number | undefined) ?? 120000,
+    allowNetwork: (argv["allow-network"] as boolean | undefined) ?? false,
+    pdf: (argv["pdf"] as string | undefined),
+    paper: (argv["paper"] as string | undefined) ?? "letter",
+    margin: (argv["margin"] as string | undefined) ?? "0.75in 0.7in",
+    marginTop: (argv["margin-top"] as string | undefined),
+    marginRight: (argv["margin-right"] as string | undefined),
+    marginBottom: (argv["margin-bottom"] as string | undefined),
+    marginLeft: (argv["margin-left"] as string | undefined),
+    header: (argv["header"] as string | undefined),
+    footer: (argv["footer"] as string | undefined),
+    pageNumbers: (argv["page-numbers"] as boolean | undefined) ?? true,
+    tagged: (argv["tagged"] as boolean | undefined) ?? true,
+    outline: (argv["outline"] as boolean | undefined) ?? true,
+    landscape: (argv["landscape"] as boolean | undefined) ?? false,
+    printBackground: (argv["print-background"] as boolean | undefined) ?? true,
+    preferCssPageSize: (argv["prefer-css-page-size"] as boolean | undefined) ?? false,
+    pageRanges: (argv["page-ranges"] as string | undefined),
+    scale: (argv["scale"] as number | undefined) ?? 1,
+    screenshot: (argv["screenshot"] as string | undefined),
+    width: (argv["width"] as number | undefined),
+    height: (argv["height"] as number | undefined),
+    selector: (argv["selector"] as string | undefined),
+    viewportOnly: (argv["viewport-only"] as boolean | undefined) ?? false,
+    jpeg: (argv["jpeg"] as boolean | undefined) ?? false,
+    quality: (argv["quality"] as number | undefined),
+    eval: (argv["eval"] as string | undefined),
+    out: (argv["out"] as string | undefined),
+  };
+}
+
+export interface PdfFlags {
+  /** --to: Output format. `html` writes one self-contained file (images inlined, diagrams as inline SVG, no scripts). */
+  to: "pdf" | "html";
+  /** --cover: Start with a cover page: title, author, date. */
+  cover: boolean;
+  /** --toc: Add a table of contents whose page numbers are the pages the headings are on in the final PDF (the document is printed twice to find them). */
+  toc: boolean;
+  /** --toc-depth: Deepest heading level the TOC lists (1-6). */
+  tocDepth: number;
+  /** --chapter-breaks: Start each top-level (#) heading after the first on a new page. `--no-chapter-breaks` keeps the flow continuous. */
+  chapterBreaks: boolean;
+  /** --paper: Paper size: letter, legal, tabloid, ledger, a0-a6, or WIDTHxHEIGHT (`8.5x11` in inches; units allowed: `210mmx297mm`). */
+  paper: string;
+  /** --margin: Page margins, CSS shorthand (1-4 lengths: `0.5in`, `1in 0.75in`, `10mm 15mm 10mm 15mm`) in in, mm, cm, pt or px (a bare number is px). Header, footer and page numbers sit inside the margins. */
+  margin: string;
+  /** --margin-top: Top margin (wins over --margin). */
+  marginTop?: string;
+  /** --margin-right: Right margin (wins over --margin). */
+  marginRight?: string;
+  /** --margin-bottom: Bottom margin (wins over --margin). */
+  marginBottom?: string;
+  /** --margin-left: Left margin (wins over --margin). */
+  marginLeft?: string;
+  /** --header: Header on every page: HTML, or a file holding it. Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
+  header?: string;
+  /** --footer: Footer on every page, like --header. */
+  footer?: string;
+  /** --page-numbers: "N of M" centred at the foot of each page; `gstack pdf` leaves the cover and contents pages unnumbered (they still count, so N is the PDF page the TOC names). `--no-page-numbers` turns it off. */
+  pageNumbers: boolean;
+  /** --tagged: Tagged (accessible) PDF. `--no-tagged` turns it off. */
+  tagged: boolean;
+  /** --outline: Document outline (bookmarks) from the headings. `--no-outline` turns it off. */
+  outline: boolean;
+  /** --landscape: Landscape orientation. */
+  landscape: boolean;
+  /** --print-background: Print background colours and images (code and table shading). `--no-print-background` leaves them out. */
+  printBackground: boolean;
+  /** --prefer-css-page-size: Let the page's CSS `@page` size win over --paper and --landscape. */
+  preferCssPageSize: boolean;
+  /** --page-ranges: Print only these pages, e.g. `1-3,5` (page numbers still count every page). */
+  pageRanges?: string;
+  /** --scale: Rendering scale, 0.1 to 2. */
+  scale: number;
+  /** --watermark: Faint diagonal text across every page (e.g. DRAFT, CONFIDENTIAL). */
+  watermark?: string;
+  /** --print-urls: Print each external link's URL in parentheses after its text, so a reader of the paper copy can follow it (links whose text already is the URL are left alone). */
+  printUrls: boolean;
+  /** --title: Document title (PDF metadata, cover). Default: front-matter `title:`, else the first # heading, else the file name. */
+  title?: string;
+  /** --author: Author for the cover (default: front-matter `author:`). */
+  author?: string;
+  /** --date: Date for the cover, as written (default: front-matter `date:`, else today). */
+  date?: string;
+  /** --lang: Document language (default: front-matter `lang:`, else en); picks the CJK font variant for ja, ko, zh-TW. */
+  lang?: string;
+  /** --allow-network: Let the document load remote images, stylesheets and fonts. Off by default: they are blocked in the HTML and again in the browser. */
+  allowNetwork: boolean;
+  /** --strict: Fail (exit 1) on a missing or unreadable local image instead of showing a placeholder. */
+  strict: boolean;
+  /** --engine: Which browser prints the page (see `gstack render`). */
+  engine: "auto" | "aside" | "chromium";
+  /** --timeout: Deadline for each print pass, in milliseconds. */
+  timeout: number;
+}
+
+/** The PdfFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readPdfFlags(argv: Record<string, unknown>): PdfFlags {
+  return {
+    to: (argv["to"] as "pdf" | "html" | undefined) ?? "pdf",
+    cover: (argv["cover"] as boolean | undefined) ?? false,
+    toc: (argv["toc"] as boolean | undefined) ?? false,
+    tocDepth: (argv["toc-depth"] as number | undefined) ?? 3,
+    chapterBreaks: (argv["chapter-breaks"] as boolean | undefined) ?? true,
+    paper: (argv["paper"] as string | undefined) ?? "letter",
+    margin: (argv["margin"] as string | undefined) ?? "0.75in 0.7in",
+    marginTop: (argv["margin-top"] as string | undefined),
+    marginRight: (argv["margin-right"] as string | undefined),
+    marginBottom: (argv["margin-bottom"] as string | undefined),
+    marginLeft: (argv["margin-left"] as string | undefined),
+    header: (argv["header"] as string | undefined),
+    footer: (argv["footer"] as string | undefined),
+    pageNumbers: (argv["page-numbers"] as boolean | undefined) ?? true,
+    tagged: (argv["tagged"] as boolean | undefined) ?? true,
+    outline: (argv["outline"] as boolean | undefined) ?? true,
+    landscape: (argv["landscape"] as boolean | undefined) ?? false,
+    printBackground: (argv["print-background"] as boolean | undefined) ?? true,
+    preferCssPageSize: (argv["prefer-css-page-size"] as boolean | undefined) ?? false,
+    pageRanges: (argv["page-ranges"] as string | undefined),
+    scale: (argv["scale"] as number | undefined) ?? 1,
+    watermark: (argv["watermark"] as string | undefined),
+    printUrls: (argv["print-urls"] as boolean | undefined) ?? false,
+    title: (argv["title"] as string | undefined),
+    author: (argv["author"] as string | undefined),
+    date: (argv["date"] as string | undefined),
+    lang: (argv["lang"] as string | undefined),
+    allowNetwork: (argv["allow-network"] as boolean | undefined) ?? false,
+    strict: (argv["strict"] as boolean | undefined) ?? false,
+    engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
+    timeout: (argv["timeout"] as number | undefined) ?? 120000,
+  };
+}
+
+export interface DiagramFlags {
+  /** --svg: Write the SVG here; repeat once per diagram, in order. */
+  svg?: string[];
+  /** --png: Write the PNG here; repeat once per diagram, in order. */
+  png?: string[];
+  /** --out-dir: Write <name>.svg / <name>.png for every diagram into DIR (formats from --format). Default when neither --svg nor --png is given: next to each input. */
+  outDir?: string;
+  /** --format: Formats written for diagrams without an explicit --svg/--png path. */
+  format: "svg" | "png" | "both";
+  /** --width: Diagram width in CSS px (the PNG is this wide times --scale; the SVG gets this width). Default: mermaid's natural size. */
+  width?: number;
+  /** --scale: Device pixel ratio for PNGs: 2 (the default) prints sharp at the diagram's size; 1 for a small screen image, 3-4 for posters. */
+  scale: number;
+  /** --theme: Mermaid theme. */
+  theme: "default" | "neutral" | "dark" | "forest" | "base";
+  /** --background: PNG background. */
+  background: "white" | "transparent";
+  /** --engine: Which browser renders (see `gstack render`). */
+  engine: "auto" | "aside" | "chromium";
+  /** --timeout: Whole-call deadline in milliseconds. */
+  timeout: number;
+}
+
+/** The DiagramFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readDiagramFlags(argv: Record<string, unknown>): DiagramFlags {
+  return {
+    svg: (argv["svg"] as string[] | undefined),
+    png: (argv["png"] as string[] | undefined),
+    outDir: (argv["out-dir"] as string | undefined),
+    format: (argv["format"] as "svg" | "png" | "both" | undefined) ?? "svg",
+    width: (argv["width"] as number | undefined),
+    scale: (argv["scale"] as number | undefined) ?? 2,
+    theme: (argv["theme"] as "default" | "neutral" | "dark" | "forest" | "base" | undefined) ?? "default",
+    background: (argv["background"] as "white" | "transparent" | undefined) ?? "white",
+    engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
+    timeout: (argv["timeout"] as number | undefined) ?? 120000,
+  };
+}
+
+export interface SkillsFlags {
+  /** --full: get: print the full reference after the core. */
+  full: boolean;
+  /** --dir: install: the skills folder (default `~/.claude/skills`). */
+  dir?: string;
+}
+
+/** The SkillsFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readSkillsFlags(argv: Record<string, unknown>): SkillsFlags {
+  return {
+    full: (argv["full"] as boolean | undefined) ?? false,
+    dir: (argv["dir"] as string | undefined),
+  };
+}
+
+/** Every flag default, per command (the shared flags under "shared"). */
+export const FLAG_DEFAULTS = {
+  shared: {
+    "engine": "auto",
+    "ephemeral": false,
+    "timeout": 120000,
+    "lock-timeout": 60000,
+    "max-output": 200000,
+    "json": false,
+    "allow-file-urls": false,
+    "headed": false,
+  },
+  "run": {
+
+  },
+  "probe": {
+    "engine": "auto",
+    "json": false,
+  },
+  "cookbook": {
+    "print": false,
+  },
+  "sessions": {
+    "older-than": "7d",
+    "dry-run": false,
+    "all": false,
+    "remote": false,
+    "browser-profile": "Default",
+    "lock-timeout": 60000,
+    "json": false,
+  },
+  "login": {
+    "timeout": 600000,
+    "lock-timeout": 60000,
+    "json": false,
+  },
+  "render": {
+    "engine": "auto",
+    "wait-timeout": 30000,
+    "timeout": 120000,
+    "allow-network": false,
+    "paper": "letter",
+    "margin": "0.75in 0.7in",
+    "page-numbers": true,
+    "tagged": true,
+    "outline": true,
+    "landscape": false,
+    "print-background": true,
+    "prefer-css-page-size": false,
+    "scale": 1,
+  },
+  "pdf": {
+    "to": "pdf",
+    "cover": false,
+    "toc": false,
+    "toc-depth": 3,
+    "chapter-breaks": true,
+    "paper": "letter",
+    "margin": "0.75in 0.7in",
+    "page-numbers": true,
+    "tagged": true,
+    "outline": true,
+    "landscape": false,
+    "print-background": true,
+    "prefer-css-page-size": false,
+    "scale": 1,
+    "print-urls": false,
+    "allow-network": false,
+    "strict": false,
+    "engine": "auto",
+    "timeout": 120000,
+  },
+  "diagram": {
+    "format": "svg",
+    "scale": 2,
+    "theme": "default",
+    "background": "white",
+    "engine": "auto",
+    "timeout": 120000,
+  },
+  "skills": {
+    "full": false,
+  },
+} as const;

@@ -1,0 +1,137 @@
+// The catalog as code (docs/ARCHITECTURE.md, "Codegen"): `npm run gen` writes
+// driver/catalog.gen.ts from driver/catalog.json, so that the names the code uses (the
+// sentinel, engine and probe-outcome unions, exit codes, script API types, each command's
+// flags and defaults) come from the catalog and a disagreement is a compile error.
+//
+// Owns: turning the catalog into TypeScript source text. It reads the catalog through
+// driver/catalog.ts only (which imports nothing generated), so a catalog change can always
+// be regenerated, even one that breaks the code that uses the generated file.
+import type { Catalog, Command, Flag } from '../driver/catalog.js';
+import { resolveCommand } from '../driver/catalog.js';
+
+export const CODE_PATH = 'driver/catalog.gen.ts';
+
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const pascal = (name: string) => camel(name).replace(/^[a-z]/, (c) => c.toUpperCase());
+const lit = (v: unknown) => JSON.stringify(v);
+const doc = (s: string, indent = '') => `${indent}/** ${s.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ').trim()} */`;
+
+function flagType(f: Flag): string {
+  if (f.choices) return f.choices.map(lit).join(' | ');
+  switch (f.type) {
+    case 'string':
+      return 'string';
+    case 'number':
+    case 'count':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'array':
+      return 'string[]';
+  }
+}
+
+/** A flag the parser always fills (a default, a boolean or a count) is required in the type. */
+const alwaysSet = (f: Flag) => f.default !== undefined || f.type === 'boolean' || f.type === 'count';
+
+/** The typed view of a command's parsed flags, and its reader from yargs' argv. */
+function flagsCode(typeName: string, flags: Flag[], extendsName?: string): string {
+  const fields = flags.map((f) => `${doc(`--${f.name}: ${f.description}`, '  ')}\n  ${camel(f.name)}${alwaysSet(f) ? '' : '?'}: ${flagType(f)};`);
+  const reads = flags.map((f) => {
+    const fallback = f.default !== undefined ? ` ?? ${lit(f.default)}` : f.type === 'boolean' ? ' ?? false' : f.type === 'count' ? ' ?? 0' : '';
+    return `    ${camel(f.name)}: (argv[${lit(f.name)}] as ${flagType(f)} | undefined)${fallback},`;
+  });
+  const base = extendsName ? ` extends ${extendsName}` : '';
+  const spread = extendsName ? `    ...read${extendsName}(argv),\n` : '';
+  return [
+    `export interface ${typeName}${base} {`,
+    ...fields,
+    '}',
+    '',
+    `/** The ${typeName} of one invocation, from yargs' argv (which has already checked types and choices). */`,
+    `export function read${typeName}(argv: Record<string, unknown>): ${typeName} {`,
+    '  return {',
+    spread + reads.join('\n'),
+    '  };',
+    '}',
+  ].join('\n');
+}
+
+export function renderCode(catalog: Catalog): string {
+  const engineFlag = catalog.sharedFlags?.find((f) => f.name === 'engine');
+  if (!engineFlag?.choices) throw new Error('driver/catalog.json: the shared --engine flag must list its choices');
+  const commands: Command[] = catalog.commands.map((c) => resolveCommand(c, catalog));
+  const shared = catalog.sharedFlags ?? [];
+  const usesShared = new Set(['run', 'cookbook']);
+  const out: string[] = [
+    '// AUTO-GENERATED from driver/catalog.json by templates/gen-code.ts. Do not edit: edit the catalog and run `npm run gen`.',
+    '//',
+    "// The catalog's names as code (docs/ARCHITECTURE.md, \"Codegen\"): code that uses a name the",
+    '// catalog no longer has does not compile.',
+    "import type { Locator, Page as PlaywrightPage } from 'playwright-core';",
+    '',
+    '/** The last line of a script that completed every step. */',
+    `export const SENTINEL = ${lit(catalog.sentinel)};`,
+    '',
+    '/** `--engine` choices (the shared flag). */',
+    `export const ENGINE_CHOICES = [${engineFlag.choices.map(lit).join(', ')}] as const;`,
+    'export type EngineChoice = (typeof ENGINE_CHOICES)[number];',
+    "/** An engine that runs scripts (`auto` picks one of these). */",
+    "export type EngineName = Exclude<EngineChoice, 'auto'>;",
+    '',
+    '/** What the Aside readiness probe can say. */',
+    `export const PROBE_OUTCOMES = [${catalog.probeOutcomes.map((p) => lit(p.name)).join(', ')}] as const;`,
+    'export type ProbeOutcome = (typeof PROBE_OUTCOMES)[number];',
+    '',
+    '/** Exit codes by name. */',
+    'export const EXIT = {',
+    ...catalog.exitCodes.map((e) => `${doc(e.meaning, '  ')}\n  ${e.name}: ${e.code},`),
+    '} as const;',
+    'export type ExitName = keyof typeof EXIT;',
+    'export type ExitCode = (typeof EXIT)[ExitName];',
+    '',
+    '/** The evidence labels the cookbook and the runner print. */',
+    `export const EVIDENCE_LABELS = [${catalog.evidenceLabels.map((l) => lit(l.label)).join(', ')}] as const;`,
+    '',
+    '/** Every `gstack` command. */',
+    `export const COMMAND_NAMES = [${commands.map((c) => lit(c.name)).join(', ')}] as const;`,
+    'export type CommandName = (typeof COMMAND_NAMES)[number];',
+    '',
+    '// ---- The script API: its types (catalog "types"), the Page a script gets, every global ----',
+    '',
+    ...catalog.types.flatMap((t) => [...t.ts, '']),
+    '/** The Page members added to Playwright\'s (catalog "pageExtras"). */',
+    'export interface PageExtras {',
+    ...catalog.pageExtras.map((e) => `${doc(e.description, '  ')}\n  ${e.name}: ${e.tsType ?? 'unknown'};`),
+    '}',
+    '',
+    '/** A tab as a script sees it. */',
+    'export type Page = PlaywrightPage & PageExtras;',
+    'export type { Locator };',
+    '',
+    '/** Every global a flow script sees (catalog "globals"): the sandbox implements exactly these. */',
+    'export interface ScriptGlobals {',
+    ...catalog.globals.map((g) => `${doc(g.description, '  ')}\n  ${g.name}: ${g.tsType ?? 'unknown'};`),
+    '}',
+    'export type GlobalName = keyof ScriptGlobals;',
+    `export const GLOBAL_NAMES = [${catalog.globals.map((g) => lit(g.name)).join(', ')}] as const satisfies readonly GlobalName[];`,
+    '',
+    '// ---- Each command\'s flags: their names, types and defaults ----',
+    '',
+    flagsCode('SharedFlags', shared),
+    '',
+  ];
+  for (const c of commands) {
+    out.push(flagsCode(`${pascal(c.name)}Flags`, c.flags, usesShared.has(c.name) ? 'SharedFlags' : undefined), '');
+  }
+  const defaults = (flags: Flag[]) => flags.filter((f) => f.default !== undefined).map((f) => `    ${lit(f.name)}: ${lit(f.default)},`);
+  out.push(
+    '/** Every flag default, per command (the shared flags under "shared"). */',
+    'export const FLAG_DEFAULTS = {',
+    `  shared: {\n${defaults(shared).join('\n')}\n  },`,
+    ...commands.map((c) => `  ${lit(c.name)}: {\n${defaults(c.flags).join('\n')}\n  },`),
+    '} as const;',
+    '',
+  );
+  return out.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\s*$/, '\n');
+}
