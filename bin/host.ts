@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     return;
   }
   if (kind === 'render') {
-    const { RenderBrowserPool, installRenderBrowserPool } = await import('../render/browser-pool.js');
+    const { RenderBrowserPool, installRenderBrowserPool } = await import('../render/engines/browser-pool.js');
     const pool = new RenderBrowserPool();
     installRenderBrowserPool(pool);
     await runHost({
@@ -52,12 +52,12 @@ async function main(): Promise<void> {
         loadPlaywright();
         loadCatalog();
         await Promise.all([
-          import('../render/cli.js'),
-          import('../render/render.js'),
-          import('../render/run-render.js'),
-          import('../render/chromium-render.js'),
-          import('../render/make-pdf.js'),
-          import('../render/diagram.js'),
+          import('../render/cli/render-cli.js'),
+          import('../render/index.js'),
+          import('../render/orchestrate/run-render.js'),
+          import('../render/engines/chromium-render.js'),
+          import('../render/markdown/make-pdf.js'),
+          import('../render/mermaid/diagram.js'),
         ]);
       },
       serve: (argv: string[], io: CallIo) => runCli({ ...io, argv, exitCode: 0, inHost: true } satisfies CliIo),

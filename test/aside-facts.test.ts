@@ -97,11 +97,12 @@ after(async () => {
 });
 
 /** `gstack ...` with the Aside double on PATH (and the probe allowed to run). */
-function withDouble(args: string[], extra: NodeJS.ProcessEnv = {}) {
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: join(ROOT, 'test', 'doubles') + delimiter + (process.env.PATH ?? ''), GSTACK_HOME: home, ASIDE_DOUBLE_HOME: join(home, 'aside'), ...extra };
-  for (const k of ['GSTACK_SKIP_ASIDE', ...(extra.ASIDE_DOUBLE_MODE ? [] : ['ASIDE_DOUBLE_MODE'])]) delete env[k];
-  return runCli(args, { env, exactEnv: true, timeoutMs: 120_000 });
-}
+const withDouble = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  runCli(args, {
+    env: { ...process.env, PATH: join(ROOT, 'test', 'doubles') + delimiter + (process.env.PATH ?? ''), GSTACK_HOME: home, ASIDE_DOUBLE_HOME: join(home, 'aside'), GSTACK_SKIP_ASIDE: undefined, ASIDE_DOUBLE_MODE: undefined, ...extra },
+    exactEnv: true,
+    timeoutMs: 120_000,
+  });
 
 test('the double, like Aside, has no setViewportSize; the responsive shape sizes views through CDP and runs there', async () => {
   const r = await withDouble(['run', '--engine', 'aside', 'const pg = await openTab(); console.log("HAS=" + typeof pg.setViewportSize); await closeTab(pg); console.log("GSTACK_STEP_OK");']);

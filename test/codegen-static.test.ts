@@ -3,29 +3,19 @@
 // rules are pinned word for word; every catalog entry is documented in a skill's core
 // (SKILL.md, at most 12 KB) or in its full reference (REFERENCE.md) next to it.
 //
-// Scripts are parsed with acorn: a small, dependency-free ECMAScript parser (the one behind
-// webpack and rollup) that gives a standard ESTree AST and precise syntax errors, so "parses"
-// means what V8 will accept, not what a regex guesses.
+// The script checker itself is test/helpers/script-check.ts (also used on the Aside render
+// script).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import vm from 'node:vm';
-import * as acorn from 'acorn';
 import { loadCatalog, resolveCommand } from '../driver/catalog.js';
 import { SHAPES } from '../cookbook/index.js';
 import { CORE_LIMIT, renderAll } from '../templates/gen.js';
+import { checkScript } from './helpers/script-check.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const catalog = loadCatalog();
-const GLOBALS = new Set(catalog.globals.map((g) => g.name));
-const PAGE_MEMBERS = new Set([...catalog.pageMethods.map((m) => m.name), ...catalog.pageExtras.map((e) => e.name)]);
-// What a `vm` context has on its own: the ECMAScript intrinsics, nothing from Node or the DOM.
-const INTRINSICS = new Set([...Object.getOwnPropertyNames(vm.runInNewContext('globalThis')), 'undefined', 'NaN', 'Infinity', 'globalThis']);
-// Function arguments of these methods run inside the page, where `document` and `window` exist.
-const IN_PAGE_METHODS = new Set(['evaluate', 'evaluateHandle', 'evaluateAll', 'waitForFunction', '$eval', '$$eval']);
-
-type Node = acorn.Node & Record<string, any>;
 
 function generatedFiles(): string[] {
   const out: string[] = [];
@@ -68,90 +58,6 @@ function docScripts(): Block[] {
   return allSkillDocs().flatMap(codeBlocks).filter((b) => /^(js|javascript)\b/.test(b.info));
 }
 
-function* walk(node: Node, parent: Node | null = null): Generator<{ node: Node; parent: Node | null }> {
-  yield { node, parent };
-  if (node.type === 'CallExpression' && node.callee.type === 'MemberExpression' && !node.callee.computed && IN_PAGE_METHODS.has(node.callee.property.name)) {
-    yield* walk(node.callee, node);
-    for (const arg of node.arguments) {
-      if (arg.type !== 'ArrowFunctionExpression' && arg.type !== 'FunctionExpression') yield* walk(arg, node);
-    }
-    return;
-  }
-  for (const key of Object.keys(node)) {
-    const v = node[key];
-    if (Array.isArray(v)) for (const c of v) if (c && typeof c.type === 'string') yield* walk(c, node);
-    if (v && typeof v.type === 'string' && key !== 'loc') yield* walk(v, node);
-  }
-}
-
-function bindingNames(pattern: Node | null, into: Set<string>): void {
-  if (!pattern) return;
-  if (pattern.type === 'Identifier') into.add(pattern.name);
-  else if (pattern.type === 'ObjectPattern') for (const p of pattern.properties) bindingNames(p.type === 'RestElement' ? p.argument : p.value, into);
-  else if (pattern.type === 'ArrayPattern') for (const e of pattern.elements) bindingNames(e, into);
-  else if (pattern.type === 'RestElement') bindingNames(pattern.argument, into);
-  else if (pattern.type === 'AssignmentPattern') bindingNames(pattern.left, into);
-}
-
-/** Identifier nodes that name something rather than refer to a variable. */
-function isNameOnly(node: Node, parent: Node | null): boolean {
-  if (!parent) return false;
-  if (parent.type === 'MemberExpression' && parent.property === node && !parent.computed) return true;
-  if ((parent.type === 'Property' || parent.type === 'MethodDefinition' || parent.type === 'PropertyDefinition') && parent.key === node && !parent.computed) {
-    return !(parent.type === 'Property' && parent.shorthand && parent.value === node);
-  }
-  return ['LabeledStatement', 'BreakStatement', 'ContinueStatement'].includes(parent.type) || parent.type === 'MetaProperty';
-}
-
-/** Problems with one script; empty when it is fine. `fragment`: a catalog example, not a whole script. */
-export function checkScript(source: string, fragment = false): string[] {
-  let ast: Node;
-  try {
-    // The runner executes a script as the body of an async function.
-    ast = acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'script', allowAwaitOutsideFunction: true, allowReturnOutsideFunction: true, locations: true }) as Node;
-  } catch (err) {
-    return [`does not parse: ${(err as Error).message}`];
-  }
-  const problems: string[] = [];
-  const declared = new Set<string>();
-  const pages = new Set<string>(fragment ? ['pg'] : []);
-  for (const { node } of walk(ast)) {
-    if (node.type === 'VariableDeclarator') {
-      bindingNames(node.id, declared);
-      const init = node.init?.type === 'AwaitExpression' ? node.init.argument : node.init;
-      if (node.id.type === 'Identifier' && init?.type === 'CallExpression' && ['openTab', 'attachBrowserTab'].includes(init.callee.name)) pages.add(node.id.name);
-    }
-    if (node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') if (node.id) declared.add(node.id.name);
-    if (/Function/.test(node.type)) for (const p of node.params) bindingNames(p, declared);
-    if (node.type === 'CatchClause') bindingNames(node.param, declared);
-  }
-  for (const { node, parent } of walk(ast)) {
-    const at = `line ${node.loc?.start.line}`;
-    if (node.type === 'ImportExpression' || node.type === 'ImportDeclaration') problems.push(`${at}: import is not available in a flow script`);
-    if (node.type === 'Identifier' && !isNameOnly(node, parent)) {
-      const known = declared.has(node.name) || GLOBALS.has(node.name) || INTRINSICS.has(node.name);
-      const isCall = parent?.type === 'CallExpression' && parent.callee === node;
-      if (!known && (!fragment || isCall)) problems.push(`${at}: \`${node.name}\` is not a catalog global`);
-    }
-    if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && pages.has(node.object.name) && !node.computed) {
-      if (!PAGE_MEMBERS.has(node.property.name)) problems.push(`${at}: ${node.object.name}.${node.property.name} is not a catalog Page method`);
-    }
-  }
-  if (!fragment) {
-    const last = ast.body[ast.body.length - 1] as Node | undefined;
-    const e = last?.type === 'ExpressionStatement' ? last.expression : undefined;
-    const ok =
-      e?.type === 'CallExpression' &&
-      e.callee.type === 'MemberExpression' &&
-      e.callee.object.name === 'console' &&
-      e.callee.property.name === 'log' &&
-      e.arguments.length === 1 &&
-      e.arguments[0].value === catalog.sentinel;
-    if (!ok) problems.push(`does not end with console.log("${catalog.sentinel}")`);
-  }
-  return problems;
-}
-
 // ------------------------------------------------------------------------------------------
 
 test('the checker itself catches what it claims to', () => {
@@ -165,8 +71,8 @@ test('the checker itself catches what it claims to', () => {
   // Code passed to evaluate runs in the page: document/window are fine there, not outside.
   assert.deepEqual(checkScript('const pg = await openTab();\nawait pg.evaluate(() => document.title + window.name);\nconsole.log("GSTACK_STEP_OK");'), []);
   assert.match(checkScript('console.log(document.title);\nconsole.log("GSTACK_STEP_OK");').join(), /`document`/);
-  assert.deepEqual(checkScript('await pg.locator("e12").click();', true), []);
-  assert.match(checkScript('await pg.frobnicate();', true).join(), /pg\.frobnicate/);
+  assert.deepEqual(checkScript('await pg.locator("e12").click();', { fragment: true }), []);
+  assert.match(checkScript('await pg.frobnicate();', { fragment: true }).join(), /pg\.frobnicate/);
 });
 
 test('every generated file carries an AUTO-GENERATED header naming its source', () => {
@@ -201,7 +107,7 @@ test('every script in every generated doc (cores and references) parses, uses on
   assert.ok(blocks.some((b) => b.where.startsWith('generated/browse/REFERENCE.md') && b.info === 'js fragment'), 'the reference checks its examples too');
   for (const b of blocks) {
     assert.ok(b.info === 'js' || b.info === 'js fragment', `${b.where}: script fences are \`js\` (complete script) or \`js fragment\`, not "${b.info}"`);
-    assert.deepEqual(checkScript(b.code, b.info === 'js fragment'), [], `${b.where}`);
+    assert.deepEqual(checkScript(b.code, { fragment: b.info === 'js fragment' }), [], `${b.where}`);
   }
 });
 
@@ -212,7 +118,7 @@ test('every generated cookbook script passes the same checks', () => {
 });
 
 test('the catalog examples are valid fragments', () => {
-  for (const e of [...catalog.globals, ...catalog.pageExtras]) assert.deepEqual(checkScript(e.example, true), [], `${e.name}.example`);
+  for (const e of [...catalog.globals, ...catalog.pageExtras]) assert.deepEqual(checkScript(e.example, { fragment: true }), [], `${e.name}.example`);
 });
 
 // The contract sentences of the driving rules, word for word. Changing one is a product decision:

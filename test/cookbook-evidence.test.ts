@@ -22,9 +22,7 @@ after(async () => {
 function cookbook(shape: string, path: string, params: object = {}, engine: 'chromium' | 'aside' = 'chromium'): Promise<CliResult> {
   const args = ['cookbook', shape, '--url', site.url + path.replace(/^\//, ''), '--params', JSON.stringify(params), '--engine', engine];
   if (engine === 'chromium') return runCli(args, { env: { GSTACK_HOME: home } });
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: join(ROOT, 'test', 'doubles') + delimiter + (process.env.PATH ?? ''), GSTACK_HOME: home, ASIDE_DOUBLE_HOME: join(home, 'aside') };
-  delete env.GSTACK_SKIP_ASIDE;
-  delete env.ASIDE_DOUBLE_MODE;
+  const env = { ...process.env, PATH: join(ROOT, 'test', 'doubles') + delimiter + (process.env.PATH ?? ''), GSTACK_HOME: home, ASIDE_DOUBLE_HOME: join(home, 'aside'), GSTACK_SKIP_ASIDE: undefined, ASIDE_DOUBLE_MODE: undefined };
   return runCli(args, { env, exactEnv: true, timeoutMs: 120_000 });
 }
 const value = (r: CliResult, label: string) => r.lines.find((l) => l.startsWith(label))?.slice(label.length);

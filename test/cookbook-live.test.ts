@@ -4,11 +4,11 @@
 // through `gstack run`. Real Chromium, real loopback server, real PNG and PDF files.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { ROOT, runCli, tempHome, type CliResult } from './helpers/cli.js';
+import { pdfInfo, pdfText, pngSize, squash } from './helpers/inspect.js';
 import { SHAPES, findShape, buildScript } from '../cookbook/index.js';
 
 let server: FixtureServer;
@@ -31,12 +31,6 @@ const ENGINES = {
   }),
 } as const;
 type Engine = keyof typeof ENGINES;
-
-function pngSize(file: string): { width: number; height: number } {
-  const b = readFileSync(file);
-  assert.equal(b.subarray(1, 4).toString('latin1'), 'PNG', `${file} is a PNG`);
-  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
-}
 
 /** The lines between two fence labels (first occurrence). */
 function between(lines: string[], start: string, end: string): string[] {
@@ -175,8 +169,8 @@ for (const engine of Object.keys(ENGINES) as Engine[]) {
       assertOk(r, 'pdf');
       assertLabelsInOrder(r, 'pdf');
       const pdf = join(r.out, 'page.pdf');
-      assert.match(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }), /Pages:\s+1\b/);
-      assert.match(execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }), /Fixture Home/);
+      assert.equal(pdfInfo(pdf).Pages, '1');
+      assert.match(squash(pdfText(pdf)), /Fixture Home/);
     });
 
     test('element-shot: one element, cropped, with its text', async () => {

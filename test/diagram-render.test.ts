@@ -8,9 +8,10 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findChromium } from '../driver/chromium-find.js';
-import { collectDiagrams, planOutputs } from '../render/diagram.js';
-import { mermaidBootScript, mermaidDistDir } from '../render/mermaid-page.js';
-import { BIN, ROOT, runCli } from './helpers/cli.js';
+import { collectDiagrams, planOutputs } from '../render/mermaid/diagram.js';
+import { mermaidBootScript, mermaidDistDir } from '../render/mermaid/mermaid-page.js';
+import { BIN, ROOT, cliWith } from './helpers/cli.js';
+import { pngSize } from './helpers/inspect.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'diagrams');
 let work: string;
@@ -30,17 +31,10 @@ after(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function gstack(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return runCli(args, { cwd: work, env, exactEnv: true });
-}
+const gstack = cliWith(() => ({ cwd: work, env, exactEnv: true }));
 
 async function launches(): Promise<number> {
   return existsSync(launchLog) ? (await readFile(launchLog, 'utf8')).split('\n').filter(Boolean).length : 0;
-}
-
-function pngSize(buf: Buffer): { width: number; height: number } {
-  assert.deepEqual([...buf.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'not a PNG');
-  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
 }
 
 /** Share of pixels that are not near-white, from a decoded PNG... without a PNG decoder: the

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, delimiter, basename } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { ROOT, runCli } from './helpers/cli.js';
+import { cliWith, ROOT } from './helpers/cli.js';
 
 const DOUBLES = join(ROOT, 'test', 'doubles');
 const BASE_PATH = (process.env.PATH ?? '')
@@ -28,14 +28,6 @@ before(async () => {
 });
 after(() => server.close());
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  lines: string[];
-  ms: number;
-}
-
 function env(opts: { aside?: boolean; extra?: Record<string, string> } = {}): NodeJS.ProcessEnv {
   const e: NodeJS.ProcessEnv = { ...process.env, GSTACK_HOME: home, GSTACK_SESSION_KEY: 'engine-cli-test' };
   for (const k of ['GSTACK_SKIP_ASIDE', 'ASIDE_DOUBLE_MODE', 'GSTACK_ASIDE_PROBE_TIMEOUT_MS', 'ASIDE_DOUBLE_CALL_LOG']) delete e[k];
@@ -43,10 +35,8 @@ function env(opts: { aside?: boolean; extra?: Record<string, string> } = {}): No
   return { ...e, ...opts.extra };
 }
 
-/** Runs the CLI asynchronously (the fixture server lives in this process) with exactly `e`. */
-function gstack(args: string[], e: NodeJS.ProcessEnv): Promise<Ran> {
-  return runCli(args, { env: e, exactEnv: true });
-}
+/** Runs the CLI with exactly the environment a call gives (env() below). */
+const gstack = cliWith({ exactEnv: true });
 
 const SIMPLE = (url: string) =>
   `const pg = await openTab(${JSON.stringify(url)}); console.log("TITLE=" + await pg.title()); await closeTab(pg); console.log("GSTACK_STEP_OK");`;
@@ -54,7 +44,7 @@ const SIMPLE = (url: string) =>
 // ------------------------------------------------------------------ gstack probe
 
 test('gstack probe: no aside on PATH -> NEEDS_ASIDE, chromium, the Chromium found; exit 0', async () => {
-  const r = await gstack(['probe'], env());
+  const r = await gstack(['probe'], { env: env() });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.lines[0], 'PROBE=NEEDS_ASIDE');
   assert.match(r.lines[1], /^PROBE_REASON=no `aside` command on PATH/);
@@ -65,21 +55,21 @@ test('gstack probe: no aside on PATH -> NEEDS_ASIDE, chromium, the Chromium foun
 });
 
 test('gstack probe: the ready double -> READY: aside, a call would use aside', async () => {
-  const r = await gstack(['probe'], env({ aside: true }));
+  const r = await gstack(['probe'], { env: env({ aside: true }) });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.lines[0], 'PROBE=READY: aside');
   assert.equal(r.lines[2], 'ENGINE=aside');
 });
 
 test('gstack probe: CLI prints no marker -> ASIDE_NOT_RUNNING, falls back to chromium', async () => {
-  const r = await gstack(['probe'], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'not-running' } }));
+  const r = await gstack(['probe'], { env: env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'not-running' } }) });
   assert.equal(r.code, 0);
   assert.equal(r.lines[0], 'PROBE=ASIDE_NOT_RUNNING');
   assert.equal(r.lines[2], 'ENGINE=chromium');
 });
 
 test('gstack probe: CLI hangs past the deadline -> ASIDE_TIMEOUT (deadline from GSTACK_ASIDE_PROBE_TIMEOUT_MS)', async () => {
-  const r = await gstack(['probe', '--json'], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'hang', GSTACK_ASIDE_PROBE_TIMEOUT_MS: '500' } }));
+  const r = await gstack(['probe', '--json'], { env: env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'hang', GSTACK_ASIDE_PROBE_TIMEOUT_MS: '500' } }) });
   assert.equal(r.code, 0);
   const j = JSON.parse(r.stdout);
   assert.deepEqual(j.probe, { outcome: 'ASIDE_TIMEOUT', reason: 'the aside CLI did not answer the readiness probe within 500 ms' });
@@ -88,7 +78,7 @@ test('gstack probe: CLI hangs past the deadline -> ASIDE_TIMEOUT (deadline from 
 });
 
 test('gstack probe: CLI exits non-zero -> ASIDE_CLI_ERROR, without its diagnostics, paths or tokens', async () => {
-  const r = await gstack(['probe'], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'fail' } }));
+  const r = await gstack(['probe'], { env: env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'fail' } }) });
   assert.equal(r.code, 0);
   assert.equal(r.lines[0], 'PROBE=ASIDE_CLI_ERROR');
   assert.equal(r.lines[1], 'PROBE_REASON=the aside CLI exited with code 1');
@@ -96,7 +86,7 @@ test('gstack probe: CLI exits non-zero -> ASIDE_CLI_ERROR, without its diagnosti
 });
 
 test('gstack probe --engine aside without Aside: exit 3, ENGINE=none', async () => {
-  const r = await gstack(['probe', '--engine', 'aside'], env());
+  const r = await gstack(['probe', '--engine', 'aside'], { env: env() });
   assert.equal(r.code, 3);
   assert.equal(r.lines[2], 'ENGINE=none');
   assert.match(r.lines[3], /a call would exit 3/);
@@ -105,7 +95,7 @@ test('gstack probe --engine aside without Aside: exit 3, ENGINE=none', async () 
 // ------------------------------------------------------------------ selection in gstack run
 
 test('auto falls back with exactly one stderr line naming the outcome', async () => {
-  const r = await gstack(['run', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'not-running' } }));
+  const r = await gstack(['run', SIMPLE(base + '/index.html')], { env: env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'not-running' } }) });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const errLines = r.stderr.split('\n').filter(Boolean);
   assert.deepEqual(errLines, [
@@ -115,7 +105,7 @@ test('auto falls back with exactly one stderr line naming the outcome', async ()
 });
 
 test('auto fallback line never carries the CLI diagnostics (paths, tokens)', async () => {
-  const r = await gstack(['run', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'fail' } }));
+  const r = await gstack(['run', SIMPLE(base + '/index.html')], { env: env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'fail' } }) });
   assert.equal(r.code, 0);
   assert.deepEqual(r.stderr.split('\n').filter(Boolean), ['gstack: Aside not used (ASIDE_CLI_ERROR: the aside CLI exited with code 1); running on chromium.']);
   assert.doesNotMatch(r.stdout + r.stderr, /SECRET|sk-live|\/Users\/alice/);
@@ -123,7 +113,7 @@ test('auto fallback line never carries the CLI diagnostics (paths, tokens)', asy
 
 test('--engine chromium never probes Aside (the double logs no call)', async () => {
   const log = join(mkdtempSync(join(tmpdir(), 'gstack-calllog-')), 'calls.log');
-  const r = await gstack(['run', '--engine', 'chromium', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_CALL_LOG: log, ASIDE_DOUBLE_MODE: 'hang' } }));
+  const r = await gstack(['run', '--engine', 'chromium', SIMPLE(base + '/index.html')], { env: env({ aside: true, extra: { ASIDE_DOUBLE_CALL_LOG: log, ASIDE_DOUBLE_MODE: 'hang' } }) });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(existsSync(log), false, 'aside was never invoked');
   assert.equal(r.stderr, '');
@@ -131,7 +121,7 @@ test('--engine chromium never probes Aside (the double logs no call)', async () 
 
 test('GSTACK_SKIP_ASIDE=1 skips the probe under auto', async () => {
   const log = join(mkdtempSync(join(tmpdir(), 'gstack-calllog-')), 'calls.log');
-  const r = await gstack(['run', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_CALL_LOG: log, GSTACK_SKIP_ASIDE: '1' } }));
+  const r = await gstack(['run', SIMPLE(base + '/index.html')], { env: env({ aside: true, extra: { ASIDE_DOUBLE_CALL_LOG: log, GSTACK_SKIP_ASIDE: '1' } }) });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(existsSync(log), false);
   assert.equal(r.stderr, '');
@@ -139,7 +129,7 @@ test('GSTACK_SKIP_ASIDE=1 skips the probe under auto', async () => {
 
 test('auto with a ready Aside runs the script there (one probe, then one run)', async () => {
   const log = join(mkdtempSync(join(tmpdir(), 'gstack-calllog-')), 'calls.log');
-  const r = await gstack(['run', '--json', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_CALL_LOG: log } }));
+  const r = await gstack(['run', '--json', SIMPLE(base + '/index.html')], { env: env({ aside: true, extra: { ASIDE_DOUBLE_CALL_LOG: log } }) });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(JSON.parse(r.stdout).engine, 'aside');
   const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -147,14 +137,14 @@ test('auto with a ready Aside runs the script there (one probe, then one run)', 
 });
 
 test('--engine aside with no aside on PATH exits 3 with an actionable message', async () => {
-  const r = await gstack(['run', '--engine', 'aside', SIMPLE(base + '/index.html')], env());
+  const r = await gstack(['run', '--engine', 'aside', SIMPLE(base + '/index.html')], { env: env() });
   assert.equal(r.code, 3);
   const last = r.lines.at(-1) ?? r.stderr.trim().split('\n').at(-1)!;
   assert.match(last, /^\[error\] --engine aside: Aside is not usable \(NEEDS_ASIDE: .*\)\. Install the Aside app .* or run with --engine chromium/);
 });
 
 test('--engine aside with Aside not running exits 3 and names the outcome', async () => {
-  const r = await gstack(['run', '--engine', 'aside', SIMPLE(base + '/index.html')], env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'not-running' } }));
+  const r = await gstack(['run', '--engine', 'aside', SIMPLE(base + '/index.html')], { env: env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'not-running' } }) });
   assert.equal(r.code, 3);
   assert.match(r.stdout + r.stderr, /\[error\] --engine aside: Aside is not usable \(ASIDE_NOT_RUNNING: .*Open the Aside app and check with `gstack probe`/);
 });
@@ -162,7 +152,7 @@ test('--engine aside with Aside not running exits 3 and names the outcome', asyn
 // ------------------------------------------------------------------ the Aside engine through the CLI
 
 test('exit-code truth: the Aside CLI exits 0 on a throw, gstack run exits 1 with [error] last', async () => {
-  const r = await gstack(['run', '--engine', 'aside', `const pg = await openTab(${JSON.stringify(base + '/hostile.html')}); console.log(await pg.locator("#forge").innerText()); throw new Error("step 2 failed");`], env({ aside: true }));
+  const r = await gstack(['run', '--engine', 'aside', `const pg = await openTab(${JSON.stringify(base + '/hostile.html')}); console.log(await pg.locator("#forge").innerText()); throw new Error("step 2 failed");`], { env: env({ aside: true }) });
   assert.equal(r.code, 1);
   assert.ok(r.lines.includes('GSTACK_STEP_OK'), 'the forged sentinel from page text was printed');
   assert.equal(r.lines.at(-1), '[error] The script threw on Aside: Error: step 2 failed');
@@ -179,7 +169,7 @@ test('--out copies the artifacts from the ASIDE_DIR= directory and prints ARTIFA
     console.log("ASIDE_DIR=" + pwd);
     await closeTab(pg);
     console.log("GSTACK_STEP_OK");`;
-  const r = await gstack(['run', '--engine', 'aside', '--out', out, script], env({ aside: true }));
+  const r = await gstack(['run', '--engine', 'aside', '--out', out, script], { env: env({ aside: true }) });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const artifacts = r.lines.filter((l) => l.startsWith('ARTIFACT ')).map((l) => l.slice(9)).sort();
   assert.deepEqual(artifacts, [join(out, 'page.png'), join(out, 'sub', 'note.txt')]);
@@ -192,7 +182,7 @@ test('--timeout kills aside repl and its browser: exit 1, actionable [error], no
   const marker = `timeout-marker-${Date.now()}`;
   const script = `const pg = await openTab(${JSON.stringify(base + '/index.html')}); console.log("OPENED"); /* ${marker} */ await sleep(60000); console.log("GSTACK_STEP_OK");`;
   // 8 s: time enough for the double's browser to open the page on a slow, busy machine.
-  const r = await gstack(['run', '--engine', 'aside', '--timeout', '8000', script], env({ aside: true, extra: { TMPDIR: tmp } }));
+  const r = await gstack(['run', '--engine', 'aside', '--timeout', '8000', script], { env: env({ aside: true, extra: { TMPDIR: tmp } }) });
   assert.equal(r.code, 1);
   assert.equal(r.lines[0], 'OPENED');
   assert.match(r.lines.at(-1)!, /^\[error\] The script did not finish within 8 s \(--timeout\); aside repl was stopped\./);
@@ -210,7 +200,7 @@ test('--timeout kills aside repl and its browser: exit 1, actionable [error], no
 
 test('--json on Aside reports engine "aside" with the lines and artifacts', async () => {
   const script = `console.log("ASIDE_DIR=" + pwd); await fs.writeFile(path.join(pwd, "x.txt"), "1"); console.log("GSTACK_STEP_OK");`;
-  const r = await gstack(['run', '--engine', 'aside', '--json', script], env({ aside: true }));
+  const r = await gstack(['run', '--engine', 'aside', '--json', script], { env: env({ aside: true }) });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const j = JSON.parse(r.stdout);
   assert.equal(j.engine, 'aside');
@@ -225,7 +215,7 @@ test('--json on Aside reports engine "aside" with the lines and artifacts', asyn
 
 test('listBrowserTabs / attachBrowserTab on Chromium throw an actionable error (exit 1)', async () => {
   for (const call of ['await listBrowserTabs()', 'await attachBrowserTab("1")']) {
-    const r = await gstack(['run', '--engine', 'chromium', `${call}; console.log("GSTACK_STEP_OK");`], env());
+    const r = await gstack(['run', '--engine', 'chromium', `${call}; console.log("GSTACK_STEP_OK");`], { env: env() });
     assert.equal(r.code, 1, call);
     const fn = call.match(/await (\w+)/)![1];
     assert.match(r.lines.at(-1)!, new RegExp(`^\\[error\\] .*${fn}\\(\\) is only available on the Aside engine.*openTab\\(url\\)`));
@@ -234,7 +224,7 @@ test('listBrowserTabs / attachBrowserTab on Chromium throw an actionable error (
 
 test('listBrowserTabs / attachBrowserTab work on the Aside engine (the double stands in for user tabs)', async () => {
   const script = `const tabs = await listBrowserTabs(); console.log("TABS=" + tabs.length); const pg = await attachBrowserTab(tabs[0].id); console.log("TITLE=" + await pg.title()); console.log("GSTACK_STEP_OK");`;
-  const r = await gstack(['run', '--engine', 'aside', script], env({ aside: true, extra: { ASIDE_DOUBLE_USER_TABS: base + '/form.html' } }));
+  const r = await gstack(['run', '--engine', 'aside', script], { env: env({ aside: true, extra: { ASIDE_DOUBLE_USER_TABS: base + '/form.html' } }) });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.deepEqual(r.lines, ['TABS=1', 'TITLE=Sign in', 'GSTACK_STEP_OK']);
 });

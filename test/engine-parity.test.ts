@@ -11,7 +11,7 @@ import { join, delimiter, basename } from 'node:path';
 import { loadCatalog } from '../driver/catalog.js';
 import { SHAPES, buildScript } from '../cookbook/index.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { ROOT, runCli } from './helpers/cli.js';
+import { ROOT, cliWith, type CliResult } from './helpers/cli.js';
 
 const DOUBLES = join(ROOT, 'test', 'doubles');
 const work = mkdtempSync(join(tmpdir(), 'gstack-parity-'));
@@ -24,22 +24,17 @@ before(async () => {
 });
 after(() => server.close());
 
-interface Ran {
-  code: number | null;
-  lines: string[];
-  stderr: string;
-}
-
-function gstack(args: string[]): Promise<Ran> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+/** The Aside double on PATH and the probe allowed, so `--engine auto` can pick either. */
+const gstack = cliWith(() => ({
+  env: {
     PATH: DOUBLES + delimiter + (process.env.PATH ?? ''),
     GSTACK_HOME: join(work, 'home'),
     GSTACK_SESSION_KEY: 'engine-parity-test',
-  };
-  for (const k of ['GSTACK_SKIP_ASIDE', 'ASIDE_DOUBLE_MODE', 'ASIDE_DOUBLE_MAX_STDOUT']) delete env[k];
-  return runCli(args, { env, exactEnv: true });
-}
+    GSTACK_SKIP_ASIDE: undefined,
+    ASIDE_DOUBLE_MODE: undefined,
+    ASIDE_DOUBLE_MAX_STDOUT: undefined,
+  },
+}));
 
 const LABELS = loadCatalog().evidenceLabels.map((l) => l.label);
 const FENCES: Record<string, string> = { TEXT_START: 'TEXT_END', SNAPSHOT_START: 'SNAPSHOT_END', DIFF_START: 'DIFF_END' };
@@ -69,7 +64,7 @@ function valueOf(lines: string[], label: string): string[] {
   return lines.filter((l) => l.startsWith(label)).map((l) => l.slice(label.length));
 }
 
-async function bothEngines(file: string, outName: string): Promise<{ chromium: Ran; aside: Ran }> {
+async function bothEngines(file: string, outName: string): Promise<{ chromium: CliResult; aside: CliResult }> {
   // Sequential on purpose: the machine is small, and each engine launches a browser.
   const chromium = await gstack(['run', '-f', file, '--engine', 'chromium', '--out', join(work, outName, 'chromium')]);
   const aside = await gstack(['run', '-f', file, '--engine', 'aside', '--out', join(work, outName, 'aside')]);
@@ -88,7 +83,7 @@ test('parity: the hand-written flow file prints the same labels, URLs, title and
   assert.deepEqual(labelsOf(aside.lines), expected);
 
   for (const label of ['URL=', 'TITLE=']) assert.deepEqual(valueOf(aside.lines, label), valueOf(chromium.lines, label), label);
-  const text = (r: Ran) => r.lines.slice(r.lines.indexOf('TEXT_START') + 1, r.lines.indexOf('TEXT_END'));
+  const text = (r: CliResult) => r.lines.slice(r.lines.indexOf('TEXT_START') + 1, r.lines.indexOf('TEXT_END'));
   assert.deepEqual(text(aside), text(chromium));
   assert.deepEqual(text(chromium), ['Welcome, ada']);
   for (const r of [chromium, aside]) {

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile, symlink, rm, mkdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { convertMarkdown, frontMatter, slugify } from '../render/markdown.js';
-import { AssetPolicy, StrictAssetError, cssRefs, isRemoteRef } from '../render/markdown-assets.js';
-import { buildDocument, TOC_PLACEHOLDER } from '../render/markdown-document.js';
-import { loadHighlighter } from '../render/markdown-highlight.js';
+import { convertMarkdown, frontMatter, slugify } from '../render/markdown/markdown.js';
+import { AssetPolicy, StrictAssetError, cssRefs, isRemoteRef } from '../render/markdown/assets.js';
+import { buildDocument, TOC_PLACEHOLDER } from '../render/markdown/document.js';
+import { loadHighlighter } from '../render/markdown/highlight.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'markdown');
 

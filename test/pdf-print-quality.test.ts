@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
-import { BIN, ROOT, runCli } from './helpers/cli.js';
-import { hasColour, leftmostWordX, linkUris, outlineTitles, pageInk, pageTexts, pdfinfo, squash } from './helpers/pdf.js';
-import { HIGHLIGHT_COLORS } from '../render/markdown-highlight.js';
+import { BIN, ROOT, cliWith, expectExit } from './helpers/cli.js';
+import { hasColour, leftmostWordX, linkUris, outlineTitles, pageInk, pageTexts, pdfInfo, squash } from './helpers/inspect.js';
+import { HIGHLIGHT_COLORS } from '../render/markdown/highlight.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'markdown', 'uglify-js', 'README.md');
 const FIXTURE_SHA256 = '895c3a17c847cddc6da2e0611293b512957aff892dbd577973617833265a14eb';
@@ -35,10 +35,7 @@ let a4OldPdf: string;
 /** `gstack render` of the `--to html` file with `--paper a4 --margin 20mm`. */
 let renderedPdf: string;
 
-async function gstack(args: string[]): Promise<void> {
-  const r = await runCli(args, { cwd: work, timeoutMs: 180_000 });
-  assert.equal(r.code, 0, `gstack ${args.join(' ')}\n${r.stderr}`);
-}
+const gstack = cliWith(() => ({ cwd: work, timeoutMs: 180_000 }));
 
 before(async () => {
   assert.ok(existsSync(BIN), 'dist/bin/gstack.cjs is missing: run `npm run build` (npm test builds first)');
@@ -51,11 +48,11 @@ before(async () => {
   a4Pdf = join(work, 'a4.pdf');
   a4OldPdf = join(work, 'a4-old.pdf');
   renderedPdf = join(work, 'rendered.pdf');
-  await gstack(['pdf', 'README.md', tocPdf, '--cover', '--toc']);
-  await gstack(['pdf', 'README.md', 'readme.html', '--to', 'html']);
-  await gstack(['pdf', 'README.md', a4Pdf, '--paper', 'a4', '--margin', '20mm', '--print-urls']);
-  await gstack(['pdf', 'README.md', a4OldPdf, '--page-size', 'a4', '--margins', '20mm', '--toc', '--no-page-numbers']);
-  await gstack(['render', 'readme.html', '--pdf', renderedPdf, '--paper', 'a4', '--margin', '20mm']);
+  expectExit(await gstack(['pdf', 'README.md', tocPdf, '--cover', '--toc']), 0);
+  expectExit(await gstack(['pdf', 'README.md', 'readme.html', '--to', 'html']), 0);
+  expectExit(await gstack(['pdf', 'README.md', a4Pdf, '--paper', 'a4', '--margin', '20mm', '--print-urls']), 0);
+  expectExit(await gstack(['pdf', 'README.md', a4OldPdf, '--page-size', 'a4', '--margins', '20mm', '--toc', '--no-page-numbers']), 0);
+  expectExit(await gstack(['render', 'readme.html', '--pdf', renderedPdf, '--paper', 'a4', '--margin', '20mm']), 0);
   tocPages = pageTexts(tocPdf);
   html = readFileSync(join(work, 'readme.html'), 'utf8');
 });
@@ -198,7 +195,7 @@ test('fenced code is highlighted in the --to html file and in the PDF colours; c
 
 test('the cover and contents pages are unnumbered; body pages carry their number, which the TOC gives (item 5)', () => {
   const n = tocPages.length;
-  assert.equal(String(n), pdfinfo(tocPdf).Pages);
+  assert.equal(String(n), pdfInfo(tocPdf).Pages);
   assert.ok(n >= 25, `a long document (${n} pages)`);
   assert.match(tocPages[0], /UglifyJS 3/, 'cover');
   assert.match(tocPages[1], /^\s*Contents\s*$/m, 'contents');
@@ -236,9 +233,9 @@ test('--print-urls prints each external link\'s URL after its text (item 7)', ()
 });
 
 test('gstack pdf and gstack render take the same print flags with the same defaults; old spellings still work (item 8)', async () => {
-  const pdf = pdfinfo(a4Pdf);
-  const rendered = pdfinfo(renderedPdf);
-  const old = pdfinfo(a4OldPdf);
+  const pdf = pdfInfo(a4Pdf);
+  const rendered = pdfInfo(renderedPdf);
+  const old = pdfInfo(a4OldPdf);
   for (const [name, info] of Object.entries({ pdf, rendered, old })) {
     assert.match(info['Page size'], /^595\.\d+ x 841\.\d+ pts \(A4\)$/, `${name}: --paper a4`);
     assert.equal(info.Tagged, 'yes', `${name}: tagged by default`);

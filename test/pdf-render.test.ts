@@ -2,18 +2,17 @@
 // poppler-utils (pdftotext, pdfinfo, pdftoppm) and pdf-lib. Needs `npx tsc` (npm test builds).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, rm, writeFile, chmod, readdir, mkdir } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile, chmod, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { findChromium } from '../driver/chromium-find.js';
-import { convertMarkdown } from '../render/markdown.js';
-import { AssetPolicy } from '../render/markdown-assets.js';
-import { BIN, ROOT, runCli } from './helpers/cli.js';
-import { outlineTitles, pageTexts, pdfinfo, rawPageTexts, squash } from './helpers/pdf.js';
+import { convertMarkdown } from '../render/markdown/markdown.js';
+import { AssetPolicy } from '../render/markdown/assets.js';
+import { BIN, ROOT, cliWith } from './helpers/cli.js';
+import { outlineTitles, pageTexts, pagePixels, pdfImageList, pdfInfo, rawPageTexts, squash, wordXs } from './helpers/inspect.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'markdown');
 let work: string;
@@ -34,15 +33,7 @@ after(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function gstack(args: string[], cwd = work): Promise<CliRun> {
-  return runCli(args, { cwd, env, exactEnv: true });
-}
+const gstack = cliWith(() => ({ cwd: work, env, exactEnv: true }));
 
 async function launches(): Promise<number> {
   if (!existsSync(launchLog)) return 0;
@@ -59,7 +50,7 @@ test('a long real-world README renders to a tagged PDF with outline, page number
   const before = await launches();
   // In its own process (no render host, whose browser outlives a render), each print pass
   // starts the browser once: the launch count is the pass count.
-  const r = await runCli(['pdf', input, out, '--toc', '--cover', '--author', 'Test Author'], { cwd: work, env: { ...env, GSTACK_NO_HOST: '1' }, exactEnv: true });
+  const r = await gstack(['pdf', input, out, '--toc', '--cover', '--author', 'Test Author'], { env: { GSTACK_NO_HOST: '1' } });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, out + '\n', 'stdout carries only the output path');
   // Progress per stage on stderr.
@@ -69,7 +60,7 @@ test('a long real-world README renders to a tagged PDF with outline, page number
   assert.match(r.stderr, /gstack pdf: wrote .*readme.pdf \(\d+ pages\)/);
   assert.equal((await launches()) - before, 2, 'a TOC costs exactly two print passes');
 
-  const info = pdfinfo(out);
+  const info = pdfInfo(out);
   assert.equal(info.Tagged, 'yes');
   assert.equal(info.Title, 'sanitize-html');
   const pages = pageTexts(out);
@@ -192,13 +183,6 @@ test('a hostile document: script never runs, no remote host is contacted, a brok
   }
 });
 
-/** Decodes a binary PPM (P6) as pdftoppm writes it. */
-function readPpm(buf: Buffer): { width: number; height: number; px: Buffer } {
-  const header = buf.subarray(0, 64).toString('latin1');
-  const m = /^P6\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(header)!;
-  return { width: Number(m[1]), height: Number(m[2]), px: buf.subarray(m[0].length) };
-}
-
 test('emoji and CJK render as real glyphs from the OS fonts, not boxes', async () => {
   const out = join(work, 'glyphs.pdf');
   const r = await gstack(['pdf', join(FIXTURES, 'glyphs.md'), out, '--no-page-numbers']);
@@ -207,9 +191,7 @@ test('emoji and CJK render as real glyphs from the OS fonts, not boxes', async (
   assert.match(text, /😀🚀😀/);
   assert.match(text, /漢字語/);
 
-  execFileSync('pdftoppm', ['-r', '50', '-f', '1', '-l', '1', out, join(work, 'glyphs')]);
-  const ppm = (await readdir(work)).find((f) => f.startsWith('glyphs') && f.endsWith('.ppm'))!;
-  const { width, height, px } = readPpm(await readFile(join(work, ppm)));
+  const { width, height, px } = pagePixels(out, 1, 50);
   // Three lines of glyphs: emoji, CJK, and three unassigned code points that can only be boxes.
   const bands: Array<{ from: number; to: number; ink: number; colour: number }> = [];
   for (let y = 0; y < height; y++) {
@@ -250,7 +232,7 @@ test('options: cover, TOC, chapter breaks, watermark, header/footer, page size, 
   ]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr.split('\n').filter((l) => /missing image/.test(l)).length, 1, 'one stderr line per missing image');
-  const info = pdfinfo(out);
+  const info = pdfInfo(out);
   assert.match(info['Page size'], /^595\.\d+ x 841\.\d+ pts \(A4\)$/);
   assert.equal(info.Title, 'Options Manual');
   const pages = pageTexts(out);
@@ -273,7 +255,7 @@ test('options: cover, TOC, chapter breaks, watermark, header/footer, page size, 
   assert.match(pages[2], /Image missing \(file not found\): img\/nope\.png/);
   assert.match(pages[3], /Second chapter/);
   assert.match(pages[3], /const s = "straight quotes" -- stay\.\.\./);
-  const images = execFileSync('pdfimages', ['-list', out], { encoding: 'utf8' });
+  const images = pdfImageList(out);
   assert.match(images, /^\s*3\s+0\s+image\s+48\s+24\s/m, 'the local PNG is embedded, at its own size, on the first chapter page');
 
   // Everything off: untagged, no outline, no page numbers, one flowing chapter; one launch.
@@ -281,13 +263,13 @@ test('options: cover, TOC, chapter breaks, watermark, header/footer, page size, 
   const before = await launches();
   const plain = join(dir, 'plain.pdf');
   // In its own process the launch count is the pass count (a render host's browser outlives it).
-  const p = await runCli([
+  const p = await gstack([
     'pdf', join(dir, 'options.md'), plain, '--no-tagged', '--no-outline', '--no-page-numbers', '--no-chapter-breaks',
     '--cover', '--title', 'Plain Title', '--date', 'Spring 2026', '--margins', '1.5in',
-  ], { cwd: work, env: { ...env, GSTACK_NO_HOST: '1' }, exactEnv: true });
+  ], { env: { GSTACK_NO_HOST: '1' } });
   assert.equal(p.code, 0, p.stderr);
   assert.equal((await launches()) - before, 1, 'without a TOC the document prints once');
-  const plainInfo = pdfinfo(plain);
+  const plainInfo = pdfInfo(plain);
   assert.equal(plainInfo.Tagged, 'no');
   assert.equal(plainInfo.Title, 'Plain Title');
   assert.deepEqual(await outlineTitles(plain), []);
@@ -298,8 +280,7 @@ test('options: cover, TOC, chapter breaks, watermark, header/footer, page size, 
   for (const pg of plainPages) assert.doesNotMatch(pg, /\d of \d/);
   assert.match(plainPages[1], /First chapter[\s\S]*Second chapter/);
   // 1.5in margins: no word starts left of 108 pt on the content page.
-  const bbox = execFileSync('pdftotext', ['-bbox', '-f', '2', '-l', '2', plain, '-'], { encoding: 'utf8' });
-  const xs = [...bbox.matchAll(/<word xMin="([\d.]+)"/g)].map((m) => Number(m[1]));
+  const xs = wordXs(plain, 2);
   assert.ok(xs.length > 20);
   assert.ok(Math.abs(Math.min(...xs) - 108) < 2, `left margin starts at ${Math.min(...xs)} pt, expected 108`);
 

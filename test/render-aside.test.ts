@@ -8,30 +8,21 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { imageSize, pdfInfo, pdfOutline, pdfText } from './fixtures/render/inspect.js';
-import { BIN, ROOT, runCli } from './helpers/cli.js';
+import { imageSize, pdfInfo, pdfOutline, pdfText } from './helpers/inspect.js';
+import { BIN, ROOT, cliWith } from './helpers/cli.js';
 
 const FIX = join(ROOT, 'test', 'fixtures', 'render');
 const DOUBLE_DIR = join(ROOT, 'test', 'doubles');
 let work: string;
 let asideHome: string;
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  lines: string[];
-}
-
-function gstack(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
-  const base = { ...process.env };
-  delete base.GSTACK_SKIP_ASIDE; // these tests let the Aside probe run
-  return runCli(['render', ...args], {
-    cwd: work,
-    env: { ...base, ASIDE_DOUBLE_HOME: asideHome, GSTACK_ASIDE_PROBE_TIMEOUT_MS: '20000', ...env },
-    exactEnv: true,
-  });
-}
+// These tests let the Aside probe run.
+const gstack = cliWith(() => ({
+  prefix: ['render'],
+  cwd: work,
+  env: { ...process.env, GSTACK_SKIP_ASIDE: undefined, ASIDE_DOUBLE_HOME: asideHome, GSTACK_ASIDE_PROBE_TIMEOUT_MS: '20000' },
+  exactEnv: true,
+}));
 
 const withDouble = (dir = DOUBLE_DIR) => ({ PATH: `${dir}${delimiter}${process.env.PATH}` });
 
@@ -52,7 +43,7 @@ test('auto picks Aside: PDF via raw CDP printToPDF (tagged, outline, page number
       '--eval', 'document.title', '--out', 'a/title.txt',
       '--eval', 'Promise.resolve([document.querySelector("h1").textContent])',
     ],
-    withDouble(),
+    { env: withDouble() },
   );
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(r.lines[0], 'ENGINE=aside');
@@ -77,7 +68,7 @@ test('auto picks Aside: PDF via raw CDP printToPDF (tagged, outline, page number
 });
 
 test('on Aside too, remote requests are blocked and listed', async () => {
-  const r = await gstack([join(FIX, 'remote.html'), '--engine', 'aside', '--pdf', 'offline-aside.pdf'], withDouble());
+  const r = await gstack([join(FIX, 'remote.html'), '--engine', 'aside', '--pdf', 'offline-aside.pdf'], { env: withDouble() });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(r.lines[0], 'ENGINE=aside');
   const line = r.lines.find((l) => l.startsWith('BLOCKED_REQUESTS='));
@@ -89,8 +80,8 @@ test('on Aside too, remote requests are blocked and listed', async () => {
 
 test('--engine aside: a two-page report on Aside matches what Chromium prints', async () => {
   const args = (out: string) => [join(FIX, 'report.html'), '--wait-selector', '#ready-marker', '--pdf', out, '--page-numbers', '--outline'];
-  const onAside = await gstack([...args('aside.pdf'), '--engine', 'aside'], withDouble());
-  const onChromium = await gstack([...args('chromium.pdf'), '--engine', 'chromium'], withDouble());
+  const onAside = await gstack([...args('aside.pdf'), '--engine', 'aside'], { env: withDouble() });
+  const onChromium = await gstack([...args('chromium.pdf'), '--engine', 'chromium'], { env: withDouble() });
   assert.equal(onAside.code, 0, onAside.stdout + onAside.stderr);
   assert.equal(onChromium.code, 0, onChromium.stdout + onChromium.stderr);
   assert.equal(onAside.lines[0], 'ENGINE=aside');
@@ -123,7 +114,7 @@ exit 1
   );
   chmodSync(join(flaky, 'aside'), 0o755);
 
-  const r = await gstack([join(FIX, 'report.html'), '--pdf', 'retried.pdf'], withDouble(flaky));
+  const r = await gstack([join(FIX, 'report.html'), '--pdf', 'retried.pdf'], { env: withDouble(flaky) });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(r.lines[0], 'ENGINE=chromium');
   assert.match(r.stderr, /Aside could not start the render \(.*\); retrying once on chromium\./);
@@ -133,7 +124,7 @@ exit 1
 });
 
 test('a page failure on Aside is never retried', async () => {
-  const r = await gstack([join(FIX, 'report.html'), '--wait-selector', '#never-there', '--wait-timeout', '1000', '--pdf', 'never.pdf'], withDouble());
+  const r = await gstack([join(FIX, 'report.html'), '--wait-selector', '#never-there', '--wait-timeout', '1000', '--pdf', 'never.pdf'], { env: withDouble() });
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.doesNotMatch(r.stderr, /retrying/);
   const last = r.lines.at(-1)!;

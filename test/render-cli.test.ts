@@ -6,41 +6,31 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { imageSize, pdfInfo, pdfOutline, pdfText, type OutlineItem } from './fixtures/render/inspect.js';
-import { BIN, ROOT, runCli } from './helpers/cli.js';
+import { imageSize, pdfInfo, pdfOutline, pdfText, type OutlineItem } from './helpers/inspect.js';
+import { BIN, ROOT, cliWith, type CliResult } from './helpers/cli.js';
 
 const FIX = join(ROOT, 'test', 'fixtures', 'render');
 const BEGIN = '--- BEGIN UNTRUSTED WEB CONTENT ---';
 const END = '--- END UNTRUSTED WEB CONTENT ---';
 let work: string;
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  lines: string[];
-  ms: number;
-}
-
-function gstack(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
-  return runCli(['render', ...args], { env, cwd: work });
-}
+const gstack = cliWith(() => ({ prefix: ['render'], cwd: work }));
 
 /** Lines between the untrusted-content fence lines. */
-function fenced(r: Ran): string[] {
+function fenced(r: CliResult): string[] {
   const a = r.lines.indexOf(BEGIN);
   const b = r.lines.indexOf(END);
   assert.ok(a >= 0 && b > a, `no fence in:\n${r.stdout}`);
   return r.lines.slice(a + 1, b);
 }
 
-function assertOk(r: Ran): void {
+function assertOk(r: CliResult): void {
   assert.equal(r.code, 0, `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
   assert.equal(r.lines.at(-1), 'GSTACK_RENDER_OK');
   assert.equal(r.lines.at(-2), END);
 }
 
-function assertFailed(r: Ran, code: number, message: RegExp, stream: 'stdout' | 'stderr' = 'stdout'): void {
+function assertFailed(r: CliResult, code: number, message: RegExp, stream: 'stdout' | 'stderr' = 'stdout'): void {
   assert.equal(r.code, code, `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
   assert.ok(!r.stdout.includes('GSTACK_RENDER_OK'), 'a failed render must not print the sentinel');
   const lines = (stream === 'stdout' ? r.stdout : r.stderr).split('\n').filter(Boolean);
@@ -224,12 +214,12 @@ test('an eval that throws fails the render with the page error', async () => {
 });
 
 test('no Chromium: exit 3 with the install command', async () => {
-  const r = await gstack([join(FIX, 'report.html'), '--engine', 'chromium', '--pdf', 'x.pdf'], { GSTACK_CHROMIUM: join(work, 'no-chrome') });
+  const r = await gstack([join(FIX, 'report.html'), '--engine', 'chromium', '--pdf', 'x.pdf'], { env: { GSTACK_CHROMIUM: join(work, 'no-chrome') } });
   assertFailed(r, 3, /No Chromium found .*Install one with: /);
 });
 
 test('--engine aside without Aside: exit 3 saying what to do', async () => {
-  const r = await gstack([join(FIX, 'report.html'), '--engine', 'aside', '--pdf', 'x.pdf'], { PATH: '/usr/bin:/bin' });
+  const r = await gstack([join(FIX, 'report.html'), '--engine', 'aside', '--pdf', 'x.pdf'], { env: { PATH: '/usr/bin:/bin' } });
   assertFailed(r, 3, /--engine aside: Aside is not usable \(NEEDS_ASIDE.*--engine chromium/);
 });
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { render, RenderError } from '../render/render.js';
-import { imageSize, pdfInfo, pdfText } from './fixtures/render/inspect.js';
+import { render, RenderError } from '../render/index.js';
+import { imageSize, pdfInfo, pdfText } from './helpers/inspect.js';
 
 let dir: string;
 before(() => {

@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCatalog } from '../driver/catalog.js';
-import { parseMargins, parsePaperIn, resolvePdfParams, toInches, toPlaywrightPdfOptions, PAPER_SIZES, OptionError } from '../render/pdf-options.js';
-import { parseRenderArgs, RenderUsageError } from '../render/cli-args.js';
-import { formatRenderResult, RENDER_SENTINEL, UNTRUSTED_BEGIN, UNTRUSTED_END } from '../render/cli.js';
-import { asideRenderScript, stepFileName } from '../render/aside-render.js';
-import type { PdfStep } from '../render/render.js';
+import { parseMargins, parsePaperIn, resolvePdfParams, toInches, toPlaywrightPdfOptions, PAPER_SIZES, OptionError } from '../render/api/pdf-options.js';
+import { parseRenderArgs, RenderUsageError } from '../render/cli/cli-args.js';
+import { formatRenderResult, RENDER_SENTINEL, UNTRUSTED_BEGIN, UNTRUSTED_END } from '../render/cli/render-cli.js';
+import { asideRenderScript, stepFileName } from '../render/engines/aside-render.js';
+import type { PdfStep } from '../render/index.js';
 
 const catalog = loadCatalog();
 const parse = (...args: string[]) => parseRenderArgs(args, catalog);

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, rmSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { broadRootWarning, startLoopbackServer, type LoopbackServer } from '../render/server.js';
+import { broadRootWarning, startLoopbackServer, type LoopbackServer } from '../render/orchestrate/server.js';
 
 const OUTSIDE_SECRET = 'TOP-SECRET-OUTSIDE-THE-ROOT-7f3a';
 const DOT_SECRET = 'PRIVATE-KEY-IN-A-DOTFILE-91c2';
@@ -220,7 +220,7 @@ test('the server is gone after close()', async () => {
 });
 
 test('the offline variant serves the same files under its own secret, with the offline CSP', async () => {
-  const { OFFLINE_CSP } = await import('../render/run-render.js');
+  const { OFFLINE_CSP } = await import('../render/orchestrate/run-render.js');
   const own = await startLoopbackServer({ root, offlineHeaders: { 'content-security-policy': OFFLINE_CSP } });
   try {
     assert.match(own.offlineSecret ?? '', /^[0-9a-f]{32}$/);
@@ -254,7 +254,7 @@ test('the offline variant serves the same files under its own secret, with the o
 });
 
 test('the offline CSP alone keeps a real browser from requesting anything remote', async () => {
-  const { OFFLINE_CSP } = await import('../render/run-render.js');
+  const { OFFLINE_CSP } = await import('../render/orchestrate/run-render.js');
   const { chromium } = await import('playwright-core');
   const { findChromium, chromiumArgs } = await import('../driver/chromium-find.js');
   const page = `<!doctype html>

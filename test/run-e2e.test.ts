@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { BIN, runCli, tempHome } from './helpers/cli.js';
-import { processesMentioning } from './helpers/sessions-support.js';
+import { processesMentioning } from './helpers/processes.js';
 
 let site: FixtureServer;
 let home: string;

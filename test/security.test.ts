@@ -29,7 +29,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { BIN, runCli } from './helpers/cli.js';
+import { BIN, cliWith, runCli } from './helpers/cli.js';
 import { filesUnder, looseModes, startSwapper, unsafeFor } from './helpers/security-support.js';
 import { createConfinedFs } from '../driver/confined-fs.js';
 
@@ -50,8 +50,7 @@ const fresh = (name: string) => {
   return dir;
 };
 /** `gstack ...` in its own process (no session host left behind), with its own GSTACK_HOME. */
-const gstack = (args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; home?: string } = {}) =>
-  runCli(args, { cwd: opts.cwd ?? work, env: { GSTACK_HOME: opts.home ?? join(work, 'home'), GSTACK_NO_WARM: '1', GSTACK_HOUSEKEEPING: '0', ...opts.env } });
+const gstack = cliWith(() => ({ cwd: work, env: { GSTACK_HOME: join(work, 'home'), GSTACK_NO_WARM: '1', GSTACK_HOUSEKEEPING: '0' } }));
 const assertTerminalSafe = (r: { stdout: string; stderr: string }, what: string) => {
   assert.equal(unsafeFor(r.stdout), undefined, `${what}: stdout`);
   assert.equal(unsafeFor(r.stderr), undefined, `${what}: stderr`);
@@ -292,9 +291,9 @@ test('4. run: C1 controls, 8-bit sequences and bidi overrides in page text are f
 test('4. sessions list and diagram: a session key and a mermaid error carrying controls are filtered on stdout and stderr', async () => {
   const home = fresh('term-home');
   const key = 'evil\u202e\u009d0;t\u009c\u001b]0;x\u0007-key';
-  const run = await gstack(['run', 'console.log("GSTACK_STEP_OK")', '--session', key], { home });
+  const run = await gstack(['run', 'console.log("GSTACK_STEP_OK")', '--session', key], { env: { GSTACK_HOME: home } });
   assert.equal(run.code, 0, run.stdout + run.stderr);
-  const list = await gstack(['sessions', 'list'], { home });
+  const list = await gstack(['sessions', 'list'], { env: { GSTACK_HOME: home } });
   assert.equal(list.code, 0, list.stderr);
   assert.match(list.stdout, /SESSION evil.*-key/);
   assertTerminalSafe(list, 'sessions list');
@@ -399,9 +398,9 @@ test('7. a loose pre-existing GSTACK_HOME, its subdirs, a stale housekeeping sta
   const script = `const pg = await openTab("${site.url}set-cookie?name=sid&value=v1");
     await pg.screenshot({ path: "shot.png" }); await fs.writeFile("notes/a.txt", "a");
     await closeTab(pg); console.log("GSTACK_STEP_OK");`;
-  const a = await gstack(['run', script, '--session', 'perm'], { home, env: { GSTACK_HOUSEKEEPING: '1' } });
+  const a = await gstack(['run', script, '--session', 'perm'], { env: { GSTACK_HOME: home, GSTACK_HOUSEKEEPING: '1' } });
   assert.equal(a.code, 0, a.stdout + a.stderr);
-  const b = await gstack(['run', script, '--session', 'perm2', '--profile', profile], { home });
+  const b = await gstack(['run', script, '--session', 'perm2', '--profile', profile], { env: { GSTACK_HOME: home } });
   assert.equal(b.code, 0, b.stdout + b.stderr);
   assert.deepEqual(looseModes(home), [], 'GSTACK_HOME holds something other users can read');
   assert.deepEqual(looseModes(profile), [], '--profile DIR holds something other users can read');
@@ -413,7 +412,7 @@ test('7. a directory under GSTACK_HOME that is not ours is reported (what, and w
   mkdirSync(join(home, 'profiles'), { mode: 0o755 });
   chmodSync(join(home, 'profiles'), 0o755);
   chownSync(join(home, 'profiles'), 65534, 65534);
-  const r = await gstack(['sessions', 'list'], { home });
+  const r = await gstack(['sessions', 'list'], { env: { GSTACK_HOME: home } });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, new RegExp(`gstack: ${join(home, 'profiles').replace(/[/\\.]/g, '\\$&')} is readable by other users \\(mode 0755, owned by uid 65534, not by this user\\).*chmod 700`));
   assert.equal(statSync(join(home, 'profiles')).mode & 0o777, 0o755);

@@ -23,7 +23,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import net from 'node:net';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliEnv, processesMentioning, runCli, startCli, tempHome, waitNoProcesses } from './helpers/sessions-support.js';
+import { cliEnv, runCli, startCli, tempHome } from './helpers/cli.js';
+import { processesMentioning, waitNoProcesses } from './helpers/processes.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { lockHolder } from '../driver/sessions/lock.js';
 import { hostAddress, hostLockTarget, openRuntimeDir, runtimeDirPath } from '../driver/host/address.js';
@@ -43,7 +44,7 @@ before(async () => {
   env = cliEnv(home, { XDG_RUNTIME_DIR: runtime });
 });
 after(async () => {
-  await runCli(['sessions', 'stop', '--all'], env);
+  await runCli(['sessions', 'stop', '--all'], { env });
   await server.close();
   await rm(home, { recursive: true, force: true });
   await rm(runtime, { recursive: true, force: true });
@@ -70,7 +71,7 @@ async function waitFor(cond: () => boolean | Promise<boolean>, ms: number): Prom
   }
   return cond();
 }
-const run = (key: string, script: string, extra: string[] = [], e: NodeJS.ProcessEnv = env) => runCli(['run', '--session', key, ...extra, script], e);
+const run = (key: string, script: string, extra: string[] = [], e: NodeJS.ProcessEnv = env) => runCli(['run', '--session', key, ...extra, script], { env: e });
 
 test('the second call of a session is served by the host the first started, and its browser stays up between calls', { timeout: 120_000 }, async () => {
   const first = await run('reuse', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("T=" + await pg.title()); console.log("GSTACK_STEP_OK");`);
@@ -79,7 +80,7 @@ test('the second call of a session is served by the host the first started, and 
   assert.ok(pid && alive(pid), 'a host holds the session');
   const [browser] = await browsersOf('reuse');
   assert.ok(browser, 'its browser runs between calls');
-  const second = await runCli(['run', '--session', 'reuse', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("T=" + await pg.title()); console.log("GSTACK_STEP_OK");`], { ...env, GSTACK_TRACE: '1' });
+  const second = await runCli(['run', '--session', 'reuse', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("T=" + await pg.title()); console.log("GSTACK_STEP_OK");`], { env: { ...env, GSTACK_TRACE: '1' } });
   assert.equal(second.code, 0, second.stdout + second.stderr);
   assert.match(second.stderr, new RegExp(`handed to host pid ${pid}`));
   assert.ok((await browsersOf('reuse')).some((b) => b.pid === browser.pid), 'the same browser served the second call');
@@ -238,7 +239,7 @@ test('a script that outlives its call (a pending timer) cannot act in the next c
 test('kill -9 of the host mid-call: that call exits 1 saying so; the next call works without a lock wait', { timeout: 120_000 }, async () => {
   assert.equal((await run('k9', 'console.log("GSTACK_STEP_OK")')).code, 0);
   const pid = (await hostPid('k9'))!;
-  const call = startCli(['run', '--session', 'k9', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("READY"); await sleep(30000); console.log("GSTACK_STEP_OK");`], env);
+  const call = startCli(['run', '--session', 'k9', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("READY"); await sleep(30000); console.log("GSTACK_STEP_OK");`], { env });
   await call.waitFor(/READY/, 60_000);
   process.kill(pid, 'SIGKILL');
   const r = await call.done;
@@ -287,15 +288,15 @@ test('the host exits when idle; `sessions stop` ends it and its browser; `sessio
 
   assert.equal((await run('stopme', `await openTab(${lit(server.url + 'form.html')}); console.log("GSTACK_STEP_OK")`)).code, 0);
   const pid = (await hostPid('stopme'))!;
-  const list = await runCli(['sessions', 'list'], env);
+  const list = await runCli(['sessions', 'list'], { env });
   assert.match(list.stdout, new RegExp(`^SESSION stopme-\\S+ key="stopme" .* host=pid:${pid} browserRss=\\d+MiB idle=\\d+s`, 'm'));
-  const stop = await runCli(['sessions', 'stop', 'stopme'], env);
+  const stop = await runCli(['sessions', 'stop', 'stopme'], { env });
   assert.equal(stop.code, 0, stop.stdout + stop.stderr);
   assert.match(stop.stdout, new RegExp(`^STOPPED stopme-\\S+ host=pid:${pid}$`, 'm'));
   assert.equal(alive(pid), false);
   assert.deepEqual(await waitNoProcesses(`--user-data-dir=${profileOf('stopme')}`, 3000), []);
   assert.equal(existsSync(join(profileOf('stopme'), 'SingletonLock')), false, 'the browser shut down in order');
-  assert.match((await runCli(['sessions', 'list'], env)).stdout, /key="stopme" .* host=no/);
+  assert.match((await runCli(['sessions', 'list'], { env })).stdout, /key="stopme" .* host=no/);
 });
 
 test('a host of another build is asked to stop; a call of another build is refused, never run', { timeout: 60_000 }, async () => {
@@ -321,9 +322,9 @@ test('renders go through the render host and come out the same as in-process', {
   const dir = mkdtempSync(join(tmpdir(), 'gstack-render-host-'));
   writeFileSync(join(dir, 'page.html'), '<!doctype html><title>R</title><h1 id=x>Rendered</h1>');
   const args = ['render', join(dir, 'page.html'), '--eval', 'document.getElementById("x").textContent'];
-  const viaHost = await runCli(args, { ...env, GSTACK_TRACE: '1' });
-  const again = await runCli(args, { ...env, GSTACK_TRACE: '1' });
-  const inProcess = await runCli(args, { ...env, GSTACK_NO_HOST: '1' });
+  const viaHost = await runCli(args, { env: { ...env, GSTACK_TRACE: '1' } });
+  const again = await runCli(args, { env: { ...env, GSTACK_TRACE: '1' } });
+  const inProcess = await runCli(args, { env: { ...env, GSTACK_NO_HOST: '1' } });
   for (const r of [viaHost, again, inProcess]) assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(again.stderr, /handed to host pid \d+/);
   assert.doesNotMatch(inProcess.stderr, /handed to host/);
@@ -342,7 +343,7 @@ test('the runtime dir is per user: $XDG_RUNTIME_DIR/gstack, else ~/.gstack/run',
 test('SIGKILL of the client mid-call: the host ends that call; the next call runs at once with only its own tab', { timeout: 120_000 }, async () => {
   assert.equal((await run('client-kill', 'console.log("GSTACK_STEP_OK")')).code, 0);
   const pid = (await hostPid('client-kill'))!;
-  const victim = startCli(['run', '--session', 'client-kill', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("READY"); await sleep(30000); console.log("GSTACK_STEP_OK");`], env);
+  const victim = startCli(['run', '--session', 'client-kill', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("READY"); await sleep(30000); console.log("GSTACK_STEP_OK");`], { env });
   await victim.waitFor(/READY/, 60_000);
   process.kill(-victim.pid, 'SIGKILL'); // the client and its process group, as a harness would
   assert.equal((await victim.done).signal, 'SIGKILL');

@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliEnv, killGroup, pgidOf, processesMentioning, runCli, startCli, tempHome, waitNoProcesses } from './helpers/sessions-support.js';
+import { cliEnv, runCli, startCli, tempHome } from './helpers/cli.js';
+import { killGroup, pgidOf, processesMentioning, waitNoProcesses } from './helpers/processes.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 
 let server: FixtureServer;
@@ -40,7 +41,7 @@ test('two sessions x three concurrent calls: all succeed, each sees only its pag
     console.log("COOKIE=" + me.cookie);
     await closeTab(pg);
     console.log("GSTACK_STEP_OK");`;
-  const calls = sessions.flatMap((s) => [0, 1, 2].map((i) => ({ s, i, run: startCli(['run', '--session', s, script(s, i)], env) })));
+  const calls = sessions.flatMap((s) => [0, 1, 2].map((i) => ({ s, i, run: startCli(['run', '--session', s, script(s, i)], { env }) })));
   const results = await Promise.all(calls.map(async (c) => ({ ...c, r: await c.run.done })));
 
   for (const { s, i, r } of results) {
@@ -64,7 +65,7 @@ test('two sessions x three concurrent calls: all succeed, each sees only its pag
     const r = await runCli(['run', '--session', s, `
       const res = await fetch(${lit(server.origin + '/api/me')});
       console.log("COOKIE=" + (await res.json()).cookie);
-      console.log("GSTACK_STEP_OK");`], env);
+      console.log("GSTACK_STEP_OK");`], { env });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const other = sessions.find((x) => x !== s)!;
     assert.match(r.stdout, new RegExp(`COOKIE=.*${s}_sid=${s}[0-2]`));
@@ -85,7 +86,7 @@ test('two calls at once in one session both succeed, one after the other', { tim
     console.log("TITLE=" + await pg.title());
     console.log("END=" + Date.now());
     console.log("GSTACK_STEP_OK");`;
-  const [a, b] = await Promise.all([runCli(['run', '--session', 'serial', script], env), runCli(['run', '--session', 'serial', script], env)]);
+  const [a, b] = await Promise.all([runCli(['run', '--session', 'serial', script], { env }), runCli(['run', '--session', 'serial', script], { env })]);
   for (const r of [a, b]) {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /TITLE=serial/);
@@ -104,10 +105,10 @@ test('a lock wait past --lock-timeout exits 4, names the holder and says what to
     const pg = await openTab("about:blank");
     console.log("READY");
     await sleep(10000);
-    console.log("GSTACK_STEP_OK");`], env);
+    console.log("GSTACK_STEP_OK");`], { env });
   await holder.waitFor(/READY/, 60_000);
   const t0 = Date.now();
-  const late = await runCli(['run', '--session', 'busy', '--lock-timeout', '700', 'console.log("GSTACK_STEP_OK")'], env);
+  const late = await runCli(['run', '--session', 'busy', '--lock-timeout', '700', 'console.log("GSTACK_STEP_OK")'], { env });
   const waited = Date.now() - t0;
   const all = late.stdout + late.stderr;
   assert.equal(late.code, 4, all);
@@ -134,7 +135,7 @@ for (const variant of ['CLI and its browser', 'the CLI alone'] as const) {
       const pg = await openTab(${lit(server.origin + '/set-cookie?name=before_kill&value=1')});
       console.log("READY");
       await sleep(60000);
-      console.log("GSTACK_STEP_OK");`], inProcess());
+      console.log("GSTACK_STEP_OK");`], { env: inProcess() });
     await victim.waitFor(/READY/, 60_000);
     const browser = await processesMentioning(`--user-data-dir=${profile}`);
     assert.ok(browser.length > 0, 'the call has a browser on its profile');
@@ -153,7 +154,7 @@ for (const variant of ['CLI and its browser', 'the CLI alone'] as const) {
       console.log("COOKIE=" + (await res.json()).cookie);
       const pg = await openTab(${lit(server.origin + '/echo-title?t=after-kill')});
       console.log("TITLE=" + await pg.title());
-      console.log("GSTACK_STEP_OK");`], inProcess());
+      console.log("GSTACK_STEP_OK");`], { env: inProcess() });
     const took = Date.now() - t0;
     assert.equal(next.code, 0, next.stdout + next.stderr);
     assert.match(next.stdout, /TITLE=after-kill/);
@@ -181,7 +182,7 @@ test('no call leaves a browser process behind: normal end, throw, timeout, SIGIN
   for (const c of cases) {
     const key = `leak-${c.name}`;
     const profile = profileOf(key);
-    const run = startCli(['run', '--session', key, ...c.args, c.script], inProcess());
+    const run = startCli(['run', '--session', key, ...c.args, c.script], { env: inProcess() });
     if (c.signal) {
       await run.waitFor(/READY/, 60_000);
       assert.ok((await processesMentioning(`--user-data-dir=${profile}`)).length > 0, `${c.name}: browser runs`);

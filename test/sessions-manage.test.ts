@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliEnv, runCli, startCli, tempHome } from './helpers/sessions-support.js';
+import { cliEnv, runCli, startCli, tempHome } from './helpers/cli.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { parseCookieText, CookieFileError } from '../driver/sessions/cookies.js';
 import { parseDuration } from '../driver/sessions/manage.js';
@@ -116,13 +116,13 @@ test('import-cookies from cookies.txt and from storageState JSON: the next call 
   const values = ['VAL-np-4b7e', 'VAL-nh-91c2', 'VAL-ns-77aa', 'VAL-st-5d0e', 'VAL-ls-c3f1'];
   const outputs: string[] = [];
 
-  const a = await runCli(['sessions', 'import-cookies', txtFile, '--session', 'imp-txt'], env);
+  const a = await runCli(['sessions', 'import-cookies', txtFile, '--session', 'imp-txt'], { env });
   outputs.push(a.stdout, a.stderr);
   assert.equal(a.code, 0, a.stdout + a.stderr);
   assert.match(a.stdout, /IMPORTED cookies=3 domains=127\.0\.0\.1 origins=0 format=netscape into=profile /);
   assert.match(a.stdout, /1 session cookie/);
 
-  const b = await runCli(['sessions', 'import-cookies', jsonFile, '--session', 'imp-json', '--json'], env);
+  const b = await runCli(['sessions', 'import-cookies', jsonFile, '--session', 'imp-json', '--json'], { env });
   outputs.push(b.stdout, b.stderr);
   assert.equal(b.code, 0, b.stdout + b.stderr);
   const bj = JSON.parse(b.stdout);
@@ -131,7 +131,7 @@ test('import-cookies from cookies.txt and from storageState JSON: the next call 
   assert.equal(bj.origins, 1);
   assert.equal(bj.target, 'profile');
 
-  const ra = await runCli(['run', '--session', 'imp-txt', readCookiesAndStorage(server.origin)], env);
+  const ra = await runCli(['run', '--session', 'imp-txt', readCookiesAndStorage(server.origin)], { env });
   assert.equal(ra.code, 0, ra.stdout + ra.stderr);
   assert.match(ra.stdout, /COOKIE=.*netscape_plain=VAL-np-4b7e/);
   assert.match(ra.stdout, /COOKIE=.*netscape_http=VAL-nh-91c2/);
@@ -139,25 +139,25 @@ test('import-cookies from cookies.txt and from storageState JSON: the next call 
   assert.doesNotMatch(ra.stdout.split('\n').find((l) => l.startsWith('DOCCOOKIE='))!, /netscape_http/, '#HttpOnly_ cookie is HttpOnly');
   assert.doesNotMatch(ra.stdout, /state_cookie/, 'imports went to their own session only');
 
-  const rb = await runCli(['run', '--session', 'imp-json', readCookiesAndStorage(server.origin)], env);
+  const rb = await runCli(['run', '--session', 'imp-json', readCookiesAndStorage(server.origin)], { env });
   assert.equal(rb.code, 0, rb.stdout + rb.stderr);
   assert.match(rb.stdout, /COOKIE=.*state_cookie=VAL-st-5d0e/);
   assert.match(rb.stdout, /^LS=VAL-ls-c3f1$/m);
 
   // No sessions command prints a cookie value: list, gc (dry run), clear, with and without --json.
   for (const args of [['list'], ['list', '--json'], ['gc', '--older-than', '0s', '--dry-run'], ['gc', '--dry-run', '--json']]) {
-    const r = await runCli(['sessions', ...args], env);
+    const r = await runCli(['sessions', ...args], { env });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     outputs.push(r.stdout, r.stderr);
   }
   // A broken file fails as a usage error without echoing it.
   const badFile = join(home, 'bad.txt');
   await writeFile(badFile, `${host}\tFALSE\t/\tFALSE\tnever\tbroken\tVAL-bad-0f0f\n`);
-  const bad = await runCli(['sessions', 'import-cookies', badFile, '--session', 'imp-txt'], env);
+  const bad = await runCli(['sessions', 'import-cookies', badFile, '--session', 'imp-txt'], { env });
   assert.equal(bad.code, 2, bad.stdout + bad.stderr);
   assert.match(bad.stderr, /line 1/);
   outputs.push(bad.stdout, bad.stderr);
-  const cleared = await runCli(['sessions', 'clear', 'imp-json'], env);
+  const cleared = await runCli(['sessions', 'clear', 'imp-json'], { env });
   assert.equal(cleared.code, 0, cleared.stdout + cleared.stderr);
   outputs.push(cleared.stdout, cleared.stderr);
 
@@ -170,7 +170,7 @@ test('list shows key, profile, size, last use, lock; gc removes what is idle and
   const e = cliEnv(h);
   const quick = `const pg = await openTab(${lit(server.origin + '/echo-title?t=gc')}); console.log("GSTACK_STEP_OK");`;
   for (const key of ['gc-idle', 'gc-fresh']) {
-    const r = await runCli(['run', '--session', key, quick], e);
+    const r = await runCli(['run', '--session', key, quick], { env: e });
     assert.equal(r.code, 0, r.stdout + r.stderr);
   }
   const p = (key: string) => sessionPaths(slugFor(key), { GSTACK_HOME: h });
@@ -182,27 +182,27 @@ test('list shows key, profile, size, last use, lock; gc removes what is idle and
   await utimes(join(p('gc-fresh').artifactsDir, oldCall), when, when);
 
   // gc-locked: a call is running in it right now, and it looks idle on disk.
-  const locked = startCli(['run', '--session', 'gc-locked', `const pg = await openTab("about:blank"); console.log("READY"); await sleep(8000); console.log("GSTACK_STEP_OK");`], e);
+  const locked = startCli(['run', '--session', 'gc-locked', `const pg = await openTab("about:blank"); console.log("READY"); await sleep(8000); console.log("GSTACK_STEP_OK");`], { env: e });
   await locked.waitFor(/READY/, 60_000);
   await writeFile(join(p('gc-locked').sessionDir, 'session.json'), JSON.stringify({ key: 'gc-locked', lastUsed: when.toISOString(), profileDir: p('gc-locked').profileDir }));
   for (const d of [p('gc-locked').profileDir, p('gc-locked').sessionDir, p('gc-locked').artifactsDir]) await utimes(d, when, when);
 
-  const list = await runCli(['sessions', 'list'], e);
+  const list = await runCli(['sessions', 'list'], { env: e });
   assert.equal(list.code, 0, list.stderr);
   const line = (key: string) => list.stdout.split('\n').find((l) => l.startsWith(`SESSION ${slugFor(key)} `)) ?? '';
   assert.match(line('gc-idle'), new RegExp(`key="gc-idle" profile=${p('gc-idle').profileDir} size=[\\d.]+(B|KiB|MiB) lastUse=${when.toISOString().slice(0, 16)}.* locked=no`));
   assert.match(line('gc-locked'), new RegExp(`locked=pid:${locked.pid}`));
   assert.match(list.stdout, /SESSIONS=3 /);
-  const listJson = JSON.parse((await runCli(['sessions', 'list', '--json'], e)).stdout);
+  const listJson = JSON.parse((await runCli(['sessions', 'list', '--json'], { env: e })).stdout);
   const lockedJson = listJson.sessions.find((s: { key: string }) => s.key === 'gc-locked');
   assert.equal(lockedJson.locked.pid, locked.pid);
   assert.ok(listJson.sessions.every((s: { sizeBytes: number }) => s.sizeBytes > 0));
 
-  const dry = await runCli(['sessions', 'gc', '--older-than', '7d', '--dry-run'], e);
+  const dry = await runCli(['sessions', 'gc', '--older-than', '7d', '--dry-run'], { env: e });
   assert.match(dry.stdout, new RegExp(`WOULD_REMOVE ${slugFor('gc-idle')}`));
   assert.ok(existsSync(p('gc-idle').profileDir), 'dry run removes nothing');
 
-  const gc = await runCli(['sessions', 'gc', '--older-than', '7d'], e);
+  const gc = await runCli(['sessions', 'gc', '--older-than', '7d'], { env: e });
   assert.equal(gc.code, 0, gc.stdout + gc.stderr);
   assert.match(gc.stdout, new RegExp(`REMOVED ${slugFor('gc-idle')} key="gc-idle"`));
   assert.match(gc.stdout, new RegExp(`KEPT ${slugFor('gc-locked')} key="gc-locked" \\(locked by pid ${locked.pid}`));
@@ -213,25 +213,25 @@ test('list shows key, profile, size, last use, lock; gc removes what is idle and
   assert.ok(existsSync(p('gc-locked').profileDir), 'a locked session stays');
 
   // clear on a locked session refuses with exit 4; on a free one it removes everything.
-  const busy = await runCli(['sessions', 'clear', 'gc-locked'], e);
+  const busy = await runCli(['sessions', 'clear', 'gc-locked'], { env: e });
   assert.equal(busy.code, 4, busy.stdout + busy.stderr);
   assert.match(busy.stderr, new RegExp(`pid ${locked.pid}`));
   const done = await locked.done;
   assert.equal(done.code, 0, 'the running call was never disturbed: ' + done.stdout + done.stderr);
 
-  const byslug = await runCli(['sessions', 'clear', slugFor('gc-fresh')], e);
+  const byslug = await runCli(['sessions', 'clear', slugFor('gc-fresh')], { env: e });
   assert.equal(byslug.code, 0, byslug.stdout + byslug.stderr);
   assert.match(byslug.stdout, new RegExp(`CLEARED ${slugFor('gc-fresh')} key="gc-fresh"`));
   assert.equal(existsSync(p('gc-fresh').profileDir), false);
-  const missing = await runCli(['sessions', 'clear', 'never-existed'], e);
+  const missing = await runCli(['sessions', 'clear', 'never-existed'], { env: e });
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /No session "never-existed"/);
 
   // Now idle and unlocked, gc --older-than 0s takes the last one; a bad duration is a usage error.
-  const gc0 = await runCli(['sessions', 'gc', '--older-than', '0s'], e);
+  const gc0 = await runCli(['sessions', 'gc', '--older-than', '0s'], { env: e });
   assert.match(gc0.stdout, /GC removed=1 kept=0/);
-  assert.match((await runCli(['sessions', 'list'], e)).stdout, /^SESSIONS=0 /m);
-  const badDuration = await runCli(['sessions', 'gc', '--older-than', 'soon'], e);
+  assert.match((await runCli(['sessions', 'list'], { env: e })).stdout, /^SESSIONS=0 /m);
+  const badDuration = await runCli(['sessions', 'gc', '--older-than', 'soon'], { env: e });
   assert.equal(badDuration.code, 2);
   await rm(h, { recursive: true, force: true });
 });
@@ -280,7 +280,7 @@ test('a gstack run call sweeps long-idle sessions by itself (once a day)', { tim
   await touchSession(p, 'hk-stale');
   await writeFile(join(p.sessionDir, 'session.json'), JSON.stringify({ key: 'hk-stale', lastUsed: old.toISOString(), profileDir: p.profileDir }));
   for (const d of [p.profileDir, p.sessionDir]) await utimes(d, old, old);
-  const r = await runCli(['run', '--session', 'hk-live', 'console.log("GSTACK_STEP_OK")'], e);
+  const r = await runCli(['run', '--session', 'hk-live', 'console.log("GSTACK_STEP_OK")'], { env: e });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.ok(existsSync(join(h, HOUSEKEEPING_STAMP)), 'the call stamped its sweep');
   assert.equal(existsSync(p.profileDir), false, 'the 40-day-idle session was removed');

@@ -12,7 +12,7 @@ import { chromium, type BrowserServer } from 'playwright';
 import { chromiumArgs, findChromium } from '../driver/chromium-find.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliEnv, runCli, tempHome } from './helpers/sessions-support.js';
+import { cliEnv, runCli, tempHome } from './helpers/cli.js';
 
 let server: FixtureServer;
 let home: string;
@@ -61,21 +61,21 @@ test('--connect: cookies and localStorage set in one call are there in the next'
   const key = 'remote-connect';
   const paths = sessionPaths(slugFor(key), { GSTACK_HOME: home });
 
-  const first = await runCli(['run', '--session', key, '--connect', ws, setState(server.origin, 'c1')], env);
+  const first = await runCli(['run', '--session', key, '--connect', ws, setState(server.origin, 'c1')], { env });
   assert.equal(first.code, 0, first.stdout + first.stderr);
   assert.ok(existsSync(paths.storageStatePath), 'storageState saved in the session dir');
   assert.equal(statSync(paths.storageStatePath).mode & 0o777, 0o600, 'state file readable only by its owner');
   assert.equal(existsSync(paths.profileDir), false, 'a remote session has no local profile');
   assert.equal(existsSync(paths.sessionDir + '.lock'), false, 'lock released');
 
-  const second = await runCli(['run', '--session', key, '--connect', ws, readState(server.origin)], env);
+  const second = await runCli(['run', '--session', key, '--connect', ws, readState(server.origin)], { env });
   assert.equal(second.code, 0, second.stdout + second.stderr);
   assert.match(second.stdout, /TITLE=remote-read/);
   assert.match(second.stdout, /^LS=ls-c1$/m);
   assert.match(second.stdout, /COOKIE=.*remote_sid=c1/);
 
   // Another session on the same remote browser sees none of it (a fresh context per call).
-  const other = await runCli(['run', '--session', 'remote-other', '--connect', ws, readState(server.origin)], env);
+  const other = await runCli(['run', '--session', 'remote-other', '--connect', ws, readState(server.origin)], { env });
   assert.equal(other.code, 0, other.stdout + other.stderr);
   assert.match(other.stdout, /^LS=null$/m);
   assert.doesNotMatch(other.stdout, /remote_sid/);
@@ -84,21 +84,21 @@ test('--connect: cookies and localStorage set in one call are there in the next'
   // and keeps the state it had. The value is never printed.
   const cookieFile = join(home, 'import.txt');
   await writeFile(cookieFile, `127.0.0.1\tFALSE\t/\tFALSE\t${Math.floor(Date.now() / 1000) + 3600}\timported\tVALUE-remote-9d1f\n`);
-  const imp = await runCli(['sessions', 'import-cookies', cookieFile, '--session', key], env);
+  const imp = await runCli(['sessions', 'import-cookies', cookieFile, '--session', key], { env });
   assert.equal(imp.code, 0, imp.stdout + imp.stderr);
   assert.match(imp.stdout, /IMPORTED cookies=1 .*into=storageState/);
   assert.ok(!(imp.stdout + imp.stderr).includes('VALUE-remote-9d1f'));
-  const third = await runCli(['run', '--session', key, '--connect', ws, readState(server.origin)], env);
+  const third = await runCli(['run', '--session', key, '--connect', ws, readState(server.origin)], { env });
   assert.equal(third.code, 0, third.stdout + third.stderr);
   assert.match(third.stdout, /COOKIE=.*imported=VALUE-remote-9d1f/);
   assert.match(third.stdout, /COOKIE=.*remote_sid=c1/);
 
-  const list = await runCli(['sessions', 'list'], env);
+  const list = await runCli(['sessions', 'list'], { env });
   assert.match(list.stdout, new RegExp(`SESSION ${slugFor(key)} key="${key}".*remote=yes`));
 });
 
 test('--connect to a server that is not there: exit 3 with what to check', { timeout: 60_000 }, async () => {
-  const r = await runCli(['run', '--session', 'remote-none', '--connect', 'ws://127.0.0.1:9/nothing', 'console.log("GSTACK_STEP_OK")'], env);
+  const r = await runCli(['run', '--session', 'remote-none', '--connect', 'ws://127.0.0.1:9/nothing', 'console.log("GSTACK_STEP_OK")'], { env });
   assert.equal(r.code, 3, r.stdout + r.stderr);
   assert.match(r.stdout + r.stderr, /Could not connect to the remote browser at ws:\/\/127\.0\.0\.1:9/);
 });
@@ -119,9 +119,9 @@ test('--cdp: state persists between calls over a CDP endpoint', { timeout: 120_0
     assert.ok(port, 'Chromium published its DevTools port');
     const cdp = `http://127.0.0.1:${port}`;
     const key = 'remote-cdp';
-    const first = await runCli(['run', '--session', key, '--cdp', cdp, setState(server.origin, 'd2')], env);
+    const first = await runCli(['run', '--session', key, '--cdp', cdp, setState(server.origin, 'd2')], { env });
     assert.equal(first.code, 0, first.stdout + first.stderr);
-    const second = await runCli(['run', '--session', key, '--cdp', cdp, readState(server.origin)], env);
+    const second = await runCli(['run', '--session', key, '--cdp', cdp, readState(server.origin)], { env });
     assert.equal(second.code, 0, second.stdout + second.stderr);
     assert.match(second.stdout, /^LS=ls-d2$/m);
     assert.match(second.stdout, /COOKIE=.*remote_sid=d2/);

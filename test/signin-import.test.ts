@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import initSqlJs from 'sql.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliEnv, runCli, tempHome } from './helpers/sessions-support.js';
+import { cliEnv, runCli, tempHome } from './helpers/cli.js';
 import { browseWithChromium, cookieDbOf, readCookieRows, reencryptCookieDb } from './helpers/browser-profile.js';
 import { loadCatalog } from '../driver/catalog.js';
 import { readBrowserCookies } from '../driver/sessions/browser-cookies.js';
@@ -64,25 +64,25 @@ test('import-cookies --from-browser chromium --domain: the v10 cookies of a real
   assert.ok(rows.length >= 2, 'the page set its cookies');
   for (const r of rows) assert.equal(Buffer.from(r.encrypted_value.subarray(0, 3)).toString(), 'v10', `${r.name}@${r.host_key} is v10-encrypted`);
 
-  const imp = await runCli(['sessions', 'import-cookies', '--from-browser', 'chromium', '--domain', '127.0.0.1', '--session', 'br-1'], envFor());
+  const imp = await runCli(['sessions', 'import-cookies', '--from-browser', 'chromium', '--domain', '127.0.0.1', '--session', 'br-1'], { env: envFor() });
   assert.equal(imp.code, 0, imp.stderr);
   assert.match(imp.stdout, new RegExp(`^FROM_BROWSER chromium profile=Default cookies=${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
   assert.match(imp.stdout, /^IMPORTED cookies=1 domains=127\.0\.0\.1 origins=0 format=browser into=profile /m);
 
-  const run = await runCli(['run', '--session', 'br-1', whoScript([server.origin, localhostOrigin])], envFor());
+  const run = await runCli(['run', '--session', 'br-1', whoScript([server.origin, localhostOrigin])], { env: envFor() });
   assert.equal(run.code, 0, run.stderr + run.stdout);
   assert.match(run.stdout, /^WHO0=alice$/m, 'the imported sign-in works on 127.0.0.1');
   assert.match(run.stdout, /^WHO1=nobody$/m, '--domain 127.0.0.1 left localhost out');
 
   // --json, and a URL as --domain: the same cookie, still no value.
-  const json = await runCli(['sessions', 'import-cookies', '--from-browser', 'chromium', '--domain', `${localhostOrigin}/`, '--session', 'br-2', '--json'], envFor());
+  const json = await runCli(['sessions', 'import-cookies', '--from-browser', 'chromium', '--domain', `${localhostOrigin}/`, '--session', 'br-2', '--json'], { env: envFor() });
   assert.equal(json.code, 0, json.stderr);
   const obj = JSON.parse(json.stdout);
   assert.equal(obj.cookies, 1);
   assert.deepEqual(obj.domains, ['localhost']);
   assert.equal(obj.browser, 'chromium');
   assert.equal(obj.browserProfile, 'Default');
-  const run2 = await runCli(['run', '--session', 'br-2', whoScript([localhostOrigin])], envFor());
+  const run2 = await runCli(['run', '--session', 'br-2', whoScript([localhostOrigin])], { env: envFor() });
   assert.match(run2.stdout, /^WHO0=mallory$/m, run2.stderr);
 
   for (const [what, r] of [['import', imp], ['run', run], ['import --json', json], ['run 2', run2]] as const) assertNoSecret(r.stdout + r.stderr, what);
@@ -124,7 +124,7 @@ test('from-browser errors: one line each with the next step and the catalog exit
     { name: 'FILE and --from-browser', args: ['cookies.txt', '--from-browser', 'chromium'], code: 2, re: /^\[error\] `sessions import-cookies`: give a cookie FILE or --from-browser, not both$/ },
   ];
   for (const c of cases) {
-    const r = await runCli(['sessions', 'import-cookies', ...c.args, '--session', 'br-err'], envFor(c.env));
+    const r = await runCli(['sessions', 'import-cookies', ...c.args, '--session', 'br-err'], { env: envFor(c.env) });
     assert.equal(r.code, c.code, `${c.name}: exit ${r.code}\n${r.stderr}`);
     assert.equal(r.stdout, '', `${c.name}: nothing on stdout`);
     const lines = r.stderr.trim().split('\n');
@@ -155,15 +155,15 @@ test('v11 (desktop keyring): the key secret-tool gives decrypts the cookies; a w
     writeFile(tool, `#!/bin/sh\necho "$*" >> '${log}'\n[ "$*" = "lookup application chromium" ] && printf '%s' '${password}' && exit 0\nexit 1\n`).then(() => chmod(tool, 0o755));
   await writeTool('kr-pass');
   const env = envFor({ XDG_CONFIG_HOME: keyring, PATH: `${doubles}:${process.env.PATH}` });
-  const imp = await runCli(['sessions', 'import-cookies', '--from-browser', 'chromium', '--session', 'br-v11'], env);
+  const imp = await runCli(['sessions', 'import-cookies', '--from-browser', 'chromium', '--session', 'br-v11'], { env });
   assert.equal(imp.code, 0, imp.stderr);
   assert.match(imp.stdout, /^IMPORTED cookies=1 domains=127\.0\.0\.1 /m);
   assert.match(await readFile(log, 'utf8'), /^lookup application chromium$/m);
-  const run = await runCli(['run', '--session', 'br-v11', whoScript([server.origin])], env);
+  const run = await runCli(['run', '--session', 'br-v11', whoScript([server.origin])], { env });
   assert.match(run.stdout, /^WHO0=alice$/m, run.stderr);
 
   await writeTool('not-the-key');
-  const bad = await runCli(['sessions', 'import-cookies', '--from-browser', 'chromium', '--session', 'br-v11b'], env);
+  const bad = await runCli(['sessions', 'import-cookies', '--from-browser', 'chromium', '--session', 'br-v11b'], { env });
   assert.equal(bad.code, 3);
   assert.match(bad.stderr.trim(), /^\[error\] Cannot decrypt Chromium's cookies: the key Chromium keeps in the desktop keyring does not decrypt its cookies\. .*import-cookies FILE/);
   for (const r of [imp, run, bad]) assertNoSecret(r.stdout + r.stderr, 'v11');

@@ -8,7 +8,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliEnv, runCli, startCli, tempHome, waitNoProcesses } from './helpers/sessions-support.js';
+import { cliEnv, runCli, startCli, tempHome } from './helpers/cli.js';
+import { waitNoProcesses } from './helpers/processes.js';
 import { ensureTools, startXvfb, waitForWindow, xdotool, type VirtualDisplay } from './helpers/xvfb.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { loadCatalog } from '../driver/catalog.js';
@@ -32,12 +33,9 @@ after(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
+/** undefined removes a variable from the call's environment (test/helpers/cli.ts). */
 function envWith(display: string | undefined): NodeJS.ProcessEnv {
-  const env = cliEnv(home);
-  delete env.WAYLAND_DISPLAY;
-  if (display) env.DISPLAY = display;
-  else delete env.DISPLAY;
-  return env;
+  return { ...cliEnv(home), WAYLAND_DISPLAY: undefined, DISPLAY: display || undefined };
 }
 const tokens = () => [...server.signins.keys()];
 function assertNoSecret(text: string, where: string) {
@@ -51,14 +49,14 @@ async function signedIn(user: string, ms = 30_000): Promise<void> {
   }
 }
 const whoami = (session: string, env: NodeJS.ProcessEnv) =>
-  runCli(['run', '--session', session, `const pg = await openTab(${JSON.stringify(server.origin + '/whoami')}); console.log("WHO=" + await pg.textContent("#who")); await closeTab(pg); console.log("GSTACK_STEP_OK");`], env);
+  runCli(['run', '--session', session, `const pg = await openTab(${JSON.stringify(server.origin + '/whoami')}); console.log("WHO=" + await pg.textContent("#who")); await closeTab(pg); console.log("GSTACK_STEP_OK");`], { env });
 const loginErrors = () => new Map((loadCatalog().commands.find((c) => c.name === 'login')!.errors ?? []).map((e) => [e.name, e.exitCode]));
 
 test('login, Enter in the terminal: the sign-in done in the window is there in the next headless run; sites by name only', { timeout: 120_000 }, async (t) => {
   if (!xvfb) return t.skip(`no virtual display: ${noXvfb}`);
   const env = envWith(xvfb.display);
   // The page signs in by itself on load (a form it submits); the session cookie it gets has no expiry.
-  const cli = startCli(['login', `${server.origin}/signin?auto=alice`, '--session', 'login-enter', '--json'], env, { keepStdinOpen: true });
+  const cli = startCli(['login', `${server.origin}/signin?auto=alice`, '--session', 'login-enter', '--json'], { env, keepStdinOpen: true });
   await signedIn('alice');
   cli.child.stdin!.write('\n'); // the user presses Enter
   const r = await cli.done;
@@ -83,7 +81,7 @@ test('login, the user types in the window and closes it: signed in in the next r
   if (noXdotool) return t.skip(`cannot type into the window: ${noXdotool}`);
   const env = envWith(xvfb.display);
   // GSTACK_TRACE: a failure shows when the window's cookies were read and when its tabs closed.
-  const cli = startCli(['login', `${server.origin}/signin`, '--session', 'login-close'], { ...env, GSTACK_TRACE: '1' }, { keepStdinOpen: true });
+  const cli = startCli(['login', `${server.origin}/signin`, '--session', 'login-close'], { env: { ...env, GSTACK_TRACE: '1' }, keepStdinOpen: true });
   try {
     const win = await waitForWindow(xvfb.display, '^Sign in - '); // the page is there, its field focused
     // As a person would: focus the window, type the name in the focused field, press Return.
@@ -112,7 +110,7 @@ test('login, the user types in the window and closes it: signed in in the next r
 test('login --timeout: the window is closed, what was signed in is kept, exit 1 with the [error] line last', { timeout: 120_000 }, async (t) => {
   if (!xvfb) return t.skip(`no virtual display: ${noXvfb}`);
   const env = envWith(xvfb.display);
-  const cli = startCli(['login', `${server.origin}/signin?auto=carol`, '--session', 'login-timeout', '--timeout', '6000'], env, { keepStdinOpen: true });
+  const cli = startCli(['login', `${server.origin}/signin?auto=carol`, '--session', 'login-timeout', '--timeout', '6000'], { env, keepStdinOpen: true });
   const r = await cli.done;
   assert.equal(r.code, loginErrors().get('SIGN_IN_TIMEOUT'));
   assert.match(r.stdout, /^LOGIN sites=1 cookies=1 ended=timeout /m);
@@ -125,7 +123,7 @@ test('login --timeout: the window is closed, what was signed in is kept, exit 1 
 
 test('login with no display fails at once naming the import path; a non-http URL is a usage error', async () => {
   const started = Date.now();
-  const r = await runCli(['login', `${server.origin}/signin`, '--session', 'login-nodisplay'], envWith(undefined));
+  const r = await runCli(['login', `${server.origin}/signin`, '--session', 'login-nodisplay'], { env: envWith(undefined) });
   assert.equal(r.code, loginErrors().get('NO_DISPLAY'));
   assert.equal(r.code, 3);
   assert.ok(Date.now() - started < 10_000, 'at once');
@@ -134,7 +132,7 @@ test('login with no display fails at once naming the import path; a non-http URL
   assert.equal(lines.length, 1, r.stderr);
   assert.match(lines[0], /^\[error\] No display for the sign-in window \(DISPLAY and WAYLAND_DISPLAY are unset.*`gstack sessions import-cookies --from-browser chrome --domain 127\.0\.0\.1`.*`gstack sessions import-cookies FILE`/);
 
-  const bad = await runCli(['login', 'file:///etc/passwd', '--session', 'login-nodisplay'], envWith(':0'));
+  const bad = await runCli(['login', 'file:///etc/passwd', '--session', 'login-nodisplay'], { env: envWith(':0') });
   assert.equal(bad.code, loginErrors().get('BAD_URL'));
   assert.equal(bad.code, 2);
   assert.match(bad.stderr.trim(), /^\[error\] `gstack login` needs an http\(s\) URL, not "file:\/\/\/etc\/passwd": pass the site's sign-in page/);

@@ -1,4 +1,4 @@
-// `gstack diagram <in.mmd...>`: flags come from the catalog; render/diagram.ts (and the
+// `gstack diagram <in.mmd...>`: flags come from the catalog; render/mermaid/diagram.ts (and the
 // browser) load only when the command runs. stdout: one written path per line.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
@@ -19,7 +19,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       return b;
     },
     async (argv) => {
-      const { renderDiagrams } = await import('../../render/diagram.js');
+      const { renderDiagrams } = await import('../../render/mermaid/diagram.js');
       const a = argv as Record<string, any>;
       const result = await renderDiagrams({
         inputs: (a.inputs as unknown[]).map(String),

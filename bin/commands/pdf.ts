@@ -1,5 +1,5 @@
 // `gstack pdf <in.md> [out.pdf]`: flags come from the catalog; the Markdown pipeline
-// (render/make-pdf.ts) loads only when the command runs. stdout carries only the output
+// (render/markdown/make-pdf.ts) loads only when the command runs. stdout carries only the output
 // path; progress and warnings go to stderr.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
@@ -22,7 +22,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       return b;
     },
     async (argv) => {
-      const { makePdf } = await import('../../render/make-pdf.js');
+      const { makePdf } = await import('../../render/markdown/make-pdf.js');
       const a = argv as Record<string, any>;
       const result = await makePdf({
         input: a.input,

@@ -21,7 +21,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
     async () => {
       const raw = io.argv;
       const tokens = raw.slice(raw.indexOf('render') + 1);
-      const { runRenderCli } = await import('../../render/cli.js');
+      const { runRenderCli } = await import('../../render/cli/render-cli.js');
       io.exitCode = await runRenderCli(tokens, catalog, {
         out: (line) => io.out(line + '\n'),
         err: (line) => io.err(line + '\n'),

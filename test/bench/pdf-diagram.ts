@@ -21,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { chromiumArgs, findChromium } from '../../driver/chromium-find.js';
 import { hostAddress, hostLockTarget, openRuntimeDir } from '../../driver/host/address.js';
 import { lockHolder } from '../../driver/sessions/lock.js';
+import { pdfInfo } from '../helpers/inspect.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 // Its own folder under the git-ignored .peers: other benchmarks install their peers beside it,
@@ -138,7 +139,7 @@ console.log(`bench: ${RUNS} runs each (after one warm-up), Chromium ${execFileSy
 const fmtRuns = (xs: number[]) => `median ${median(xs).toFixed(0)} ms  [${xs.map((x) => x.toFixed(0)).join(', ')}]`;
 /** gstack's time as a share of the peer's (the target for pdf is at most 0.5). */
 const share = (ours: number, peer: number) => (ours / peer).toFixed(2);
-const pages = (pdf: string) => Number(/^Pages:\s+(\d+)/m.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))?.[1]);
+const pages = (pdf: string) => Number(pdfInfo(pdf).Pages);
 const kb = (file: string) => `${Math.round(statSync(file).size / 1024)} KB`;
 let checkedHost = false;
 for (const c of cases.filter((x) => !ONLY || x.name.startsWith(ONLY))) {

@@ -13,7 +13,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { startFixtureServer } from '../helpers/fixture-server.js';
-import { cliEnv, startCli, tempHome } from '../helpers/sessions-support.js';
+import { cliEnv, startCli, tempHome } from '../helpers/cli.js';
 import { sessionPaths, slugFor } from '../../driver/sessions/key.js';
 
 function arg(name: string, dflt: number): number {
@@ -81,7 +81,7 @@ async function oneCall(env: NodeJS.ProcessEnv, home: string, key: string, url: s
     console.log("TITLE=" + await pg.title() + " REFS=" + (s.tree.match(/ref=/g) || []).length);
     await closeTab(pg);
     console.log("GSTACK_STEP_OK");`;
-  const run = startCli(['run', '--session', key, script], env);
+  const run = startCli(['run', '--session', key, script], { env });
   let peakRss = 0;
   let peakPss = 0;
   let running = true;

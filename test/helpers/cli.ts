@@ -1,5 +1,14 @@
-// Spawns the compiled CLI (dist/bin/gstack.cjs, built by `npm test`) the way an agent does.
-import { spawn } from 'node:child_process';
+// The one way tests run the `gstack` CLI: the compiled entry (dist/bin/gstack.cjs, built by
+// `npm test`) spawned the way an agent's shell runs it, each call the leader of its own process
+// group (so a test can signal the whole group, as a terminal would). `runCli` runs a call to its
+// end; `startCli` hands back the live process for tests that type into it, wait for a line or
+// kill it; `cliWith` binds a suite's own defaults (cwd, env, a leading subcommand).
+//
+// The environment of a call: this process's, then the test defaults (no Aside probe, hosts
+// idle out after 20 s), then `env`. A variable set to undefined in `env` is removed; `exactEnv`
+// uses `env` alone.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +17,32 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = join(ROOT, 'dist', 'bin', 'gstack.cjs');
 
+/** Session hosts started by tests keep their browser this long after their last call (a real
+ * user's wait 5 minutes): long enough for a test's consecutive calls to share one, short
+ * enough that a suite's many sessions do not pile up browsers. */
+export const TEST_HOST_IDLE_MS = '20000';
+
+const TEST_DEFAULTS: NodeJS.ProcessEnv = { GSTACK_SKIP_ASIDE: '1', GSTACK_HOST_IDLE_MS: TEST_HOST_IDLE_MS };
+
+export interface CliOptions {
+  /** On top of this process's environment and the test defaults; undefined removes a variable. */
+  env?: NodeJS.ProcessEnv;
+  /** Use `env` as the whole environment (tests that build it from scratch). */
+  exactEnv?: boolean;
+  /** Default: the repository root. */
+  cwd?: string;
+  /** Written to stdin, which then ends (unless keepStdinOpen). */
+  input?: string;
+  /** stdin stays open: a terminal the test types into later (child.stdin.write). startCli only. */
+  keepStdinOpen?: boolean;
+  /** runCli only: SIGKILL the call after this long (default 90 s), so a hung call fails its test
+   * instead of the whole run. */
+  timeoutMs?: number;
+}
+
 export interface CliResult {
+  /** The arguments the call was given (after `gstack`). */
+  args: string[];
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -16,53 +50,134 @@ export interface CliResult {
   /** stdout's non-empty lines. */
   lines: string[];
   pid: number;
+  startedAt: number;
+  endedAt: number;
   /** Wall time from spawn to exit. */
   ms: number;
 }
 
-/** Session hosts started by tests keep their browser this long after their last call (a real
- * user's wait 5 minutes): long enough for a test's consecutive calls to share one, short
- * enough that a suite's many sessions do not pile up browsers. */
-export const TEST_HOST_IDLE_MS = '20000';
+export interface CliRun {
+  child: ChildProcess;
+  pid: number;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once stdout has a line matching `re`. */
+  waitFor(re: RegExp, timeoutMs?: number): Promise<void>;
+  done: Promise<CliResult>;
+}
 
 export function tempHome(prefix = 'gstack-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/**
- * Runs `gstack ...args` to its end. The environment is this process's with GSTACK_SKIP_ASIDE=1
- * and `env` on top, or exactly `env` with `exactEnv` (tests that remove variables, e.g. to let
- * the Aside probe run).
- */
-export function runCli(
-  args: string[],
-  opts: { env?: NodeJS.ProcessEnv; exactEnv?: boolean; input?: string; cwd?: string; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
-): Promise<CliResult> {
-  const env = opts.exactEnv ? opts.env : { ...process.env, GSTACK_SKIP_ASIDE: '1', GSTACK_HOST_IDLE_MS: TEST_HOST_IDLE_MS, ...opts.env };
-  return runCommand(process.execPath, [BIN, ...args], { ...opts, cwd: opts.cwd ?? ROOT, env });
+/** The environment of the sessions suites: a private GSTACK_HOME, no housekeeping, and no
+ * session key from the test runner's own environment (the key comes from --session). */
+export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GSTACK_HOME: home,
+    ...TEST_DEFAULTS,
+    GSTACK_HOUSEKEEPING: '0',
+    ...extra,
+    GSTACK_SESSION_KEY: undefined,
+    CLAUDE_SESSION_ID: undefined,
+    CONDUCTOR_WORKSPACE_ID: undefined,
+  };
 }
 
-/** Runs any command (npm, npx, an installed shim) to its end with exactly `env`; killed after
- * `timeoutMs` (default 90 s). */
-export function runCommand(
-  cmd: string,
-  args: string[],
-  opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
-): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(cmd, args, { cwd: opts.cwd ?? ROOT, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    opts.onSpawn?.(child.pid!);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
+function environment(opts: CliOptions): NodeJS.ProcessEnv {
+  const env = opts.exactEnv ? { ...opts.env } : { ...process.env, ...TEST_DEFAULTS, ...opts.env };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  return env;
+}
+
+/** Starts `gstack ...args` and returns at once. */
+export function startCli(args: string[], opts: CliOptions = {}): CliRun {
+  return startCommand(process.execPath, [BIN, ...args], args, environment(opts), opts);
+}
+
+/** Runs any command (npm, npx, an installed `gstack` shim) to its end with exactly `env`. */
+export async function runCommand(cmd: string, args: string[], opts: Omit<CliOptions, 'exactEnv'> = {}): Promise<CliResult> {
+  return finish(startCommand(cmd, args, args, environment({ ...opts, exactEnv: true }), opts), opts);
+}
+
+function startCommand(cmd: string, argv: string[], args: string[], env: NodeJS.ProcessEnv, opts: CliOptions): CliRun {
+  const startedAt = Date.now();
+  const child = spawn(cmd, argv, {
+    cwd: opts.cwd ?? ROOT,
+    env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const waiters: Array<{ re: RegExp; resolve: () => void }> = [];
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    for (const w of [...waiters]) if (w.re.test(out)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  if (opts.keepStdinOpen) child.stdin!.write(opts.input ?? '');
+  else child.stdin!.end(opts.input ?? '');
+  const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== ''), pid: child.pid!, ms: Date.now() - started });
+      const endedAt = Date.now();
+      resolve({ args, code, signal, stdout: out, stderr: err, lines: out.split('\n').filter((l) => l !== ''), pid: child.pid!, startedAt, endedAt, ms: endedAt - startedAt });
     });
-    child.stdin.end(opts.input ?? '');
   });
+  return {
+    child,
+    pid: child.pid!,
+    stdout: () => out,
+    stderr: () => err,
+    waitFor(re, timeoutMs = 30_000) {
+      if (re.test(out)) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`timed out waiting for ${re} in stdout:\n${out}\nstderr:\n${err}`)), timeoutMs);
+        waiters.push({ re, resolve: () => (clearTimeout(t), resolve()) });
+        void done.then(() => reject(new Error(`CLI exited before ${re} appeared. stdout:\n${out}\nstderr:\n${err}`)), () => {});
+      });
+    },
+    done,
+  };
+}
+
+/** Runs `gstack ...args` to its end. */
+export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  return finish(startCli(args, opts), opts);
+}
+
+async function finish(run: CliRun, opts: CliOptions): Promise<CliResult> {
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
+  try {
+    return await run.done;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface CliDefaults extends CliOptions {
+  /** Arguments before each call's own, e.g. ['render']. */
+  prefix?: string[];
+}
+
+/**
+ * `runCli` with a suite's defaults bound. `defaults` may be a function, read at each call, for
+ * values a suite sets up in before(). A call's own options win, and its env is layered on the
+ * defaults' env.
+ */
+export function cliWith(defaults: CliDefaults | (() => CliDefaults)): (args: string[], opts?: CliOptions) => Promise<CliResult> {
+  return (args, opts = {}) => {
+    const { prefix = [], ...d } = typeof defaults === 'function' ? defaults() : defaults;
+    return runCli([...prefix, ...args], { ...d, ...opts, env: { ...d.env, ...opts.env } });
+  };
+}
+
+/** Asserts a call's exit code, showing the call and what it printed when it differs. */
+export function expectExit(r: CliResult, code: number): void {
+  assert.equal(r.code, code, `gstack ${r.args.join(' ')}\nexit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
 }

@@ -8,9 +8,9 @@
 // browser dies. A process without a pool (a render run in the `gstack` process) launches and
 // closes a browser per render, as before.
 import type { Browser } from 'playwright-core';
-import { loadPlaywright } from '../driver/playwright-load.js';
-import { chromiumArgs } from '../driver/chromium-find.js';
-import { browserEnv, browserFingerprint } from '../driver/engines/browser-env.js';
+import { loadPlaywright } from '../../driver/playwright-load.js';
+import { chromiumArgs } from '../../driver/chromium-find.js';
+import { browserEnv, browserFingerprint } from '../../driver/engines/browser-env.js';
 
 export interface BrowserLease {
   browser: Browser;

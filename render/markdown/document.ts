@@ -3,10 +3,11 @@
 // the page offline (the render engine blocks foreign requests too; the CSP also protects the
 // `--to html` file when someone opens it later).
 import type { Heading } from './markdown.js';
-import type { AssetNotice } from './markdown-assets.js';
-import { escapeHtml } from './sanitize.js';
-import { PRINT_CSS, SANS } from './markdown-style.js';
-import { MERMAID_SCRIPT_TAG } from './mermaid-page.js';
+import type { AssetNotice } from './assets.js';
+import { escapeHtml } from '../page/html.js';
+import { SANS } from '../page/fonts.js';
+import { PRINT_CSS } from './style.js';
+import { MERMAID_SCRIPT_TAG } from '../mermaid/mermaid-page.js';
 
 export interface DocumentOptions {
   title: string;

@@ -2,9 +2,9 @@
 // session, one page): every diagram becomes a figure, the bundled mermaid draws them, one
 // eval step collects the SVGs and one screenshot step per PNG crops each figure.
 import { readFile } from 'node:fs/promises';
-import { commandSpec } from '../driver/catalog.js';
+import { commandSpec } from '../../driver/catalog.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { EMOJI_FACE, SANS } from './markdown-style.js';
+import { EMOJI_FACE, SANS } from '../page/fonts.js';
 import {
   BOOT_SCRIPT,
   MERMAID_READY_SELECTOR,
@@ -16,8 +16,10 @@ import {
   type MermaidPageOptions,
   type MermaidPageState,
 } from './mermaid-page.js';
-import { RenderError, render, type RenderEngineChoice, type RenderStep } from './render.js';
-import { writeOutputFile } from './run-render.js';
+import { RenderError } from '../api/errors.js';
+import type { RenderEngineChoice, RenderStep } from '../api/types.js';
+import { render } from '../index.js';
+import { writeOutputFile } from '../orchestrate/outputs.js';
 
 export interface DiagramOptions {
   inputs: string[];

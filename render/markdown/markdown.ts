@@ -4,10 +4,11 @@
 // ellipses — only in text tokens, so code spans and fences keep their ASCII).
 import MarkdownIt from 'markdown-it';
 import anchor from 'markdown-it-anchor';
-import { AssetPolicy } from './markdown-assets.js';
-import { SlotTable, escapeHtml, sanitizeDocumentHtml } from './sanitize.js';
-import { isMermaidFence, mermaidFigure } from './mermaid-page.js';
-import { fenceLanguage, highlightCode, type Highlighter } from './markdown-highlight.js';
+import { AssetPolicy } from './assets.js';
+import { escapeHtml } from '../page/html.js';
+import { SlotTable, sanitizeDocumentHtml } from './sanitize.js';
+import { isMermaidFence, mermaidFigure } from '../mermaid/mermaid-page.js';
+import { fenceLanguage, highlightCode, type Highlighter } from './highlight.js';
 
 export interface Heading {
   level: number;

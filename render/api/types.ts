@@ -1,12 +1,11 @@
-// The render library API (docs/ARCHITECTURE.md, "Rendering"): serve one local HTML file on a locked-down
-// loopback server, open it in a real browser, wait until it is ready, then run the steps
-// (pdf | screenshot | eval) in order in that one browser session. `gstack render`,
-// `gstack pdf` and `gstack diagram` are all thin layers over `render(spec)`.
+// The render library's vocabulary: the spec a caller writes (file, steps, waits, engine) and
+// the result it gets back. Every folder of render/ speaks these types, so this file imports
+// nothing else of render/: it sits at the bottom of render/'s layers (docs/ARCHITECTURE.md,
+// "Rendering").
 //
 // Steps are plain data (not callbacks) on purpose: on Aside the whole render becomes one
 // `aside repl` script, so anything a step can do must be expressible as that script.
-
-import type { EngineChoice } from '../driver/catalog.gen.js';
+import type { EngineChoice } from '../../driver/catalog.gen.js';
 /** Which browser renders (the same `--engine` choices as a flow script). */
 export type RenderEngineChoice = EngineChoice;
 export type RenderEngineName = 'aside' | 'chromium';
@@ -162,21 +161,4 @@ export interface RenderResult {
   /** Set when Aside was chosen but could not start and the render was retried on Chromium. */
   asideFallback?: string;
   durationMs: number;
-}
-
-/** A render that failed. exitCode: 1 render failure, 2 bad spec/usage, 3 no engine. The
- * message says what happened and what to do next. */
-export class RenderError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2 | 3 = 1,
-  ) {
-    super(message);
-    this.name = 'RenderError';
-  }
-}
-
-export async function render(spec: RenderSpec): Promise<RenderResult> {
-  const { runRender } = await import('./run-render.js');
-  return runRender(spec);
 }

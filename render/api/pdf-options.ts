@@ -1,7 +1,7 @@
 // PDF step options -> one resolved parameter set (inches, booleans, templates), shared by
 // both engines: Chromium passes it to Playwright's page.pdf, Aside sends it verbatim as the
 // raw CDP Page.printToPDF params. Resolving once keeps the two engines' output identical.
-import type { Length, Margins, PdfStep } from './render.js';
+import type { Length, Margins, PdfStep } from './types.js';
 
 /** Paper sizes in inches (portrait). ISO A sizes come from their exact millimetre sizes. */
 const MM = 1 / 25.4;

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { escapeHtml } from './sanitize.js';
+import { escapeHtml } from '../page/html.js';
 
 /** mermaid's dist directory (served as the render root: the ESM build and its chunks). */
 export function mermaidDistDir(): string {
@@ -33,7 +33,7 @@ export function isMermaidFence(info: string): boolean {
 
 /** The figure the boot script turns into diagram `index`: its source stays visible text until
  * the page replaces it with the diagram (or a diagnostic). Ids gstack-mermaid-* are reserved
- * (sanitize.ts), so a document cannot forge one. */
+ * (markdown/sanitize.ts), so a document cannot forge one. */
 export function mermaidFigure(index: number, source: string): string {
   return `<figure class="gstack-mermaid" id="gstack-mermaid-${index}" data-index="${index}"><pre class="gstack-mermaid-source">${escapeHtml(source)}</pre></figure>`;
 }

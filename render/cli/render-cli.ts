@@ -1,10 +1,11 @@
 // `gstack render` as lines on stdout (docs/ARCHITECTURE.md, "Rendering"): ENGINE=, one OK per file written,
 // the page-derived values fenced as untrusted web content, then GSTACK_RENDER_OK — or a last
 // `[error]` line that says what happened and what to do. Returns the exit code.
-import type { Catalog } from '../driver/catalog.js';
-import { oneLine, terminalSafe } from '../driver/output.js';
+import type { Catalog } from '../../driver/catalog.js';
+import { oneLine, terminalSafe } from '../../driver/output.js';
 import { parseRenderArgs, RenderUsageError } from './cli-args.js';
-import { RenderError, type RenderResult } from './render.js';
+import { RenderError } from '../api/errors.js';
+import type { RenderResult } from '../api/types.js';
 
 export const RENDER_SENTINEL = 'GSTACK_RENDER_OK';
 export const UNTRUSTED_BEGIN = '--- BEGIN UNTRUSTED WEB CONTENT ---';
@@ -39,7 +40,7 @@ export async function runRenderCli(tokens: string[], catalog: Catalog, io: Rende
   spec.cwd = io.cwd;
   spec.signal = io.signal;
 
-  const { render } = await import('./render.js');
+  const { render } = await import('../index.js');
   let result: RenderResult;
   try {
     result = await render(spec);

@@ -8,9 +8,9 @@
 // its kind, it is a default for every step of that kind.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { commandSpec, flagGroup, type Catalog, type Flag } from '../driver/catalog.js';
-import { PAPER_SIZES, parseMargins, parsePaperIn, OptionError } from './pdf-options.js';
-import type { EvalStep, Margins, PdfStep, RenderEngineChoice, RenderSpec, RenderStep, ScreenshotStep } from './render.js';
+import { commandSpec, flagGroup, type Catalog, type Flag } from '../../driver/catalog.js';
+import { PAPER_SIZES, parseMargins, parsePaperIn, OptionError } from '../api/pdf-options.js';
+import type { EvalStep, Margins, PdfStep, RenderEngineChoice, RenderSpec, RenderStep, ScreenshotStep } from '../api/types.js';
 
 export class RenderUsageError extends Error {
   readonly exitCode = 2;

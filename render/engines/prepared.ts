@@ -1,8 +1,8 @@
-// What an engine gets once the orchestrator (run-render.ts) has validated the spec and
+// What an engine gets once the orchestrator (orchestrate/run-render.ts) has validated the spec and
 // started the loopback server, and what it gives back. Engines only drive the browser; the
 // orchestrator writes the outputs, so both engines write files the same way.
-import type { RenderStep } from './render.js';
-import type { PrintToPdfParams } from './pdf-options.js';
+import type { RenderStep } from '../api/types.js';
+import type { PrintToPdfParams } from '../api/pdf-options.js';
 
 export interface PreparedRender {
   /** The page's URL on the loopback server. */

@@ -3,10 +3,11 @@
 // one launched for this render (browser-pool.ts) — with a fresh context per render, that
 // opens the page on the loopback server, waits, and runs the steps in order.
 import type { BrowserContext, Page } from 'playwright-core';
-import { findChromium, NoChromiumError } from '../driver/chromium-find.js';
+import { findChromium, NoChromiumError } from '../../driver/chromium-find.js';
 import { leaseRenderBrowser, type BrowserLease } from './browser-pool.js';
-import { toPlaywrightPdfOptions } from './pdf-options.js';
-import { trace } from '../driver/trace.js';
+import { renderMessage, stepLabel } from '../api/messages.js';
+import { toPlaywrightPdfOptions } from '../api/pdf-options.js';
+import { trace } from '../../driver/trace.js';
 import {
   describePageError,
   EngineFailure,
@@ -90,7 +91,7 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
     return { outputs, pageErrors, blockedRequests };
   } catch (err) {
     if (err instanceof EngineFailure) throw err;
-    if (job.signal.aborted) throw new EngineFailure('the render deadline passed', 'page');
+    if (job.signal.aborted) throw new EngineFailure(renderMessage('deadlinePassed', {}), 'page');
     throw new EngineFailure(firstLine(err), 'page');
   } finally {
     job.signal.removeEventListener('abort', stop);
@@ -106,13 +107,10 @@ async function openAndWait(page: Page, job: PreparedRender): Promise<void> {
   try {
     response = await page.goto(job.url, { waitUntil: 'load', timeout: job.waitTimeoutMs });
   } catch (err) {
-    throw new EngineFailure(
-      `the page did not finish loading within --wait-timeout ${job.waitTimeoutMs} ms (${firstLine(err)}). A resource may hang; raise --wait-timeout or remove the slow resource.`,
-      'page',
-    );
+    throw new EngineFailure(renderMessage('loadTimeout', { ms: job.waitTimeoutMs, cause: firstLine(err) }), 'page');
   }
   if (response && !response.ok()) {
-    throw new EngineFailure(`the loopback server answered ${response.status()} for the page; check the file path and --serve-root`, 'page');
+    throw new EngineFailure(renderMessage('pageStatus', { status: response.status() }), 'page');
   }
 
   if (job.waitSelector !== undefined) {
@@ -123,8 +121,8 @@ async function openAndWait(page: Page, job: PreparedRender): Promise<void> {
       const invalid = /not a valid selector|Unexpected token|malformed/i.test(msg);
       throw new EngineFailure(
         invalid
-          ? `--wait-selector "${job.waitSelector}" is not a valid selector: ${msg}`
-          : `--wait-selector "${job.waitSelector}" matched nothing within --wait-timeout ${job.waitTimeoutMs} ms. Check the selector against the page, or raise --wait-timeout if the page is slow.`,
+          ? renderMessage('waitSelectorInvalid', { selector: job.waitSelector, cause: msg })
+          : renderMessage('waitSelectorTimeout', { selector: job.waitSelector, ms: job.waitTimeoutMs }),
         'page',
       );
     }
@@ -139,15 +137,13 @@ async function openAndWait(page: Page, job: PreparedRender): Promise<void> {
       } catch (err) {
         const msg = firstLine(err);
         if (/SyntaxError/.test(msg)) {
-          throw new EngineFailure(`--wait-expr is not a valid JavaScript expression: ${msg}`, 'page');
+          throw new EngineFailure(renderMessage('waitExprInvalid', { cause: msg }), 'page');
         }
         lastError = msg; // a throw counts as "not yet"
       }
       if (Date.now() + WAIT_POLL_MS > deadline) {
-        throw new EngineFailure(
-          `--wait-expr never became truthy within --wait-timeout ${job.waitTimeoutMs} ms${lastError ? ` (last error: ${lastError})` : ''}. Check the expression in the page's console, or raise --wait-timeout.`,
-          'page',
-        );
+        const last = lastError ? renderMessage('lastError', { cause: lastError }) : '';
+        throw new EngineFailure(renderMessage('waitExprTimeout', { ms: job.waitTimeoutMs, lastError: last }), 'page');
       }
       await page.waitForTimeout(WAIT_POLL_MS);
     }
@@ -156,14 +152,14 @@ async function openAndWait(page: Page, job: PreparedRender): Promise<void> {
 
 async function runStep(page: Page, job: PreparedRender, i: number): Promise<StepOutput> {
   const step = job.steps[i];
-  const label = `step ${i + 1} (--${step.kind})`;
+  const label = stepLabel(i, step.kind);
   switch (step.kind) {
     case 'pdf': {
       const params = job.pdfParams[i]!;
       try {
         return { kind: 'pdf', data: await page.pdf(toPlaywrightPdfOptions(params)) };
       } catch (err) {
-        throw new EngineFailure(`${label} failed: ${firstLine(err)}`, 'page');
+        throw new EngineFailure(renderMessage('stepFailed', { label, cause: firstLine(err) }), 'page');
       }
     }
     case 'screenshot': {
@@ -180,14 +176,14 @@ async function runStep(page: Page, job: PreparedRender, i: number): Promise<Step
         if (step.selector !== undefined) {
           const target = page.locator(step.selector).first();
           if ((await target.count()) === 0) {
-            throw new EngineFailure(`${label}: --selector "${step.selector}" matched no element; check it against the page (or add --wait-selector)`, 'page');
+            throw new EngineFailure(renderMessage('selectorNoMatch', { label, selector: step.selector }), 'page');
           }
           return { kind: 'screenshot', data: await target.screenshot(opts) };
         }
         return { kind: 'screenshot', data: await page.screenshot({ ...opts, fullPage: !step.viewportOnly }) };
       } catch (err) {
         if (err instanceof EngineFailure) throw err;
-        throw new EngineFailure(`${label} failed: ${firstLine(err)}`, 'page');
+        throw new EngineFailure(renderMessage('stepFailed', { label, cause: firstLine(err) }), 'page');
       } finally {
         if (sized) await page.setViewportSize(before).catch(() => {});
       }
@@ -196,7 +192,7 @@ async function runStep(page: Page, job: PreparedRender, i: number): Promise<Step
       try {
         return { kind: 'eval', value: await page.evaluate(step.expression) };
       } catch (err) {
-        throw new EngineFailure(`${label}: the expression threw in the page: ${firstLine(err)}`, 'page');
+        throw new EngineFailure(renderMessage('evalThrew', { label, cause: firstLine(err) }), 'page');
       }
     }
   }

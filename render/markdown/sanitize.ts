@@ -5,14 +5,15 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type SanitizeHtml from 'sanitize-html';
+import { escapeHtml } from '../page/html.js';
+import type { AssetPolicy } from './assets.js';
 
 // require(), not import: Node's ESM loader scans a CommonJS package's whole re-export graph to
 // find named exports, which costs more than loading it (measured ~2x for sanitize-html). Loaded
-// on first use, so modules that only want escapeHtml (gstack diagram) do not pay for it.
+// on first use: importing this module costs nothing until a document is sanitized.
 let sanitizer: typeof SanitizeHtml | undefined;
 const sanitizeHtml = ((...args: Parameters<typeof SanitizeHtml>) =>
   (sanitizer ??= createRequire(import.meta.url)('sanitize-html') as typeof SanitizeHtml)(...args)) as typeof SanitizeHtml;
-import type { AssetPolicy } from './markdown-assets.js';
 
 const ALLOWED_TAGS = [
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'div', 'span', 'section', 'article', 'aside',
@@ -61,10 +62,6 @@ export class SlotTable {
     for (const s of this.slots) out = out.split(s.marker).join(s.html);
     return out;
   }
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 function placeholderHtml(kind: string, detail: string): string {

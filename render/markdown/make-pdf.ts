@@ -6,18 +6,20 @@
 // itself until nothing moves.
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { flagGroup } from '../driver/catalog.js';
-import { AssetPolicy, StrictAssetError } from './markdown-assets.js';
+import { flagGroup } from '../../driver/catalog.js';
+import { AssetPolicy, StrictAssetError } from './assets.js';
 import { convertMarkdown, frontMatter } from './markdown.js';
-import { loadHighlighter } from './markdown-highlight.js';
-import { buildDocument, tocHeadings, type DocumentOptions, type DocumentParts } from './markdown-document.js';
-import { BOOT_SCRIPT, MERMAID_READY_SELECTOR, mermaidBootScript, mermaidDistDir } from './mermaid-page.js';
-import { SANS } from './markdown-style.js';
+import { loadHighlighter } from './highlight.js';
+import { buildDocument, tocHeadings, type DocumentOptions, type DocumentParts } from './document.js';
+import { BOOT_SCRIPT, MERMAID_READY_SELECTOR, mermaidBootScript, mermaidDistDir } from '../mermaid/mermaid-page.js';
+import { SANS } from '../page/fonts.js';
 import { countPages, readPdfLayout } from './make-pdf-pages.js';
-import { OptionError } from './pdf-options.js';
-import { PRINT_GROUP, RenderUsageError, printStep, type Value } from './cli-args.js';
-import { RenderError, render, type PdfStep, type RenderEngineChoice, type RenderStep } from './render.js';
-import { writeOutputFile } from './run-render.js';
+import { OptionError } from '../api/pdf-options.js';
+import { PRINT_GROUP, RenderUsageError, printStep, type Value } from '../cli/cli-args.js';
+import { RenderError } from '../api/errors.js';
+import type { PdfStep, RenderEngineChoice, RenderStep } from '../api/types.js';
+import { render } from '../index.js';
+import { writeOutputFile } from '../orchestrate/outputs.js';
 
 export interface MakePdfOptions {
   input: string;

@@ -1,0 +1,119 @@
+// The files a render writes, and only those its caller named: checked writable before the
+// browser starts, written after it is done (an engine returns bytes, never writes here), with
+// one-line reasons when the file system says no. Also used by `gstack pdf` and `gstack diagram`
+// for the files they assemble themselves.
+import { access, mkdir, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { dirname } from 'node:path';
+import { RenderError } from '../api/errors.js';
+import type { EvalResult, RenderArtifact } from '../api/types.js';
+import type { EngineRenderOutput } from '../engines/prepared.js';
+import type { Validated } from './validate.js';
+
+/** Fail before the browser starts when an output cannot be written (exit 1): creating the
+ * parent directories as needed, like most tools that take an output path. */
+export async function checkOutputsWritable(outPaths: Array<string | undefined>): Promise<void> {
+  for (const out of outPaths) {
+    if (out === undefined) continue;
+    const dir = dirname(out);
+    try {
+      await mkdirParents(dir);
+      await access(dir, constants.W_OK);
+      const existing = await stat(out).catch(() => undefined);
+      if (existing?.isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      throw new RenderError(
+        `cannot write ${out}: ${describeFsError(e)}. Nothing was rendered; choose an output path in a directory you can write.`,
+        1,
+      );
+    }
+  }
+}
+
+/** mkdir -p one level at a time: Node's recursive mkdir can spin forever on a pseudo file
+ * system such as /proc, where each level fails with ENOENT. */
+async function mkdirParents(dir: string): Promise<void> {
+  const missing: string[] = [];
+  let cur = dir;
+  for (;;) {
+    const info = await stat(cur).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (info) {
+      if (!info.isDirectory()) throw Object.assign(new Error(`${cur} is a file`), { code: 'ENOTDIR' });
+      break;
+    }
+    missing.push(cur);
+    const up = dirname(cur);
+    if (up === cur) break;
+    cur = up;
+  }
+  for (const d of missing.reverse()) {
+    await mkdir(d).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EEXIST') throw e;
+    });
+  }
+}
+
+/** Writes one output file, creating its directories (exit 1 with the reason when it cannot). */
+export async function writeOutputFile(path: string, data: string | Uint8Array): Promise<void> {
+  try {
+    await mkdirParents(dirname(path));
+    await writeFile(path, data);
+  } catch (err) {
+    throw new RenderError(`cannot write ${path}: ${describeFsError(err as NodeJS.ErrnoException)}. Choose an output path in a directory you can write.`, 1);
+  }
+}
+
+function describeFsError(e: NodeJS.ErrnoException): string {
+  switch (e.code) {
+    case 'ENOTDIR': return 'a parent of that path is a file, not a directory (ENOTDIR)';
+    case 'EACCES':
+    case 'EPERM': return `permission denied (${e.code})`;
+    case 'EROFS': return 'the file system is read-only (EROFS)';
+    case 'EISDIR': return 'it is a directory (EISDIR)';
+    case 'ENOSPC': return 'no space left on the device (ENOSPC)';
+    case 'ENOENT': return `a directory on that path cannot be created (${e.message})`;
+    default: return e.code && !e.message.startsWith(e.code) ? `${e.code}: ${e.message}` : e.message;
+  }
+}
+
+/** Bytes an eval result is written as: strings as-is, data: URLs decoded, others as JSON. */
+export async function evalValueBytes(value: unknown): Promise<Buffer> {
+  if (typeof value === 'string') {
+    if (/^data:[^,]*,/i.test(value)) {
+      try {
+        return Buffer.from(await (await fetch(value)).arrayBuffer());
+      } catch {
+        throw new RenderError('the eval returned a malformed data: URL; return a valid data URL or a plain string', 1);
+      }
+    }
+    return Buffer.from(value, 'utf8');
+  }
+  return Buffer.from(JSON.stringify(value === undefined ? null : value, null, 2) + '\n', 'utf8');
+}
+
+export async function writeOutputs(v: Validated, out: EngineRenderOutput): Promise<{ artifacts: RenderArtifact[]; evals: EvalResult[] }> {
+  const artifacts: RenderArtifact[] = [];
+  const evals: EvalResult[] = [];
+  let evalIndex = 0;
+  for (let i = 0; i < v.steps.length; i++) {
+    const produced = out.outputs[i];
+    const path = v.outPaths[i];
+    const bytes = produced.kind === 'eval'
+      ? path !== undefined ? await evalValueBytes(produced.value) : undefined
+      : produced.data;
+    if (path !== undefined && bytes !== undefined) await writeOutputFile(path, bytes);
+    if (produced.kind === 'eval') {
+      evals.push({ step: i, index: ++evalIndex, value: produced.value, path });
+      if (path !== undefined) artifacts.push({ step: i, kind: 'eval', path, bytes: bytes!.length });
+    } else {
+      artifacts.push(path !== undefined
+        ? { step: i, kind: produced.kind, path, bytes: produced.data.length }
+        : { step: i, kind: produced.kind, bytes: produced.data.length, data: produced.data });
+    }
+  }
+  return { artifacts, evals };
+}

@@ -1,0 +1,90 @@
+// Everything about a render spec that can be checked before a browser starts: the input file
+// and the served root (real paths, no dot-paths), each step's options (PDF options resolved to
+// print parameters once, here), and that no two steps write the same file. Problems are usage
+// errors (exit 2).
+import { realpath, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { RenderError } from '../api/errors.js';
+import { stepLabel } from '../api/messages.js';
+import { OptionError, resolvePdfParams, type PrintToPdfParams } from '../api/pdf-options.js';
+import type { RenderSpec, RenderStep } from '../api/types.js';
+import { isInside } from './server.js';
+
+export interface Validated {
+  file: string;
+  root: string;
+  steps: RenderStep[];
+  outPaths: Array<string | undefined>;
+  pdfParams: Array<PrintToPdfParams | undefined>;
+}
+
+/** Everything that can be checked before a browser starts, as usage errors (exit 2). */
+export async function validate(spec: RenderSpec): Promise<Validated> {
+  const usage = (msg: string) => new RenderError(msg, 2);
+  if (!spec.file) throw usage('no input file: name the HTML file to render');
+  if (!spec.steps?.length) throw usage('nothing to do: add at least one step (--pdf OUT, --screenshot OUT or --eval JS)');
+
+  const cwd = spec.cwd ?? process.cwd();
+  const fileAbs = resolve(cwd, spec.file);
+  const rootAbs = resolve(cwd, spec.serveRoot ?? dirname(fileAbs));
+  let root: string;
+  try {
+    root = await realpath(rootAbs);
+    if (!(await stat(root)).isDirectory()) throw new Error('not a directory');
+  } catch {
+    throw usage(`--serve-root ${spec.serveRoot ?? rootAbs} is not an existing directory`);
+  }
+
+  // The file may live only in memory (spec.files), keyed relative to the served root.
+  const memoryKeys = new Set(Object.keys(spec.files ?? {}).map((k) => k.replace(/^\/+/, '')));
+  const lexicalKey = relative(rootAbs, fileAbs).split(sep).join('/');
+  let file: string;
+  if (isInside(rootAbs, fileAbs) && memoryKeys.has(lexicalKey)) {
+    file = join(root, ...lexicalKey.split('/'));
+  } else {
+    try {
+      file = await realpath(fileAbs);
+    } catch {
+      throw usage(`input file not found: ${spec.file} (looked at ${fileAbs}). Check the path; relative paths are resolved from ${cwd}.`);
+    }
+    if (!(await stat(file)).isFile()) throw usage(`input is not a file: ${spec.file}. Name an .html file, not a directory.`);
+    if (!isInside(root, file)) {
+      throw usage(`--serve-root ${spec.serveRoot ?? root} must contain the input file ${spec.file} (it resolves to ${file}). Pass a serve root that is an ancestor of the file.`);
+    }
+  }
+  const dotted = relative(root, file).split(sep).find((seg) => seg.startsWith('.'));
+  if (dotted) {
+    throw usage(`the input file ${spec.file} is under ${dotted} in the served root, and the render server never serves dot-paths. Pass --serve-root ${dirname(file)} (or another directory below ${dotted}).`);
+  }
+
+  const pdfParams: Array<PrintToPdfParams | undefined> = [];
+  const outPaths: Array<string | undefined> = [];
+  const seen = new Map<string, number>();
+  spec.steps.forEach((step, i) => {
+    const label = stepLabel(i, step.kind);
+    try {
+      pdfParams.push(step.kind === 'pdf' ? resolvePdfParams(step) : undefined);
+    } catch (err) {
+      if (err instanceof OptionError) throw usage(`${label}: ${err.message}`);
+      throw err;
+    }
+    if (step.kind === 'screenshot') {
+      for (const k of ['width', 'height'] as const) {
+        const n = step[k];
+        if (n !== undefined && !(Number.isInteger(n) && n > 0 && n <= 16384)) throw usage(`${label}: --${k} must be a whole number of CSS pixels from 1 to 16384 (got ${n})`);
+      }
+      if (step.quality !== undefined) {
+        if (step.format !== 'jpeg') throw usage(`${label}: --quality applies to JPEG only; add --jpeg or drop --quality`);
+        if (!(Number.isInteger(step.quality) && step.quality >= 0 && step.quality <= 100)) throw usage(`${label}: --quality must be 0 to 100`);
+      }
+    }
+    if (step.kind === 'eval' && !step.expression?.trim()) throw usage(`${label}: the expression is empty`);
+    const out = step.out === undefined ? undefined : resolve(cwd, step.out);
+    if (out !== undefined) {
+      if (seen.has(out)) throw usage(`${label} writes ${out}, which step ${seen.get(out)! + 1} also writes; give each step its own output file`);
+      seen.set(out, i);
+    }
+    outPaths.push(out);
+  });
+  return { file, root, steps: spec.steps, outPaths, pdfParams };
+}
