@@ -6,7 +6,7 @@ import yargs, { type Argv } from 'yargs';
 import { loadCatalog } from '../driver/catalog.js';
 import { COMMANDS } from './commands/index.js';
 import { trace } from '../driver/trace.js';
-import { UsageError } from './cli-flags.js';
+import { exitCodeOf, UsageError } from '../driver/errors.js';
 import type { CliIo } from './cli-io.js';
 import type { Catalog } from '../driver/catalog.js';
 import { oneLine, terminalSafe } from '../driver/output.js';
@@ -87,10 +87,9 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   } catch (err) {
     // Not an error of the call: the host hands it back to its client (driver/run.ts).
     if ((err as { misrouted?: boolean })?.misrouted) throw err;
-    const e = err as { exitCode?: number; message?: string };
     // A usage error's second line is our hint; anything else may be a library's multi-line text.
-    const message = err instanceof UsageError ? String(e.message) : oneLine(e?.message ?? String(err));
+    const message = err instanceof UsageError ? err.message : oneLine(err instanceof Error ? err.message : String(err));
     io.err(`[error] ${message}\n`);
-    return typeof e?.exitCode === 'number' ? e.exitCode : 1;
+    return exitCodeOf(err);
   }
 }

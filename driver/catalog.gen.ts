@@ -581,6 +581,36 @@ export function readSkillsFlags(argv: Record<string, unknown>): SkillsFlags {
   };
 }
 
+/** `gstack render`: the flags that open a step, and the step each step option configures (the
+ * nearest such step before it on the command line; catalog: a render flag's "step"). */
+export const RENDER_STEP_FLAGS = ["pdf", "screenshot", "eval"] as const;
+export type RenderStepFlag = (typeof RENDER_STEP_FLAGS)[number];
+export const RENDER_STEP_OF_OPTION: Readonly<Record<string, RenderStepFlag>> = {
+  "paper": "pdf",
+  "margin": "pdf",
+  "margin-top": "pdf",
+  "margin-right": "pdf",
+  "margin-bottom": "pdf",
+  "margin-left": "pdf",
+  "header": "pdf",
+  "footer": "pdf",
+  "page-numbers": "pdf",
+  "tagged": "pdf",
+  "outline": "pdf",
+  "landscape": "pdf",
+  "print-background": "pdf",
+  "prefer-css-page-size": "pdf",
+  "page-ranges": "pdf",
+  "scale": "pdf",
+  "width": "screenshot",
+  "height": "screenshot",
+  "selector": "screenshot",
+  "viewport-only": "screenshot",
+  "jpeg": "screenshot",
+  "quality": "screenshot",
+  "out": "eval",
+};
+
 /** Every flag default, per command (the shared flags under "shared"). */
 export const FLAG_DEFAULTS = {
   shared: {

@@ -33,12 +33,18 @@ export interface Flag {
   default?: unknown;
   description: string;
   placeholder?: string;
+  /** gstack render: the step this flag opens (a flag named like its step) or configures. */
+  step?: RenderStepKind;
 }
+/** The steps of `gstack render`. */
+export type RenderStepKind = 'pdf' | 'screenshot' | 'eval';
 /** In a command's flag list: every flag of `catalog.flagGroups[group]`, at that place. */
 export interface FlagGroupRef {
   group: string;
   /** A note for catalog readers; the group's flags carry their own descriptions. */
   description?: string;
+  /** Every flag of the group configures this render step. */
+  step?: RenderStepKind;
 }
 /** A command as the catalog file writes it (flag groups by reference). */
 export interface CatalogCommand extends Omit<Command, 'flags'> {
@@ -151,7 +157,7 @@ export function flagGroup(group: string, catalog = loadCatalog()): Flag[] {
 
 /** A catalog command with its flag-group references replaced by the groups' flags. */
 export function resolveCommand(c: CatalogCommand, catalog: Catalog): Command {
-  return { ...c, flags: c.flags.flatMap((f) => (isGroupRef(f) ? flagGroup(f.group, catalog) : [f])) };
+  return { ...c, flags: c.flags.flatMap((f) => (isGroupRef(f) ? flagGroup(f.group, catalog).map((g) => (f.step ? { ...g, step: f.step } : g)) : [f])) };
 }
 
 let cached: Catalog | undefined;

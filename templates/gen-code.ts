@@ -124,6 +124,19 @@ export function renderCode(catalog: Catalog): string {
   for (const c of commands) {
     out.push(flagsCode(`${pascal(c.name)}Flags`, c.flags, usesShared.has(c.name) ? 'SharedFlags' : undefined), '');
   }
+  const renderFlags = commands.find((c) => c.name === 'render')?.flags ?? [];
+  const stepFlags = renderFlags.filter((f) => f.step && f.step === f.name);
+  const stepOptions = renderFlags.filter((f) => f.step && f.step !== f.name);
+  out.push(
+    '/** `gstack render`: the flags that open a step, and the step each step option configures (the',
+    ' * nearest such step before it on the command line; catalog: a render flag\'s "step"). */',
+    `export const RENDER_STEP_FLAGS = [${stepFlags.map((f) => lit(f.name)).join(', ')}] as const;`,
+    'export type RenderStepFlag = (typeof RENDER_STEP_FLAGS)[number];',
+    'export const RENDER_STEP_OF_OPTION: Readonly<Record<string, RenderStepFlag>> = {',
+    ...stepOptions.map((f) => `  ${lit(f.name)}: ${lit(f.step)},`),
+    '};',
+    '',
+  );
   const defaults = (flags: Flag[]) => flags.filter((f) => f.default !== undefined).map((f) => `    ${lit(f.name)}: ${lit(f.default)},`);
   out.push(
     '/** Every flag default, per command (the shared flags under "shared"). */',

@@ -103,7 +103,12 @@ test('gstack pdf and gstack render get the print options from one flag group: sa
   assert.ok(print.length >= 10);
   for (const cmd of ['pdf', 'render']) {
     const flags = commandSpec(cmd, catalog).flags;
-    for (const f of print) assert.equal(flags.find((x) => x.name === f.name), f, `${cmd} lacks --${f.name} from the print group`);
+    for (const f of print) {
+      const { step, ...flag } = flags.find((x) => x.name === f.name) ?? { name: '' };
+      assert.deepEqual(flag, f, `${cmd} lacks --${f.name} from the print group`);
+      // In gstack render each print option configures the --pdf step before it.
+      assert.equal(step, cmd === 'render' ? 'pdf' : undefined);
+    }
   }
   const byName = Object.fromEntries(print.map((f) => [f.name, f]));
   assert.deepEqual(byName.paper.aliases, ['page-size', 'paper-in']);

@@ -53,3 +53,41 @@ test('a click on a disabled element blames the disabled state, not visibility', 
   const m = rewriteError(pwErr('TimeoutError', "locator.click: Timeout 300ms exceeded.\nCall log:\n  - waiting for locator('button')\n    - locator resolved to <button disabled>Sign in</button>\n  - attempting click action\n    2 × waiting for element to be visible, enabled and stable\n      - element is not enabled\n"));
   assert.match(m, /^The element locator\('button'\) is disabled within 300 ms \(locator\.click\)/);
 });
+
+// One error type carries exit codes: a class anywhere else that grows its own exitCode field
+// would be a second, unchecked way to end a command, and bin/cli.ts reads only GstackError's.
+test('no error class outside driver/errors.ts carries its own exit code; every render error is a GstackError with the catalog code', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const root = join(import.meta.dirname, '..');
+  const offenders: string[] = [];
+  for (const dir of ['driver', 'bin', 'render', 'cookbook']) {
+    for (const rel of readdirSync(join(root, dir), { recursive: true }) as string[]) {
+      if (!rel.endsWith('.ts') || rel.endsWith('.gen.ts') || `${dir}/${rel}` === 'driver/errors.ts') continue;
+      const src = readFileSync(join(root, dir, rel), 'utf8');
+      if (/class \w+ extends \w*Error\b[^{]*\{[^}]*exitCode\s*[=:;]/.test(src)) offenders.push(`${dir}/${rel}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+  const { GstackError, exitCodeOf } = await import('../driver/errors.js');
+  const { EXIT } = await import('../driver/catalog.gen.js');
+  const { RenderError } = await import('../render/api/errors.js');
+  const { RenderUsageError } = await import('../render/cli/cli-args.js');
+  const { EngineFailure } = await import('../render/engines/prepared.js');
+  const { OptionError } = await import('../render/api/pdf-options.js');
+  const { StrictAssetError } = await import('../render/markdown/assets.js');
+  const cases: Array<[Error, number]> = [
+    [new RenderError('x'), EXIT.SCRIPT_FAILED],
+    [new RenderError('x', 'USAGE'), EXIT.USAGE],
+    [new RenderError('x', 'NO_ENGINE'), EXIT.NO_ENGINE],
+    [new RenderUsageError('x'), EXIT.USAGE],
+    [new OptionError('x'), EXIT.USAGE],
+    [new EngineFailure('x', 'start', 'NO_ENGINE'), EXIT.NO_ENGINE],
+    [new StrictAssetError('x'), EXIT.SCRIPT_FAILED],
+    [new Error('plain'), EXIT.SCRIPT_FAILED],
+  ];
+  for (const [err, code] of cases) {
+    assert.equal(exitCodeOf(err), code, `${err.constructor.name}`);
+    if (!(err.constructor === Error)) assert.ok(err instanceof GstackError, err.constructor.name);
+  }
+});

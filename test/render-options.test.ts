@@ -223,3 +223,21 @@ test('the Aside render script is valid JS that uses raw CDP for PDFs and sized s
   assert.deepEqual(steps.map(stepFileName), ['gstack-render-0.pdf', 'gstack-render-1.png', 'gstack-render-2.json']);
   assert.doesNotMatch(script, /\/x\/a\.pdf/);
 });
+
+test('render options attach to the step the catalog names: a print option to the --pdf before it, --width to the --screenshot, --out to the --eval', async () => {
+  const { parseRenderArgs } = await import('../render/cli/cli-args.js');
+  const { loadCatalog } = await import('../driver/catalog.js');
+  const { RENDER_STEP_OF_OPTION } = await import('../driver/catalog.gen.js');
+  // Every step option of the catalog has a place in the table, and the print group is there whole.
+  assert.equal(RENDER_STEP_OF_OPTION.landscape, 'pdf');
+  assert.equal(RENDER_STEP_OF_OPTION.width, 'screenshot');
+  assert.equal(RENDER_STEP_OF_OPTION.out, 'eval');
+  const spec = parseRenderArgs(['in.html', '--pdf', 'a.pdf', '--landscape', '--screenshot', 's.png', '--width', '640', '--pdf', 'b.pdf', '--eval', '1+1', '--out', 'v.txt'], loadCatalog(), '/tmp');
+  const [a, s, b, e] = spec.steps as Array<Record<string, unknown>>;
+  assert.equal(a.kind, 'pdf');
+  assert.equal(a.landscape, true);
+  assert.equal(s.width, 640);
+  assert.notEqual(b.landscape, true, 'a print option belongs to the --pdf before it only');
+  assert.equal(e.out, 'v.txt');
+  assert.throws(() => parseRenderArgs(['in.html', '--out', 'v.txt', '--eval', '1'], loadCatalog(), '/tmp'), /--out belongs to an --eval step/);
+});

@@ -1,13 +1,13 @@
 // The error a render fails with, whichever folder of render/ finds the problem: a value that
 // carries its exit code, with a message that says what happened and what to do next.
 
-/** A render that failed. exitCode: 1 render failure, 2 bad spec/usage, 3 no engine. */
-export class RenderError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2 | 3 = 1,
-  ) {
-    super(message);
-    this.name = 'RenderError';
+import { GstackError } from '../../driver/errors.js';
+import type { ExitName } from '../../driver/catalog.gen.js';
+
+/** A render that failed: SCRIPT_FAILED (the page or a step failed), USAGE (a bad spec) or
+ * NO_ENGINE (no browser could run it). */
+export class RenderError extends GstackError {
+  constructor(message: string, exit: Extract<ExitName, 'SCRIPT_FAILED' | 'USAGE' | 'NO_ENGINE'> = 'SCRIPT_FAILED') {
+    super(message, exit);
   }
 }

@@ -1,6 +1,7 @@
 // PDF step options -> one resolved parameter set (inches, booleans, templates), shared by
 // both engines: Chromium passes it to Playwright's page.pdf, Aside sends it verbatim as the
 // raw CDP Page.printToPDF params. Resolving once keeps the two engines' output identical.
+import { UsageError } from '../../driver/errors.js';
 import type { Length, Margins, PdfStep } from './types.js';
 
 /** Paper sizes in inches (portrait). ISO A sizes come from their exact millimetre sizes. */
@@ -21,7 +22,8 @@ export const PAPER_SIZES: Record<string, { width: number; height: number }> = {
 
 const PER_INCH: Record<string, number> = { in: 1, mm: 25.4, cm: 2.54, pt: 72, px: 96 };
 
-export class OptionError extends Error {}
+/** A print option with a bad value (exit USAGE); callers add which flag or step it was. */
+export class OptionError extends UsageError {}
 
 /** A CSS length to inches. Bare numbers are CSS px (as in Playwright and CSS). */
 export function toInches(value: Length, what = 'length'): number {

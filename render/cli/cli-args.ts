@@ -8,34 +8,28 @@
 // its kind, it is a default for every step of that kind.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { UsageError } from '../../driver/errors.js';
+import { RENDER_STEP_FLAGS, RENDER_STEP_OF_OPTION, type RenderStepFlag } from '../../driver/catalog.gen.js';
 import { commandSpec, flagGroup, type Catalog, type Flag } from '../../driver/catalog.js';
 import { PAPER_SIZES, parseMargins, parsePaperIn, OptionError } from '../api/pdf-options.js';
 import type { EvalStep, Margins, PdfStep, RenderEngineChoice, RenderSpec, RenderStep, ScreenshotStep } from '../api/types.js';
 
-export class RenderUsageError extends Error {
-  readonly exitCode = 2;
-}
+/** A bad `gstack render` command line (exit USAGE). */
+export class RenderUsageError extends UsageError {}
 
 /** The catalog flag group that holds the print options. */
 export const PRINT_GROUP = 'print';
 
-const STEP_FLAGS = new Set(['pdf', 'screenshot', 'eval']);
-const SCREENSHOT_OPTIONS = ['width', 'height', 'selector', 'viewport-only', 'jpeg', 'quality'];
 
 export type Value = string | number | boolean;
 interface PendingStep {
-  kind: 'pdf' | 'screenshot' | 'eval';
+  kind: RenderStepFlag;
   arg: string;
   opts: Map<string, Value>;
 }
 
 export function parseRenderArgs(tokens: string[], catalog: Catalog, cwd = process.cwd()): RenderSpec {
   const printFlags = flagGroup(PRINT_GROUP, catalog);
-  const optionKind = new Map<string, 'pdf' | 'screenshot' | 'eval'>([
-    ...printFlags.map((f) => [f.name, 'pdf'] as const),
-    ...SCREENSHOT_OPTIONS.map((n) => [n, 'screenshot'] as const),
-    ['out', 'eval'],
-  ]);
   const byName = new Map<string, Flag>();
   for (const f of commandSpec('render', catalog).flags) {
     for (const n of [f.name, f.alias, ...(f.aliases ?? [])]) if (n) byName.set(n, f);
@@ -89,11 +83,11 @@ export function parseRenderArgs(tokens: string[], catalog: Catalog, cwd = proces
       }
     }
 
-    if (STEP_FLAGS.has(name)) {
-      steps.push({ kind: name as PendingStep['kind'], arg: String(value), opts: new Map() });
+    if ((RENDER_STEP_FLAGS as readonly string[]).includes(name)) {
+      steps.push({ kind: name as RenderStepFlag, arg: String(value), opts: new Map() });
       continue;
     }
-    const kind = optionKind.get(name);
+    const kind = RENDER_STEP_OF_OPTION[name];
     if (!kind) {
       globals.set(name, value);
       continue;

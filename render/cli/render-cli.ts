@@ -46,7 +46,7 @@ export async function runRenderCli(tokens: string[], catalog: Catalog, io: Rende
     result = await render(spec);
   } catch (err) {
     if (err instanceof RenderError) {
-      if (err.exitCode === 2) {
+      if (err.exit === 'USAGE') {
         io.err(`[error] ${oneLine(err.message)}\nRun \`gstack render --help\` for usage.`);
         return 2;
       }

@@ -23,7 +23,7 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
   try {
     executablePath = findChromium(job.env).path;
   } catch (err) {
-    if (err instanceof NoChromiumError) throw new EngineFailure(err.message, 'start', 3);
+    if (err instanceof NoChromiumError) throw new EngineFailure(err.message, 'start', 'NO_ENGINE');
     throw err;
   }
   if (job.signal.aborted) throw new EngineFailure('the render deadline passed before Chromium started', 'start');

@@ -1,6 +1,7 @@
 // What an engine gets once the orchestrator (orchestrate/run-render.ts) has validated the spec and
 // started the loopback server, and what it gives back. Engines only drive the browser; the
 // orchestrator writes the outputs, so both engines write files the same way.
+import { GstackError } from '../../driver/errors.js';
 import type { RenderStep } from '../api/types.js';
 import type { PrintToPdfParams } from '../api/pdf-options.js';
 
@@ -43,14 +44,13 @@ export interface EngineRenderOutput {
 /** Why an engine failed. `stage: 'start'` means the browser never came up (Aside that cannot
  * start is retried once on Chromium); `stage: 'page'` is a failure of this page or its steps,
  * which a retry would only repeat. */
-export class EngineFailure extends Error {
+export class EngineFailure extends GstackError {
   constructor(
     message: string,
     readonly stage: 'start' | 'page',
-    readonly exitCode: 1 | 3 = 1,
+    exit: 'SCRIPT_FAILED' | 'NO_ENGINE' = 'SCRIPT_FAILED',
   ) {
-    super(message);
-    this.name = 'EngineFailure';
+    super(message, exit);
   }
 }
 

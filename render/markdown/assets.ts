@@ -5,6 +5,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, isAbsolute, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GstackError } from '../../driver/errors.js';
 
 export type ImageResolution =
   | { kind: 'inline'; src: string }
@@ -21,8 +22,11 @@ export interface AssetNotice {
   inline: boolean;
 }
 
-export class StrictAssetError extends Error {
-  readonly exitCode = 1;
+/** A missing or refused asset under --strict: the render fails (exit SCRIPT_FAILED). */
+export class StrictAssetError extends GstackError {
+  constructor(message: string) {
+    super(message, 'SCRIPT_FAILED');
+  }
 }
 
 const IMAGE_TYPES: Record<string, string> = {

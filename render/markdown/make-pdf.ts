@@ -77,7 +77,7 @@ const MAX_TOC_PASSES = 3;
 
 /** Usage problems (bad option values, missing input) exit 2, like render's. */
 function usage(msg: string): RenderError {
-  return new RenderError(msg, 2);
+  return new RenderError(msg, 'USAGE');
 }
 
 function today(): string {
@@ -120,7 +120,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   try {
     converted = convertMarkdown(source, { policy, highlighter, printUrls: !!opts.printUrls });
   } catch (err) {
-    if (err instanceof StrictAssetError) throw new RenderError(`${basename(input)}: ${err.message}`, 1);
+    if (err instanceof StrictAssetError) throw new RenderError(`${basename(input)}: ${err.message}`);
     throw err;
   }
   for (const n of policy.notices) say(`gstack pdf: ${n.message}`);

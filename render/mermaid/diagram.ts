@@ -68,7 +68,7 @@ export interface DiagramResult {
   durationMs: number;
 }
 
-const usage = (msg: string) => new RenderError(msg, 2);
+const usage = (msg: string) => new RenderError(msg, 'USAGE');
 
 /** Every diagram in the inputs: a .md/.markdown file gives one per ```mermaid fence. */
 export async function collectDiagrams(inputs: string[], cwd = process.cwd()): Promise<DiagramSource[]> {
@@ -199,11 +199,11 @@ export async function renderDiagrams(opts: DiagramOptions): Promise<DiagramResul
   });
 
   const state = r.evals[0]?.value as MermaidPageState | undefined;
-  if (!state?.svgs) throw new RenderError('the diagram page did not report its results; this is a bug in gstack diagram', 1);
+  if (!state?.svgs) throw new RenderError('the diagram page did not report its results; this is a bug in gstack diagram');
   const failures: DiagramFailure[] = [];
   const failed = new Set<number>();
   for (const e of state.errors) {
-    if (e.index < 0) throw new RenderError(`mermaid did not start: ${e.message}`, 1);
+    if (e.index < 0) throw new RenderError(`mermaid did not start: ${e.message}`);
     failed.add(e.index);
     failures.push({ label: diagrams[e.index].label, message: describeFailure(diagrams[e.index], e.message) });
   }

@@ -25,7 +25,6 @@ export async function checkOutputsWritable(outPaths: Array<string | undefined>):
       const e = err as NodeJS.ErrnoException;
       throw new RenderError(
         `cannot write ${out}: ${describeFsError(e)}. Nothing was rendered; choose an output path in a directory you can write.`,
-        1,
       );
     }
   }
@@ -63,7 +62,7 @@ export async function writeOutputFile(path: string, data: string | Uint8Array): 
     await mkdirParents(dirname(path));
     await writeFile(path, data);
   } catch (err) {
-    throw new RenderError(`cannot write ${path}: ${describeFsError(err as NodeJS.ErrnoException)}. Choose an output path in a directory you can write.`, 1);
+    throw new RenderError(`cannot write ${path}: ${describeFsError(err as NodeJS.ErrnoException)}. Choose an output path in a directory you can write.`);
   }
 }
 
@@ -87,7 +86,7 @@ export async function evalValueBytes(value: unknown): Promise<Buffer> {
       try {
         return Buffer.from(await (await fetch(value)).arrayBuffer());
       } catch {
-        throw new RenderError('the eval returned a malformed data: URL; return a valid data URL or a plain string', 1);
+        throw new RenderError('the eval returned a malformed data: URL; return a valid data URL or a plain string');
       }
     }
     return Buffer.from(value, 'utf8');

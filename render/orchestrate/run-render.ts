@@ -76,7 +76,7 @@ export async function runRender(spec: RenderSpec): Promise<RenderResult> {
       out = await runOn(engine);
     }
   } catch (err) {
-    if (spec.signal?.aborted) throw new RenderError('the render was interrupted (a signal, or its caller went away); the browser was closed and nothing was written.', 1);
+    if (spec.signal?.aborted) throw new RenderError('the render was interrupted (a signal, or its caller went away); the browser was closed and nothing was written.');
     throw asRenderError(err, engine);
   } finally {
     clearTimeout(timer);
@@ -105,7 +105,7 @@ async function chooseEngine(spec: RenderSpec, env: NodeJS.ProcessEnv, progress: 
     if (sel.fallbackNote) progress(sel.fallbackNote);
     return sel.engine;
   } catch (err) {
-    if (err instanceof AsideUnavailableError) throw new RenderError(err.message, 3);
+    if (err instanceof AsideUnavailableError) throw new RenderError(err.message, 'NO_ENGINE');
     throw err;
   }
 }
@@ -128,8 +128,8 @@ function timeoutMessage(timeoutMs: number): string {
 function asRenderError(err: unknown, engine: RenderEngineName): RenderError {
   if (err instanceof RenderError) return err;
   if (err instanceof EngineFailure) {
-    if (err.exitCode === 3) return new RenderError(err.message, 3);
-    return new RenderError(`render failed on ${engine}: ${err.message}`, 1);
+    if (err.exit === 'NO_ENGINE') return new RenderError(err.message, 'NO_ENGINE');
+    return new RenderError(`render failed on ${engine}: ${err.message}`);
   }
-  return new RenderError(`render failed on ${engine}: ${err instanceof Error ? err.message : String(err)}`, 1);
+  return new RenderError(`render failed on ${engine}: ${err instanceof Error ? err.message : String(err)}`);
 }

@@ -20,7 +20,7 @@ export interface Validated {
 
 /** Everything that can be checked before a browser starts, as usage errors (exit 2). */
 export async function validate(spec: RenderSpec): Promise<Validated> {
-  const usage = (msg: string) => new RenderError(msg, 2);
+  const usage = (msg: string) => new RenderError(msg, 'USAGE');
   if (!spec.file) throw usage('no input file: name the HTML file to render');
   if (!spec.steps?.length) throw usage('nothing to do: add at least one step (--pdf OUT, --screenshot OUT or --eval JS)');
 
