@@ -243,7 +243,7 @@ export interface CookbookFlags extends SharedFlags {
   url?: string;
   /** --params: The shape's other parameters as a JSON object, checked against its JSON schema (see `gstack cookbook list`), e.g. `'{"selector":"h1"}'`. */
   params?: string;
-  /** --print: Print the complete flow script instead of running it. */
+  /** --print: Print the complete flow script instead of running it, to adapt and run with `gstack run -f`. Required parameters you did not give take the shape's example values, and stderr names them. */
   print: boolean;
 }
 

@@ -17,6 +17,7 @@ import Handlebars from 'handlebars';
 import { loadCatalog, resolveCommand, type Catalog, type Flag } from '../driver/catalog.js';
 import { SHAPES, buildScript, type ParamSchema, type Shape } from '../cookbook/index.js';
 import { paramType } from '../cookbook/list.js';
+import { EVIDENCE_HOOK, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS } from '../cookbook/snippets.js';
 import { CODE_PATH, renderCode } from './gen-code.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -196,7 +197,9 @@ export function renderAll(): GeneratedFile[] {
       note,
     })),
   };
-  const base = { catalog, shapes, pageMembers, sentinel: catalog.sentinel };
+  // The cookbook's own evidence code, for hand-written scripts (the browse reference prints it).
+  const snippets = { evidenceHook: EVIDENCE_HOOK, printConsoleErrors: PRINT_CONSOLE_ERRORS, printNetworkErrors: PRINT_NETWORK_ERRORS };
+  const base = { catalog, shapes, pageMembers, snippets, sentinel: catalog.sentinel };
   const files: GeneratedFile[] = [];
 
   for (const skill of listDir('templates/skills')) {

@@ -119,3 +119,25 @@ test('waitFor reads a page that fills itself after load once it is ready; a wait
   assert.equal(badSelector.code, 1);
   assert.match(badSelector.lines.at(-1)!, /^\[error\] waitFor selector "#nope" was not visible 500 ms after load \(.*\)\. Run the shape without waitFor/);
 });
+
+// A trial agent writing its own flow had no way to the evidence lines short of copying a shape.
+// The browse reference now prints the cookbook's own code for it; this runs that very script.
+test('the browse reference\'s own-script evidence snippet prints CONSOLE_ERRORS= and NETWORK_ERRORS= as the shapes do', async () => {
+  const { readFileSync, writeFileSync, mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const ref = readFileSync(join(ROOT, 'generated', 'browse', 'REFERENCE.md'), 'utf8');
+  const section = ref.slice(ref.indexOf('### Console errors and failed requests in your own script'));
+  const script = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(script?.includes('EVIDENCE_HOOK'), 'the reference has the snippet script');
+  // The documented placeholder URL, pointed at the fixture; the steps wait as READY does.
+  const adapted = script!
+    .replace('"http://127.0.0.1:8080/"', JSON.stringify(site.url + 'broken.html'))
+    .replace('// ... your steps: snapshot, act by ref, print the diff ...', 'await pg.getByText("requests done").waitFor();');
+  const file = join(mkdtempSync(join(tmpdir(), 'gstack-snippet-')), 'own.js');
+  writeFileSync(file, adapted);
+  const r = await runCli(['run', '-f', file, '--engine', 'chromium'], { env: { GSTACK_HOME: home } });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(byUrl(json(r, 'NETWORK_ERRORS=')), byUrl(BROKEN(site.origin)));
+  assert.ok(Array.isArray(json(r, 'CONSOLE_ERRORS=')));
+  assert.equal(r.lines.at(-1), 'GSTACK_STEP_OK');
+});

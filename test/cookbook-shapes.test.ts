@@ -127,6 +127,21 @@ test('gstack cookbook <shape> --print prints the script it would run', async () 
   assert.equal(r.stdout, buildScript(findShape('element-shot')!, { url: 'http://127.0.0.1:8080/', selector: 'h1' }));
 });
 
+// A trial agent asked for `gstack cookbook flow --print` to see the script to adapt, and got a
+// parameter error: --print is for reading, so what it was not given comes from the example.
+test('gstack cookbook <shape> --print with required parameters missing prints the script with the example\'s values and says which to edit', async () => {
+  const shape = findShape('flow')!;
+  const r = await runCli(['cookbook', 'flow', '--print']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, buildScript(shape, { url: shape.example.url, steps: shape.example.steps }));
+  assert.match(r.stderr, /PARAMS url, steps are the shape's example; edit them/);
+  // A given value wins; only the missing one is filled and named.
+  const given = await runCli(['cookbook', 'flow', '--print', '--url', 'http://127.0.0.1:9/x']);
+  assert.equal(given.code, 0, given.stderr);
+  assert.match(given.stdout, /"url": "http:\/\/127\.0\.0\.1:9\/x"/);
+  assert.match(given.stderr, /PARAMS steps is the shape's example; edit it/);
+});
+
 test('gstack cookbook usage errors exit 2 with what to do', async () => {
   const cases: Array<[string[], RegExp]> = [
     [['cookbook', 'read'], /must have required property 'url'/],

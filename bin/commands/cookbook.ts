@@ -28,11 +28,16 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       if (!shape) throw new UsageError(`Unknown cookbook shape "${String(argv.shape)}". \`gstack cookbook list\` names them.`);
       const params = parseParams(argv.params as string | undefined);
       if (argv.url !== undefined) params.url = argv.url;
-      const script = buildScript(shape, params);
       if (argv.print) {
-        io.out(script);
+        // A script to adapt: required parameters not given come from the shape's own example,
+        // and stderr says which, so the agent edits them before it runs the script.
+        const filled = shape.params.required.filter((k) => !(k in params) && k in shape.example);
+        for (const k of filled) params[k] = shape.example[k];
+        io.out(buildScript(shape, params));
+        if (filled.length) io.err(`Note: PARAMS ${filled.join(', ')} ${filled.length === 1 ? 'is' : 'are'} the shape's example; edit ${filled.length === 1 ? 'it' : 'them'} before you run the script.\n`);
         return;
       }
+      const script = buildScript(shape, params);
 
       await runFlowCall(script, argv, io);
     },
