@@ -319,10 +319,13 @@ function bound(text: string, max: number, what: string): string {
 
 const indentOf = (line: string) => (/^ */.exec(line)![0].length) / 2;
 const withoutRefs = (line: string) => line.replace(REF_TOKEN_RE, '');
+/** What a diff compares: the line without its ref and without `[active]`, so focus moving from
+ * one field to the next (every fill and click does it) is not a change of either line. */
+const diffKey = (line: string) => withoutRefs(line).replace(/ \[active\]/g, '');
 
 /**
  * What changed between two trees, compared without their refs: a re-rendered element that
- * reads the same is unchanged, however its ref moved. Each run of changes is preceded by one
+ * reads the same is unchanged, however its ref moved (and focus, `[active]`, is not compared). Each run of changes is preceded by one
  * line of context from the new tree — the nearest line above it at its depth or shallower (the
  * label next to it, else its parent) — so `- cell "123"` / `+ cell "456"` says which field.
  * Removed lines are printed without refs (they are gone); added lines keep theirs.
@@ -331,7 +334,7 @@ function diffTrees(prev: string | undefined, next: string): string {
   if (prev === undefined) return BASELINE_DIFF;
   const a = prev.split('\n');
   const b = next.split('\n');
-  const parts = diffArrays(a.map(withoutRefs), b.map(withoutRefs));
+  const parts = diffArrays(a.map(diffKey), b.map(diffKey));
   const out: string[] = [];
   let i = 0; // position in a
   let j = 0; // position in b

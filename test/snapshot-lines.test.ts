@@ -195,3 +195,26 @@ test('a re-render that changes one value diffs as that value, with the label nex
     assert.ok(!/Recalculate|Currency|Invoice/.test(text), text);
   }
 });
+
+// A trial agent's diffs after each fill listed the field it left and the one it entered: focus
+// moving (`[active]`) is not a change of the page.
+test('focus moving from one field to another is not a diff; a value typed still is', async () => {
+  const r = await run(`
+    const pg = await openTab("${site.url}form.html");
+    await snapshot(pg, { interactive: true });
+    await pg.getByLabel("Username").fill("alice");
+    const typed = await snapshot(pg, { interactive: true });
+    console.log("DIFF_START"); console.log(typed.diff); console.log("DIFF_END");
+    await pg.getByLabel("Plan").focus();
+    const moved = await snapshot(pg, { interactive: true });
+    console.log("DIFF_START"); console.log(moved.diff); console.log("DIFF_END");
+    console.log("TREE_START"); console.log(moved.tree); console.log("TREE_END");
+    await closeTab(pg);
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const diffs = r.stdout.split('DIFF_START\n').slice(1).map((d) => d.split('\nDIFF_END')[0]);
+  assert.match(diffs[0], /^\+ - textbox "Username" \[active\] \[ref=e\d+\]: alice$/m);
+  assert.equal(diffs[1], '[no changes since the previous snapshot]');
+  // The tree itself still says where focus is.
+  assert.match(r.stdout, /combobox "Plan" \[active\]/);
+});
