@@ -13,12 +13,12 @@ import { makePrivateDir } from './sessions/private.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from './sessions/lock.js';
 import { touchSession } from './sessions/registry.js';
 import { maybeHousekeep } from './sessions/housekeep.js';
-import { selectEngine } from './engines/select.js';
+import { fallbackNoteToPrint, selectEngine } from './engines/select.js';
 import { runOnChromium } from './engines/chromium.js';
 import { stopSessionHost } from './host/control.js';
 // Loaded only by the calls that use them: Aside's adapter and the remote-browser connector.
 import { trace } from './trace.js';
-import { resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
+import { gstackHome, resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
 import type { EngineName, EngineRunOutcome } from './engines/types.js';
 import type { EngineChoice } from './engines/select.js';
 import type { OpenedContext } from './engines/chromium.js';
@@ -174,7 +174,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       const sel = await selectEngine({ engine: options.engine ?? 'auto', env });
       if (host && sel.engine !== 'chromium') throw new MisroutedCall();
       engine = sel.engine;
-      if (sel.fallbackNote) notice(sel.fallbackNote);
+      const note = fallbackNoteToPrint(sel, gstackHome(env));
+      if (note) notice(note);
     }
 
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -104,6 +104,22 @@ test('auto falls back with exactly one stderr line naming the outcome', async ()
   assert.equal(r.lines.at(-1), 'GSTACK_STEP_OK');
 });
 
+// A trial agent saw the NEEDS_ASIDE line on every call of a Linux box, where there is no Aside
+// to open: said once per GSTACK_HOME; an Aside that is installed but not ready is said each time
+// (the test above), and `gstack probe` always says it.
+test('no aside command: the fallback line is said on the first call of a GSTACK_HOME only; probe still says it', async () => {
+  const fresh = mkdtempSync(join(tmpdir(), 'gstack-noted-'));
+  const e = { ...env(), GSTACK_HOME: fresh };
+  const first = await gstack(['run', SIMPLE(base + '/index.html')], { env: e });
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  assert.match(first.stderr, /^gstack: Aside not used \(NEEDS_ASIDE: no `aside` command on PATH.*\); running on chromium\. \(Said once; `gstack probe` says it again\.\)\n$/);
+  const second = await gstack(['run', SIMPLE(base + '/index.html')], { env: e });
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.equal(second.stderr, '');
+  const probe = await gstack(['probe'], { env: e });
+  assert.equal(probe.lines[0], 'PROBE=NEEDS_ASIDE');
+});
+
 test('auto fallback line never carries the CLI diagnostics (paths, tokens)', async () => {
   const r = await gstack(['run', SIMPLE(base + '/index.html')], { env: env({ aside: true, extra: { ASIDE_DOUBLE_MODE: 'fail' } }) });
   assert.equal(r.code, 0);

@@ -2,6 +2,8 @@
 // The rule is written once, in decideEngine; every command that picks an engine uses it
 // (a call through selectEngine, the client's routing to a host, `gstack probe`, renders).
 // Selection never launches a browser; it only decides.
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 import { GstackError } from '../errors.js';
 import type { EngineName } from './types.js';
 import { probeAside, type ProbeResult } from './aside-probe.js';
@@ -38,6 +40,28 @@ export function skipAside(env: NodeJS.ProcessEnv): boolean {
 export function fallbackLine(probe: ProbeResult): string {
   return `gstack: Aside not used (${probe.outcome}: ${probe.reason}); running on chromium.`;
 }
+
+/**
+ * The fallback note a call prints on stderr, if any. An Aside that is installed but not ready
+ * is worth saying every call (the user can open it); no `aside` command at all (NEEDS_ASIDE: any
+ * Linux box, a Mac without the app) is said once per GSTACK_HOME, then only by `gstack probe`:
+ * agents read stderr, and the same line on every call is noise they must learn to skip.
+ */
+export function fallbackNoteToPrint(sel: EngineSelection, home: string): string | undefined {
+  if (!sel.fallbackNote) return undefined;
+  if (sel.probe?.outcome !== 'NEEDS_ASIDE') return sel.fallbackNote;
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    // 'wx': created by this call, or it was said before.
+    closeSync(openSync(join(home, NEEDS_ASIDE_NOTED), 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+  }
+  return `${sel.fallbackNote} (Said once; \`gstack probe\` says it again.)`;
+}
+
+/** Marks, under GSTACK_HOME, that the NEEDS_ASIDE note was printed. */
+export const NEEDS_ASIDE_NOTED = '.needs-aside-noted';
 
 /** What the rule decides, and why in one line (`gstack probe` prints it). `engine: null`:
  * `--engine aside` without a usable Aside. */
