@@ -92,7 +92,12 @@ function timeoutMessage(raw: string, msg: string): string {
     return `The element${what} is disabled${within} (${call}). Complete the required fields first, or take a snapshot to see what enables it.`;
   }
   if (/intercepts pointer events/.test(raw)) {
-    return `Another element covers the target${what} (${call}). Close the overlay or dialog first (take a snapshot to find it), then retry.`;
+    // Playwright names the element in the way (`<div class="popover">…</div> intercepts`, or
+    // `<span> from <div …> subtree intercepts`): a hit test, which no snapshot shows.
+    const m = /- (<.{1,300}?) intercepts pointer events/.exec(raw)?.[1];
+    const cover = m ? (/ from (<.*) subtree$/.exec(m)?.[1] ?? m) : undefined;
+    const named = cover ? `, ${truncate(cover, 120)},` : '';
+    return `Another element${named} covers the target${what} (${call}). If it is an overlay or a dialog, close it first; if it is a tooltip or popover, move away from it (pg.keyboard.press("Escape"), or hover elsewhere); if it only decorates the target, pass { force: true }. Then retry.`;
   }
   if (/element is not stable/.test(raw)) {
     return `The element${what} kept moving (an animation)${within} (${call}). Let the page settle and retry, or pass { force: true } if it never stops moving.`;

@@ -21,6 +21,17 @@ test('not visible, disabled and covered elements each get their own next step', 
   assert.match(rewriteError(pwErr('TimeoutError', 'locator.click: Timeout 100ms exceeded.\nCall log:\n  - waiting for locator(\'#a\')\n  - <div> intercepts pointer events')), /covers the target/);
 });
 
+// A trial agent hovering warning icons got "close the overlay or dialog (take a snapshot to find
+// it)" where no overlay was open: a popover was in the way, which no snapshot shows.
+test('a covered target names the element in the way, as Playwright\'s log does, and offers force for decorations', () => {
+  const log = (line: string) => pwErr('TimeoutError', `locator.hover: Timeout 1500ms exceeded.\nCall log:\n\u001b[2m  - waiting for locator('#b')\u001b[22m\n\u001b[2m    - locator resolved to <button id="b">Go</button>\u001b[22m\n\u001b[2m      - ${line}\u001b[22m\n`);
+  const direct = rewriteError(log('<div class="popover tip">…</div> intercepts pointer events'));
+  assert.match(direct, /^Another element, <div class="popover tip">…<\/div>, covers the target locator\('#b'\) \(locator\.hover\)\./);
+  assert.match(direct, /tooltip or popover, move away from it .*\{ force: true \}/);
+  const child = rewriteError(log('<span>Hint</span> from <div class="modal">…</div> subtree intercepts pointer events'));
+  assert.match(child, /^Another element, <div class="modal">…<\/div>, covers the target/);
+});
+
 test('strict mode violations point at refs', () => {
   const m = rewriteError(pwErr('Error', 'locator.click: Error: strict mode violation: locator(\'a\') resolved to 8 elements:'));
   assert.match(m, /matched 8 elements.*by its ref/);

@@ -5,6 +5,7 @@ import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
 import { runFlowCall } from '../run-support.js';
+import { readCookbookFlags } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('cookbook', catalog);
@@ -26,9 +27,10 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       }
       const shape = findShape(String(argv.shape));
       if (!shape) throw new UsageError(`Unknown cookbook shape "${String(argv.shape)}". \`gstack cookbook list\` names them.`);
-      const params = parseParams(argv.params as string | undefined);
-      if (argv.url !== undefined) params.url = argv.url;
-      if (argv.print) {
+      const f = readCookbookFlags(argv);
+      const params = parseParams(f.params);
+      if (f.url !== undefined) params.url = f.url;
+      if (f.print) {
         // A script to adapt: required parameters not given come from the shape's own example,
         // and stderr says which, so the agent edits them before it runs the script.
         const filled = shape.params.required.filter((k) => !(k in params) && k in shape.example);

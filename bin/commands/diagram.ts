@@ -5,6 +5,8 @@ import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
+import { readDiagramFlags } from '../../driver/catalog.gen.js';
+import { GstackError } from '../../driver/errors.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('diagram', catalog);
@@ -20,19 +22,20 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
     },
     async (argv) => {
       const { renderDiagrams } = await import('../../render/mermaid/diagram.js');
-      const a = argv as Record<string, any>;
+      // Typed from the catalog (driver/catalog.gen.ts): a flag renamed there is a compile error here.
+      const f = readDiagramFlags(argv);
       const result = await renderDiagrams({
-        inputs: (a.inputs as unknown[]).map(String),
-        svg: a.svg,
-        png: a.png,
-        outDir: a['out-dir'],
-        format: a.format,
-        width: a.width,
-        scale: a.scale,
-        theme: a.theme,
-        background: a.background,
-        engine: a.engine,
-        timeoutMs: a.timeout,
+        inputs: (argv.inputs as unknown[]).map(String),
+        svg: f.svg,
+        png: f.png,
+        outDir: f.outDir,
+        format: f.format,
+        width: f.width,
+        scale: f.scale,
+        theme: f.theme,
+        background: f.background,
+        engine: f.engine,
+        timeoutMs: f.timeout,
         env: io.env,
         cwd: io.cwd,
         signal: io.signal,
@@ -46,10 +49,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
         // line keeps the first and the last, which carry the line number and the cause.
         const lines = first.message.split('\n').map((l) => l.trim()).filter(Boolean);
         const gist = lines.length > 1 ? `${lines[0].replace(/:$/, '')}: ${lines[lines.length - 1]}` : lines[0] ?? 'unknown error';
-        throw Object.assign(
-          new Error(`${result.failures.length} of ${result.diagrams} diagram(s) failed; ${first.label}: ${gist}. Fix the mermaid syntax and run again.`),
-          { exitCode: 1 },
-        );
+        throw new GstackError(`${result.failures.length} of ${result.diagrams} diagram(s) failed; ${first.label}: ${gist}. Fix the mermaid syntax and run again.`, 'SCRIPT_FAILED');
       }
     },
   );

@@ -6,6 +6,8 @@ import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { commandSpec, flagGroup } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
+import { readPdfFlags } from '../../driver/catalog.gen.js';
+import type { Value } from '../../render/cli/cli-args.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('pdf', catalog);
@@ -23,27 +25,28 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
     },
     async (argv) => {
       const { makePdf } = await import('../../render/markdown/make-pdf.js');
-      const a = argv as Record<string, any>;
+      // Typed from the catalog (driver/catalog.gen.ts): a flag renamed there is a compile error here.
+      const f = readPdfFlags(argv);
       const result = await makePdf({
-        input: a.input,
-        output: a.output,
-        to: a.to,
-        cover: a.cover,
-        toc: a.toc,
-        tocDepth: a['toc-depth'],
-        chapterBreaks: a['chapter-breaks'],
+        input: String(argv[input.name]),
+        output: argv[output.name] === undefined ? undefined : String(argv[output.name]),
+        to: f.to,
+        cover: f.cover,
+        toc: f.toc,
+        tocDepth: f.tocDepth,
+        chapterBreaks: f.chapterBreaks,
         // The print options go by their catalog names, like `gstack render --pdf`'s.
-        print: Object.fromEntries(flagGroup('print', catalog).map((f) => [f.name, a[f.name]])),
-        printUrls: a['print-urls'],
-        watermark: a.watermark,
-        title: a.title,
-        author: a.author,
-        date: a.date,
-        lang: a.lang,
-        allowNetwork: a['allow-network'],
-        strict: a.strict,
-        engine: a.engine,
-        timeoutMs: a.timeout,
+        print: Object.fromEntries(flagGroup('print', catalog).map((p) => [p.name, argv[p.name] as Value | undefined])),
+        printUrls: f.printUrls,
+        watermark: f.watermark,
+        title: f.title,
+        author: f.author,
+        date: f.date,
+        lang: f.lang,
+        allowNetwork: f.allowNetwork,
+        strict: f.strict,
+        engine: f.engine,
+        timeoutMs: f.timeout,
         env: io.env,
         cwd: io.cwd,
         signal: io.signal,

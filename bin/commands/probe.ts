@@ -1,17 +1,12 @@
 // `gstack probe`: which engine a call would use and why, and the Chromium it would launch.
 // The Aside probe always runs here (that is what the command is for); the ENGINE line then
 // applies the same rules a `gstack run` would (--engine, GSTACK_SKIP_ASIDE).
-import type { EngineChoice } from '../../driver/catalog.gen.js';
+import { readProbeFlags } from '../../driver/catalog.gen.js';
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
-
-interface ProbeArgs {
-  engine: EngineChoice;
-  json: boolean;
-}
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('probe', catalog);
@@ -21,7 +16,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
     (c) => applyFlags(c, spec.flags),
     async (argv) => {
       const { runProbeCommand } = await import('./probe-report.js');
-      io.exitCode = await runProbeCommand(argv as unknown as ProbeArgs, io);
+      io.exitCode = await runProbeCommand(readProbeFlags(argv), io);
     },
   );
 }

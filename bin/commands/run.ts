@@ -4,6 +4,7 @@ import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { applyFlags } from '../cli-flags.js';
 import { readScriptSource, runFlowCall } from '../run-support.js';
+import { readRunFlags } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('run', catalog);
@@ -15,7 +16,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       // yargs turns a lone `-` positional into "" (or true): that is the stdin form.
       const loneDash = io.argv.includes('-') && ((argv.script as unknown) === '' || (argv.script as unknown) === true);
       const script = loneDash ? '-' : (argv.script as string | undefined);
-      const source = await readScriptSource(script, argv.file as string | undefined, io);
+      const source = await readScriptSource(script, readRunFlags(argv).file, io);
       await runFlowCall(source, argv, io);
     },
   );

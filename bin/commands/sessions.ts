@@ -1,10 +1,12 @@
-// `gstack sessions list|gc|clear|import-cookies`: flags and positionals come from the catalog;
+// `gstack sessions list|stop|gc|clear|import-cookies`: flags and positionals come from the catalog;
 // the implementation (driver/sessions/command.ts) loads only when the command runs.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
+import { readSessionsFlags } from '../../driver/catalog.gen.js';
+import type { SessionsArgs } from '../../driver/sessions/command.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('sessions', catalog);
@@ -22,7 +24,13 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
     },
     async (argv) => {
       const { runSessionsCommand } = await import('../../driver/sessions/command.js');
-      const code = await runSessionsCommand(argv as never, {
+      const code = await runSessionsCommand({
+        ...readSessionsFlags(argv),
+        // Repeated --domain gives an array (the catalog's type names one value).
+        domain: argv.domain as string | string[] | undefined,
+        action: argv[action.name] as SessionsArgs['action'],
+        target: argv[target.name] as string | undefined,
+      }, {
         out: (l) => io.out(l + '\n'),
         err: (l) => io.err(l + '\n'),
         env: io.env,

@@ -5,6 +5,7 @@ import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
+import { readSkillsFlags } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('skills', catalog);
@@ -14,32 +15,26 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
     spec.description,
     (c) => applyFlags(c.positional(action.name, { describe: action.description, choices: action.choices, type: 'string' }).positional(name.name, { describe: name.description, type: 'string' }), spec.flags),
     async (argv) => {
-      const { listSkills, skillText, installSkills, SkillsError } = await import('../../driver/skills.js');
-      try {
-        switch (argv.action) {
-          case 'list':
-            for (const s of await listSkills()) io.out(`SKILL ${s.name} files=${s.files.join(',')} ${s.description}\n`);
-            return;
-          case 'get':
-            if (!argv.name) throw new UsageError('`gstack skills get NAME`: name the skill (`gstack skills list` names them).');
-            io.out(await skillText(String(argv.name), !!argv.full));
-            return;
-          case 'install': {
-            const r = await installSkills({ dir: argv.dir as string | undefined, env: io.env, cwd: io.cwd });
-            for (const s of r.installed) io.out(`INSTALLED ${s.name} ${s.path}\n`);
-            io.out(`SHIM ${r.shim}\n`);
-            if (r.linked) io.out(`LINKED ${r.linked} -> ${r.shim}\n`);
-            if (!r.onPath) io.err(`gstack: \`gstack\` is not on PATH: add ${r.shim.replace(/\/gstack$/, '')} to PATH, or call ${r.shim} by its path.\n`);
-            return;
-          }
-        }
-      } catch (err) {
-        if (err instanceof SkillsError) {
-          io.err(`[error] ${err.message}\n`);
-          io.exitCode = err.exitCode;
+      const { listSkills, skillText, installSkills } = await import('../../driver/skills.js');
+      // SkillsError ends the command like any GstackError (bin/cli.ts: `[error]` line, its exit code).
+      const f = readSkillsFlags(argv);
+      const skill = argv[name.name] as string | undefined;
+      switch (argv[action.name]) {
+        case 'list':
+          for (const s of await listSkills()) io.out(`SKILL ${s.name} files=${s.files.join(',')} ${s.description}\n`);
+          return;
+        case 'get':
+          if (!skill) throw new UsageError('`gstack skills get NAME`: name the skill (`gstack skills list` names them).');
+          io.out(await skillText(String(skill), f.full));
+          return;
+        case 'install': {
+          const r = await installSkills({ dir: f.dir, env: io.env, cwd: io.cwd });
+          for (const s of r.installed) io.out(`INSTALLED ${s.name} ${s.path}\n`);
+          io.out(`SHIM ${r.shim}\n`);
+          if (r.linked) io.out(`LINKED ${r.linked} -> ${r.shim}\n`);
+          if (!r.onPath) io.err(`gstack: \`gstack\` is not on PATH: add ${r.shim.replace(/\/gstack$/, '')} to PATH, or call ${r.shim} by its path.\n`);
           return;
         }
-        throw err;
       }
     },
   );

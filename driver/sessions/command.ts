@@ -9,6 +9,7 @@ import { clearSession, formatBytes, gcSessions, listSessions, parseDuration, res
 import { describeHolder } from './lock.js';
 import { makePrivateDir } from './private.js';
 import type { HostStatus } from '../host/protocol.js';
+import { FLAG_DEFAULTS, type SessionsFlags } from '../catalog.gen.js';
 
 type HostInfo = Pick<HostStatus, 'pid'> & Partial<Pick<HostStatus, 'browserPid' | 'browserRssKb' | 'hostRssKb' | 'busy' | 'idleMs' | 'calls'>>;
 
@@ -33,18 +34,10 @@ async function hostInfo(profileDir: string, env: NodeJS.ProcessEnv): Promise<Hos
   return { pid };
 }
 
-export interface SessionsArgs {
+/** `gstack sessions`' flags (from the catalog), its action and its target. */
+export interface SessionsArgs extends Omit<Partial<SessionsFlags>, 'domain'> {
   action: 'list' | 'stop' | 'gc' | 'clear' | 'import-cookies';
-  all?: boolean;
   target?: string;
-  session?: string;
-  'older-than'?: string;
-  'dry-run'?: boolean;
-  remote?: boolean;
-  json?: boolean;
-  'lock-timeout'?: number;
-  'from-browser'?: 'chrome' | 'chromium' | 'brave' | 'edge';
-  'browser-profile'?: string;
   /** Repeated `--domain` gives an array. */
   domain?: string | string[];
 }
@@ -148,15 +141,15 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       if (args.target) throw new UsageError('`sessions gc` takes no argument; use --older-than DURATION');
       let olderThanMs: number;
       try {
-        olderThanMs = parseDuration(args['older-than'] ?? '7d');
+        olderThanMs = parseDuration(args.olderThan ?? FLAG_DEFAULTS.sessions['older-than']);
       } catch (err) {
         throw new UsageError(`--older-than: ${(err as Error).message}`);
       }
-      const r = await gcSessions({ home, env, olderThanMs, dryRun: args['dry-run'] });
-      const verb = args['dry-run'] ? 'WOULD_REMOVE' : 'REMOVED';
+      const r = await gcSessions({ home, env, olderThanMs, dryRun: args.dryRun });
+      const verb = args.dryRun ? 'WOULD_REMOVE' : 'REMOVED';
       if (args.json) {
         emit({
-          dryRun: !!args['dry-run'],
+          dryRun: !!args.dryRun,
           removed: r.removed.map((x) => infoJson(x)),
           kept: r.kept.map((k) => ({ ...infoJson(k.info), reason: k.reason })),
           prunedArtifacts: r.prunedArtifacts,
@@ -165,9 +158,9 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       } else {
         for (const s of r.removed) io.out(`${verb} ${s.slug} key=${quote(s.key)} lastUse=${s.lastUsed?.toISOString() ?? '?'}`);
         for (const k of r.kept) if (k.info.lockedBy) io.out(`KEPT ${k.info.slug} key=${quote(k.info.key)} (${k.reason})`);
-        for (const p of r.prunedArtifacts) io.out(`${args['dry-run'] ? 'WOULD_PRUNE' : 'PRUNED'} ${p}`);
+        for (const p of r.prunedArtifacts) io.out(`${args.dryRun ? 'WOULD_PRUNE' : 'PRUNED'} ${p}`);
         for (const p of r.removedEphemeral) io.out(`REMOVED_EPHEMERAL ${p}`);
-        io.out(`GC removed=${r.removed.length} kept=${r.kept.length} prunedArtifacts=${r.prunedArtifacts.length}${args['dry-run'] ? ' dryRun=yes' : ''}`);
+        io.out(`GC removed=${r.removed.length} kept=${r.kept.length} prunedArtifacts=${r.prunedArtifacts.length}${args.dryRun ? ' dryRun=yes' : ''}`);
       }
       return 0;
     }
@@ -195,7 +188,7 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
     }
 
     case 'import-cookies': {
-      const fromBrowser = args['from-browser'];
+      const fromBrowser = args.fromBrowser;
       if (fromBrowser && args.target) {
         throw new UsageError('`sessions import-cookies`: give a cookie FILE or --from-browser, not both');
       }
@@ -213,7 +206,7 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       let source: Record<string, unknown> = {};
       if (fromBrowser) {
         const { readBrowserCookies } = await import('./browser-cookies.js');
-        const read = await readBrowserCookies({ browser: fromBrowser, profile: args['browser-profile'], domains: sites, env });
+        const read = await readBrowserCookies({ browser: fromBrowser, profile: args.browserProfile, domains: sites, env });
         parsed = read;
         source = { browser: read.browser, browserProfile: read.profile, cookieDb: read.cookieDb, skipped: read.skipped };
         if (!args.json) io.out(`FROM_BROWSER ${read.browser} profile=${read.profile} cookies=${read.cookieDb}`);
@@ -227,7 +220,7 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       const key = resolveSessionKey({ session: args.session, cwd: io.cwd, env });
       const paths = sessionPaths(key.slug, env);
       const remote = args.remote || (await readSessionRecord(paths))?.kind === 'remote';
-      const lockTimeoutMs = args['lock-timeout'] ?? 60_000;
+      const lockTimeoutMs = args.lockTimeout ?? FLAG_DEFAULTS.sessions['lock-timeout'];
       let summary;
       if (remote) {
         // Same lock a remote call holds (its session dir), so a running call's save at the end

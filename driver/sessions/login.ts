@@ -16,13 +16,11 @@ import { touchSession } from './registry.js';
 import { trace } from '../trace.js';
 import { stopSessionHost } from '../host/control.js';
 import type { OpenedContext } from '../engines/chromium.js';
+import { FLAG_DEFAULTS, type LoginFlags } from '../catalog.gen.js';
 
-export interface LoginArgs {
+/** `gstack login`'s flags (from the catalog) and its URL. */
+export interface LoginArgs extends Partial<LoginFlags> {
   url: string;
-  session?: string;
-  timeout?: number;
-  'lock-timeout'?: number;
-  json?: boolean;
 }
 
 export interface LoginIO {
@@ -200,7 +198,7 @@ export async function runLogin(args: LoginArgs, io: LoginIO): Promise<number> {
   const paths = sessionPaths(key.slug, env);
   await mkdir(paths.profileDir, { recursive: true, mode: 0o700 });
   const lock = await acquireProfileLock(paths.profileDir, {
-    timeoutMs: args['lock-timeout'] ?? 60_000,
+    timeoutMs: args.lockTimeout ?? FLAG_DEFAULTS.login['lock-timeout'],
     key: key.key,
     signal: io.signal,
     onWait: (h) => io.err(`gstack: waiting for the session's profile: held by ${describeHolder(h)}`),
@@ -229,10 +227,10 @@ export async function runLogin(args: LoginArgs, io: LoginIO): Promise<number> {
       // Not awaited: a slow or failing site shows in the window, where the user can go on.
       page.goto(url.href, { waitUntil: 'commit', timeout: 0 }).catch(() => undefined);
       io.err(
-        `gstack: sign in to ${url.host} in the Chromium window, then close the window or press Enter here (it closes by itself after ${Math.round((args.timeout ?? 600_000) / 1000)} s).`,
+        `gstack: sign in to ${url.host} in the Chromium window, then close the window or press Enter here (it closes by itself after ${Math.round((args.timeout ?? FLAG_DEFAULTS.login.timeout) / 1000)} s).`,
       );
       const watch = watchCookies(context, before);
-      const wait = waitForUser(context, io, args.timeout ?? 600_000);
+      const wait = waitForUser(context, io, args.timeout ?? FLAG_DEFAULTS.login.timeout);
       ended = await wait.ended;
       wait.dispose();
       await watch.stop();
@@ -280,7 +278,7 @@ export async function runLogin(args: LoginArgs, io: LoginIO): Promise<number> {
       ? new CommandError(
           'login',
           'SIGN_IN_TIMEOUT',
-          `The sign-in window was still open after ${args.timeout ?? 600_000} ms (--timeout) and was closed; what was signed in so far is kept. Ask the user whether they finished, and run \`gstack login\` again if not.`,
+          `The sign-in window was still open after ${args.timeout ?? FLAG_DEFAULTS.login.timeout} ms (--timeout) and was closed; what was signed in so far is kept. Ask the user whether they finished, and run \`gstack login\` again if not.`,
         )
       : ended === 'interrupted'
         ? new CommandError('login', 'INTERRUPTED', 'Interrupted: the sign-in window was closed; what was signed in so far is kept. Ask the user whether they finished, and run `gstack login` again if not.')
