@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { ROOT, runCli, tempHome, type CliResult } from './helpers/cli.js';
-import { pdfInfo, pdfText, pngSize, squash } from './helpers/inspect.js';
+import { pdfInfo, pdfText, pngPixel, pngSize, squash } from './helpers/inspect.js';
 import { SHAPES, findShape, buildScript } from '../cookbook/index.js';
 
 let server: FixtureServer;
@@ -126,6 +126,27 @@ for (const engine of Object.keys(ENGINES) as Engine[]) {
       const wideViewports = all(wide.lines, 'VIEWPORT=').map((v) => JSON.parse(v));
       assert.deepEqual(wideViewports.map((v) => v.overflowX), [true, false, false], wide.stdout);
       assert.ok(wideViewports[0].scrollWidth >= 700, JSON.stringify(wideViewports[0]));
+    });
+
+    // A trial agent's 768 and 1440 shots of a real deck showed its 1280 layout (Playwright's own
+    // screenshot re-applied its viewport over the CDP sizing), and with fullPage false every shot
+    // was 1280x720. The image must show the layout of its viewport: each colours the page its own.
+    test('responsive: each screenshot shows the page laid out at its viewport, full page or not', async () => {
+      const colour = { mobile: [255, 0, 0], tablet: [0, 160, 0], desktop: [0, 0, 255] } as Record<string, number[]>;
+      for (const fullPage of [true, false]) {
+        const r = await cookbook(engine, 'responsive', '/breakpoints.html', { fullPage });
+        assertOk(r, 'responsive');
+        for (const v of all(r.lines, 'VIEWPORT=').map((l) => JSON.parse(l))) {
+          const file = join(r.out, `responsive-${v.name}-${v.width}.png`);
+          const size = pngSize(file);
+          assert.equal(size.width, v.width, `${v.name} fullPage=${fullPage}: width`);
+          if (fullPage) assert.equal(size.height, 2000, `${v.name}: the whole 2000 px page`);
+          else assert.equal(size.height, v.height, `${v.name}: the viewport only`);
+          assert.deepEqual(pngPixel(file, Math.floor(v.width / 2), 300), colour[v.name], `${v.name} fullPage=${fullPage}: the layout of its own width`);
+          // The 100vw bar reaches the right edge: the layout viewport is as wide as the image.
+          assert.deepEqual(pngPixel(file, v.width - 2, 10), [255, 255, 0], `${v.name} fullPage=${fullPage}: layout as wide as the shot`);
+        }
+      }
     });
 
     test('links: HEAD-checks same-origin links on a local target and never follows sign-out or delete links', async () => {

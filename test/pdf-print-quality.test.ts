@@ -10,7 +10,6 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MarkdownIt from 'markdown-it';
-import type Token from 'markdown-it/lib/token.mjs';
 import { BIN, ROOT, cliWith, expectExit } from './helpers/cli.js';
 import { hasColour, leftmostWordX, linkUris, outlineTitles, pageInk, pageTexts, pdfInfo, squash } from './helpers/inspect.js';
 import { HIGHLIGHT_COLORS } from '../render/markdown/highlight.js';
@@ -23,7 +22,7 @@ const MD_TO_PDF_BYTES = 1_072_504;
 
 let work: string;
 let source: string;
-let tokens: Token[];
+let tokens: ReturnType<InstanceType<typeof MarkdownIt>['parse']>;
 /** `--cover --toc`, all defaults otherwise. */
 let tocPdf: string;
 let tocPages: string[];

@@ -176,7 +176,7 @@ test('a hostile document: script never runs, no remote host is contacted, a brok
     // is the blocking at work, not a server nobody could have reached. Script still never runs.
     const allowed = await gstack(['pdf', input, join(dir, 'allowed.pdf'), '--allow-network']);
     assert.equal(allowed.code, 0, allowed.stderr);
-    assert.ok(remote.requests.includes('/pixel.png'), `requests with --allow-network: ${remote.requests}`);
+    assert.ok((remote.requests as string[]).includes('/pixel.png'), `requests with --allow-network: ${remote.requests}`);
     assert.ok(!remote.requests.some((u) => /script-ran|handler-ran|hover|js-link|steal|frame/.test(u)), `${remote.requests}`);
   } finally {
     remote.server.close();

@@ -193,7 +193,7 @@ test('the Aside render script is valid JS that uses raw CDP for PDFs and sized s
     offlineUrl: 'http://127.0.0.1:5555/offline-secret/r.html',
     origin: 'http://127.0.0.1:5555',
     steps: [...steps],
-    pdfParams: [resolvePdfParams(steps[0]), undefined, undefined],
+    pdfParams: [resolvePdfParams(steps[0] as Parameters<typeof resolvePdfParams>[0]), undefined, undefined],
     waitSelector: '#ready',
     waitTimeoutMs: 5000,
     allowNetwork: false,
@@ -233,7 +233,7 @@ test('render options attach to the step the catalog names: a print option to the
   assert.equal(RENDER_STEP_OF_OPTION.width, 'screenshot');
   assert.equal(RENDER_STEP_OF_OPTION.out, 'eval');
   const spec = parseRenderArgs(['in.html', '--pdf', 'a.pdf', '--landscape', '--screenshot', 's.png', '--width', '640', '--pdf', 'b.pdf', '--eval', '1+1', '--out', 'v.txt'], loadCatalog(), '/tmp');
-  const [a, s, b, e] = spec.steps as Array<Record<string, unknown>>;
+  const [a, s, b, e] = spec.steps as unknown as Array<Record<string, unknown>>;
   assert.equal(a.kind, 'pdf');
   assert.equal(a.landscape, true);
   assert.equal(s.width, 640);

@@ -93,6 +93,21 @@ await pg._sendToTarget("Page.enable", {});
 await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: EVIDENCE_HOOK });
 const consoleErrors = [];
 
+// The screenshot through CDP too: pg.screenshot sizes the capture by the page's own viewport
+// (Playwright's 1280x720 on Chromium), not by the CDP override, so it would show a phone layout
+// cut or stretched to the desktop size. Full page: the document's size, captured beyond the view.
+async function captureAtViewport(pg, file, vp) {
+  const params = { format: "png" };
+  if (PARAMS.fullPage) {
+    const metrics = await pg._sendToTarget("Page.getLayoutMetrics", {});
+    const size = metrics.cssContentSize || metrics.contentSize;
+    params.clip = { x: 0, y: 0, width: vp.width, height: Math.max(vp.height, Math.ceil(size.height)), scale: 1 };
+    params.captureBeyondViewport = true;
+  }
+  const { data } = await pg._sendToTarget("Page.captureScreenshot", params);
+  await fs.writeFile(file, Buffer.from(data, "base64"));
+}
+
 for (const vp of PARAMS.viewports) {
   // Sized through CDP, which both engines have (Aside has no pg.setViewportSize).
   await pg._sendToTarget("Emulation.setDeviceMetricsOverride", { width: vp.width, height: vp.height, deviceScaleFactor: 1, mobile: false });
@@ -102,7 +117,7 @@ for (const vp of PARAMS.viewports) {
   const scrollWidth = await pg.evaluate(() => document.documentElement.scrollWidth);
   console.log("VIEWPORT=" + JSON.stringify({ name: vp.name, width: vp.width, height: vp.height, scrollWidth, overflowX: scrollWidth > vp.width }));
   const shot = path.join(pwd, "responsive-" + vp.name + "-" + vp.width + ".png");
-  await pg.screenshot({ path: shot, fullPage: PARAMS.fullPage });
+  await captureAtViewport(pg, shot, vp);
   console.log("SCREENSHOT=" + shot);
   for (const e of await pg.evaluate("window.__gstackErrors || []")) consoleErrors.push("[" + vp.name + "] " + e);
 }

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { PNG } from 'pngjs';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFString, PDFHexString, decodePDFRawStream } from 'pdf-lib';
 
 // ---------------------------------------------------------------------------------- PDF text
@@ -183,4 +184,11 @@ export function pngSize(image: string | Buffer): { width: number; height: number
   const { type, width, height } = imageSize(image);
   assert.equal(type, 'png', `${typeof image === 'string' ? image : 'the image'} is not a PNG`);
   return { width, height };
+}
+
+/** The RGB colour of one pixel of a PNG (pngjs decodes it: every colour type and bit depth). */
+export function pngPixel(image: string | Buffer, x: number, y: number): [number, number, number] {
+  const png = PNG.sync.read(typeof image === 'string' ? readFileSync(image) : image);
+  const i = (png.width * y + x) * 4;
+  return [png.data[i], png.data[i + 1], png.data[i + 2]];
 }
