@@ -16,14 +16,17 @@ export const flow: Shape = {
       url: URL_PARAM,
       steps: {
         type: 'array',
-        description: 'The actions, in order. Each names its element by accessible name (and optionally role) as the snapshot shows it.',
+        description: 'The actions, in order. Each names its element by accessible name (and optionally role) as the snapshot shows it; a `press` without a name presses the key on the page itself (slide decks, games, keyboard shortcuts).',
         items: {
           type: 'object',
           additionalProperties: false,
-          required: ['action', 'name'],
+          required: ['action'],
+          // Every action but a page-level press acts on a named element.
+          if: { properties: { action: { not: { const: 'press' } } } },
+          then: { required: ['name'] },
           properties: {
             action: { enum: ['click', 'fill', 'press', 'check', 'uncheck', 'select'], description: 'What to do to the element.' },
-            name: { type: 'string', minLength: 1, description: 'Accessible name as shown in the snapshot, e.g. `Save` for `button "Save" [ref=e7]` (exact match first, then a case-insensitive substring).' },
+            name: { type: 'string', minLength: 1, description: 'Accessible name as shown in the snapshot, e.g. `Save` for `button "Save" [ref=e7]` (exact match first, then a case-insensitive substring). Required, except for a `press` meant for the page: `{"action":"press","value":"ArrowRight"}`.' },
             role: { type: 'string', description: 'Role as shown in the snapshot (`button`, `link`, `textbox`, ...), to disambiguate.' },
             value: { type: 'string', description: 'Text for fill, key for press (e.g. `Enter`), option value or label for select.' },
           },
@@ -80,10 +83,13 @@ console.log("SCREENSHOT=" + before);
 
 for (let i = 0; i < PARAMS.steps.length; i++) {
   const step = PARAMS.steps[i];
-  const ref = findRef(snap.tree, step);
-  const el = pg.locator(ref);
   const value = "value" in step ? String(step.value) : "";
-  console.log("STEP " + (i + 1) + " " + step.action + " \"" + step.name + "\" ref=" + ref);
+  // A press without a name goes to the page: the key reaches the document's own listeners
+  // (through <body>, which takes focus, as a click on the page background would give it).
+  const onPage = step.action === "press" && !step.name;
+  const ref = onPage ? "" : findRef(snap.tree, step);
+  const el = onPage ? pg.locator("body") : pg.locator(ref);
+  console.log("STEP " + (i + 1) + " " + step.action + (onPage ? " page key=" + JSON.stringify(value || "Enter") : " \"" + step.name + "\" ref=" + ref));
   if (step.action === "click") await el.click();
   else if (step.action === "fill") {
     // Credentials never pass through the agent: the user signs in themselves.

@@ -54,7 +54,9 @@ export function resolveParams(shape: Shape, params: Record<string, unknown>): Re
   const copy = structuredClone(params);
   const validate = validatorFor(shape);
   if (!validate(copy)) {
-    const problems = (validate.errors ?? []).map((e) => {
+    // An if/then failure is reported twice: the missing property, then 'must match "then"
+    // schema', which says nothing more; keep the first.
+    const problems = (validate.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => {
       const extra = e.params?.additionalProperty ? ` "${String(e.params.additionalProperty)}"` : '';
       // ajv says "must NOT be valid" for a `not`; the only `not` the shapes use forbids a pair.
       const message = e.keyword === 'not' ? `must not have both ${forbiddenPair(shape, e.schemaPath) ?? 'of its options'}` : e.message;

@@ -18,6 +18,10 @@ export interface ParamSchema {
   required?: string[];
   additionalProperties?: boolean | ParamSchema;
   not?: ParamSchema;
+  const?: unknown;
+  /** A condition on the value (JSON Schema if/then): `then` applies when `if` holds. */
+  if?: ParamSchema;
+  then?: ParamSchema;
 }
 
 export interface ShapeParams extends ParamSchema {

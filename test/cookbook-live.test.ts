@@ -95,6 +95,17 @@ for (const engine of Object.keys(ENGINES) as Engine[]) {
       assert.ok(existsSync(join(r.out, 'flow-before.png')) && existsSync(join(r.out, 'flow-after.png')));
     });
 
+    // A trial agent QA-ing a slide deck needed arrow keys on the page, which no element takes.
+    test('flow: a press without a name goes to the page (a document-level key listener sees it)', async () => {
+      const r = await cookbook(engine, 'flow', '/keys.html', { steps: [{ action: 'press', value: 'ArrowRight' }, { action: 'press', value: 'ArrowRight' }, { action: 'press', value: 'ArrowLeft' }] });
+      assertOk(r, 'flow');
+      assert.deepEqual(all(r.lines, 'STEP ').map((l) => l), ['1 press page key="ArrowRight"', '2 press page key="ArrowRight"', '3 press page key="ArrowLeft"']);
+      const diffs = r.stdout.split('DIFF_START\n').slice(1).map((d) => d.split('\nDIFF_END')[0]);
+      assert.match(diffs[0], /\+ .*status.*Slide 2/);
+      assert.match(diffs[1], /\+ .*status.*Slide 3/);
+      assert.match(diffs[2], /\+ .*status.*Slide 2/);
+    });
+
     test('flow: refuses to type into a password field', async () => {
       const r = await cookbook(engine, 'flow', '/form.html', { steps: [{ action: 'fill', role: 'textbox', name: 'Password', value: 'hunter2' }] });
       assert.equal(r.code, 1, r.stdout);

@@ -146,6 +146,8 @@ test('gstack cookbook usage errors exit 2 with what to do', async () => {
   const cases: Array<[string[], RegExp]> = [
     [['cookbook', 'read'], /must have required property 'url'/],
     [['cookbook', 'element-shot', '--url', 'http://127.0.0.1:8080/'], /required property 'selector'/],
+    // Only a press may leave out the element's name (it then goes to the page).
+    [['cookbook', 'flow', '--url', 'http://127.0.0.1:8080/', '--params', '{"steps":[{"action":"click"}]}'], /params\.steps\.0 must have required property 'name'/],
     [['cookbook', 'read', '--url', 'http://127.0.0.1:8080/', '--params', '{nope'], /--params is not valid JSON/],
     [['cookbook', 'read', '--url', 'http://127.0.0.1:8080/', '--params', '[1]'], /--params must be a JSON object/],
     [['cookbook', 'nosuch', '--url', 'http://127.0.0.1:8080/'], /Invalid values:\s+Argument: shape, Given: "nosuch", Choices: "list", "read"/],

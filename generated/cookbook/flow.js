@@ -133,10 +133,13 @@ console.log("SCREENSHOT=" + before);
 
 for (let i = 0; i < PARAMS.steps.length; i++) {
   const step = PARAMS.steps[i];
-  const ref = findRef(snap.tree, step);
-  const el = pg.locator(ref);
   const value = "value" in step ? String(step.value) : "";
-  console.log("STEP " + (i + 1) + " " + step.action + " \"" + step.name + "\" ref=" + ref);
+  // A press without a name goes to the page: the key reaches the document's own listeners
+  // (through <body>, which takes focus, as a click on the page background would give it).
+  const onPage = step.action === "press" && !step.name;
+  const ref = onPage ? "" : findRef(snap.tree, step);
+  const el = onPage ? pg.locator("body") : pg.locator(ref);
+  console.log("STEP " + (i + 1) + " " + step.action + (onPage ? " page key=" + JSON.stringify(value || "Enter") : " \"" + step.name + "\" ref=" + ref));
   if (step.action === "click") await el.click();
   else if (step.action === "fill") {
     // Credentials never pass through the agent: the user signs in themselves.
