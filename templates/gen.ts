@@ -122,11 +122,6 @@ function makeHandlebars(catalog: Catalog, shapes: ReadonlyArray<{ name: string }
     if (!values.length) throw new TemplateError(`shape "${shapeName}" has no enum at ${param}[].${field}`);
     return values;
   });
-  hb.registerHelper('shapeNamed', (name: string) => {
-    const shape = shapes.find((s) => s.name === name);
-    if (!shape) throw new TemplateError(`no cookbook shape named "${name}"`);
-    return shape;
-  });
   hb.registerHelper('indent', (text: string, n: number) => String(text).replace(/\n(?!\n|$)/g, '\n' + ' '.repeat(n)));
   /** A catalog example as one line of inline code when it is one line, else undefined. */
   hb.registerHelper('oneLine', (s: string) => !String(s).includes('\n'));
