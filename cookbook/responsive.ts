@@ -1,13 +1,13 @@
 // responsive: the same page at phone, tablet and desktop widths.
 import type { Shape } from './types.js';
-import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const responsive: Shape = {
   name: 'responsive',
   summary: 'Responsive check: full-page screenshots at mobile 375, tablet 768 and desktop 1440, with horizontal-overflow detection.',
   description:
-    'Loads the page once per viewport (sized through CDP `Emulation.setDeviceMetricsOverride`, as Aside has no `setViewportSize`; a fresh load, so layout code that reads the width at load runs at that width) and prints a VIEWPORT line (size, document scroll width, whether it overflows horizontally) and a screenshot per viewport taken through CDP too (`Page.captureScreenshot`: the image is as wide as the viewport and shows the layout at that width; full page by default, `fullPage: false` for the viewport only — a phone page many screens tall is easier to look at that way), then the console errors of all loads, each prefixed with its viewport.',
-  evidence: ['ASIDE_DIR=', 'VIEWPORT=', 'SCREENSHOT=', 'URL=', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
+    'Loads the page once per viewport (sized through CDP `Emulation.setDeviceMetricsOverride`, as Aside has no `setViewportSize`; a fresh load, so layout code that reads the width at load runs at that width) and prints a VIEWPORT line (size, document scroll width, whether it overflows horizontally) and a screenshot per viewport taken through CDP too (`Page.captureScreenshot`: the image is as wide as the viewport and shows the layout at that width; full page by default, `fullPage: false` for the viewport only — a phone page many screens tall is easier to look at that way), then the console errors of all loads, each prefixed with its viewport, and the failed requests of the last load (`NETWORK_ERRORS=`; every load fetches the same page).',
+  evidence: ['ASIDE_DIR=', 'VIEWPORT=', 'SCREENSHOT=', 'URL=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', 'GSTACK_STEP_OK'],
   params: {
     type: 'object',
     additionalProperties: false,
@@ -81,6 +81,7 @@ for (const vp of PARAMS.viewports) {
 
 console.log("URL=" + pg.url());
 console.log("CONSOLE_ERRORS=" + JSON.stringify(consoleErrors));`,
+    PRINT_NETWORK_ERRORS,
     CLOSE_AND_FINISH,
   ),
 };

@@ -71,6 +71,13 @@ test('read and perf list every failed request of the load in NETWORK_ERRORS=, an
   assert.deepEqual(json(await cookbook('read', '/form.html'), 'NETWORK_ERRORS='), []);
 });
 
+// A trial agent's responsive check of a deck with broken remote images said nothing about them.
+test('responsive lists the failed requests of its load in NETWORK_ERRORS=', async () => {
+  const r = await cookbook('responsive', '/broken.html', { ...READY, viewports: [{ name: 'phone', width: 375, height: 812 }], fullPage: false });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(byUrl(json(r, 'NETWORK_ERRORS=')), byUrl(BROKEN(site.origin)));
+});
+
 test('NETWORK_ERRORS= reads the same on the Aside double (in-page, no page events)', async () => {
   const r = await cookbook('read', '/broken.html', READY, 'aside');
   assert.equal(r.code, 0, r.stdout + r.stderr);

@@ -1,7 +1,7 @@
 // AUTO-GENERATED from cookbook/responsive.ts via templates/cookbook-script.js.hbs by templates/gen.ts. Do not edit: edit the shape and run `npm run gen`.
 // Run it: gstack run -f generated/cookbook/responsive.js   (or: gstack cookbook responsive --url URL)
 // gstack cookbook "responsive": Responsive check: full-page screenshots at mobile 375, tablet 768 and desktop 1440, with horizontal-overflow detection.
-// Prints: ASIDE_DIR= VIEWPORT= SCREENSHOT= URL= CONSOLE_ERRORS= GSTACK_STEP_OK
+// Prints: ASIDE_DIR= VIEWPORT= SCREENSHOT= URL= CONSOLE_ERRORS= NETWORK_ERRORS= GSTACK_STEP_OK
 // Runs unchanged on both engines: gstack run -f responsive.js (edit PARAMS first).
 const PARAMS = {
   "url": "http://127.0.0.1:8080/",
@@ -124,6 +124,31 @@ for (const vp of PARAMS.viewports) {
 
 console.log("URL=" + pg.url());
 console.log("CONSOLE_ERRORS=" + JSON.stringify(consoleErrors));
+
+// Failed requests and 4xx/5xx responses of the page's own loads, from resource timing and the hook.
+const networkErrors = await pg.evaluate(() => {
+  const out = [];
+  const seen = new Set();
+  // The browser's own icon request is left out: some browsers make it, others (headless) do not.
+  const links = /** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll("link[rel~=icon]"));
+  const icons = new Set([location.origin + "/favicon.ico"].concat(Array.from(links, (l) => l.href)));
+  const timing = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource")));
+  for (const t of timing) {
+    if (t.initiatorType === "other" && icons.has(t.name)) continue;
+    if (t.responseStatus >= 400 && !seen.has(t.name)) {
+      seen.add(t.name);
+      out.push({ url: t.name, status: t.responseStatus, type: t.initiatorType || t.entryType });
+    }
+  }
+  for (const e of /** @type {any} */ (window).__gstackNetErrors || []) {
+    if (!seen.has(e.url)) {
+      seen.add(e.url);
+      out.push(e);
+    }
+  }
+  return out.length > 50 ? out.slice(0, 50).concat([{ more: out.length - 50 }]) : out;
+});
+console.log("NETWORK_ERRORS=" + JSON.stringify(networkErrors));
 
 await closeTab(pg);
 console.log("GSTACK_STEP_OK");
