@@ -23,7 +23,7 @@ export const flow: Shape = {
           required: ['action'],
           // Every action but a page-level press acts on a named element.
           if: { properties: { action: { not: { const: 'press' } } } },
-          then: { required: ['name'] },
+          then: { properties: { name: {} }, required: ['name'] },
           properties: {
             action: { enum: ['click', 'fill', 'press', 'check', 'uncheck', 'select'], description: 'What to do to the element.' },
             name: { type: 'string', minLength: 1, description: 'Accessible name as shown in the snapshot, e.g. `Save` for `button "Save" [ref=e7]` (exact match first, then a case-insensitive substring). Required, except for a `press` meant for the page: `{"action":"press","value":"ArrowRight"}`.' },

@@ -6,7 +6,7 @@ export const responsive: Shape = {
   name: 'responsive',
   summary: 'Responsive check: full-page screenshots at mobile 375, tablet 768 and desktop 1440, with horizontal-overflow detection.',
   description:
-    'Loads the page once per viewport (sized through CDP `Emulation.setDeviceMetricsOverride`, as Aside has no `setViewportSize`; a fresh load, so layout code that reads the width at load runs at that width) and prints a VIEWPORT line (size, document scroll width, whether it overflows horizontally) and a screenshot per viewport taken through CDP too (`Page.captureScreenshot`: the image is as wide as the viewport and shows the layout at that width; full page by default, `fullPage: false` for the viewport only — a phone page many screens tall is easier to look at that way), then the console errors of all loads, each prefixed with its viewport, and the failed requests of the last load (`NETWORK_ERRORS=`; every load fetches the same page).',
+    'Loads the page once per viewport (sized through CDP `Emulation.setDeviceMetricsOverride`, as Aside has no `setViewportSize`; a fresh load, so layout code that reads the width at load runs at that width) and prints a VIEWPORT line (size, document scroll width, whether it overflows horizontally) and a screenshot per viewport taken through CDP too (`Page.captureScreenshot`: the image shows the layout at the viewport width, and is that wide unless the page overflows it; full page by default, `fullPage: false` for the viewport only — a phone page many screens tall is easier to look at that way), then the console errors of all loads, each prefixed with its viewport, and the failed requests of the last load (`NETWORK_ERRORS=`; every load fetches the same page).',
   evidence: ['ASIDE_DIR=', 'VIEWPORT=', 'SCREENSHOT=', 'URL=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', 'GSTACK_STEP_OK'],
   params: {
     type: 'object',
@@ -58,7 +58,8 @@ async function captureAtViewport(pg, file, vp) {
   if (PARAMS.fullPage) {
     const metrics = await pg._sendToTarget("Page.getLayoutMetrics", {});
     const size = metrics.cssContentSize || metrics.contentSize;
-    params.clip = { x: 0, y: 0, width: vp.width, height: Math.max(vp.height, Math.ceil(size.height)), scale: 1 };
+    // As wide as the page when it overflows the viewport: the part that sticks out is the finding.
+    params.clip = { x: 0, y: 0, width: Math.max(vp.width, Math.ceil(size.width)), height: Math.max(vp.height, Math.ceil(size.height)), scale: 1 };
     params.captureBeyondViewport = true;
   }
   const { data } = await pg._sendToTarget("Page.captureScreenshot", params);

@@ -101,7 +101,8 @@ async function captureAtViewport(pg, file, vp) {
   if (PARAMS.fullPage) {
     const metrics = await pg._sendToTarget("Page.getLayoutMetrics", {});
     const size = metrics.cssContentSize || metrics.contentSize;
-    params.clip = { x: 0, y: 0, width: vp.width, height: Math.max(vp.height, Math.ceil(size.height)), scale: 1 };
+    // As wide as the page when it overflows the viewport: the part that sticks out is the finding.
+    params.clip = { x: 0, y: 0, width: Math.max(vp.width, Math.ceil(size.width)), height: Math.max(vp.height, Math.ceil(size.height)), scale: 1 };
     params.captureBeyondViewport = true;
   }
   const { data } = await pg._sendToTarget("Page.captureScreenshot", params);
