@@ -1,12 +1,12 @@
 // flow: act on a page by snapshot refs and capture what each action changed.
 import type { Shape } from './types.js';
-import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, STEP_WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const flow: Shape = {
   name: 'flow',
   summary: 'Act by ref (click, fill, press, check, select) and show the snapshot diff, URL and screenshots before and after.',
   description:
-    'Loads the page, takes a compact snapshot (elements with their refs, and the text around them), then for each step finds the element by its accessible role and name in the snapshot, acts on it through its ref (`pg.locator(ref)`), and prints a STEP line, the snapshot diff (what the action changed, messages included) and the URL. Screenshots before and after, console errors and failed requests (`NETWORK_ERRORS=`) of the last page at the end. On a non-local target it refuses to act until `confirmed` is true: ask the user first. It never types into password fields.',
+    'Loads the page, takes a compact snapshot (elements with their refs, and the text around them), then for each step finds the element by its accessible role and name in the snapshot, acts on it through its ref (`pg.locator(ref)`), and prints a STEP line, the snapshot diff (what the action changed, messages included) and the URL. A step may wait for its result (`waitFor`, as after load). Screenshots before (the first screen) and after (the whole page), console errors and failed requests (`NETWORK_ERRORS=`) of the last page at the end. On a non-local target it refuses to act until `confirmed` is true: ask the user first. It never types into password fields.',
   evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'STEP', 'DIFF_START', 'DIFF_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', 'GSTACK_STEP_OK'],
   params: {
     type: 'object',
@@ -29,6 +29,7 @@ export const flow: Shape = {
             name: { type: 'string', minLength: 1, description: 'Accessible name as shown in the snapshot, e.g. `Save` for `button "Save" [ref=e7]` (exact match first, then a case-insensitive substring). Required, except for a `press` meant for the page: `{"action":"press","value":"ArrowRight"}`.' },
             role: { type: 'string', description: 'Role as shown in the snapshot (`button`, `link`, `textbox`, ...), to disambiguate.' },
             value: { type: 'string', description: 'Text for fill, key for press (e.g. `Enter`), option value or label for select.' },
+            waitFor: STEP_WAIT_FOR_PARAM,
           },
         },
       },
@@ -102,6 +103,7 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   else if (step.action === "uncheck") await el.uncheck();
   else if (step.action === "select") await el.selectOption(value);
   await waitForLoad(pg);
+  if (step.waitFor) await waitForReady(pg, step.waitFor, "after step " + (i + 1));
   await sleep(PARAMS.settleMs);
   snap = await snapshot(pg, { compact: true });
   console.log("DIFF_START");
@@ -110,8 +112,9 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   console.log("URL=" + pg.url());
 }
 
+// The whole page after: a result below the first screen is in it.
 const after = path.join(pwd, "flow-after.png");
-await pg.screenshot({ path: after });
+await pg.screenshot({ path: after, fullPage: true });
 console.log("SCREENSHOT=" + after);`,
     PRINT_CONSOLE_ERRORS,
     PRINT_NETWORK_ERRORS,

@@ -52,12 +52,14 @@ const EVIDENCE_HOOK = [
  * `pg.evaluate`, and a selector with `pg.waitForSelector`: both verified on Aside. */
 export const WAIT_FOR_READY = String.raw`// PARAMS.waitFor: after load, wait until this text or element is visible (a page that fills
 // itself after load would otherwise be read half-built, e.g. "loading…").
-async function waitForReady(pg) {
-  const { text, selector, timeoutMs } = PARAMS.waitFor;
+// A flow step's own waitFor uses it too (when: "after step N").
+async function waitForReady(pg, spec = PARAMS.waitFor, when = "after load") {
+  const { text, selector } = spec;
+  const timeoutMs = spec.timeoutMs || 10000;
   if (!text && !selector) return;
   const what = text ? "text " + JSON.stringify(text) : "selector " + JSON.stringify(selector);
-  const fail = (why) => new Error("waitFor " + what + " was not visible " + timeoutMs + " ms after load (" + why + "). " +
-    "Run the shape without waitFor to see what the page shows, then fix the " + (text ? "text" : "selector") + ", or raise waitFor.timeoutMs.");
+  const fail = (why) => new Error("waitFor " + what + " was not visible " + timeoutMs + " ms " + when + " (" + why + "). " +
+    "Run without that waitFor to see what the page shows, then fix the " + (text ? "text" : "selector") + ", or raise its timeoutMs.");
   if (selector) {
     await pg.waitForSelector(selector, { state: "visible", timeout: timeoutMs }).catch((err) => {
       throw fail(String((err && err.message) || err).split("\n")[0]);
@@ -155,6 +157,21 @@ export const WAIT_FOR_PARAM = {
   not: { required: ['text', 'selector'], properties: { text: {}, selector: {} } },
   description:
     'Wait after load until this is visible: `{"text": "3 results"}` or `{"selector": "#results li"}` (one of them; `timeoutMs` defaults to 10000). For pages that fill themselves after load; without it the shape reads the page `settleMs` after the load event.',
+};
+
+/** A flow step's waitFor: WAIT_FOR_PARAM's shape, without defaults (a step that has none does
+ * not wait), said for a step. */
+export const STEP_WAIT_FOR_PARAM = {
+  type: 'object' as const,
+  additionalProperties: false,
+  properties: {
+    text: WAIT_FOR_PARAM.properties.text,
+    selector: WAIT_FOR_PARAM.properties.selector,
+    timeoutMs: { type: 'integer' as const, minimum: 100, maximum: 120000, description: 'How long to wait before failing (10000 when left out).' },
+  },
+  not: WAIT_FOR_PARAM.not,
+  description:
+    'After this step, wait until this is visible before the diff: `{"text": "Server response"}` or `{"selector": "#result"}`. For actions whose result arrives later (a request sent in the background, an animation); without it the diff is taken `settleMs` after the step.',
 };
 
 export const URL_PARAM = {

@@ -120,11 +120,11 @@ test('waitFor reads a page that fills itself after load once it is ready; a wait
 
   const never = await cookbook('read', '/late.html', { waitFor: { text: '4 vessels', timeoutMs: 2000 } });
   assert.equal(never.code, 1);
-  assert.match(never.lines.at(-1)!, /^\[error\] waitFor text "4 vessels" was not visible 2000 ms after load \(not in the page's visible text\)\. Run the shape without waitFor to see what the page shows, then fix the text, or raise waitFor\.timeoutMs\.$/);
+  assert.match(never.lines.at(-1)!, /^\[error\] waitFor text "4 vessels" was not visible 2000 ms after load \(not in the page's visible text\)\. Run without that waitFor to see what the page shows, then fix the text, or raise its timeoutMs\.$/);
 
   const badSelector = await cookbook('read', '/late.html', { waitFor: { selector: '#nope', timeoutMs: 500 } });
   assert.equal(badSelector.code, 1);
-  assert.match(badSelector.lines.at(-1)!, /^\[error\] waitFor selector "#nope" was not visible 500 ms after load \(.*\)\. Run the shape without waitFor/);
+  assert.match(badSelector.lines.at(-1)!, /^\[error\] waitFor selector "#nope" was not visible 500 ms after load \(.*\)\. Run without that waitFor/);
 });
 
 // A trial agent writing its own flow had no way to the evidence lines short of copying a shape.
@@ -133,7 +133,7 @@ test('the browse reference\'s own-script evidence snippet prints CONSOLE_ERRORS=
   const { readFileSync, writeFileSync, mkdtempSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const ref = readFileSync(join(ROOT, 'generated', 'browse', 'REFERENCE.md'), 'utf8');
-  const section = ref.slice(ref.indexOf('### Console errors and failed requests in your own script'));
+  const section = ref.slice(ref.indexOf('### Evidence lines in your own script'));
   const script = /```js\n([\s\S]*?)```/.exec(section)?.[1];
   assert.ok(script?.includes('EVIDENCE_HOOK'), 'the reference has the snippet script');
   // The documented placeholder URL, pointed at the fixture; the steps wait as READY does.

@@ -106,6 +106,21 @@ for (const engine of Object.keys(ENGINES) as Engine[]) {
       assert.match(diffs[2], /\+ .*status.*Slide 2/);
     });
 
+    // A trial agent's Execute in an API console answered after the diff was taken: a step can
+    // wait for its result, and the after shot is the whole page (the result was below the fold).
+    test('flow: a step\'s waitFor holds the diff until its result shows; without it the diff comes first; the after shot is the whole page', async () => {
+      const waited = await cookbook(engine, 'flow', '/delayed.html', { steps: [{ action: 'click', name: 'Execute', waitFor: { text: 'Loaded 3 rows' } }] });
+      assertOk(waited, 'flow');
+      assert.ok(between(waited.lines, 'DIFF_START', 'DIFF_END').some((l) => /\+ .*Loaded 3 rows/.test(l)), waited.stdout);
+      assert.ok(pngSize(join(waited.out, 'flow-after.png')).height > 3000, 'the after shot covers the page');
+      const hasty = await cookbook(engine, 'flow', '/delayed.html', { steps: [{ action: 'click', name: 'Execute' }] });
+      assertOk(hasty, 'flow');
+      assert.ok(!between(hasty.lines, 'DIFF_START', 'DIFF_END').some((l) => /Loaded 3 rows/.test(l)), hasty.stdout);
+      const never = await cookbook(engine, 'flow', '/delayed.html', { steps: [{ action: 'click', name: 'Execute', waitFor: { text: 'Loaded 9 rows', timeoutMs: 2500 } }] });
+      assert.equal(never.code, 1, never.stdout);
+      assert.match(never.lines.at(-1)!, /^\[error\] .*waitFor text "Loaded 9 rows" was not visible 2500 ms after step 1/);
+    });
+
     test('flow: refuses to type into a password field', async () => {
       const r = await cookbook(engine, 'flow', '/form.html', { steps: [{ action: 'fill', role: 'textbox', name: 'Password', value: 'hunter2' }] });
       assert.equal(r.code, 1, r.stdout);

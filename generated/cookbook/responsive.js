@@ -64,12 +64,14 @@ const EVIDENCE_HOOK = [
 
 // PARAMS.waitFor: after load, wait until this text or element is visible (a page that fills
 // itself after load would otherwise be read half-built, e.g. "loading…").
-async function waitForReady(pg) {
-  const { text, selector, timeoutMs } = PARAMS.waitFor;
+// A flow step's own waitFor uses it too (when: "after step N").
+async function waitForReady(pg, spec = PARAMS.waitFor, when = "after load") {
+  const { text, selector } = spec;
+  const timeoutMs = spec.timeoutMs || 10000;
   if (!text && !selector) return;
   const what = text ? "text " + JSON.stringify(text) : "selector " + JSON.stringify(selector);
-  const fail = (why) => new Error("waitFor " + what + " was not visible " + timeoutMs + " ms after load (" + why + "). " +
-    "Run the shape without waitFor to see what the page shows, then fix the " + (text ? "text" : "selector") + ", or raise waitFor.timeoutMs.");
+  const fail = (why) => new Error("waitFor " + what + " was not visible " + timeoutMs + " ms " + when + " (" + why + "). " +
+    "Run without that waitFor to see what the page shows, then fix the " + (text ? "text" : "selector") + ", or raise its timeoutMs.");
   if (selector) {
     await pg.waitForSelector(selector, { state: "visible", timeout: timeoutMs }).catch((err) => {
       throw fail(String((err && err.message) || err).split("\n")[0]);
