@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, delimiter, basename } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
@@ -118,6 +118,17 @@ test('no aside command: the fallback line is said on the first call of a GSTACK_
   assert.equal(second.stderr, '');
   const probe = await gstack(['probe'], { env: e });
   assert.equal(probe.lines[0], 'PROBE=NEEDS_ASIDE');
+  // gstack render (and pdf, diagram, which render through it) follow the same rule.
+  const renderHome = mkdtempSync(join(tmpdir(), 'gstack-noted-render-'));
+  const page = join(renderHome, 'p.html');
+  writeFileSync(page, '<title>t</title><p>hi</p>');
+  const re = { ...env(), GSTACK_HOME: renderHome };
+  const r1 = await gstack(['render', page, '--eval', 'document.title'], { env: re });
+  assert.equal(r1.code, 0, r1.stdout + r1.stderr);
+  assert.match(r1.stderr, /Aside not used \(NEEDS_ASIDE.*Said once/);
+  const r2 = await gstack(['render', page, '--eval', 'document.title'], { env: re });
+  assert.equal(r2.code, 0, r2.stdout + r2.stderr);
+  assert.doesNotMatch(r2.stderr, /Aside not used/);
 });
 
 test('auto fallback line never carries the CLI diagnostics (paths, tokens)', async () => {

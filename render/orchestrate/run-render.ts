@@ -99,10 +99,13 @@ export async function runRender(spec: RenderSpec): Promise<RenderResult> {
 async function chooseEngine(spec: RenderSpec, env: NodeJS.ProcessEnv, progress: (l: string) => void): Promise<RenderEngineName> {
   const choice = spec.engine ?? 'auto';
   if (choice === 'chromium') return 'chromium';
-  const { selectEngine, AsideUnavailableError } = await import('../../driver/engines/select.js');
+  const { selectEngine, fallbackNoteToPrint, AsideUnavailableError } = await import('../../driver/engines/select.js');
+  const { gstackHome } = await import('../../driver/sessions/key.js');
   try {
     const sel = await selectEngine({ engine: choice, env });
-    if (sel.fallbackNote) progress(sel.fallbackNote);
+    // The same rule as gstack run: no `aside` command at all is said once per GSTACK_HOME.
+    const note = fallbackNoteToPrint(sel, gstackHome(env));
+    if (note) progress(note);
     return sel.engine;
   } catch (err) {
     if (err instanceof AsideUnavailableError) throw new RenderError(err.message, 'NO_ENGINE');
