@@ -178,7 +178,7 @@ export interface Page extends PageExtras {
   screenshot: PlaywrightPage["screenshot"];
   /** Aside: verified (Aside CLI 1.26). */
   pdf: PlaywrightPage["pdf"];
-  /** Aside: not available. Aside has no setViewportSize: size the view through CDP, `await pg._sendToTarget("Emulation.setDeviceMetricsOverride", { width: 375, height: 812, deviceScaleFactor: 1, mobile: false })` (the responsive shape does). */
+  /** Aside: not available. Aside has no setViewportSize: size the view through CDP, `await pg._sendToTarget("Emulation.setDeviceMetricsOverride", { width: 375, height: 812, deviceScaleFactor: 1, mobile: false })` (the responsive shape does), then load the page. Capture a view sized this way through CDP too, `const { data } = await pg._sendToTarget("Page.captureScreenshot", { format: "png" })` and `fs.writeFile(file, Buffer.from(data, "base64"))`: on Chromium `pg.screenshot` sizes the image by Playwright's own viewport (1280x720), not by the CDP size. */
   setViewportSize: PlaywrightPage["setViewportSize"];
   /** Aside: not verified: works on Chromium; check it on Aside before a script for both engines relies on it. */
   viewportSize: PlaywrightPage["viewportSize"];
