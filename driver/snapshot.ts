@@ -8,16 +8,8 @@ import type { Page, Frame } from 'playwright-core';
 import { diffArrays } from 'diff';
 import { AgentError, toAgentError } from './errors.js';
 
-export interface SnapshotOptions {
-  interactive?: boolean;
-  compact?: boolean;
-  depth?: number;
-  selector?: string;
-}
-export interface SnapshotResult {
-  tree: string;
-  diff: string;
-}
+import type { SnapshotOptions, SnapshotResult } from './catalog.gen.js';
+export type { SnapshotOptions, SnapshotResult };
 
 /** Per-page memory of the last snapshot: the tree (for diffs), what each ref named (for
  * stale-ref messages) and the main frame's ref prefix (for resolving refs). */

@@ -17,7 +17,8 @@
 // stop`), when a client of another build asks it to, when its own build changes on disk, or
 // after a call that changed objects it shares between calls (tamper.ts). Its browser is shut
 // down in order on the way out, so cookies reach the profile.
-import { appendFileSync, readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { appendFileSync, statSync, truncateSync } from 'node:fs';
+import { rssKb, treeRssKb } from './proc-rss.js';
 import { chmod, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -43,47 +44,6 @@ export interface HostOptions {
   tamper?(): TamperCheck;
   /** The session key of the host's latest call, for `sessions list`. */
   lastKey?(): string | undefined;
-}
-
-function rssKb(pid: number): number | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const m = /VmRSS:\s+(\d+) kB/.exec(status);
-    return m ? Number(m[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** RSS of a process and its descendants (Linux), KiB. */
-function treeRssKb(root: number | undefined): number | undefined {
-  if (!root) return undefined;
-  let total = 0;
-  const queue = [root];
-  const seen = new Set<number>();
-  try {
-    const children = new Map<number, number[]>();
-    for (const d of readdirSync('/proc')) {
-      if (!/^\d+$/.test(d)) continue;
-      try {
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        (children.get(ppid) ?? children.set(ppid, []).get(ppid)!).push(Number(d));
-      } catch {
-        /* gone */
-      }
-    }
-    while (queue.length) {
-      const pid = queue.pop()!;
-      if (seen.has(pid)) continue;
-      seen.add(pid);
-      total += rssKb(pid) ?? 0;
-      queue.push(...(children.get(pid) ?? []));
-    }
-    return total;
-  } catch {
-    return undefined;
-  }
 }
 
 export async function runHost(opts: HostOptions): Promise<void> {

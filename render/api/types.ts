@@ -128,6 +128,10 @@ export interface RenderSpec {
   signal?: AbortSignal;
 }
 
+/** What `gstack pdf` and `gstack diagram` pass through to the renders they run, with the
+ * meanings RenderSpec gives them (their timeoutMs bounds each render). */
+export type RenderCallOptions = Pick<RenderSpec, 'engine' | 'timeoutMs' | 'env' | 'cwd' | 'signal' | 'onProgress'>;
+
 export interface RenderArtifact {
   /** Index of the step (0-based) in spec.steps that produced it. */
   step: number;

@@ -17,11 +17,11 @@ import { countPages, readPdfLayout } from './make-pdf-pages.js';
 import { OptionError } from '../api/pdf-options.js';
 import { PRINT_GROUP, RenderUsageError, printStep, type Value } from '../cli/cli-args.js';
 import { RenderError } from '../api/errors.js';
-import type { PdfStep, RenderEngineChoice, RenderStep } from '../api/types.js';
+import type { PdfStep, RenderCallOptions, RenderEngineChoice, RenderStep } from '../api/types.js';
 import { render } from '../index.js';
 import { writeOutputFile } from '../orchestrate/outputs.js';
 
-export interface MakePdfOptions {
+export interface MakePdfOptions extends RenderCallOptions {
   input: string;
   /** Default: the input's path with .pdf (or .html). */
   output?: string;
@@ -43,15 +43,6 @@ export interface MakePdfOptions {
   lang?: string;
   allowNetwork?: boolean;
   strict?: boolean;
-  engine?: RenderEngineChoice;
-  timeoutMs?: number;
-  env?: NodeJS.ProcessEnv;
-  /** Directory relative paths are resolved from. Default: the process's. */
-  cwd?: string;
-  /** Stops the render (the caller was interrupted or went away). */
-  signal?: AbortSignal;
-  /** One progress or warning line at a time (stderr in the CLI). */
-  onProgress?: (line: string) => void;
 }
 
 export interface DiagramProblem {

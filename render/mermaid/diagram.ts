@@ -17,11 +17,11 @@ import {
   type MermaidPageState,
 } from './mermaid-page.js';
 import { RenderError } from '../api/errors.js';
-import type { RenderEngineChoice, RenderStep } from '../api/types.js';
+import type { RenderCallOptions, RenderStep } from '../api/types.js';
 import { render } from '../index.js';
 import { writeOutputFile } from '../orchestrate/outputs.js';
 
-export interface DiagramOptions {
+export interface DiagramOptions extends RenderCallOptions {
   inputs: string[];
   /** Explicit SVG paths, one per diagram in order. */
   svg?: string[];
@@ -35,14 +35,6 @@ export interface DiagramOptions {
   scale?: number;
   theme?: MermaidPageOptions['theme'];
   background?: 'white' | 'transparent';
-  engine?: RenderEngineChoice;
-  timeoutMs?: number;
-  env?: NodeJS.ProcessEnv;
-  /** Directory relative paths are resolved from. Default: the process's. */
-  cwd?: string;
-  /** Stops the render (the caller was interrupted or went away). */
-  signal?: AbortSignal;
-  onProgress?: (line: string) => void;
 }
 
 export interface DiagramSource {

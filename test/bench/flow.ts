@@ -226,7 +226,7 @@ async function main() {
   const bench = list.sessions.find((s) => s.key === 'bench')?.host;
   if (bench?.hostRssKb !== undefined) {
     const total = Math.round(((bench.hostRssKb ?? 0) + (bench.browserRssKb ?? 0)) / 1024);
-    console.log(`idle session host: host ${Math.round(bench.hostRssKb / 1024)} MiB + browser ${Math.round((bench.browserRssKb ?? 0) / 1024)} MiB = ${total} MiB RSS (tree: ${Math.round(treeRssKb(bench.pid) / 1024)} MiB)`);
+    console.log(`idle session host: host ${Math.round(bench.hostRssKb / 1024)} MiB + browser ${Math.round((bench.browserRssKb ?? 0) / 1024)} MiB = ${total} MiB RSS (tree: ${Math.round((treeRssKb(bench.pid) ?? 0) / 1024)} MiB)`);
   }
   await timed(process.execPath, [BIN, 'sessions', 'stop', '--all'], env).catch(() => undefined);
   await site.close();
