@@ -4,6 +4,7 @@
 import type { CallIo, DeadlineHandle } from '../driver/host/protocol.js';
 import type { SessionHostBinding } from '../driver/run.js';
 import { armWatchdog } from '../driver/watchdog.js';
+import type { StopCause } from '../driver/stop-cause.js';
 
 export interface CliIo extends CallIo {
   /** The arguments after `gstack` (render reads its steps from them in order). */
@@ -21,7 +22,9 @@ export interface CliIo extends CallIo {
  * watchdog thread for the deadline of a script run here (driver/watchdog.ts). */
 export function processIo(argv: string[]): CliIo {
   const controller = new AbortController();
-  const stop = () => controller.abort();
+  // The abort's reason names the signal and this process, so the call's `[error]` line can say
+  // what stopped it (driver/stop-cause.ts).
+  const stop = (signal: NodeJS.Signals) => controller.abort({ kind: 'signal', signal, pid: process.pid } satisfies StopCause);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   let readerGone = false;

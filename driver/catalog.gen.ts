@@ -210,24 +210,64 @@ export function readSharedFlags(argv: Record<string, unknown>): SharedFlags {
   };
 }
 
-export interface RunFlags extends SharedFlags {
+export interface RunFlags {
   /** --file: Read the script from FILE. */
   file?: string;
+  /** --engine: Which browser runs the script. `auto` uses the user's Aside browser when it answers the readiness probe, else our Chromium profile. */
+  engine: "auto" | "aside" | "chromium";
+  /** --session: Session key (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). Each key has its own profile and logins. */
+  session?: string;
+  /** --profile: Use this Chromium profile directory instead of the session's. */
+  profile?: string;
+  /** --ephemeral: Use a throwaway profile, removed when the call ends. */
+  ephemeral: boolean;
+  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1. */
+  timeout: number;
+  /** --lock-timeout: How long to wait for another call on the same profile before exiting 4. */
+  lockTimeout: number;
+  /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
+  maxOutput: number;
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs }` instead of lines. */
+  json: boolean;
+  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
+  out?: string;
+  /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
+  connect?: string;
+  /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
+  cdp?: string;
+  /** --allow-file-urls: Let this call's script open `file:` URLs (refused by default: a page would get local files). */
+  allowFileUrls: boolean;
+  /** --headed: Show the Chromium window (debugging on a desktop). Needs the full browser: a headless call prefers Chromium's faster headless shell when one is installed. */
+  headed: boolean;
 }
 
 /** The RunFlags of one invocation, from yargs' argv (which has already checked types and choices). */
 export function readRunFlags(argv: Record<string, unknown>): RunFlags {
   return {
-    ...readSharedFlags(argv),
     file: (argv["file"] as string | undefined),
+    engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
+    session: (argv["session"] as string | undefined),
+    profile: (argv["profile"] as string | undefined),
+    ephemeral: (argv["ephemeral"] as boolean | undefined) ?? false,
+    timeout: (argv["timeout"] as number | undefined) ?? 120000,
+    lockTimeout: (argv["lock-timeout"] as number | undefined) ?? 60000,
+    maxOutput: (argv["max-output"] as number | undefined) ?? 200000,
+    json: (argv["json"] as boolean | undefined) ?? false,
+    out: (argv["out"] as string | undefined),
+    connect: (argv["connect"] as string | undefined),
+    cdp: (argv["cdp"] as string | undefined),
+    allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
+    headed: (argv["headed"] as boolean | undefined) ?? false,
   };
 }
 
 export interface ProbeFlags {
   /** --engine: Report for a call made with this `--engine`. */
   engine: "auto" | "aside" | "chromium";
-  /** --json: Print one JSON object `{ ok, exitCode, probe: { outcome, reason }, engine, why, chromium }` instead of lines. */
+  /** --json: Print one JSON object `{ ok, exitCode, probe: { outcome, reason }, engine, why, chromium, session }` instead of lines. */
   json: boolean;
+  /** --session: Session key (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). Each key has its own profile and logins. */
+  session?: string;
 }
 
 /** The ProbeFlags of one invocation, from yargs' argv (which has already checked types and choices). */
@@ -235,25 +275,64 @@ export function readProbeFlags(argv: Record<string, unknown>): ProbeFlags {
   return {
     engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
     json: (argv["json"] as boolean | undefined) ?? false,
+    session: (argv["session"] as string | undefined),
   };
 }
 
-export interface CookbookFlags extends SharedFlags {
+export interface CookbookFlags {
   /** --url: The page the shape opens (its `url` parameter; required unless --params has it). */
   url?: string;
   /** --params: The shape's other parameters as a JSON object, checked against its JSON schema (see `gstack cookbook list`), e.g. `'{"selector":"h1"}'`. */
   params?: string;
   /** --print: Print the complete flow script instead of running it, to adapt and run with `gstack run -f`. Required parameters you did not give take the shape's example values, and stderr names them. */
   print: boolean;
+  /** --engine: Which browser runs the script. `auto` uses the user's Aside browser when it answers the readiness probe, else our Chromium profile. */
+  engine: "auto" | "aside" | "chromium";
+  /** --session: Session key (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). Each key has its own profile and logins. */
+  session?: string;
+  /** --profile: Use this Chromium profile directory instead of the session's. */
+  profile?: string;
+  /** --ephemeral: Use a throwaway profile, removed when the call ends. */
+  ephemeral: boolean;
+  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1. */
+  timeout: number;
+  /** --lock-timeout: How long to wait for another call on the same profile before exiting 4. */
+  lockTimeout: number;
+  /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
+  maxOutput: number;
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs }` instead of lines. */
+  json: boolean;
+  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
+  out?: string;
+  /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
+  connect?: string;
+  /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
+  cdp?: string;
+  /** --allow-file-urls: Let this call's script open `file:` URLs (refused by default: a page would get local files). */
+  allowFileUrls: boolean;
+  /** --headed: Show the Chromium window (debugging on a desktop). Needs the full browser: a headless call prefers Chromium's faster headless shell when one is installed. */
+  headed: boolean;
 }
 
 /** The CookbookFlags of one invocation, from yargs' argv (which has already checked types and choices). */
 export function readCookbookFlags(argv: Record<string, unknown>): CookbookFlags {
   return {
-    ...readSharedFlags(argv),
     url: (argv["url"] as string | undefined),
     params: (argv["params"] as string | undefined),
     print: (argv["print"] as boolean | undefined) ?? false,
+    engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
+    session: (argv["session"] as string | undefined),
+    profile: (argv["profile"] as string | undefined),
+    ephemeral: (argv["ephemeral"] as boolean | undefined) ?? false,
+    timeout: (argv["timeout"] as number | undefined) ?? 120000,
+    lockTimeout: (argv["lock-timeout"] as number | undefined) ?? 60000,
+    maxOutput: (argv["max-output"] as number | undefined) ?? 200000,
+    json: (argv["json"] as boolean | undefined) ?? false,
+    out: (argv["out"] as string | undefined),
+    connect: (argv["connect"] as string | undefined),
+    cdp: (argv["cdp"] as string | undefined),
+    allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
+    headed: (argv["headed"] as boolean | undefined) ?? false,
   };
 }
 
@@ -264,8 +343,14 @@ export interface SessionsFlags {
   olderThan: string;
   /** --dry-run: gc: print what would be removed, remove nothing. */
   dryRun: boolean;
-  /** --all: stop: every background host of this user (all sessions' and the render host). */
+  /** --all: stop: every background host of this user (all sessions' and the render host). The user's tool: it refuses (exit 4) while another session has a call running, unless --force. */
   all: boolean;
+  /** --force: With --all: stop even sessions with a call running, after waiting up to 3 s for those calls to end; each stopped call's `[error]` line names this command and its pid. */
+  force: boolean;
+  /** --render: stop: only the render host (the browser `render`, `pdf` and `diagram` keep up between renders); no session is touched. */
+  render: boolean;
+  /** --mine: list: only the caller's own session (--session, GSTACK_SESSION_KEY, ...). */
+  mine: boolean;
   /** --remote: import-cookies: write the session's storageState file (used by `--connect`/`--cdp` calls) instead of its local profile. Automatic when the session's last call was remote. */
   remote: boolean;
   /** --from-browser: import-cookies: read the cookies from this browser's own profile on this machine instead of a FILE (Linux and macOS). */
@@ -287,6 +372,9 @@ export function readSessionsFlags(argv: Record<string, unknown>): SessionsFlags 
     olderThan: (argv["older-than"] as string | undefined) ?? "7d",
     dryRun: (argv["dry-run"] as boolean | undefined) ?? false,
     all: (argv["all"] as boolean | undefined) ?? false,
+    force: (argv["force"] as boolean | undefined) ?? false,
+    render: (argv["render"] as boolean | undefined) ?? false,
+    mine: (argv["mine"] as boolean | undefined) ?? false,
     remote: (argv["remote"] as boolean | undefined) ?? false,
     fromBrowser: (argv["from-browser"] as "chrome" | "chromium" | "brave" | "edge" | undefined),
     browserProfile: (argv["browser-profile"] as string | undefined) ?? "Default",
@@ -384,6 +472,8 @@ export interface RenderFlags {
   eval?: string;
   /** --out: After --eval: write its value to FILE instead of printing it (strings as-is, `data:` URLs decoded to bytes, other values as JSON). */
   out?: string;
+  /** --session: Session key (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). Each key has its own profile and logins. */
+  session?: string;
 }
 
 /** The RenderFlags of one invocation, from yargs' argv (which has already checked types and choices). */
@@ -422,6 +512,7 @@ export function readRenderFlags(argv: Record<string, unknown>): RenderFlags {
     quality: (argv["quality"] as number | undefined),
     eval: (argv["eval"] as string | undefined),
     out: (argv["out"] as string | undefined),
+    session: (argv["session"] as string | undefined),
   };
 }
 
@@ -488,6 +579,8 @@ export interface PdfFlags {
   engine: "auto" | "aside" | "chromium";
   /** --timeout: Deadline for each print pass, in milliseconds. */
   timeout: number;
+  /** --session: Session key (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). Each key has its own profile and logins. */
+  session?: string;
 }
 
 /** The PdfFlags of one invocation, from yargs' argv (which has already checked types and choices). */
@@ -524,6 +617,7 @@ export function readPdfFlags(argv: Record<string, unknown>): PdfFlags {
     strict: (argv["strict"] as boolean | undefined) ?? false,
     engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
     timeout: (argv["timeout"] as number | undefined) ?? 120000,
+    session: (argv["session"] as string | undefined),
   };
 }
 
@@ -548,6 +642,8 @@ export interface DiagramFlags {
   engine: "auto" | "aside" | "chromium";
   /** --timeout: Whole-call deadline in milliseconds. */
   timeout: number;
+  /** --session: Session key (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). Each key has its own profile and logins. */
+  session?: string;
 }
 
 /** The DiagramFlags of one invocation, from yargs' argv (which has already checked types and choices). */
@@ -563,6 +659,7 @@ export function readDiagramFlags(argv: Record<string, unknown>): DiagramFlags {
     background: (argv["background"] as "white" | "transparent" | undefined) ?? "white",
     engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
     timeout: (argv["timeout"] as number | undefined) ?? 120000,
+    session: (argv["session"] as string | undefined),
   };
 }
 
@@ -624,7 +721,14 @@ export const FLAG_DEFAULTS = {
     "headed": false,
   },
   "run": {
-
+    "engine": "auto",
+    "ephemeral": false,
+    "timeout": 120000,
+    "lock-timeout": 60000,
+    "max-output": 200000,
+    "json": false,
+    "allow-file-urls": false,
+    "headed": false,
   },
   "probe": {
     "engine": "auto",
@@ -632,11 +736,22 @@ export const FLAG_DEFAULTS = {
   },
   "cookbook": {
     "print": false,
+    "engine": "auto",
+    "ephemeral": false,
+    "timeout": 120000,
+    "lock-timeout": 60000,
+    "max-output": 200000,
+    "json": false,
+    "allow-file-urls": false,
+    "headed": false,
   },
   "sessions": {
     "older-than": "7d",
     "dry-run": false,
     "all": false,
+    "force": false,
+    "render": false,
+    "mine": false,
     "remote": false,
     "browser-profile": "Default",
     "lock-timeout": 60000,

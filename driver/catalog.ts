@@ -35,7 +35,13 @@ export interface Flag {
   placeholder?: string;
   /** gstack render: the step this flag opens (a flag named like its step) or configures. */
   step?: RenderStepKind;
+  /** Set by resolveCommand on a flag that comes from the catalog's shared flags. */
+  shared?: boolean;
+  /** Set by resolveCommand: what a shared flag means for this command (catalog `sharedFlags`). */
+  note?: string;
 }
+/** In a command's `sharedFlags`: a shared flag by name, optionally with what it means there. */
+export type SharedFlagRef = string | { name: string; note: string };
 /** The steps of `gstack render`. */
 export type RenderStepKind = 'pdf' | 'screenshot' | 'eval';
 /** In a command's flag list: every flag of `catalog.flagGroups[group]`, at that place. */
@@ -49,8 +55,11 @@ export interface FlagGroupRef {
 /** A command as the catalog file writes it (flag groups by reference). */
 export interface CatalogCommand extends Omit<Command, 'flags'> {
   flags: Array<Flag | FlagGroupRef>;
+  /** The shared flags the command takes, after its own (resolveCommand appends them). */
+  sharedFlags?: SharedFlagRef[];
 }
-/** A command with its flag groups resolved: what the CLI, the docs and the parsers use. */
+/** A command with its flag groups and shared flags resolved: what the CLI, the docs and the
+ * parsers use. */
 export interface Command {
   name: string;
   usage: string;
@@ -155,9 +164,18 @@ export function flagGroup(group: string, catalog = loadCatalog()): Flag[] {
   return flags;
 }
 
-/** A catalog command with its flag-group references replaced by the groups' flags. */
+/** A catalog command with its flag-group references replaced by the groups' flags, and the
+ * shared flags it takes appended (marked `shared`, with the command's note if it has one). */
 export function resolveCommand(c: CatalogCommand, catalog: Catalog): Command {
-  return { ...c, flags: c.flags.flatMap((f) => (isGroupRef(f) ? flagGroup(f.group, catalog).map((g) => (f.step ? { ...g, step: f.step } : g)) : [f])) };
+  const { sharedFlags: sharedRefs = [], ...rest } = c;
+  const own = c.flags.flatMap((f) => (isGroupRef(f) ? flagGroup(f.group, catalog).map((g) => (f.step ? { ...g, step: f.step } : g)) : [f]));
+  const shared = sharedRefs.map((ref): Flag => {
+    const name = typeof ref === 'string' ? ref : ref.name;
+    const flag = catalog.sharedFlags?.find((s) => s.name === name);
+    if (!flag) throw new CatalogError(`driver/catalog.json: command "${c.name}" takes the shared flag --${name}, which sharedFlags does not define`);
+    return { ...flag, shared: true, ...(typeof ref === 'string' ? {} : { note: ref.note }) };
+  });
+  return { ...rest, flags: [...own, ...shared] };
 }
 
 let cached: Catalog | undefined;

@@ -35,23 +35,21 @@ function flagType(f: Flag): string {
 const alwaysSet = (f: Flag) => f.default !== undefined || f.type === 'boolean' || f.type === 'count';
 
 /** The typed view of a command's parsed flags, and its reader from yargs' argv. */
-function flagsCode(typeName: string, flags: Flag[], extendsName?: string): string {
+function flagsCode(typeName: string, flags: Flag[]): string {
   const fields = flags.map((f) => `${doc(`--${f.name}: ${f.description}`, '  ')}\n  ${camel(f.name)}${alwaysSet(f) ? '' : '?'}: ${flagType(f)};`);
   const reads = flags.map((f) => {
     const fallback = f.default !== undefined ? ` ?? ${lit(f.default)}` : f.type === 'boolean' ? ' ?? false' : f.type === 'count' ? ' ?? 0' : '';
     return `    ${camel(f.name)}: (argv[${lit(f.name)}] as ${flagType(f)} | undefined)${fallback},`;
   });
-  const base = extendsName ? ` extends ${extendsName}` : '';
-  const spread = extendsName ? `    ...read${extendsName}(argv),\n` : '';
   return [
-    `export interface ${typeName}${base} {`,
+    `export interface ${typeName} {`,
     ...fields,
     '}',
     '',
     `/** The ${typeName} of one invocation, from yargs' argv (which has already checked types and choices). */`,
     `export function read${typeName}(argv: Record<string, unknown>): ${typeName} {`,
     '  return {',
-    spread + reads.join('\n'),
+    reads.join('\n'),
     '  };',
     '}',
   ].join('\n');
@@ -62,7 +60,6 @@ export function renderCode(catalog: Catalog): string {
   if (!engineFlag?.choices) throw new Error('driver/catalog.json: the shared --engine flag must list its choices');
   const commands: Command[] = catalog.commands.map((c) => resolveCommand(c, catalog));
   const shared = catalog.sharedFlags ?? [];
-  const usesShared = new Set(['run', 'cookbook']);
   const out: string[] = [
     '// AUTO-GENERATED from driver/catalog.json by templates/gen-code.ts. Do not edit: edit the catalog and run `npm run gen`.',
     '//',
@@ -122,7 +119,7 @@ export function renderCode(catalog: Catalog): string {
     '',
   ];
   for (const c of commands) {
-    out.push(flagsCode(`${pascal(c.name)}Flags`, c.flags, usesShared.has(c.name) ? 'SharedFlags' : undefined), '');
+    out.push(flagsCode(`${pascal(c.name)}Flags`, c.flags), '');
   }
   const renderFlags = commands.find((c) => c.name === 'render')?.flags ?? [];
   const stepFlags = renderFlags.filter((f) => f.step && f.step === f.name);

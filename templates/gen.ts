@@ -105,6 +105,7 @@ function makeHandlebars(catalog: Catalog, shapes: ReadonlyArray<{ name: string }
   hb.registerHelper('join', (list: unknown[], sepr: unknown) => (Array.isArray(list) ? list.join(typeof sepr === 'string' ? sepr : ', ') : ''));
   hb.registerHelper('codeList', (list: unknown[]) => (Array.isArray(list) ? list.map(code).join(', ') : ''));
   hb.registerHelper('flagSignature', (f: Flag) => flagSignature(f));
+  hb.registerHelper('sharedWithoutNote', (flags: Flag[]) => flags.filter((f) => f.shared && !f.note));
   hb.registerHelper('flagDefault', (f: Flag) => flagDefault(f));
   hb.registerHelper('support', (v: string) => ({ yes: 'yes', no: 'no', partial: 'partial' })[v] ?? v);
   /** The commands whose `skills` include this skill, in catalog order. */

@@ -65,7 +65,7 @@ before(() => {
   writeFileSync(secret, 'TOP-SECRET-CONTENT');
 });
 after(async () => {
-  await runCli(['sessions', 'stop', '--all'], { env: { GSTACK_HOME: join(work, 'home-1-2') } });
+  await runCli(['sessions', 'stop', 'attacker'], { env: { GSTACK_HOME: join(work, 'home-1-2') } });
 });
 
 const lit = (s: string) => JSON.stringify(s);

@@ -167,6 +167,6 @@ console.log("GSTACK_STEP_OK");`;
     assert.equal(lines.at(-1), 'GSTACK_STEP_OK');
     assert.ok(existsSync(join(home, '.gstack', 'profiles')), 'the session profile lives in the new HOME');
   } finally {
-    await runCommand(shim, ['sessions', 'stop', '--all'], { cwd: project, env, timeoutMs: 30_000 });
+    await runCommand(shim, ['sessions', 'stop', 'new-user'], { cwd: project, env, timeoutMs: 30_000 });
   }
 });

@@ -13,11 +13,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   return y.command(
     'cookbook <shape>',
     spec.description,
-    (b) =>
-      applyFlags(
-        applyFlags(b.positional('shape', { type: 'string', describe: shapeArg?.description, choices: shapeArg?.choices }), spec.flags),
-        catalog.sharedFlags ?? [],
-      ),
+    (b) => applyFlags(b.positional('shape', { type: 'string', describe: shapeArg?.description, choices: shapeArg?.choices }), spec.flags),
     async (argv) => {
       const { SHAPES, findShape, buildScript } = await import('../../cookbook/index.js');
       if (argv.shape === 'list') {

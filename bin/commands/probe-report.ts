@@ -4,6 +4,8 @@ import { probeAside, type ProbeResult } from '../../driver/engines/aside-probe.j
 import { decideEngine, type EngineDecision } from '../../driver/engines/select.js';
 import { findChromium, type ChromiumFound } from '../../driver/chromium-find.js';
 import type { CliIo } from '../cli-io.js';
+import { resolveSessionKey, sessionPaths, type SessionKey } from '../../driver/sessions/key.js';
+import { sessionHostPid } from '../../driver/host/control.js';
 
 interface ProbeReport {
   ok: boolean;
@@ -14,10 +16,14 @@ interface ProbeReport {
   why: string;
   chromium: ChromiumFound | null;
   chromiumError?: string;
+  /** The session a call with the same --session, environment and cwd would use, and its host. */
+  session: SessionKey & { profile: string; hostPid: number | null };
 }
 
-async function probeReport(engineFlag: EngineChoice, env = process.env): Promise<ProbeReport> {
-  const [probe, chromiumOrError] = await Promise.all([
+async function probeReport(engineFlag: EngineChoice, session: string | undefined, env: NodeJS.ProcessEnv, cwd: string): Promise<ProbeReport> {
+  const key = resolveSessionKey({ session, env, cwd });
+  const profile = sessionPaths(key.slug, env).profileDir;
+  const [probe, chromiumOrError, hostPid] = await Promise.all([
     probeAside({ env }),
     Promise.resolve().then(() => {
       try {
@@ -26,6 +32,7 @@ async function probeReport(engineFlag: EngineChoice, env = process.env): Promise
         return e as Error;
       }
     }),
+    sessionHostPid(profile),
   ]);
   const chromium = chromiumOrError instanceof Error ? null : chromiumOrError;
   const chromiumError = chromiumOrError instanceof Error ? chromiumOrError.message : undefined;
@@ -34,11 +41,11 @@ async function probeReport(engineFlag: EngineChoice, env = process.env): Promise
   const engine: ProbeReport['engine'] = decision.engine === 'chromium' && !chromium ? null : decision.engine;
   const why = engine === null && decision.engine !== null ? `${decision.why}, and no Chromium was found; a call would exit 3` : decision.engine === null ? `${decision.why}; a call would exit 3` : decision.why;
   const ok = engine !== null;
-  return { ok, exitCode: ok ? 0 : 3, probe, engine, why, chromium, chromiumError };
+  return { ok, exitCode: ok ? 0 : 3, probe, engine, why, chromium, chromiumError, session: { ...key, profile, hostPid: hostPid ?? null } };
 }
 
-export async function runProbeCommand(args: { engine?: EngineChoice; json?: boolean }, io: Pick<CliIo, 'out' | 'env'>): Promise<number> {
-  const report = await probeReport(args.engine ?? 'auto', io.env);
+export async function runProbeCommand(args: { engine?: EngineChoice; json?: boolean; session?: string }, io: Pick<CliIo, 'out' | 'env' | 'cwd'>): Promise<number> {
+  const report = await probeReport(args.engine ?? 'auto', args.session, io.env, io.cwd);
   if (args.json) {
     io.out(JSON.stringify(report) + '\n');
     return report.exitCode;
@@ -49,6 +56,7 @@ export async function runProbeCommand(args: { engine?: EngineChoice; json?: bool
     `ENGINE=${report.engine ?? 'none'}`,
     `ENGINE_REASON=${report.why}`,
     report.chromium ? `CHROMIUM=${report.chromium.path} (${report.chromium.source}, ${report.chromium.kind})` : `CHROMIUM=none (${report.chromiumError ?? 'not found'})`,
+    `SESSION=${report.session.slug} key=${JSON.stringify(report.session.key)} source=${report.session.source} profile=${report.session.profile} host=${report.session.hostPid ? `pid:${report.session.hostPid}` : 'no'}`,
   ];
   io.out(out.join('\n') + '\n');
   return report.exitCode;

@@ -11,7 +11,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   return y.command(
     'run [script]',
     spec.description,
-    (b) => applyFlags(applyFlags(b.positional('script', { type: 'string', describe: spec.positionals?.[0]?.description }), spec.flags), catalog.sharedFlags ?? []),
+    (b) => applyFlags(b.positional('script', { type: 'string', describe: spec.positionals?.[0]?.description }), spec.flags),
     async (argv) => {
       // yargs turns a lone `-` positional into "" (or true): that is the stdin form.
       const loneDash = io.argv.includes('-') && ((argv.script as unknown) === '' || (argv.script as unknown) === true);

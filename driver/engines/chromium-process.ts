@@ -35,6 +35,8 @@ export interface ChromiumProcess {
   wsEndpoint: Promise<string>;
   /** Resolves when the browser process has exited. */
   exited: Promise<void>;
+  /** How it exited (its code, or the signal that ended it), once it has. */
+  exitStatus(): BrowserExit | undefined;
   /** Asks the browser to shut down cleanly (profile flushed), waits up to `graceMs`, then kills. */
   close(graceMs?: number): Promise<void>;
   /** SIGKILL, for timeouts and signals. */
@@ -42,6 +44,11 @@ export interface ChromiumProcess {
 }
 
 export class ChromiumStartError extends Error {}
+
+export interface BrowserExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
 
 /** Flags Playwright itself passes for automation, plus our quiet-network set. */
 function launchArgs(opts: LaunchOptions): string[] {
@@ -206,6 +213,7 @@ export function startChromium(opts: LaunchOptions): ChromiumProcess {
     pid: proc.pid,
     wsEndpoint,
     exited,
+    exitStatus: () => (running() ? undefined : { code: proc.exitCode, signal: proc.signalCode }),
     kill,
     async close(graceMs = 5000) {
       if (!running()) return;

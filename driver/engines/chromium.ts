@@ -16,6 +16,8 @@ import type { DeadlineHandle } from '../host/protocol.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
 import { browserEnv } from './browser-env.js';
 import { trace } from '../trace.js';
+import { browserGoneMessage, stoppedMessage } from '../stop-cause.js';
+import type { BrowserExit } from './chromium-process.js';
 
 /** Default per-action timeout for a flow script: long enough for a slow local app, short
  * enough that a wrong selector fails within the call budget. */
@@ -31,6 +33,9 @@ export interface OpenedContext {
   close(graceMs?: number): Promise<void>;
   /** Kills the browser without ceremony (timeouts, signals); a host restarts it for the next call. */
   kill(): Promise<void>;
+  /** Resolves with how the browser process ended, when it ends (a crash, an out-of-memory kill,
+   * a `kill` from outside, or our own close): a call it ends under says so. */
+  gone?: Promise<BrowserExit | undefined>;
   /**
    * Set when the browser outlives the call (a session host): instead of `close`, the engine
    * hands over the call's own clean-up (its tabs, routes, listeners, downloads), which the
@@ -83,6 +88,7 @@ export async function launchPersistent(profileDir: string, headed = false, env: 
     return {
       context,
       browserPid: browserProcess.pid,
+      gone: browserProcess.exited.then(() => browserProcess.exitStatus()),
       // Browser.close lets Chromium flush cookies and localStorage to the profile; bounded so
       // a wedged browser cannot hold the call (it is killed after the grace period).
       close: (graceMs = 5000) => browserProcess.close(graceMs),
@@ -115,14 +121,21 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
       input.timeoutMs,
     );
     timer.unref?.();
-    onAbort = () => resolve({ completed: false, error: 'The call was interrupted (signal); its tabs were closed.' });
+    onAbort = () => resolve({ completed: false, error: stoppedMessage(input.signal?.reason) });
     // A listener added to an already aborted signal never fires: the caller may have gone while
     // the session lock was being taken.
     if (input.signal?.aborted) onAbort();
     else input.signal?.addEventListener('abort', onAbort, { once: true });
   });
+  // The browser dying under the call (crash, out-of-memory kill, a kill from outside) ends the
+  // call with how it died, not with whatever Playwright error the script saw first.
+  let browserGone: (exit: BrowserExit | undefined) => void = () => undefined;
+  const gone = new Promise<EngineRunOutcome>((resolve) => {
+    browserGone = (exit) => resolve({ completed: false, error: browserGoneMessage(opened?.browserPid, exit) });
+  });
   const work = (async (): Promise<EngineRunOutcome> => {
     opened = await (input.openContext ? input.openContext() : launchPersistent(input.profileDir, input.headed, input.env));
+    void opened.gone?.then(browserGone);
     input.deadline?.browserStarted(opened.browserPid);
     opened.context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     opened.context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
@@ -136,7 +149,13 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     }
   })();
   try {
-    const outcome = await Promise.race([work, deadline]);
+    let outcome = await Promise.race([work, deadline, gone]);
+    if (!outcome.completed && !outcome.timedOut && !input.signal?.aborted && opened?.gone && /closed|crash|disconnect/i.test(outcome.error ?? '')) {
+      // The script's own error may have come first ("Target page, context or browser has been
+      // closed"); a browser that is gone, or going within a moment, is the real cause.
+      const late = await Promise.race([gone, new Promise<undefined>((r) => setTimeout(r, 500))]);
+      if (late) outcome = late;
+    }
     // From here on nothing the script still holds may act: its tabs, context view, fs and
     // console refuse, so a script that outlives its call cannot touch the next one.
     run?.revoke();

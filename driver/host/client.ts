@@ -20,7 +20,8 @@ import { resolveSessionKey } from '../sessions/key.js';
 import { buildId, hostAddress, hostEntry, openRuntimeDir, UnsafeRuntimeDirError, type HostAddress, type HostTarget } from './address.js';
 import { decoder, encode, parseHostMessage, type ClientMessage, type HostMessage, type HostStatus } from './protocol.js';
 import { flagValue } from './route.js';
-import { killHostTree } from './control.js';
+import { killHostTree, readStopNote } from './control.js';
+import { parseStopCause, stoppedMessage } from '../stop-cause.js';
 
 /** What the client needs of its process. */
 export interface ClientIo {
@@ -207,19 +208,27 @@ function runCall(socket: net.Socket, io: ClientIo, target: HostTarget, address: 
     };
 
     const onAbort = () => {
-      send({ t: 'abort' });
+      send({ t: 'abort', cause: parseStopCause(io.signal.reason) });
       // The host closes the call's tabs and answers; one that cannot (its script never
       // yields) is ended so the interrupt always ends the call.
       abortTimer = setTimeout(() => {
         ending = true;
-        void killHostTree(hostPid).then(() => fail('The call was interrupted (signal); the session host did not stop in time and was ended with its browser.'));
+        void killHostTree(hostPid).then(() =>
+          fail(`${stoppedMessage(io.signal.reason)} The session host (pid ${hostPid}) did not stop in time and was ended with its browser.`),
+        );
       }, ABORT_GRACE_MS);
     };
 
     socket.on('close', () => {
       if (phase === 'done' || ending) return;
       if (phase !== 'accepted') return settle('retry');
-      fail(`The host running this call (pid ${hostPid}) ended before the call finished; its browser went with it. Run the call again: a fresh host starts.`);
+      // Stopped by another command (it left a note), or gone for a reason nobody wrote down.
+      const note = readStopNote(address.lockTarget);
+      fail(
+        note
+          ? stoppedMessage(note)
+          : `The host running this call (pid ${hostPid}) ended before the call finished (killed or crashed); its browser went with it. Run the call again: a fresh host starts.`,
+      );
     });
     socket.on(
       'data',

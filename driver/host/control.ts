@@ -5,8 +5,44 @@
 //
 // A host is found through its singleton lock (the record names its pid), never through its
 // socket, so a host is found whatever runtime directory the caller has. Built-ins only.
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { lockHolder } from '../sessions/lock.js';
 import { hostLockTarget, openRuntimeDir } from './address.js';
+import { parseStopCause, type StopCause } from '../stop-cause.js';
+
+// ---- Stop notes: who stopped a host ----
+//
+// A signal carries no sender, so whoever stops a host leaves a note next to the host's singleton
+// lock first (`<lock target>.stop`, owner-only): the command and its pid. The host reads it when
+// the signal arrives and aborts its running call with that cause; a client whose host vanished
+// mid-call reads it too. A note older than a minute is stale (a stop that never happened).
+const NOTE_MAX_AGE_MS = 60_000;
+
+const notePath = (lockTarget: string) => lockTarget + '.stop';
+
+export function writeStopNote(lockTarget: string, cause: StopCause): void {
+  try {
+    writeFileSync(notePath(lockTarget), JSON.stringify(cause), { mode: 0o600 });
+  } catch {
+    /* the stop still happens; the call just cannot say who did it */
+  }
+}
+
+/** The cause a stopper left for the host of `lockTarget`, if fresh. */
+export function readStopNote(lockTarget: string): StopCause | undefined {
+  try {
+    const p = notePath(lockTarget);
+    if (Date.now() - statSync(p).mtimeMs > NOTE_MAX_AGE_MS) return undefined;
+    return parseStopCause(JSON.parse(readFileSync(p, 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A new host owns its lock: a note left for the previous one is not about it. */
+export function clearStopNote(lockTarget: string): void {
+  rmSync(notePath(lockTarget), { force: true });
+}
 
 const alive = (pid: number): boolean => {
   try {
@@ -63,10 +99,20 @@ export async function killHostTree(pid: number, graceMs = 1_500): Promise<void> 
  * nothing more, closes its browser in order and exits; one that has not gone after `graceMs`
  * (a script that never yields) is ended with its browser. Returns the pid it stopped.
  */
-export async function stopSessionHost(profileDir: string, graceMs = 10_000): Promise<number | undefined> {
-  const holder = await lockHolder(hostLockTarget({ kind: 'session', profileDir }));
+export async function stopSessionHost(profileDir: string, opts: StopOptions = {}): Promise<number | undefined> {
+  const lockTarget = hostLockTarget({ kind: 'session', profileDir });
+  const holder = await lockHolder(lockTarget);
   if (!holder || !holder.pid || holder.pid === process.pid) return undefined;
-  return stopByPid(holder.pid, graceMs);
+  if (opts.by) writeStopNote(lockTarget, { kind: 'command', command: opts.by, pid: process.pid });
+  return stopByPid(holder.pid, opts.graceMs ?? 10_000);
+}
+
+export interface StopOptions {
+  /** The command that stops the host, as a user would type it (`gstack sessions stop --all
+   * --force`): a call the stop interrupts names it. */
+  by?: string;
+  /** How long the host may take to close its browser in order before it is killed. */
+  graceMs?: number;
 }
 
 async function stopByPid(pid: number, graceMs: number): Promise<number | undefined> {
@@ -86,17 +132,28 @@ export async function sessionHostPid(profileDir: string): Promise<number | undef
   return (await lockHolder(hostLockTarget({ kind: 'session', profileDir })))?.pid || undefined;
 }
 
-/** Stops the user's render host, if one is up; returns its pid. */
-export async function stopRenderHost(env: NodeJS.ProcessEnv): Promise<number | undefined> {
-  let target: string;
+/** The user's render host lock target, when the runtime dir is usable. */
+function renderLockTarget(env: NodeJS.ProcessEnv): string | undefined {
   try {
     const dir = openRuntimeDir(env);
-    if (!dir) return undefined;
-    target = hostLockTarget({ kind: 'render' }, dir);
+    return dir ? hostLockTarget({ kind: 'render' }, dir) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The pid of the user's render host, when one is up. */
+export async function renderHostPid(env: NodeJS.ProcessEnv): Promise<number | undefined> {
+  const target = renderLockTarget(env);
+  return (target && (await lockHolder(target))?.pid) || undefined;
+}
+
+/** Stops the user's render host, if one is up; returns its pid. */
+export async function stopRenderHost(env: NodeJS.ProcessEnv, opts: StopOptions = {}): Promise<number | undefined> {
+  const target = renderLockTarget(env);
+  if (!target) return undefined;
   const holder = await lockHolder(target);
   if (!holder?.pid) return undefined;
-  return stopByPid(holder.pid, 10_000);
+  if (opts.by) writeStopNote(target, { kind: 'command', command: opts.by, pid: process.pid });
+  return stopByPid(holder.pid, opts.graceMs ?? 10_000);
 }

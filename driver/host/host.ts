@@ -27,6 +27,8 @@ import { acquireProfileLock } from '../sessions/lock.js';
 import { buildId, hostAddress, openRuntimeDir, type HostTarget } from './address.js';
 import { decoder, encode, parseClientMessage, type CallIo, type DeadlineHandle, type HostMessage, type HostStatus } from './protocol.js';
 import type { TamperCheck } from './tamper.js';
+import { clearStopNote, readStopNote } from './control.js';
+import type { StopCause } from '../stop-cause.js';
 
 export const DEFAULT_IDLE_MS = 5 * 60_000;
 
@@ -84,6 +86,7 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
     return; // another host serves this target; our client connects to it
   }
 
+  clearStopNote(address.lockTarget);
   await opts.preload();
   const tamper = opts.tamper?.();
   await unlink(address.socket).catch(() => undefined); // a dead host's socket (we hold the lock)
@@ -107,14 +110,16 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
   };
 
   let exiting = false;
-  const shutdown = async (why: string) => {
+  /** Ends the host. A call still running is aborted with `cause` (who stopped the host), or
+   * with the host's own reason, so its `[error]` line says what happened. */
+  const shutdown = async (why: string, cause?: StopCause) => {
     if (exiting) return;
     exiting = true;
     stopping = true;
     log(`exiting: ${why}`);
     server.close();
     await unlink(address.socket).catch(() => undefined);
-    for (const c of running) c.abort();
+    for (const c of running) c.abort(cause ?? ({ kind: 'host', why, pid: process.pid } satisfies StopCause));
     // Calls in flight answer their clients first (they were aborted: their tabs close).
     for (let i = 0; i < 100 && active > 0; i++) await new Promise((r) => setTimeout(r, 20));
     await opts.shutdownBrowsers().catch(() => undefined);
@@ -165,7 +170,7 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
         }
         switch (msg.t) {
           case 'abort':
-            return controller.abort();
+            return controller.abort(msg.cause);
           case 'stdin':
             stdinWaiter?.(msg.data);
             stdinWaiter = undefined;
@@ -255,7 +260,14 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
     void shutdown('uncaught exception');
   });
   process.on('unhandledRejection', (err) => log(`unhandled rejection: ${(err as Error)?.stack ?? String(err)}`));
-  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void shutdown(sig));
+  // `gstack sessions stop` leaves a note saying who it is before it signals (control.ts).
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.on(sig, () => {
+      const note = readStopNote(address.lockTarget);
+      const why = note?.kind === 'command' ? `stopped by \`${note.command}\` (pid ${note.pid})` : `it received ${sig} from outside gstack`;
+      void shutdown(why, note);
+    });
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -5,6 +5,7 @@
 // Nothing behind `parseClientMessage` / `parseHostMessage` re-checks or casts. Built-ins only:
 // the client loads this before anything else.
 import { StringDecoder } from 'node:string_decoder';
+import { parseStopCause, type StopCause } from '../stop-cause.js';
 
 /** What a command run for a client reads and writes: the client's streams, stdin, environment,
  * directory and abort (its SIGINT/SIGTERM, or the client going away). The CLI (bin/cli.ts)
@@ -36,7 +37,8 @@ export interface DeadlineHandle {
 export type ClientMessage =
   | { t: 'call'; argv: string[]; env: Record<string, string>; cwd: string; columns?: number; trace: boolean; pid: number; build: string }
   | { t: 'stdin'; data: string }
-  | { t: 'abort' }
+  /** The client was interrupted; `cause` says by what (its SIGINT/SIGTERM). */
+  | { t: 'abort'; cause?: StopCause }
   | { t: 'status' }
   | { t: 'stop' };
 
@@ -118,6 +120,7 @@ export function parseClientMessage(v: unknown): ClientMessage | undefined {
     case 'stdin':
       return str(v.data) ? { t: 'stdin', data: v.data } : undefined;
     case 'abort':
+      return { t: 'abort', cause: parseStopCause(v.cause) };
     case 'status':
     case 'stop':
       return { t: v.t };

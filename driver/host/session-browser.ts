@@ -67,6 +67,7 @@ export class SessionBrowser {
     return {
       context: running.opened.context,
       browserPid: running.opened.browserPid,
+      gone: running.opened.gone,
       close: async () => undefined,
       // A timed-out call: the page may be wedged; the browser is shut down (in order, briefly)
       // and the next call starts a new one. Bound to this browser: a late kill never reaches

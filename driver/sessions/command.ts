@@ -61,16 +61,17 @@ function hostText(h: HostInfo | undefined): string {
   return `pid:${h.pid}${rss}${idle}`;
 }
 
-function infoLine(s: SessionInfo, host?: HostInfo): string {
+function infoLine(s: SessionInfo, host?: HostInfo, mine = false): string {
   const locked = s.lockedBy ? `pid:${s.lockedBy.pid}` : 'no';
   const size = s.sizeBytes === undefined ? '' : ` size=${formatBytes(s.sizeBytes).replace(' ', '')}`;
   const kind = s.kind === 'remote' ? ' remote=yes' : '';
-  return `SESSION ${s.slug} key=${quote(s.key)} profile=${s.paths.profileDir}${size} lastUse=${s.lastUsed?.toISOString() ?? '?'} locked=${locked} host=${hostText(host)}${kind}`;
+  return `SESSION ${s.slug} key=${quote(s.key)} profile=${s.paths.profileDir}${size} lastUse=${s.lastUsed?.toISOString() ?? '?'} locked=${locked} host=${hostText(host)}${kind}${mine ? ' mine=yes' : ''}`;
 }
 
-function infoJson(s: SessionInfo, host?: HostInfo) {
+function infoJson(s: SessionInfo, host?: HostInfo, mine?: boolean) {
   return {
     slug: s.slug,
+    ...(mine === undefined ? {} : { mine }),
     key: s.key ?? null,
     kind: s.kind ?? null,
     profile: s.paths.profileDir,
@@ -93,6 +94,99 @@ async function keepPrivate(home: string, dirs: string[], io: SessionsIO): Promis
   for (const w of warnings) io.err(w);
 }
 
+/** How long `stop --all --force` lets running calls finish before it stops their hosts. */
+const FORCE_GRACE_MS = 3_000;
+
+/**
+ * `gstack sessions stop`: the caller's own session (or KEY's) by default; `--render` the render
+ * host alone; `--all` every host of this user, but only when no other session has a call
+ * running, unless `--force` (docs/ARCHITECTURE.md, "Hosts"). A stopped host's running call is
+ * told who stopped it (the stop note, driver/host/control.ts).
+ */
+async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const { stopSessionHost, stopRenderHost, renderHostPid } = await import('../host/control.js');
+  const emit = (obj: unknown) => io.out(JSON.stringify(obj));
+  if ([args.all, args.render, !!args.target].filter(Boolean).length > 1) {
+    throw new UsageError('`sessions stop` takes one of KEY, --render or --all');
+  }
+  if (args.force && !args.all) throw new UsageError('--force goes with `sessions stop --all`; your own session stops without it');
+  const by = ['gstack sessions stop', ...(args.target ? [args.target] : []), ...(args.render ? ['--render'] : []), ...(args.all ? ['--all'] : []), ...(args.force ? ['--force'] : [])].join(' ');
+
+  if (args.render) {
+    const pid = await stopRenderHost(env, { by });
+    if (args.json) emit({ stopped: [], renderHost: pid ?? null });
+    else io.out(pid ? `STOPPED render host=pid:${pid}` : 'NOT_RUNNING render host');
+    return 0;
+  }
+
+  if (!args.all) {
+    const slug = args.target ? await resolveSlug(args.target, home) : resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug;
+    const t = await sessionInfo(slug, { home, env });
+    const pid = await stopSessionHost(t.paths.profileDir, { by });
+    if (args.json) emit({ stopped: [{ slug, pid: pid ?? null }], renderHost: null });
+    else io.out(pid ? `STOPPED ${slug} host=pid:${pid}` : `NOT_RUNNING ${slug}`);
+    return 0;
+  }
+
+  // --all: whose calls would it cut short? Every session but the caller's own with a live lock
+  // holder (a call running, through a host or in its own process), and a render in progress.
+  const own = resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug;
+  const running = async () => {
+    const sessions = (await listSessions({ home, env })).filter((s) => s.slug !== own && s.lockedBy);
+    const renderBusy = await renderHostBusy(env, renderHostPid);
+    return { sessions, renderBusy };
+  };
+  let busy = await running();
+  const describe = () => [
+    ...busy.sessions.map((s) => `RUNNING ${s.slug} key=${quote(s.key)} call=pid:${s.lockedBy!.pid}`),
+    ...(busy.renderBusy ? ['RUNNING render host (a render is in progress)'] : []),
+  ];
+  if ((busy.sessions.length || busy.renderBusy) && !args.force) {
+    for (const l of describe()) io.out(l);
+    const names = busy.sessions.map((s) => s.key ?? s.slug).concat(busy.renderBusy ? ['the render host'] : []);
+    io.err(
+      `[error] Not stopping anything: ${names.length === 1 ? 'a call is' : `${names.length} calls are`} running (${names.join(', ')}), and stopping ` +
+        `would cut ${names.length === 1 ? 'it' : 'them'} short. Stop your own session with \`gstack sessions stop\`, or the render host with ` +
+        '`gstack sessions stop --render`; a user who means to end those calls adds --force.',
+    );
+    return 4;
+  }
+  if (busy.sessions.length || busy.renderBusy) {
+    for (const l of describe()) io.err(`gstack: waiting up to ${FORCE_GRACE_MS / 1000} s for ${l.slice('RUNNING '.length)}`);
+    const until = Date.now() + FORCE_GRACE_MS;
+    while (Date.now() < until && (busy.sessions.length || busy.renderBusy)) {
+      await new Promise((r) => setTimeout(r, 200));
+      busy = await running();
+    }
+  }
+  const stopped: Array<{ slug: string; pid: number }> = [];
+  for (const t of await listSessions({ home, env })) {
+    const pid = await stopSessionHost(t.paths.profileDir, { by });
+    if (pid) stopped.push({ slug: t.slug, pid });
+  }
+  const renderPid = await stopRenderHost(env, { by });
+  if (args.json) emit({ stopped, renderHost: renderPid ?? null });
+  else {
+    for (const s of stopped) io.out(`STOPPED ${s.slug} host=pid:${s.pid}`);
+    if (renderPid) io.out(`STOPPED render host=pid:${renderPid}`);
+    if (!stopped.length && !renderPid) io.out('NOT_RUNNING no host was running');
+  }
+  return 0;
+}
+
+/** Whether the user's render host is in the middle of a render (it answers `status`). */
+async function renderHostBusy(env: NodeJS.ProcessEnv, renderHostPid: (env: NodeJS.ProcessEnv) => Promise<number | undefined>): Promise<boolean> {
+  if (!(await renderHostPid(env))) return false;
+  const { hostAddress, openRuntimeDir } = await import('../host/address.js');
+  const { queryHost } = await import('../host/client.js');
+  try {
+    const dir = openRuntimeDir(env);
+    return dir ? !!(await queryHost(hostAddress(dir, { kind: 'render' })))?.busy : false;
+  } catch {
+    return false;
+  }
+}
+
 export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Promise<number> {
   const env = io.env ?? process.env;
   const home = gstackHome(env);
@@ -101,41 +195,22 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
   switch (args.action) {
     case 'list': {
       if (args.target) throw new UsageError('`sessions list` takes no argument');
-      const all = await listSessions({ home, env, withSize: true });
+      // The caller's own session comes first and is marked: an agent looks for its own.
+      const own = resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug;
+      const found = await listSessions({ home, env, withSize: true });
+      const all = [...found.filter((s) => s.slug === own), ...(args.mine ? [] : found.filter((s) => s.slug !== own))];
       await keepPrivate(home, all.flatMap((s) => [s.paths.profileDir, s.paths.sessionDir, s.paths.artifactsDir]), io);
       const hosts = await Promise.all(all.map((s) => hostInfo(s.paths.profileDir, env)));
-      if (args.json) emit({ home, sessions: all.map((s, i) => infoJson(s, hosts[i])) });
+      if (args.json) emit({ home, mine: own, sessions: all.map((s, i) => infoJson(s, hosts[i], s.slug === own)) });
       else {
-        all.forEach((s, i) => io.out(infoLine(s, hosts[i])));
+        all.forEach((s, i) => io.out(infoLine(s, hosts[i], s.slug === own)));
         io.out(`SESSIONS=${all.length} home=${home}`);
       }
       return 0;
     }
 
-    case 'stop': {
-      const { stopSessionHost, stopRenderHost } = await import('../host/control.js');
-      const targets = args.all
-        ? await listSessions({ home, env })
-        : [
-            await sessionInfo(
-              args.target ? await resolveSlug(args.target, home) : resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug,
-              { home, env },
-            ),
-          ];
-      const stopped: Array<{ slug: string; pid: number | null }> = [];
-      for (const t of targets) {
-        const pid = await stopSessionHost(t.paths.profileDir);
-        if (pid || !args.all) stopped.push({ slug: t.slug, pid: pid ?? null });
-      }
-      const renderPid = args.all ? await stopRenderHost(env) : undefined;
-      if (args.json) emit({ stopped, renderHost: renderPid ?? null });
-      else {
-        for (const s of stopped) io.out(s.pid ? `STOPPED ${s.slug} host=pid:${s.pid}` : `NOT_RUNNING ${s.slug}`);
-        if (renderPid) io.out(`STOPPED render host=pid:${renderPid}`);
-        if (args.all && !stopped.length && !renderPid) io.out('NOT_RUNNING no host was running');
-      }
-      return 0;
-    }
+    case 'stop':
+      return stopHosts(args, io, home, env);
 
     case 'gc': {
       if (args.target) throw new UsageError('`sessions gc` takes no argument; use --older-than DURATION');

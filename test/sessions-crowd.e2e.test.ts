@@ -1,0 +1,161 @@
+// Many agents on one machine (docs/ARCHITECTURE.md, "Hosts"): nothing one agent runs stops,
+// slows or confuses another's call, and a call stopped from outside says by what.
+//
+// Covered, each as two agents on one machine would meet it:
+// - while A's call runs, B stops its own session, renders (pdf, diagram, render), stops the
+//   render host, runs gc and lists sessions: A's call succeeds and its host keeps its pid;
+// - `sessions stop --all` refuses (exit 4) and names A while A's call runs; with --force A's
+//   call ends with an `[error]` line naming that command and its pid;
+// - `sessions list` puts the caller's own session first, marked, and `--mine` shows only it;
+// - the browser killed under a call, and SIGINT to the calling process: the `[error]` line says
+//   which, not just "interrupted".
+// Every call here uses this file's own GSTACK_HOME and runtime dir, so no host of another test
+// or agent is touched (the render host is per runtime dir).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliEnv, runCli, startCli, tempHome, type CliRun } from './helpers/cli.js';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { sessionPaths, slugFor } from '../driver/sessions/key.js';
+import { lockHolder } from '../driver/sessions/lock.js';
+import { hostLockTarget } from '../driver/host/address.js';
+
+let server: FixtureServer;
+let home: string;
+let runtime: string;
+let work: string;
+let env: NodeJS.ProcessEnv;
+
+before(async () => {
+  server = await startFixtureServer();
+  home = tempHome();
+  runtime = mkdtempSync(join(tmpdir(), 'gstack-xdg-'));
+  chmodSync(runtime, 0o700);
+  work = mkdtempSync(join(tmpdir(), 'gstack-crowd-'));
+  env = cliEnv(home, { XDG_RUNTIME_DIR: runtime, GSTACK_HOUSEKEEPING: '0' });
+  writeFileSync(join(work, 'doc.md'), '# Crowd\n\nA paragraph.\n\n```mermaid\ngraph TD; A-->B\n```\n');
+  writeFileSync(join(work, 'flow.mmd'), 'graph LR; X-->Y\n');
+  writeFileSync(join(work, 'page.html'), '<!doctype html><title>r</title><h1>render me</h1>');
+});
+after(async () => {
+  await runCli(['sessions', 'stop', '--all', '--force'], { env });
+  await server.close();
+  for (const d of [home, runtime, work]) await rm(d, { recursive: true, force: true });
+});
+
+const gstack = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli(args, { cwd: work, env: { ...env, ...extra } });
+const hostPid = async (key: string) =>
+  (await lockHolder(hostLockTarget({ kind: 'session', profileDir: sessionPaths(slugFor(key), { GSTACK_HOME: home }).profileDir })))?.pid;
+const lastLine = (out: string) => out.trimEnd().split('\n').at(-1) ?? '';
+
+/** A call of session `key` that opens a tab and then sleeps `ms` before its sentinel. */
+function longCall(key: string, ms: number, extra: NodeJS.ProcessEnv = {}): CliRun {
+  const script = `const pg = await openTab(${JSON.stringify(server.url)}); console.log("STARTED"); await sleep(${ms}); await closeTab(pg); console.log("GSTACK_STEP_OK");`;
+  return startCli(['run', script, '--session', key], { cwd: work, env: { ...env, ...extra } });
+}
+
+/** Resolves once the live call has printed STARTED (its script is running in the browser). */
+const started = (run: CliRun) => run.waitFor(/^STARTED$/m, 60_000);
+
+test("B's stop, renders, render-host stop, gc and list never touch A's running call or its host", async () => {
+  // Warm A's host first so its pid is known before the long call.
+  const warm = await gstack(['run', 'console.log("GSTACK_STEP_OK")', '--session', 'crowd-a']);
+  assert.equal(warm.code, 0, warm.stdout + warm.stderr);
+  const pidBefore = await hostPid('crowd-a');
+  assert.ok(pidBefore, 'A has a session host');
+
+  // Long enough that B's seven commands all happen during it, even on a loaded machine.
+  const a = longCall('crowd-a', 25_000);
+  await started(a);
+  const b = (args: string[]) => gstack(args, { GSTACK_SESSION_KEY: 'crowd-b' });
+  for (const args of [
+    ['sessions', 'gc', '--older-than', '0'],
+    ['sessions', 'list'],
+    ['sessions', 'stop'],
+    ['sessions', 'stop', '--render'],
+    ['pdf', 'doc.md', 'doc.pdf'],
+    ['diagram', 'flow.mmd', '--svg', 'flow.svg'],
+    ['render', 'page.html', '--screenshot', 'page.png'],
+    ['sessions', 'stop', '--render'],
+  ]) {
+    const r = await b(args);
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    if (args[1] === 'gc') assert.match(r.stdout, /^KEPT crowd-a-\S+ key="crowd-a" \(locked by pid \d+/m, 'gc keeps the running session');
+  }
+  const listed = await b(['sessions', 'list']);
+  assert.match(listed.stdout, /^SESSION crowd-a-\S+ .*locked=pid:\d+ host=pid:\d+.* busy/m, "A's call was still running through all of B's commands");
+  const aDone = await a.done;
+  assert.equal(aDone.code, 0, aDone.stdout + aDone.stderr);
+  assert.equal(lastLine(aDone.stdout), 'GSTACK_STEP_OK');
+  assert.equal(await hostPid('crowd-a'), pidBefore, "A's host kept its pid");
+});
+
+test('`sessions stop --all` refuses while another session runs a call; --force stops it and the call names who did', async () => {
+  const a = longCall('crowd-force', 20_000);
+  await started(a);
+  const refused = await gstack(['sessions', 'stop', '--all'], { GSTACK_SESSION_KEY: 'crowd-user' });
+  assert.equal(refused.code, 4, refused.stdout + refused.stderr);
+  assert.match(refused.stdout, /^RUNNING crowd-force-\S+ key="crowd-force" call=pid:\d+$/m);
+  assert.match(refused.stderr, /\[error\] Not stopping anything: a call is running \(crowd-force\).*--force/);
+  assert.ok(await hostPid('crowd-force'), 'nothing was stopped');
+
+  const forced = await gstack(['sessions', 'stop', '--all', '--force'], { GSTACK_SESSION_KEY: 'crowd-user' });
+  assert.equal(forced.code, 0, forced.stdout + forced.stderr);
+  assert.match(forced.stdout, /^STOPPED crowd-force-\S+ host=pid:\d+$/m);
+  const ended = await a.done;
+  assert.equal(ended.code, 1, ended.stdout + ended.stderr);
+  const last = lastLine(ended.stdout);
+  assert.match(last, /^\[error\] The call was stopped by `gstack sessions stop --all --force` \(pid (\d+)\)/);
+  assert.equal(Number(/pid (\d+)/.exec(last)![1]), forced.pid, 'the pid is the stopping command');
+  assert.equal(await hostPid('crowd-force'), undefined, 'its host is gone');
+});
+
+test('`sessions list` shows the caller\'s own session first, marked; --mine shows only it', async () => {
+  for (const key of ['crowd-list-1', 'crowd-list-2']) {
+    const r = await gstack(['run', 'console.log("GSTACK_STEP_OK")', '--session', key]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  }
+  const list = await gstack(['sessions', 'list'], { GSTACK_SESSION_KEY: 'crowd-list-1' });
+  const rows = list.stdout.split('\n').filter((l) => l.startsWith('SESSION '));
+  assert.ok(rows.length >= 2, list.stdout);
+  assert.match(rows[0], /^SESSION crowd-list-1-\S+ key="crowd-list-1" .* mine=yes$/);
+  assert.equal(rows.filter((r) => r.includes('mine=yes')).length, 1);
+  const mine = await gstack(['sessions', 'list', '--mine', '--session', 'crowd-list-2', '--json']);
+  const parsed = JSON.parse(mine.stdout) as { sessions: Array<{ key: string; mine: boolean }> };
+  assert.deepEqual(
+    parsed.sessions.map((s) => [s.key, s.mine]),
+    [['crowd-list-2', true]],
+  );
+  for (const key of ['crowd-list-1', 'crowd-list-2']) await gstack(['sessions', 'stop', key]);
+});
+
+test('a browser killed under a call: the [error] line says it was killed and how, and the next call works', async () => {
+  const a = longCall('crowd-kill', 20_000);
+  await started(a);
+  const { processesMentioning } = await import('./helpers/processes.js');
+  const profile = sessionPaths(slugFor('crowd-kill'), { GSTACK_HOME: home }).profileDir;
+  const browser = (await processesMentioning(`--user-data-dir=${profile}`)).find((p) => !p.cmd.includes('--type='));
+  assert.ok(browser, 'the session browser runs');
+  process.kill(browser.pid, 'SIGKILL');
+  const r = await a.done;
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(lastLine(r.stdout), new RegExp(`^\\[error\\] The browser \\(pid ${browser.pid}\\) was killed with SIGKILL during the call .*Run the call again`));
+  const next = await gstack(['run', 'const pg = await openTab(); await closeTab(pg); console.log("GSTACK_STEP_OK")', '--session', 'crowd-kill']);
+  assert.equal(next.code, 0, next.stdout + next.stderr);
+  await gstack(['sessions', 'stop', 'crowd-kill']);
+});
+
+test('SIGINT to the calling gstack process: the [error] line names the signal and the process', async () => {
+  for (const extra of [{}, { GSTACK_NO_HOST: '1' }]) {
+    const a = longCall('crowd-sigint', 20_000, extra);
+    await started(a);
+    process.kill(a.pid, 'SIGINT');
+    const r = await a.done;
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(lastLine(r.stdout), new RegExp(`^\\[error\\] The call was interrupted: this gstack process \\(pid ${a.child.pid}\\) received SIGINT`), JSON.stringify(extra));
+  }
+  await gstack(['sessions', 'stop', 'crowd-sigint']);
+});
