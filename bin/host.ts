@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const [kind, profileDir] = process.argv.slice(2);
   const { runCli } = await import('./cli.js');
   if (kind === 'session' && profileDir) {
-    const { SessionBrowser } = await import('../driver/host/session-browser.js');
+    const { SessionBrowser, browserIdleMs } = await import('../driver/host/session-browser.js');
     const browser = new SessionBrowser(profileDir);
     let lastKey: string | undefined;
     const binding = { profileDir, open: (env: NodeJS.ProcessEnv, headed: boolean) => browser.open(env, headed), noteKey: (k: string) => void (lastKey = k) };
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
       shutdownBrowsers: () => browser.shutdown(),
       browserPid: () => browser.browserPid,
       lastKey: () => lastKey,
+      onIdle: (idleMs) => browser.shed(idleMs, browserIdleMs()),
     });
     return;
   }

@@ -159,3 +159,30 @@ test('SIGINT to the calling gstack process: the [error] line names the signal an
   }
   await gstack(['sessions', 'stop', 'crowd-sigint']);
 });
+
+test('an idle session sheds its browser before its host, and keeps its logins', async () => {
+  const idle = { GSTACK_BROWSER_IDLE_MS: '3000', GSTACK_HOST_IDLE_MS: '60000' };
+  const setCookie = `const pg = await openTab(${JSON.stringify(server.url)});
+await pg.context().addCookies([{ name: "who", value: "idle-user", url: ${JSON.stringify(server.url)}, expires: Math.floor(Date.now() / 1000) + 3600 }]);
+await closeTab(pg); console.log("GSTACK_STEP_OK");`;
+  const first = await gstack(['run', setCookie, '--session', 'crowd-idle'], idle);
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  const host = await hostPid('crowd-idle');
+  assert.ok(host);
+  const { processesMentioning } = await import('./helpers/processes.js');
+  const profile = sessionPaths(slugFor('crowd-idle'), { GSTACK_HOME: home }).profileDir;
+  const browsers = () => processesMentioning(`--user-data-dir=${profile}`);
+  assert.ok((await browsers()).length > 0, 'the browser stays up right after a call');
+  const until = Date.now() + 20_000;
+  while (Date.now() < until && (await browsers()).length > 0) await new Promise((r) => setTimeout(r, 250));
+  assert.deepEqual(await browsers(), [], 'the idle browser was shut down');
+  assert.equal(await hostPid('crowd-idle'), host, 'the host stays');
+  const read = `const pg = await openTab(${JSON.stringify(server.url)});
+console.log("COOKIES=" + JSON.stringify((await pg.context().cookies()).map((c) => c.name + "=" + c.value)));
+await closeTab(pg); console.log("GSTACK_STEP_OK");`;
+  const second = await gstack(['run', read, '--session', 'crowd-idle'], idle);
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.match(second.stdout, /^COOKIES=\["who=idle-user"\]$/m, 'the login survived the browser closing');
+  assert.equal(await hostPid('crowd-idle'), host, 'the same host started the browser again');
+  await gstack(['sessions', 'stop', 'crowd-idle']);
+});

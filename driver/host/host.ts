@@ -46,6 +46,9 @@ export interface HostOptions {
   tamper?(): TamperCheck;
   /** The session key of the host's latest call, for `sessions list`. */
   lastKey?(): string | undefined;
+  /** Called every few seconds while no call runs, with how long the host has been idle: a
+   * session host sheds its spare tab and then its browser (session-browser.ts). */
+  onIdle?(idleMs: number): void;
 }
 
 export async function runHost(opts: HostOptions): Promise<void> {
@@ -276,11 +279,14 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
   await chmod(address.socket, 0o600);
   log(`listening (build ${build})`);
 
-  // Idle and staleness: cheap (three stats), every few seconds.
+  // Idle and staleness: cheap (three stats), every few seconds. Housekeeping never ends a call:
+  // nothing here runs while one is active.
   const tick = setInterval(() => {
-    if (active > 0) return;
-    if (Date.now() - lastActivity > idleMs) void shutdown(`idle for ${idleMs} ms`);
+    if (active > 0 || stopping) return;
+    const idle = Date.now() - lastActivity;
+    if (idle > idleMs) void shutdown(`idle for ${idleMs} ms`);
     else if (buildId(true) !== build) void shutdown('the build changed');
+    else opts.onIdle?.(idle);
   }, Math.min(5_000, idleMs));
   tick.unref();
 }

@@ -19,6 +19,19 @@ import { trace } from '../trace.js';
 /** Closing a call's tabs and opening the next blank one take a few round trips. */
 const SETTLE_TIMEOUT_MS = 5_000;
 
+/** An idle session should cost little (many sessions share one machine): after this long
+ * without a call the ready blank tab is closed (its renderer process goes), and after
+ * GSTACK_BROWSER_IDLE_MS (default 2 minutes) the browser itself shuts down in order, keeping
+ * the profile; the host, which outlives it (GSTACK_HOST_IDLE_MS), starts it again for the next
+ * call. */
+export const SPARE_IDLE_MS = 15_000;
+export const DEFAULT_BROWSER_IDLE_MS = 2 * 60_000;
+
+export function browserIdleMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = Number(env.GSTACK_BROWSER_IDLE_MS);
+  return v > 0 ? v : DEFAULT_BROWSER_IDLE_MS;
+}
+
 interface Running {
   opened: OpenedContext;
   fingerprint: string;
@@ -26,6 +39,8 @@ interface Running {
   gone: boolean;
   /** Resolves when it goes away (an operation in flight then may never answer). */
   disconnected: Promise<void>;
+  /** The idle host closed the ready blank tab; the next settle makes a new one. */
+  spareDropped?: boolean;
 }
 
 export class SessionBrowser {
@@ -83,6 +98,7 @@ export class SessionBrowser {
    * viewport is made ready, so the next call's openTab costs nothing. A browser that does not
    * settle in time (it died or hangs mid-way) is replaced: the next call never waits on it. */
   private async settle(running: Running, cleanUp: () => Promise<void>, restart: boolean): Promise<void> {
+    running.spareDropped = false;
     const done = cleanUp(); // stops watching the context for new pages at once
     const work = restart || running.gone ? done : Promise.all([done, prepareSpare(running.opened.context)]);
     let timer: NodeJS.Timeout | undefined;
@@ -102,11 +118,33 @@ export class SessionBrowser {
     await running.opened.close(graceMs).catch(() => undefined);
   }
 
+  /**
+   * Sheds what an idle session does not need, by how long it has been idle (no call running:
+   * the host calls this only between calls). The work is queued behind any settling, and the
+   * next call's `open` waits for it, so a call never meets a half-closed browser.
+   */
+  shed(idleMs: number, browserIdle: number): void {
+    const running = this.current;
+    if (!running || running.gone) return;
+    if (idleMs >= browserIdle) {
+      trace('session idle: closing its browser (the profile stays)');
+      this.settling = this.settling.then(() => this.stop(running, 5_000));
+    } else if (idleMs >= SPARE_IDLE_MS && !running.spareDropped) {
+      running.spareDropped = true;
+      this.settling = this.settling.then(() => dropSpare(running.opened.context));
+    }
+  }
+
   /** The host is going away: the browser shuts down in order (cookies flushed to the profile). */
   async shutdown(): Promise<void> {
     await this.settling.catch(() => undefined);
     if (this.current) await this.stop(this.current, 5_000);
   }
+}
+
+/** Closes the blank tabs kept ready for the next call (each holds a renderer process). */
+async function dropSpare(context: BrowserContext): Promise<void> {
+  await Promise.all(context.pages().filter((p) => p.url() === 'about:blank').map((p) => p.close().catch(() => undefined)));
 }
 
 async function prepareSpare(context: BrowserContext): Promise<void> {
