@@ -31,8 +31,19 @@ function childrenByParent(): Map<number, number[]> {
   return children;
 }
 
-/** VmRSS of `root` and all its descendants, KiB; undefined without a root or without /proc. */
-export function treeRssKb(root: number | undefined): number | undefined {
+/** PSS of one process, KiB (shared pages split between the processes that map them: what a
+ * process really costs when many browsers share one machine); undefined when it is gone. */
+export function pssKb(pid: number): number | undefined {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `read` summed over `root` and all its descendants, KiB; undefined without a root or /proc. */
+function treeSum(root: number | undefined, read: (pid: number) => number | undefined): number | undefined {
   if (!root) return undefined;
   try {
     const children = childrenByParent();
@@ -43,7 +54,7 @@ export function treeRssKb(root: number | undefined): number | undefined {
       const pid = queue.pop()!;
       if (seen.has(pid)) continue;
       seen.add(pid);
-      total += rssKb(pid) ?? 0;
+      total += read(pid) ?? 0;
       queue.push(...(children.get(pid) ?? []));
     }
     return total;
@@ -51,3 +62,9 @@ export function treeRssKb(root: number | undefined): number | undefined {
     return undefined;
   }
 }
+
+/** VmRSS of `root` and all its descendants, KiB; undefined without a root or without /proc. */
+export const treeRssKb = (root: number | undefined): number | undefined => treeSum(root, rssKb);
+
+/** PSS of `root` and all its descendants, KiB (the benchmarks' measure of an idle session). */
+export const treePssKb = (root: number | undefined): number | undefined => treeSum(root, pssKb);

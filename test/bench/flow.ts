@@ -10,8 +10,8 @@
 // our dependencies, and pointed at the same Chromium), with its per-command split, and the
 // idle memory of one session host with its browser. Not part of `npm test`.
 //   npm run bench -- [--runs N] [--no-agent-browser]
-import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, chmodSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixtureServer } from '../helpers/fixture-server.js';
@@ -21,12 +21,8 @@ import { lockHolder } from '../../driver/sessions/lock.js';
 import { sessionPaths, slugFor } from '../../driver/sessions/key.js';
 import { hostLockTarget } from '../../driver/host/address.js';
 import { sampleTree, treeRssKb } from './proc-sampler.js';
+import { AGENT_BROWSER, agentBrowserEnv, ensureAgentBrowser } from './peers.js';
 
-/** The peer's current release, pinned: an unpinned install on Node 20 picks 0.27.0, whose
- * per-command Node daemon is ~7x slower and would flatter us. */
-const AGENT_BROWSER = 'agent-browser@0.41.2';
-// its own prefix: npm prunes a prefix to its package.json, so peers of other benchmarks stay apart
-const PEERS = join(ROOT, 'test', 'bench', '.peers', 'agent-browser-0.41.2');
 const argv = process.argv.slice(2);
 const RUNS = Number(argv[argv.indexOf('--runs') + 1]) || 9;
 const WITH_AB = !argv.includes('--no-agent-browser');
@@ -80,23 +76,6 @@ function steps(out: string): Map<string, number> {
   const m = new Map<string, number>();
   for (const [, name, ms] of out.matchAll(/^STEP (\S+) (\d+)$/gm)) m.set(name, Number(ms));
   return m;
-}
-
-async function ensureAgentBrowser(): Promise<string | undefined> {
-  const bin = join(PEERS, 'node_modules', '.bin', 'agent-browser');
-  if (!existsSync(bin)) {
-    mkdirSync(PEERS, { recursive: true });
-    console.log(`installing ${AGENT_BROWSER} into test/bench/.peers (outside the project dependencies)...`);
-    try {
-      execFileSync('npm', ['install', '--prefix', PEERS, '--no-audit', '--no-fund', '--loglevel=error', '--engine-strict=false', AGENT_BROWSER], { stdio: 'inherit' });
-    } catch {
-      console.log('agent-browser could not be installed; skipping the QA-session comparison.');
-      return undefined;
-    }
-  }
-  const version = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
-  if (!version.endsWith(AGENT_BROWSER.split('@')[1])) throw new Error(`expected ${AGENT_BROWSER}, found ${version}`);
-  return bin;
 }
 
 async function main() {
@@ -164,9 +143,9 @@ async function main() {
   if (host) console.log(`peak memory of a host call counts the CLI, the host and its browser`);
 
   if (WITH_AB) {
-    const ab = await ensureAgentBrowser();
+    const ab = ensureAgentBrowser();
     if (ab) {
-      const abEnv = { AGENT_BROWSER_EXECUTABLE_PATH: chromium, AGENT_BROWSER_ARGS: '--no-sandbox', AGENT_BROWSER_SESSION: `bench-${process.pid}` };
+      const abEnv = agentBrowserEnv(chromium, `bench-${process.pid}`);
       const perCommand = new Map<string, number[]>();
       const abTimed = async (name: string, args: string[]) => {
         const s = await timed(ab, args, abEnv);
