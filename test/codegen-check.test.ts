@@ -155,7 +155,13 @@ test('a catalog change the code does not follow is a compile error (driver/catal
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   const tsc = () => spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: dir, encoding: 'utf8', timeout: 150_000 });
   // A flag renamed and a global renamed in the catalog, regenerated, code unchanged.
-  edit(dir, 'driver/catalog.json', (s) => s.replace('"name": "lock-timeout", "type": "number", "default": 60000', '"name": "lock-wait", "type": "number", "default": 60000').replace('"name": "sleep",', '"name": "pause",'));
+  // (The commands that take the shared flag name it in their sharedFlags lists: a rename renames those.)
+  edit(dir, 'driver/catalog.json', (s) =>
+    s
+      .replace('"name": "lock-timeout", "type": "number", "default": 60000', '"name": "lock-wait", "type": "number", "default": 60000')
+      .replaceAll('"timeout", "lock-timeout", "max-output"', '"timeout", "lock-wait", "max-output"')
+      .replace('"name": "sleep",', '"name": "pause",'),
+  );
   // The skill templates name the global too; they follow the rename (the docs are not what this test is about).
   edit(dir, 'templates/skills/browse/SKILL.md.hbs', (s) => s.replaceAll('{{sig "sleep"', '{{sig "pause"'));
   const g = gen(dir);
