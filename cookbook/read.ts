@@ -6,7 +6,7 @@ export const read: Shape = {
   name: 'read',
   summary: 'Read a page: title, interactive snapshot, visible text, full-page screenshot, console errors and failed requests from load.',
   description:
-    'Opens the page in its own tab with the console hook installed, then prints the URL and title, the interactive accessibility snapshot (refs you can act on in a later call), the rendered text (`document.body.innerText`, bounded: text hidden with CSS is left out, but text merely scrolled or slid out of view, such as the other slides of a deck, is in it), a full-page screenshot path, the console errors seen since the first byte and the failed requests of the load (`NETWORK_ERRORS=`: 4xx/5xx responses and requests that got no answer). It only looks: nothing is clicked or typed.',
+    'Opens the page in its own tab with the console hook installed, then prints the URL and title, the interactive accessibility snapshot (refs you can act on in a later call), the rendered text (`document.body.innerText`, bounded: text hidden with CSS (`display:none`, `visibility:hidden`) is left out, even when it is only hidden until you navigate to it, as a slide deck does with slides far from the current one; text merely scrolled or moved out of view is in it), a full-page screenshot path, the console errors seen since the first byte and the failed requests of the load (`NETWORK_ERRORS=`: 4xx/5xx responses and requests that got no answer). It only looks: nothing is clicked or typed.',
   evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'TEXT_START', 'TEXT_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', 'GSTACK_STEP_OK'],
   params: {
     type: 'object',

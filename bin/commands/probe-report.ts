@@ -39,7 +39,10 @@ async function probeReport(engineFlag: EngineChoice, session: string | undefined
   // The same rule a call applies (decideEngine), given the probe's outcome.
   const decision = decideEngine(engineFlag, env, probe) as EngineDecision;
   const engine: ProbeReport['engine'] = decision.engine === 'chromium' && !chromium ? null : decision.engine;
-  const why = engine === null && decision.engine !== null ? `${decision.why}, and no Chromium was found; a call would exit 3` : decision.engine === null ? `${decision.why}; a call would exit 3` : decision.why;
+  let why = engine === null && decision.engine !== null ? `${decision.why}, and no Chromium was found; a call would exit 3` : decision.engine === null ? `${decision.why}; a call would exit 3` : decision.why;
+  // `gstack probe` always asks Aside (that is what it is for); say so where a call would not,
+  // so PROBE= and ENGINE_REASON= do not read as a contradiction.
+  if (engineFlag === 'auto' && engine === 'chromium' && /GSTACK_SKIP_ASIDE/.test(why)) why += ' (gstack probe asked Aside anyway: PROBE= is its answer)';
   const ok = engine !== null;
   return { ok, exitCode: ok ? 0 : 3, probe, engine, why, chromium, chromiumError, session: { ...key, profile, hostPid: hostPid ?? null } };
 }

@@ -34,6 +34,23 @@ async function hostInfo(profileDir: string, env: NodeJS.ProcessEnv): Promise<Hos
   return { pid };
 }
 
+/** The user's render host, if one is up: its own account when it answers, else its pid. */
+async function renderHostInfo(env: NodeJS.ProcessEnv): Promise<HostInfo | undefined> {
+  const { renderHostPid } = await import('../host/control.js');
+  const pid = await renderHostPid(env);
+  if (!pid) return undefined;
+  const { hostAddress, openRuntimeDir } = await import('../host/address.js');
+  const { queryHost } = await import('../host/client.js');
+  try {
+    const dir = openRuntimeDir(env);
+    const status = dir ? await queryHost(hostAddress(dir, { kind: 'render' })) : undefined;
+    if (status && status.pid === pid) return { pid, busy: status.busy, idleMs: status.idleMs, calls: status.calls };
+  } catch {
+    /* an unsafe runtime dir: the pid is all we can say */
+  }
+  return { pid };
+}
+
 /** `gstack sessions`' flags (from the catalog), its action and its target. */
 export interface SessionsArgs extends Omit<Partial<SessionsFlags>, 'domain'> {
   action: 'list' | 'stop' | 'gc' | 'clear' | 'import-cookies';
@@ -201,9 +218,13 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       const all = [...found.filter((s) => s.slug === own), ...(args.mine ? [] : found.filter((s) => s.slug !== own))];
       await keepPrivate(home, all.flatMap((s) => [s.paths.profileDir, s.paths.sessionDir, s.paths.artifactsDir]), io);
       const hosts = await Promise.all(all.map((s) => hostInfo(s.paths.profileDir, env)));
-      if (args.json) emit({ home, mine: own, sessions: all.map((s, i) => infoJson(s, hosts[i], s.slug === own)) });
+      // The render host is the user's, shared by every agent's renders: shown so an agent can
+      // see whether one is up before it stops it (`sessions stop --render`).
+      const render = await renderHostInfo(env);
+      if (args.json) emit({ home, mine: own, sessions: all.map((s, i) => infoJson(s, hosts[i], s.slug === own)), renderHost: render ?? null });
       else {
         all.forEach((s, i) => io.out(infoLine(s, hosts[i], s.slug === own)));
+        io.out(`RENDER_HOST ${hostText(render)}`);
         io.out(`SESSIONS=${all.length} home=${home}`);
       }
       return 0;
