@@ -111,6 +111,9 @@ test('`sessions stop --all` refuses while another session runs a call; --force s
   assert.match(last, /^\[error\] The call was stopped by `gstack sessions stop --all --force` \(pid (\d+)\)/);
   assert.equal(Number(/pid (\d+)/.exec(last)![1]), forced.pid, 'the pid is the stopping command');
   assert.equal(await hostPid('crowd-force'), undefined, 'its host is gone');
+  // The stop note the command left beside the profile is not a session of its own.
+  const list = await gstack(['sessions', 'list']);
+  assert.doesNotMatch(list.stdout, /\.stop|key=\?/, list.stdout);
 });
 
 test('`sessions list` shows the caller\'s own session first, marked; --mine shows only it', async () => {

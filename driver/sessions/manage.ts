@@ -28,7 +28,8 @@ function envWithHome(home: string | undefined, env: NodeJS.ProcessEnv): NodeJS.P
   return home ? { ...env, GSTACK_HOME: home } : env;
 }
 
-const IGNORED = /\.(lock|takeover|tmp)$/;
+// Beside each profile: our lock files and a host's stop note (driver/host/control.ts), never sessions.
+const IGNORED = /\.(lock|takeover|tmp|stop)$/;
 
 async function namesIn(dir: string): Promise<string[]> {
   try {
