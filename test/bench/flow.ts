@@ -5,10 +5,11 @@
 //   - gstack, the first call of a new session (the host and its browser start),
 //   - gstack with GSTACK_NO_HOST=1 (every call in its own process),
 //   - plain Playwright on the same binary (the baseline of the ratios),
-// and the split of a host call into its script's steps and the rest. Then a four-flow QA
-// session against agent-browser (pinned, installed on demand into test/bench/.peers, outside
-// our dependencies, and pointed at the same Chromium), with its per-command split, and the
-// idle memory of one session host with its browser. Not part of `npm test`.
+// and the split of a host call into its script's steps and the rest; a warm call that only
+// prints the sentinel against `node -e ''`. Then a four-flow QA session against agent-browser
+// (pinned, test/bench/peers.ts), on the same Chromium with the same flags, warm against warm and
+// cold against cold, with the per-step split of both; and the idle memory of one session host
+// with its browser. Not part of `npm test`.
 //   npm run bench -- [--runs N] [--no-agent-browser]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
@@ -142,59 +143,22 @@ async function main() {
   );
   if (host) console.log(`peak memory of a host call counts the CLI, the host and its browser`);
 
+  // A warm call that only prints the sentinel, against Node's own start: what a call costs
+  // beyond Node (client, hand-off, lock, sandbox, answer).
+  {
+    const bare = [BIN, 'run', 'console.log("GSTACK_STEP_OK")', '--session', 'bench'];
+    const g: number[] = [];
+    const n: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      g.push((await timed(process.execPath, bare, env)).ms);
+      n.push((await timed(process.execPath, ['-e', ''])).ms);
+    }
+    console.log(`sentinel-only warm call   median ${fmt(median(g))}   node -e '' ${fmt(median(n))}   difference ${fmt(median(g) - median(n))}   (target <= 40 ms)`);
+  }
+
   if (WITH_AB) {
     const ab = ensureAgentBrowser();
-    if (ab) {
-      const abEnv = agentBrowserEnv(chromium, `bench-${process.pid}`);
-      const perCommand = new Map<string, number[]>();
-      const abTimed = async (name: string, args: string[]) => {
-        const s = await timed(ab, args, abEnv);
-        (perCommand.get(name) ?? perCommand.set(name, []).get(name)!).push(s.ms);
-        return s;
-      };
-      const abSession = async () => {
-        const t0 = performance.now();
-        for (let i = 0; i < 4; i++) {
-          await abTimed('open', ['open', url]);
-          const snap = await abTimed('snapshot', ['snapshot', '-i']);
-          const user = /textbox "Username" \[ref=(e\d+)\]/.exec(snap.out)?.[1];
-          const btn = /button "Sign in" \[ref=(e\d+)\]/.exec(snap.out)?.[1];
-          if (!user || !btn) throw new Error(`agent-browser snapshot had no refs:\n${snap.out.slice(0, 500)}`);
-          await abTimed('fill', ['fill', `@${user}`, 'bench']);
-          await abTimed('click', ['click', `@${btn}`]);
-          await abTimed('screenshot', ['screenshot', join(home, `ab-${i}.png`)]);
-        }
-        const ms = performance.now() - t0;
-        await timed(ab, ['close'], abEnv).catch(() => undefined);
-        return ms;
-      };
-      const gSplit = new Map<string, number[]>();
-      const gSession = async () => {
-        const t0 = performance.now();
-        for (let i = 0; i < 4; i++) {
-          const s = await timed(process.execPath, gstack('bench-qa'), env);
-          for (const [k, v] of steps(s.out)) (gSplit.get(k) ?? gSplit.set(k, []).get(k)!).push(v);
-        }
-        return performance.now() - t0;
-      };
-      await gSession(); // the QA session's host starts once, like agent-browser's daemon below
-      const sessions = Math.max(3, Math.ceil(RUNS / 3));
-      const gs: number[] = [];
-      const as: number[] = [];
-      for (let i = 0; i < sessions; i++) {
-        if (i % 2 === 0) {
-          gs.push(await gSession());
-          as.push(await abSession());
-        } else {
-          as.push(await abSession());
-          gs.push(await gSession());
-        }
-      }
-      console.log(`QA session (4 flows = 20 steps), ${sessions} sessions each, same Chromium, ${AGENT_BROWSER}:`);
-      console.log(`gstack (4 calls)          median ${fmt(median(gs))}   steps: ${[...gSplit].map(([k, xs]) => `${k} ${median(xs)}`).join(', ')}`);
-      console.log(`agent-browser (20 cmds)   median ${fmt(median(as))}   per command: ${[...perCommand].map(([k, xs]) => `${k} ${Math.round(median(xs))}`).join(', ')}   (its daemon starts with the first open of each session)`);
-      console.log(`ratio gstack/agent-browser ${(median(gs) / median(as)).toFixed(2)}   (target <= 1.2)`);
-    }
+    if (ab) await qaSessions(ab, { url, chromium, env, home, script });
   }
 
   // Idle memory of one session host with its browser, after its calls (its own account).
@@ -207,10 +171,79 @@ async function main() {
     const total = Math.round(((bench.hostRssKb ?? 0) + (bench.browserRssKb ?? 0)) / 1024);
     console.log(`idle session host: host ${Math.round(bench.hostRssKb / 1024)} MiB + browser ${Math.round((bench.browserRssKb ?? 0) / 1024)} MiB = ${total} MiB RSS (tree: ${Math.round((treeRssKb(bench.pid) ?? 0) / 1024)} MiB)`);
   }
-  await timed(process.execPath, [BIN, 'sessions', 'stop', '--all'], env).catch(() => undefined);
+  await timed(process.execPath, [BIN, 'sessions', 'stop', '--all', '--force'], env).catch(() => undefined);
   await site.close();
   rmSync(home, { recursive: true, force: true });
   rmSync(runtime, { recursive: true, force: true });
+}
+
+/**
+ * The four-flow QA session (4 gstack calls against agent-browser's 20 commands), fairly:
+ * the same Chromium binary and launch flags, and the same state. Warm: both daemons up before
+ * the clock (gstack's session host has run a call; agent-browser's session has opened a blank
+ * page, and is closed after the clock). Cold: a new session each, for both (gstack's host and
+ * browser start with the first call; agent-browser's daemon and browser with the first open).
+ * Sessions alternate which tool goes first; medians of at least 5 each.
+ */
+async function qaSessions(ab: string, o: { url: string; chromium: string; env: NodeJS.ProcessEnv; home: string; script: string }) {
+  const sessions = Math.max(5, RUNS);
+  let n = 0;
+  const abSession = async (warm: boolean, per: Map<string, number[]>) => {
+    const abEnv = agentBrowserEnv(o.chromium, `bench-${process.pid}-${n++}`);
+    const step = async (name: string, args: string[]) => {
+      const s = await timed(ab, args, abEnv);
+      (per.get(name) ?? per.set(name, []).get(name)!).push(s.ms);
+      return s;
+    };
+    if (warm) await timed(ab, ['open', 'about:blank'], abEnv);
+    const t0 = performance.now();
+    for (let i = 0; i < 4; i++) {
+      await step('open', ['open', o.url]);
+      const snap = await step('snapshot', ['snapshot', '-i']);
+      const user = /textbox "Username" \[ref=(e\d+)\]/.exec(snap.out)?.[1];
+      const btn = /button "Sign in" \[ref=(e\d+)\]/.exec(snap.out)?.[1];
+      if (!user || !btn) throw new Error(`agent-browser snapshot had no refs:\n${snap.out.slice(0, 500)}`);
+      await step('fill', ['fill', `@${user}`, 'bench']);
+      await step('click', ['click', `@${btn}`]);
+      await step('screenshot', ['screenshot', join(o.home, `ab-${i}.png`)]);
+    }
+    const ms = performance.now() - t0;
+    await timed(ab, ['close'], abEnv).catch(() => undefined);
+    return ms;
+  };
+  const gSession = async (warm: boolean, per: Map<string, number[]>) => {
+    const key = `bench-qa-${n++}`;
+    const call = [BIN, 'run', o.script, '--engine', 'chromium', '--session', key];
+    if (warm) await timed(process.execPath, [BIN, 'run', 'console.log("GSTACK_STEP_OK")', '--session', key], o.env);
+    const t0 = performance.now();
+    for (let i = 0; i < 4; i++) {
+      const s = await timed(process.execPath, call, o.env);
+      for (const [k, v] of steps(s.out)) (per.get(k) ?? per.set(k, []).get(k)!).push(v);
+    }
+    const ms = performance.now() - t0;
+    await timed(process.execPath, [BIN, 'sessions', 'stop', key], o.env); // not timed, like agent-browser's close
+    return ms;
+  };
+  for (const warm of [true, false]) {
+    const gPer = new Map<string, number[]>();
+    const aPer = new Map<string, number[]>();
+    const gs: number[] = [];
+    const as: number[] = [];
+    for (let i = 0; i < sessions; i++) {
+      if (i % 2 === 0) {
+        gs.push(await gSession(warm, gPer));
+        as.push(await abSession(warm, aPer));
+      } else {
+        as.push(await abSession(warm, aPer));
+        gs.push(await gSession(warm, gPer));
+      }
+    }
+    const state = warm ? 'warm (both daemons up before the clock)' : 'cold (a new session each, daemons start on the clock)';
+    console.log(`QA session (4 flows = 20 steps), ${state}, ${sessions} sessions each, alternating, same Chromium and flags, ${AGENT_BROWSER}:`);
+    console.log(`  gstack (4 calls)          median ${fmt(median(gs))}   steps: ${[...gPer].map(([k, xs]) => `${k} ${median(xs)}`).join(', ')}`);
+    console.log(`  agent-browser (20 cmds)   median ${fmt(median(as))}   per command: ${[...aPer].map(([k, xs]) => `${k} ${Math.round(median(xs))}`).join(', ')}`);
+    console.log(`  ratio gstack/agent-browser ${(median(gs) / median(as)).toFixed(2)}   (target ${warm ? '<= 1.0' : 'first call <= 1.3x'})`);
+  }
 }
 
 main().catch((err) => {
