@@ -1,6 +1,6 @@
 // Security tests: each one is an attack (or a careless script) and checks that it is stopped.
-// Run alone (the CLI tests need the build):
-//   npm run build && node --import tsx --test --test-concurrency=1 test/security.test.ts
+// Run alone (it builds first): npm run test:e2e -- test/security.e2e.test.ts
+// The pure rule of item 6 (which fields are secret) is test/secret-fields.test.ts.
 //
 // Covered (README "Security model" says what each promise is):
 //   1-2. Every object reachable from a Page writes and reads local files only under pwd
