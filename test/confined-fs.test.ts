@@ -1,7 +1,7 @@
 // The flow script's `fs` (driver/confined-fs.ts), every method, on both resolvers: the Linux
 // one (a walk from a handle on pwd through /proc/self/fd, no link ever followed) and the
 // portable fallback (real-path checks, opened files verified). The race it closes is attacked
-// in test/security.test.ts.
+// in test/security.e2e.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, symlinkSync, existsSync, mkdirSync, readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';

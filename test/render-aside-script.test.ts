@@ -1,20 +1,18 @@
 // Tier-1 checks of the Aside render script (render/engines/aside-render-script.js): it parses,
 // it uses only what driver/catalog.json says Aside has (no Node globals), it ends with the
 // sentinel, its failure messages are the shared ones (render/api/messages.ts) filled in by the
-// same rule, and it ships in the package. The render itself on Aside is tested end to end
-// against the aside test double in render-aside.test.ts.
+// same rule. That it ships in the package (npm pack) is render-aside-script.e2e.test.ts; the
+// render itself on Aside is tested end to end against the aside test double in
+// render-aside.e2e.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import vm from 'node:vm';
 import * as acorn from 'acorn';
 import { resolvePdfParams } from '../render/api/pdf-options.js';
 import { fillMessage, RENDER_MESSAGES } from '../render/api/messages.js';
 import { ASIDE_RENDER_SCRIPT_PATH, asideRenderScript } from '../render/engines/aside-render.js';
 import type { RenderStep } from '../render/index.js';
-import { ROOT } from './helpers/cli.js';
 import { checkScript } from './helpers/script-check.js';
 
 type Node = acorn.Node & Record<string, any>;
@@ -119,8 +117,3 @@ test("the script's say() fills a message exactly as fillMessage does, and the jo
   }
 });
 
-test('the script ships: npm pack includes it, at the path the engine reads', () => {
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' })) as Array<{ files: Array<{ path: string }> }>;
-  const files = packed[0].files.map((f) => f.path);
-  assert.ok(files.includes(relative(ROOT, ASIDE_RENDER_SCRIPT_PATH)), `npm pack leaves out ${relative(ROOT, ASIDE_RENDER_SCRIPT_PATH)}`);
-});

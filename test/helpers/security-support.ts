@@ -1,4 +1,4 @@
-// Support for test/security.test.ts: the concurrent attacker of the fs race (a separate process
+// Support for test/security.e2e.test.ts: the concurrent attacker of the fs race (a separate process
 // that swaps a directory for a symlink in a tight loop), the check that text is safe for a
 // terminal, and file-mode listings.
 import { spawn } from 'node:child_process';

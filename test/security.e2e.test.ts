@@ -1,6 +1,6 @@
 // Security tests: each one is an attack (or a careless script) and checks that it is stopped.
-// Run alone (the CLI tests need the build):
-//   npm run build && node --import tsx --test --test-concurrency=1 test/security.test.ts
+// Run alone (it builds first): npm run test:e2e -- test/security.e2e.test.ts
+// The pure rule of item 6 (which fields are secret) is test/secret-fields.test.ts.
 //
 // Covered (README "Security model" says what each promise is):
 //   1-2. Every object reachable from a Page writes and reads local files only under pwd
@@ -345,20 +345,6 @@ test('5. serving / or a directory above the file\'s project is said; the file\'s
 });
 
 // ---- Item 6: redaction ----
-
-test('6. the secret-field rule: whole words at camelCase/digit/punctuation boundaries, any case, and autocomplete tokens', async () => {
-  const { isSecretField, SECRET_RULES } = await import('../driver/snapshot.js');
-  const secret = (hint: string, extra: { type?: string; autocomplete?: string } = {}) => isSecretField({ hints: [hint], ...extra }, SECRET_RULES);
-  for (const h of ['userPassword', 'accessToken', 'passwordConfirm', 'pwd', 'otp', 'apiKey', 'APIKey', 'x-api-key', 'PASSWORD', 'new_password2', 'otpCode', 'pinCode', 'PIN', 'cardNumber', 'ccnum', 'oneTimeCode', 'Enter your password', 'client_secret', 'csrf_token', 'privateKey', 'cvv2', 'Passwort']) {
-    assert.ok(secret(h), `${h} should be secret`);
-  }
-  for (const h of ['pineapple', 'passenger', 'compass', 'topic', 'username', 'email', 'spinner', 'Passport number', 'secretary', 'tokenizer', 'keyword', 'zip code', 'promo code', 'opinion', 'bypass']) {
-    assert.ok(!secret(h), `${h} should not be secret`);
-  }
-  assert.ok(secret('x', { type: 'PASSWORD' }));
-  for (const ac of ['current-password', 'new-password', 'one-time-code', 'cc-number', 'section-pay billing CC-EXP', 'cc-csc']) assert.ok(secret('x', { autocomplete: ac }), ac);
-  for (const ac of ['username', 'email', 'off', 'password']) assert.ok(!secret('x', { autocomplete: ac }), ac);
-});
 
 test('6. snapshots redact secret-looking fields by name and autocomplete, not look-alikes; pg.content() has no prefilled password', async () => {
   const r = await gstack(['run', `const pg = await openTab("${site.url}secrets.html");

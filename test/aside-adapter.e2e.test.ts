@@ -10,7 +10,7 @@ import { mkdtempSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runOnAside, judgeAsideOutput } from '../driver/engines/aside.js';
+import { runOnAside } from '../driver/engines/aside.js';
 import { runAsideRepl } from '../driver/engines/aside-probe.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 
@@ -161,16 +161,6 @@ test('timeout: aside repl and the browser it started are killed; the error says 
     await new Promise((r) => setTimeout(r, 250));
   }
   assert.deepEqual(left, [], 'no process of the timed-out call is left');
-});
-
-test('judgeAsideOutput: the rules in isolation', () => {
-  assert.deepEqual(judgeAsideOutput(['GSTACK_STEP_OK'], 0), { completed: true, artifactDir: undefined });
-  assert.equal(judgeAsideOutput(['[error] early', 'GSTACK_STEP_OK'], 0).completed, true, 'an [error line before the sentinel is evidence, not failure');
-  assert.equal(judgeAsideOutput(['GSTACK_STEP_OK', '[error] late'], 0).completed, false);
-  assert.equal(judgeAsideOutput(['  GSTACK_STEP_OK'], 0).completed, false, 'only an exact sentinel line counts');
-  assert.match(judgeAsideOutput(['GSTACK_STEP_OK'], 2).error!, /exited with code 2 after the script printed GSTACK_STEP_OK/);
-  assert.match(judgeAsideOutput([], 5).error!, /exited with code 5 before the script finished/);
-  assert.equal(judgeAsideOutput(['ASIDE_DIR=/a', 'ASIDE_DIR=/b', 'GSTACK_STEP_OK'], 0).artifactDir, '/b');
 });
 
 test('a window closed after the probe: the run says Aside has no browser window open, not just "exit 1"', async () => {

@@ -27,7 +27,7 @@ import { cliEnv, runCli, startCli, tempHome } from './helpers/cli.js';
 import { processesMentioning, waitNoProcesses } from './helpers/processes.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { lockHolder } from '../driver/sessions/lock.js';
-import { hostAddress, hostLockTarget, openRuntimeDir, runtimeDirPath } from '../driver/host/address.js';
+import { hostAddress, hostLockTarget, openRuntimeDir } from '../driver/host/address.js';
 import { decoder, encode } from '../driver/host/protocol.js';
 
 let server: FixtureServer;
@@ -333,11 +333,6 @@ test('renders go through the render host and come out the same as in-process', {
   const renderLock = hostLockTarget({ kind: 'render' }, openRuntimeDir({ XDG_RUNTIME_DIR: runtime })!);
   assert.ok(await lockHolder(renderLock), 'one render host is up');
   await rm(dir, { recursive: true, force: true });
-});
-
-test('the runtime dir is per user: $XDG_RUNTIME_DIR/gstack, else ~/.gstack/run', () => {
-  assert.equal(runtimeDirPath({ XDG_RUNTIME_DIR: '/run/user/1' }), '/run/user/1/gstack');
-  assert.equal(runtimeDirPath({ HOME: '/home/u' }), '/home/u/.gstack/run');
 });
 
 test('SIGKILL of the client mid-call: the host ends that call; the next call runs at once with only its own tab', { timeout: 120_000 }, async () => {

@@ -124,7 +124,7 @@ test('a lock wait past --lock-timeout exits 4, names the holder and says what to
 
 // The tests below are about a call that runs in the `gstack` process itself (GSTACK_NO_HOST=1:
 // --ephemeral, remote browsers, or hosts turned off): its browser is its own and must go with
-// it. A session host's browser outlives calls by design; test/session-host.test.ts covers what
+// it. A session host's browser outlives calls by design; test/session-host.e2e.test.ts covers what
 // a killed client or host leaves.
 const inProcess = (): NodeJS.ProcessEnv => ({ ...env, GSTACK_NO_HOST: '1' });
 for (const variant of ['CLI and its browser', 'the CLI alone'] as const) {

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findChromium } from '../driver/chromium-find.js';
 import { collectDiagrams, planOutputs } from '../render/mermaid/diagram.js';
-import { mermaidBootScript, mermaidDistDir } from '../render/mermaid/mermaid-page.js';
 import { BIN, ROOT, cliWith } from './helpers/cli.js';
 import { pngSize } from './helpers/inspect.js';
 
@@ -128,14 +127,3 @@ test('usage errors: missing input, too many output paths, clashing outputs, bad 
   );
 });
 
-const boot0 = () => mermaidBootScript({ fontFamily: 'x' }, false);
-
-test('mermaid comes from the installed package, and the boot script names no remote URL', async () => {
-  const dist = mermaidDistDir();
-  assert.ok(existsSync(join(dist, 'mermaid.esm.min.mjs')));
-  assert.match(boot0(), /^import mermaid from '\.\/mermaid\.esm\.min\.mjs';/);
-  assert.match(dist, /node_modules[/\\]mermaid[/\\]dist$/);
-  const boot = mermaidBootScript({ fontFamily: 'x' }, true);
-  assert.doesNotMatch(boot, /https?:\/\//, 'the boot script names no remote URL');
-  assert.match(boot, /"securityLevel":"strict"/);
-});
