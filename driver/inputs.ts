@@ -3,7 +3,8 @@
 // user's file: the sandbox's `fs` and every file-taking Playwright method stay confined to
 // `pwd` (driver/confined-fs.ts, driver/membrane.ts). Checked before anything starts (usage
 // errors, exit 2): regular files only (no directories, devices, FIFOs or sockets), one name
-// each, and a size limit. Relative paths are the caller's: a session host resolves them against
+// each, and a size limit. On Aside, whose `pwd` exists only once the script runs, the files
+// travel inside the script instead (asidePreamble): written into that `pwd` by its first line. Relative paths are the caller's: a session host resolves them against
 // the client's cwd, and runs as the same user, so it may read what the caller may.
 import { constants } from 'node:fs';
 import { open, writeFile } from 'node:fs/promises';
@@ -13,6 +14,9 @@ import { UsageError } from './errors.js';
 /** Largest file one `--in` may name, and all of a call's inputs together. */
 export const MAX_INPUT_BYTES = 50 * 1024 * 1024;
 export const MAX_INPUTS_TOTAL_BYTES = 100 * 1024 * 1024;
+/** On Aside the files travel inside the script, which is one command-line argument of
+ * `aside repl` (base64 grows them by a third; macOS allows about 1 MB of arguments). */
+export const MAX_ASIDE_INPUTS_BYTES = 256 * 1024;
 
 export interface InputFile {
   /** The name in `pwd` (the file's own base name). */
@@ -75,4 +79,24 @@ export async function copyInputs(inputs: InputFile[], pwd: string): Promise<stri
     }
   }
   return inputs.map((f) => f.name);
+}
+
+/** Aside: one line put before the script that writes each input into Aside's own `pwd` and
+ * prints its `INPUT=` line, the same as on Chromium (the file is not read-only there: Aside's
+ * `fs` has no chmod). A block, so its names cannot clash with the script's. */
+export async function asidePreamble(inputs: InputFile[]): Promise<string> {
+  const total = inputs.reduce((n, f) => n + f.size, 0);
+  if (total > MAX_ASIDE_INPUTS_BYTES) {
+    throw new UsageError(`--in: ${Math.ceil(total / 1024)} KB of inputs; on Aside they travel inside the script, at most ${MAX_ASIDE_INPUTS_BYTES / 1024} KB in all. Pass smaller files, or run with --engine chromium.`);
+  }
+  const files: Array<[string, string]> = [];
+  for (const f of inputs) {
+    const { fh } = await openRegular(f.source, f.source);
+    try {
+      files.push([f.name, (await fh.readFile()).toString('base64')]);
+    } finally {
+      await fh.close();
+    }
+  }
+  return `{ for (const [n, b] of ${JSON.stringify(files)}) { await fs.writeFile(path.join(pwd, n), Buffer.from(b, "base64")); console.log("INPUT=" + n); } }\n`;
 }

@@ -18,8 +18,7 @@ import { runOnChromium } from './engines/chromium.js';
 import { stopSessionHost } from './host/control.js';
 // Loaded only by the calls that use them: Aside's adapter and the remote-browser connector.
 import { trace } from './trace.js';
-import { checkInputs, copyInputs, type InputFile } from './inputs.js';
-import { UsageError } from './errors.js';
+import { asidePreamble, checkInputs, copyInputs, type InputFile } from './inputs.js';
 import { gstackHome, resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
 import type { EngineName, EngineRunOutcome } from './engines/types.js';
 import type { EngineChoice } from './engines/select.js';
@@ -187,12 +186,11 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
 
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let outcome: EngineRunOutcome;
-    if (engine === 'aside' && inputs.length) {
-      throw new UsageError('--in is not available on Aside yet: its pwd exists only once the script runs. Run with --engine chromium to pass files in.');
-    }
     if (engine === 'aside') {
       const { runOnAside } = await import('./engines/aside.js');
-      outcome = await runOnAside({ script, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env });
+      // --in: Aside's pwd exists only once the script runs, so the files go in with the script.
+      const withInputs = inputs.length ? (await asidePreamble(inputs)) + script : script;
+      outcome = await runOnAside({ script: withInputs, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env });
     } else {
       // 2. Profile and artifact dir; the lock serializes calls on one profile.
       let profileDir: string;
@@ -275,6 +273,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     trace('engine finished (browser closed)');
     // 3. Artifacts: copied out with --out (also after a failure: the evidence matters most then).
     const artifactDir = outcome.artifactDir ?? pwd ?? undefined;
+    if (artifactDir) for (const f of inputs) inputPaths.add(join(artifactDir, f.name));
     if (artifactDir && (await stat(artifactDir).catch(() => undefined))?.isDirectory()) {
       if (options.out) {
         artifacts = await copyArtifacts(artifactDir, resolve(options.cwd ?? process.cwd(), options.out), inputPaths);

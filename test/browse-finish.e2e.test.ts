@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliWith, expectExit, tempHome } from './helpers/cli.js';
+import { ROOT, cliWith, expectExit, tempHome } from './helpers/cli.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 
 let server: FixtureServer;
@@ -110,4 +110,21 @@ console.log("GSTACK_STEP_OK");`,
     const denied = await gstack(['run', '-f', 'upload.js', '--in', 'secret.txt']);
     expectExit(denied, 2);
   }
+});
+
+test('--in on Aside (the test double): the files travel in the script and land in its pwd', async () => {
+  writeFileSync(join(cwd, 'note.txt'), 'first line of the note\nsecond\n');
+  const aside = cliWith(() => ({
+    cwd,
+    env: { GSTACK_HOME: home, GSTACK_SKIP_ASIDE: undefined, PATH: `${join(ROOT, 'test', 'doubles')}:${process.env.PATH}`, ASIDE_DOUBLE_HOME: join(home, 'aside') },
+    timeoutMs: 120_000,
+  }));
+  const r = await aside(['run', '-f', 'upload.js', '--in', 'note.txt', '--engine', 'aside']);
+  expectExit(r, 0);
+  assert.equal(r.lines[0], 'INPUT=note.txt');
+  assert.match(r.stdout, /^PAGE=GOT note\.txt 30 first line of the note$/m);
+  writeFileSync(join(cwd, 'big.bin'), Buffer.alloc(300 * 1024));
+  const big = await aside(['run', '-f', 'upload.js', '--in', 'big.bin', '--engine', 'aside']);
+  expectExit(big, 2);
+  assert.match(big.stdout + big.stderr, /on Aside they travel inside the script, at most 256 KB in all/);
 });

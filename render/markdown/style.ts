@@ -78,6 +78,9 @@ thead { display: table-header-group; }
 tr, img, figure { break-inside: avoid; }
 figure { text-align: center; }
 figcaption { font-size: 0.9em; color: #57606a; }
+/* --remote-images alt: a remote image's alt text in its place, boxed like the badge it stands
+ * for so it does not read as part of the sentence or heading around it. */
+.gstack-img-alt { font-size: 0.7em; font-weight: 400; vertical-align: middle; border: 1px solid #d0d7de; border-radius: 3px; padding: 0 0.35em; }
 /* --print-urls: the address after the link text, for the paper copy. */
 .gstack-url { font-size: 0.85em; color: #57606a; overflow-wrap: anywhere; }
 ${HIGHLIGHT_CSS}
