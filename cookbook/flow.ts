@@ -4,7 +4,7 @@ import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, STEP_WAIT_FOR_PARAM, OPE
 
 export const flow: Shape = {
   name: 'flow',
-  summary: 'Act by ref (click, fill, press, check, select) and show the snapshot diff, URL and screenshots before and after.',
+  summary: 'Act by ref (click, fill, type, press, check, select) and show the snapshot diff, URL and screenshots before and after.',
   description:
     'Loads the page, takes a compact snapshot (elements with their refs, and the text around them), then for each step finds the element by its accessible role and name in the snapshot, acts on it through its ref (`pg.locator(ref)`), and prints a STEP line, the snapshot diff (what the action changed, messages included) and the URL. A step may wait for its result (`waitFor`, as after load). Screenshots before (the first screen) and after (the whole page), console errors and failed requests (`NETWORK_ERRORS=`) of the last page at the end. On a non-local target it refuses to act until `confirmed` is true: ask the user first. It never types into password fields.',
   evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'STEP', 'DIFF_START', 'DIFF_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', 'GSTACK_STEP_OK'],
@@ -25,10 +25,10 @@ export const flow: Shape = {
           if: { properties: { action: { not: { const: 'press' } } } },
           then: { properties: { name: {} }, required: ['name'] },
           properties: {
-            action: { enum: ['click', 'fill', 'press', 'check', 'uncheck', 'select'], description: 'What to do to the element.' },
+            action: { enum: ['click', 'fill', 'type', 'press', 'check', 'uncheck', 'select'], description: 'What to do to the element. `fill` sets the whole value at once; `type` presses one key per character (`pressSequentially`), for inputs that react to key presses (grid header filters, comboboxes, search-as-you-type).' },
             name: { type: 'string', minLength: 1, description: 'Accessible name as shown in the snapshot, e.g. `Save` for `button "Save" [ref=e7]` (exact match first, then a case-insensitive substring). Required, except for a `press` meant for the page: `{"action":"press","value":"ArrowRight"}`.' },
             role: { type: 'string', description: 'Role as shown in the snapshot (`button`, `link`, `textbox`, ...), to disambiguate.' },
-            value: { type: 'string', description: 'Text for fill, key for press (e.g. `Enter`), option value or label for select.' },
+            value: { type: 'string', description: 'Text for fill or type, key for press (e.g. `Enter`), option value or label for select.' },
             waitFor: STEP_WAIT_FOR_PARAM,
           },
         },
@@ -92,12 +92,16 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   const el = onPage ? pg.locator("body") : pg.locator(ref);
   console.log("STEP " + (i + 1) + " " + step.action + (onPage ? " page key=" + JSON.stringify(value || "Enter") : " \"" + step.name + "\" ref=" + ref));
   if (step.action === "click") await el.click();
-  else if (step.action === "fill") {
+  else if (step.action === "fill" || step.action === "type") {
     // Credentials never pass through the agent: the user signs in themselves.
     if ((await el.getAttribute("type")) === "password") {
       throw new Error("Refusing to type into a password field. Ask the user to sign in in their own browser, or import their cookies with gstack sessions import-cookies.");
     }
-    await el.fill(value);
+    // type: one key event per character, after clearing, for inputs that listen to keys.
+    if (step.action === "type") {
+      await el.fill("");
+      await el.pressSequentially(value, { delay: 20 });
+    } else await el.fill(value);
   } else if (step.action === "press") await el.press(value || "Enter");
   else if (step.action === "check") await el.check();
   else if (step.action === "uncheck") await el.uncheck();

@@ -34,7 +34,7 @@ export type ExitName = keyof typeof EXIT;
 export type ExitCode = (typeof EXIT)[ExitName];
 
 /** The evidence labels the cookbook and the runner print. */
-export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "ARTIFACT", "DIALOG"] as const;
+export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "INPUT=", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "ARTIFACT", "DIALOG"] as const;
 
 /** Every `gstack` command. */
 export const COMMAND_NAMES = ["run", "probe", "cookbook", "sessions", "login", "render", "pdf", "diagram", "skills"] as const;
@@ -187,6 +187,8 @@ export interface SharedFlags {
   cdp?: string;
   /** --allow-file-urls: Let this call's script open `file:` URLs (refused by default: a page would get local files). */
   allowFileUrls: boolean;
+  /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
+  in?: string[];
   /** --headed: Show the Chromium window (debugging on a desktop). Needs the full browser: a headless call prefers Chromium's faster headless shell when one is installed. */
   headed: boolean;
 }
@@ -206,6 +208,7 @@ export function readSharedFlags(argv: Record<string, unknown>): SharedFlags {
     connect: (argv["connect"] as string | undefined),
     cdp: (argv["cdp"] as string | undefined),
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
+    in: (argv["in"] as string[] | undefined),
     headed: (argv["headed"] as boolean | undefined) ?? false,
   };
 }
@@ -523,8 +526,10 @@ export interface PdfFlags {
   cover: boolean;
   /** --toc: Add a table of contents whose page numbers are the pages the headings are on in the final PDF (the document is printed twice to find them). */
   toc: boolean;
-  /** --toc-depth: Deepest heading level the TOC lists (1-6). */
+  /** --toc-depth: Deepest heading level the TOC lists (1-6); the outline follows it unless `--outline-depth` is given. */
   tocDepth: number;
+  /** --outline-depth: Deepest heading level the PDF outline (bookmarks) lists (1-6). Default: `--toc-depth` (3), so an API reference's many `#### Parameters` headings stay out of the bookmarks. */
+  outlineDepth?: number;
   /** --chapter-breaks: Start each top-level (#) heading after the first on a new page. `--no-chapter-breaks` keeps the flow continuous. */
   chapterBreaks: boolean;
   /** --paper: Paper size: letter, legal, tabloid, ledger, a0-a6, or WIDTHxHEIGHT (`8.5x11` in inches; units allowed: `210mmx297mm`). */
@@ -565,7 +570,7 @@ export interface PdfFlags {
   printUrls: boolean;
   /** --title: Document title (PDF metadata, cover). Default: front-matter `title:`, else the first # heading, else the file name. */
   title?: string;
-  /** --author: Author for the cover (default: front-matter `author:`). */
+  /** --author: Author for the cover and the PDF's Author field (default: front-matter `author:`). */
   author?: string;
   /** --date: Date for the cover, as written (default: front-matter `date:`, else today). */
   date?: string;
@@ -573,6 +578,8 @@ export interface PdfFlags {
   lang?: string;
   /** --allow-network: Let the document load remote images, stylesheets and fonts. Off by default: they are blocked in the HTML and again in the browser. */
   allowNetwork: boolean;
+  /** --remote-images: What a remote image (a badge, a hosted screenshot) becomes: `placeholder` a visible "blocked" box (loaded instead with `--allow-network`), `alt` its alt text as plain text, `omit` nothing. `alt` and `omit` apply with `--allow-network` too, and print one summary line instead of one per image. */
+  remoteImages: "placeholder" | "alt" | "omit";
   /** --strict: Fail (exit 1) on a missing or unreadable local image instead of showing a placeholder. */
   strict: boolean;
   /** --engine: Which browser prints the page (see `gstack render`). */
@@ -590,6 +597,7 @@ export function readPdfFlags(argv: Record<string, unknown>): PdfFlags {
     cover: (argv["cover"] as boolean | undefined) ?? false,
     toc: (argv["toc"] as boolean | undefined) ?? false,
     tocDepth: (argv["toc-depth"] as number | undefined) ?? 3,
+    outlineDepth: (argv["outline-depth"] as number | undefined),
     chapterBreaks: (argv["chapter-breaks"] as boolean | undefined) ?? true,
     paper: (argv["paper"] as string | undefined) ?? "letter",
     margin: (argv["margin"] as string | undefined) ?? "0.75in 0.7in",
@@ -614,6 +622,7 @@ export function readPdfFlags(argv: Record<string, unknown>): PdfFlags {
     date: (argv["date"] as string | undefined),
     lang: (argv["lang"] as string | undefined),
     allowNetwork: (argv["allow-network"] as boolean | undefined) ?? false,
+    remoteImages: (argv["remote-images"] as "placeholder" | "alt" | "omit" | undefined) ?? "placeholder",
     strict: (argv["strict"] as boolean | undefined) ?? false,
     engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
     timeout: (argv["timeout"] as number | undefined) ?? 120000,
@@ -794,6 +803,7 @@ export const FLAG_DEFAULTS = {
     "scale": 1,
     "print-urls": false,
     "allow-network": false,
+    "remote-images": "placeholder",
     "strict": false,
     "engine": "auto",
     "timeout": 120000,

@@ -18,6 +18,7 @@ import { runOnChromium } from './engines/chromium.js';
 import { stopSessionHost } from './host/control.js';
 // Loaded only by the calls that use them: Aside's adapter and the remote-browser connector.
 import { trace } from './trace.js';
+import { asidePreamble, checkInputs, copyInputs, type InputFile } from './inputs.js';
 import { gstackHome, resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
 import type { EngineName, EngineRunOutcome } from './engines/types.js';
 import type { EngineChoice } from './engines/select.js';
@@ -75,6 +76,8 @@ export interface RunOptions {
   armDeadline?(ms: number, message: string): DeadlineHandle;
   /** `file:` URLs may be opened (--allow-file-urls). */
   allowFileUrls?: boolean;
+  /** The user's files to copy into pwd before the script starts (`--in`), relative to cwd. */
+  inputs?: string[];
 }
 
 export interface RunResult {
@@ -117,8 +120,8 @@ async function listFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-async function copyArtifacts(from: string, to: string): Promise<string[]> {
-  const files = await listFiles(from);
+async function copyArtifacts(from: string, to: string, skip: Set<string>): Promise<string[]> {
+  const files = (await listFiles(from)).filter((f) => !skip.has(f));
   await mkdir(to, { recursive: true });
   const copied: string[] = [];
   for (const f of files) {
@@ -167,6 +170,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
 
   try {
     trace('runScript start');
+    // --in: checked before anything starts, so a bad path costs no browser (exit 2).
+    const inputs: InputFile[] = options.inputs?.length ? await checkInputs(options.inputs, options.cwd ?? process.cwd()) : [];
+    const inputPaths = new Set<string>();
     // 1. Engine: remote browsers are Chromium by definition; otherwise probe Aside (auto).
     if (remote || options.engine === 'chromium') {
       engine = 'chromium';
@@ -182,7 +188,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     let outcome: EngineRunOutcome;
     if (engine === 'aside') {
       const { runOnAside } = await import('./engines/aside.js');
-      outcome = await runOnAside({ script, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env });
+      // --in: Aside's pwd exists only once the script runs, so the files go in with the script.
+      const withInputs = inputs.length ? (await asidePreamble(inputs)) + script : script;
+      outcome = await runOnAside({ script: withInputs, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env });
     } else {
       // 2. Profile and artifact dir; the lock serializes calls on one profile.
       let profileDir: string;
@@ -197,6 +205,11 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       pwd = join(paths.artifactsDir, callId());
       // Owner-only, like the profiles: artifacts are screenshots of logged-in pages.
       await mkdir(pwd, { recursive: true, mode: 0o700 });
+      // The inputs are the user's, not the script's: listed as INPUT=, never as artifacts.
+      for (const name of await copyInputs(inputs, pwd)) {
+        inputPaths.add(join(pwd, name));
+        filter.write(`INPUT=${name}`);
+      }
 
       // Remote sessions lock their storageState file's session dir instead of a profile.
       const lockTarget = remote ? paths.sessionDir : profileDir;
@@ -260,11 +273,12 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     trace('engine finished (browser closed)');
     // 3. Artifacts: copied out with --out (also after a failure: the evidence matters most then).
     const artifactDir = outcome.artifactDir ?? pwd ?? undefined;
+    if (artifactDir) for (const f of inputs) inputPaths.add(join(artifactDir, f.name));
     if (artifactDir && (await stat(artifactDir).catch(() => undefined))?.isDirectory()) {
       if (options.out) {
-        artifacts = await copyArtifacts(artifactDir, resolve(options.cwd ?? process.cwd(), options.out));
+        artifacts = await copyArtifacts(artifactDir, resolve(options.cwd ?? process.cwd(), options.out), inputPaths);
       } else {
-        artifacts = await listFiles(artifactDir);
+        artifacts = (await listFiles(artifactDir)).filter((f) => !inputPaths.has(f));
       }
     }
 

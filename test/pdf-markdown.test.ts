@@ -83,7 +83,7 @@ test('mermaid fences become figures with their Markdown line; other fences stay 
   assert.equal(diagrams.length, 1);
   assert.equal(diagrams[0].line, 8);
   assert.match(diagrams[0].source, /^sequenceDiagram/);
-  assert.match(html, /<code class="language-js">let x = 1/);
+  assert.match(html, /<code class="language-js"><span class="gstack-cl gstack-i0">let x = 1/);
 });
 
 test('local images are inlined; remote ones become placeholders with one notice each', () => {
@@ -198,11 +198,16 @@ test('fences: a known language is highlighted, an unknown one or none stays plai
   const highlighter = await loadHighlighter(src);
   const policy = new AssetPolicy({ baseDir: FIXTURES, allowNetwork: false, strict: false });
   const { html } = convertMarkdown(src, { policy, highlighter });
-  assert.match(html, /<pre class="gstack-code gstack-keep"><code class="hljs language-js"><span class="hljs-keyword">const<\/span> a = <span class="hljs-string">("|&quot;)x("|&quot;)<\/span>; <span class="hljs-comment">\/\/ note<\/span>/);
-  assert.match(html, /<pre class="gstack-code gstack-keep"><code class="language-no-such-language">const b = 1;\n<\/code><\/pre>/);
-  assert.match(html, /<pre class="gstack-code gstack-keep"><code>const c = 2;\n<\/code><\/pre>/);
-  assert.match(html, /<pre class="gstack-code gstack-keep"><code>indented\(\);\n<\/code><\/pre>/);
-  assert.match(html, /<pre class="gstack-code"><code class="hljs language-ts">/, 'a 16-line block may split (widows/orphans keep 3 lines a side)');
+  // One block-level span per source line (the print CSS wraps and splits by them).
+  const line = (cls = '') => `<span class="gstack-cl gstack-i0${cls}"(?: data-gstack-cont="[^"]*")?>`;
+  assert.match(html, new RegExp(`<pre class="gstack-code gstack-keep"><code class="hljs language-js">${line()}<span class="hljs-keyword">const</span> a = <span class="hljs-string">("|&quot;)x("|&quot;)</span>; <span class="hljs-comment">// note</span></span></code>`));
+  assert.match(html, new RegExp(`<pre class="gstack-code gstack-keep"><code class="language-no-such-language">${line()}const b = 1;</span></code></pre>`));
+  assert.match(html, new RegExp(`<pre class="gstack-code gstack-keep"><code>${line()}const c = 2;</span></code></pre>`));
+  assert.match(html, new RegExp(`<pre class="gstack-code gstack-keep"><code>${line()}indented\\(\\);</span></code></pre>`));
+  // A 16-line block may split, never inside its first or last 3 lines.
+  const long = /<pre class="gstack-code"><code class="hljs language-ts">([\s\S]*?)<\/code><\/pre>/.exec(html)?.[1] ?? '';
+  const roles = [...long.matchAll(/<span class="gstack-cl gstack-i0( gstack-cl-head| gstack-cl-tail)?">/g)].map((m) => (m[1] ?? '').trim() || 'mid');
+  assert.deepEqual(roles, ['gstack-cl-head', 'gstack-cl-head', ...Array(12).fill('mid'), 'gstack-cl-tail', 'gstack-cl-tail']);
   // No fence names a language: highlight.js is not even loaded.
   assert.equal(await loadHighlighter('```\nplain\n```\n\n```mermaid\ngraph TD\n```\n'), undefined);
 });

@@ -34,6 +34,8 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
         cover: f.cover,
         toc: f.toc,
         tocDepth: f.tocDepth,
+        outlineDepth: f.outlineDepth,
+        remoteImages: f.remoteImages,
         chapterBreaks: f.chapterBreaks,
         // The print options go by their catalog names, like `gstack render --pdf`'s.
         print: Object.fromEntries(flagGroup('print', catalog).map((p) => [p.name, argv[p.name] as Value | undefined])),

@@ -1,6 +1,6 @@
 // AUTO-GENERATED from cookbook/flow.ts via templates/cookbook-script.js.hbs by templates/gen.ts. Do not edit: edit the shape and run `npm run gen`.
 // Run it: gstack run -f generated/cookbook/flow.js   (or: gstack cookbook flow --url URL)
-// gstack cookbook "flow": Act by ref (click, fill, press, check, select) and show the snapshot diff, URL and screenshots before and after.
+// gstack cookbook "flow": Act by ref (click, fill, type, press, check, select) and show the snapshot diff, URL and screenshots before and after.
 // Prints: ASIDE_DIR= URL= TITLE= SNAPSHOT_START SNAPSHOT_END STEP DIFF_START DIFF_END SCREENSHOT= CONSOLE_ERRORS= NETWORK_ERRORS= GSTACK_STEP_OK
 // Runs unchanged on both engines: gstack run -f flow.js (edit PARAMS first).
 const PARAMS = {
@@ -143,12 +143,16 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   const el = onPage ? pg.locator("body") : pg.locator(ref);
   console.log("STEP " + (i + 1) + " " + step.action + (onPage ? " page key=" + JSON.stringify(value || "Enter") : " \"" + step.name + "\" ref=" + ref));
   if (step.action === "click") await el.click();
-  else if (step.action === "fill") {
+  else if (step.action === "fill" || step.action === "type") {
     // Credentials never pass through the agent: the user signs in themselves.
     if ((await el.getAttribute("type")) === "password") {
       throw new Error("Refusing to type into a password field. Ask the user to sign in in their own browser, or import their cookies with gstack sessions import-cookies.");
     }
-    await el.fill(value);
+    // type: one key event per character, after clearing, for inputs that listen to keys.
+    if (step.action === "type") {
+      await el.fill("");
+      await el.pressSequentially(value, { delay: 20 });
+    } else await el.fill(value);
   } else if (step.action === "press") await el.press(value || "Enter");
   else if (step.action === "check") await el.check();
   else if (step.action === "uncheck") await el.uncheck();

@@ -11,6 +11,8 @@ export type ImageResolution =
   | { kind: 'inline'; src: string }
   | { kind: 'remote'; src: string }
   | { kind: 'blocked'; url: string }
+  /** A remote image the caller asked to leave out (--remote-images alt|omit). */
+  | { kind: 'dropped'; url: string; mode: 'alt' | 'omit' }
   | { kind: 'missing'; ref: string; reason: string };
 
 export interface AssetNotice {
@@ -70,10 +72,17 @@ export interface AssetPolicyOptions {
   baseDir: string;
   allowNetwork: boolean;
   strict: boolean;
+  /** What a remote image becomes: `alt` its alt text, `omit` nothing; default (`placeholder`):
+   * loaded with allowNetwork, else a visible "blocked" placeholder. */
+  remoteImages?: RemoteImages;
 }
+
+export type RemoteImages = 'placeholder' | 'alt' | 'omit';
 
 export class AssetPolicy {
   readonly notices: AssetNotice[] = [];
+  /** Remote images left out or replaced by their alt text (--remote-images alt|omit). */
+  readonly droppedImages: string[] = [];
   private readonly root: string;
 
   constructor(private readonly opts: AssetPolicyOptions) {
@@ -93,6 +102,11 @@ export class AssetPolicy {
     }
     if (/^data:image\//i.test(src)) return { kind: 'inline', src };
     if (isRemoteRef(src)) {
+      const mode = this.opts.remoteImages ?? 'placeholder';
+      if (mode !== 'placeholder') {
+        this.droppedImages.push(src);
+        return { kind: 'dropped', url: src, mode };
+      }
       if (this.opts.allowNetwork && /^(https?:)?\/\//i.test(src)) return { kind: 'remote', src };
       this.notice({ kind: 'blocked-image', ref: src, message: `blocked remote image ${src} (pass --allow-network to load it)`, inline: true });
       return { kind: 'blocked', url: src };

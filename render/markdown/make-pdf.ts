@@ -7,7 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { flagGroup } from '../../driver/catalog.js';
-import { AssetPolicy, StrictAssetError } from './assets.js';
+import { AssetPolicy, StrictAssetError, type RemoteImages } from './assets.js';
+import { applyPdfMetadata, needsMetadataPass } from './pdf-metadata.js';
 import { convertMarkdown, frontMatter } from './markdown.js';
 import { loadHighlighter } from './highlight.js';
 import { buildDocument, tocHeadings, type DocumentOptions, type DocumentParts } from './document.js';
@@ -29,6 +30,11 @@ export interface MakePdfOptions extends RenderCallOptions {
   cover?: boolean;
   toc?: boolean;
   tocDepth?: number;
+  /** Deepest heading level the PDF outline (bookmarks) lists; default: tocDepth. */
+  outlineDepth?: number;
+  /** What remote images become: a "blocked" placeholder (default; loaded with allowNetwork),
+   * their alt text, or nothing. */
+  remoteImages?: RemoteImages;
   chapterBreaks?: boolean;
   /** The print options shared with `gstack render --pdf`, by flag name (`paper`, `margin`,
    * `header`, `page-numbers`, `tagged`, ...): the catalog's "print" flag group. Options left
@@ -60,6 +66,10 @@ export interface MakePdfResult {
   diagrams: number;
   diagramErrors: DiagramProblem[];
   notices: string[];
+  /** Links to anchors the document lacks (`#name`), each warned about once on stderr. */
+  brokenAnchors: string[];
+  /** Outline entries Chromium wrote and those kept (PDF with an outline only). */
+  outline?: { before: number; after: number };
   renderPasses: number;
   durationMs: number;
 }
@@ -95,6 +105,10 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   const output = resolve(cwd, opts.output ?? join(dirname(input), basename(input, extname(input)) + (to === 'html' ? '.html' : '.pdf')));
   const tocDepth = opts.tocDepth ?? 3;
   if (!(Number.isInteger(tocDepth) && tocDepth >= 1 && tocDepth <= 6)) throw usage(`--toc-depth ${opts.tocDepth}: use 1 to 6`);
+  const outlineDepth = opts.outlineDepth ?? tocDepth;
+  if (!(Number.isInteger(outlineDepth) && outlineDepth >= 1 && outlineDepth <= 6)) throw usage(`--outline-depth ${opts.outlineDepth}: use 1 to 6`);
+  const remoteImages = opts.remoteImages ?? 'placeholder';
+  if (!['placeholder', 'alt', 'omit'].includes(remoteImages)) throw usage(`--remote-images ${remoteImages}: use placeholder, alt or omit`);
   let printed: PdfStep;
   try {
     printed = printStep(new Map(Object.entries(opts.print ?? {})), flagGroup(PRINT_GROUP), cwd);
@@ -105,7 +119,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
 
   // Stage 1: parse, sanitize, resolve assets.
   let t = Date.now();
-  const policy = new AssetPolicy({ baseDir: dirname(input), allowNetwork: !!opts.allowNetwork, strict: !!opts.strict });
+  const policy = new AssetPolicy({ baseDir: dirname(input), allowNetwork: !!opts.allowNetwork, strict: !!opts.strict, remoteImages });
   const highlighter = await loadHighlighter(source);
   let converted;
   try {
@@ -115,6 +129,14 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
     throw err;
   }
   for (const n of policy.notices) say(`gstack pdf: ${n.message}`);
+  if (policy.droppedImages.length) {
+    const what = remoteImages === 'alt' ? 'shown as their alt text' : 'left out';
+    say(`gstack pdf: ${policy.droppedImages.length} remote image${policy.droppedImages.length === 1 ? '' : 's'} ${what} (--remote-images ${remoteImages})`);
+  }
+  // The link stays as written (a reader's viewer goes nowhere); the source is what to fix.
+  for (const b of converted.brokenAnchors) {
+    say(`gstack pdf: warning: link to missing anchor #${b.anchor}${b.line ? ` (${basename(input)} line ${b.line})` : ''}: no heading or element has that id; fix the link or the heading`);
+  }
   say(
     `gstack pdf: parsed ${basename(input)} in ${Date.now() - t} ms: ${converted.headings.length} headings, ` +
       `${converted.diagrams.length} diagrams, ${policy.notices.length} blocked or missing resources`,
@@ -146,6 +168,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
     diagrams: converted.diagrams.length,
     diagramErrors: [],
     notices: policy.notices.map((n) => n.message),
+    brokenAnchors: converted.brokenAnchors.map((b) => b.anchor),
     renderPasses: 0,
     durationMs: 0,
   };
@@ -226,6 +249,17 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
       const unplaced = listed.filter((h) => !layout.pages.has(h.id));
       if (unplaced.length) say(`gstack pdf: warning: ${unplaced.length} headings not found in the PDF; their TOC entries have no page number`);
       if (ranges) ({ pdf } = await pass(buildDocument(parts, docOpts, result.tocPages), `pages ${ranges} printed`, ranges));
+    }
+    const author = docOpts.author;
+    const outlineOn = !!printed.outline;
+    const changes = { author, outlineDepth: outlineOn ? outlineDepth : undefined, headings: converted.headings };
+    if (needsMetadataPass(changes)) {
+      t = Date.now();
+      const done = await applyPdfMetadata(pdf!, changes);
+      pdf = Buffer.from(done.pdf);
+      result.outline = done.outline;
+      const parts = [author ? 'author set' : '', done.outline ? `outline ${done.outline.after} of ${done.outline.before} headings (levels 1-${outlineDepth})` : ''].filter(Boolean);
+      say(`gstack pdf: ${parts.join(', ')} in ${Date.now() - t} ms`);
     }
     result.pages = countPages(pdf!);
     await writeOutputFile(output, pdf!);

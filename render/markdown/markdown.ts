@@ -29,6 +29,16 @@ export interface MarkdownResult {
   diagrams: Diagram[];
   /** First level-1 heading's text, the default document title. */
   firstH1?: string;
+  /** Links to an anchor (`#name`) no element of the document carries, in document order. The
+   * PDF keeps them as written; the caller warns (a typo in the source, usually). */
+  brokenAnchors: BrokenAnchor[];
+}
+
+export interface BrokenAnchor {
+  /** The fragment as the source wrote it, without the `#`. */
+  anchor: string;
+  /** 1-based line in the Markdown file (undefined for a link in raw HTML). */
+  line?: number;
 }
 
 const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n(---|\.\.\.)\r?\n/;
@@ -43,9 +53,18 @@ export function slugify(text: string): string {
   return slug || 'section';
 }
 
-/** A fenced block up to this many lines never splits across pages; a longer one may, keeping
- * at least three lines on each side (widows/orphans in the print CSS). */
-export const KEEP_TOGETHER_LINES = 15;
+/** A code block up to this many lines never splits across pages; a longer one may, keeping at
+ * least EDGE_LINES lines on each page. Kept low on purpose: a kept block that does not fit moves
+ * whole to the next page, and 8 lines leave at most about a sixth of a page blank (15 left a
+ * third). */
+export const KEEP_TOGETHER_LINES = 8;
+/** Lines a split code block keeps together at its start and at its end. */
+export const EDGE_LINES = 3;
+/** The mark that starts each wrapped continuation of a long code line: ↪ and the variation
+ * selector that asks for its text (not emoji) form. */
+export const CONTINUATION_MARK = '\u21aa\ufe0e';
+/** Leading spaces a continuation indent follows (deeper code still wraps at this indent + 2). */
+const MAX_INDENT = 32;
 /** Inside inline code a token (the text between spaces) up to this long never breaks across
  * lines, even at a hyphen or slash; a longer one (a URL, a path) may, rather than overflow. */
 const NOBREAK_TOKEN_MAX = 40;
@@ -72,14 +91,78 @@ function isExternal(href: string): boolean {
   return /^(https?|ftp):\/\//i.test(href);
 }
 
-/** A code block: highlighted when its language is known, marked to stay on one page when short.
- * highlight.js escapes the code; either way the HTML still goes through the sanitizer. */
+/** Highlighted HTML (text and <span class="..."> only, as highlight.js writes it) cut into its
+ * source lines. A span open across a line break (a multi-line comment or string) is closed at
+ * the end of the line and opened again on the next, so each line is well-formed on its own. */
+export function splitHighlightedLines(html: string): string[] {
+  const lines: string[] = [];
+  const open: string[] = [];
+  let line = '';
+  for (const part of html.split(/(<span[^>]*>|<\/span>|\n)/)) {
+    if (part === '\n') {
+      lines.push(line + '</span>'.repeat(open.length));
+      line = open.join('');
+    } else if (part.startsWith('<span')) {
+      open.push(part);
+      line += part;
+    } else if (part === '</span>') {
+      open.pop();
+      line += part;
+    } else line += part;
+  }
+  lines.push(line + '</span>'.repeat(open.length));
+  return lines;
+}
+
+/** Width of a line's leading white space in columns (a tab counts to the next multiple of 8,
+ * as the browser's default tab-size draws it). */
+function indentOf(line: string): number {
+  let col = 0;
+  for (const ch of line) {
+    if (ch === ' ') col++;
+    else if (ch === '\t') col += 8 - (col % 8);
+    else break;
+  }
+  return col;
+}
+
+/**
+ * A code block, one block-level span per source line (see the print CSS, "Code lines"):
+ * - a line too long for the page wraps with a hanging indent (its own indent + 2 columns), and
+ *   each continuation row starts with CONTINUATION_MARK, so a wrapped comment never reads as a
+ *   line of code; nothing is cut off;
+ * - a block up to KEEP_TOGETHER_LINES lines stays on one page; a longer one may split between
+ *   lines, never inside its first or last EDGE_LINES lines (break-after/-before: avoid), so each
+ *   page keeps at least EDGE_LINES of it.
+ * Highlighted when its language is known. highlight.js escapes the code; either way the HTML
+ * still goes through the sanitizer.
+ */
 function codeBlock(content: string, language: string | undefined, highlighter: Highlighter | undefined): string {
-  const lines = content.replace(/\n$/, '').split('\n').length;
-  const cls = `gstack-code${lines <= KEEP_TOGETHER_LINES ? ' gstack-keep' : ''}`;
-  const highlighted = highlightCode(highlighter, content, language);
+  const source = content.replace(/\n$/, '').split('\n');
+  const highlighted = highlightCode(highlighter, content.replace(/\n$/, ''), language);
+  const htmlLines = highlighted === undefined ? source.map(escapeHtml) : splitHighlightedLines(highlighted);
+  const n = source.length;
+  const keep = n <= KEEP_TOGETHER_LINES;
+  // Lines that count are those with text: a page break may not fall before the EDGE_LINES-th
+  // of them, nor after the EDGE_LINES-th from the end.
+  const filled = source.flatMap((l, i) => (l.trim() ? [i] : []));
+  const headEnd = filled[EDGE_LINES - 1] ?? n;
+  const tailStart = filled[filled.length - EDGE_LINES] ?? -1;
+  const lines = htmlLines.map((html, i) => {
+    const indent = Math.min(indentOf(source[i] ?? ''), MAX_INDENT);
+    const cls = ['gstack-cl', `gstack-i${indent}`];
+    if (!keep && i < headEnd) cls.push('gstack-cl-head');
+    if (!keep && i > tailStart) cls.push('gstack-cl-tail');
+    // Marks for as many rows as the line could wrap into on the narrowest page (~16 columns a
+    // row); the line's own height clips the ones it does not use.
+    const len = (source[i] ?? '').length;
+    const rows = len > 16 ? Math.ceil(len / 16) : 0;
+    const marks = rows ? ` data-gstack-cont="${('&#10;' + CONTINUATION_MARK).repeat(rows)}"` : '';
+    return `<span class="${cls.join(' ')}"${marks}>${html}</span>`;
+  });
+  const cls = `gstack-code${keep ? ' gstack-keep' : ''}`;
   const codeClass = language ? ` class="${highlighted === undefined ? '' : 'hljs '}language-${escapeHtml(language)}"` : '';
-  return `<pre class="${cls}"><code${codeClass}>${highlighted ?? escapeHtml(content)}</code></pre>\n`;
+  return `<pre class="${cls}"><code${codeClass}>${lines.join('')}</code></pre>\n`;
 }
 
 interface ParserState {
@@ -156,10 +239,51 @@ export function convertMarkdown(source: string, opts: ConvertOptions): MarkdownR
   const front = FRONT_MATTER.exec(source)?.[0] ?? '';
   const body = source.slice(front.length);
   const md = createParser({ headings, diagrams, slots, lineOffset: front.split('\n').length - 1, highlighter: opts.highlighter, printUrls: !!opts.printUrls });
-  const raw = md.render(body);
+  const env = {};
+  const tokens = md.parse(body, env);
+  const raw = md.renderer.render(tokens, md.options, env);
   const html = sanitizeDocumentHtml(raw, opts.policy, slots);
   const firstH1 = headings.find((h) => h.level === 1)?.text;
-  return { html, headings, diagrams, firstH1 };
+  const brokenAnchors = findBrokenAnchors(html, markdownAnchorLines(tokens, front.split('\n').length - 1));
+  return { html, headings, diagrams, firstH1, brokenAnchors };
+}
+
+function decodeFragment(f: string): string {
+  try {
+    return decodeURIComponent(f);
+  } catch {
+    return f;
+  }
+}
+
+/** The source line of each Markdown link to an anchor (fragment -> first line it is on). */
+function markdownAnchorLines(tokens: ReturnType<InstanceType<typeof MarkdownIt>['parse']>, lineOffset: number): Map<string, number> {
+  const lines = new Map<string, number>();
+  for (const block of tokens) {
+    for (const t of block.children ?? []) {
+      const href = t.type === 'link_open' ? String(t.attrGet('href') ?? '') : '';
+      if (href.startsWith('#') && block.map && !lines.has(decodeFragment(href.slice(1)))) lines.set(decodeFragment(href.slice(1)), block.map[0] + 1 + lineOffset);
+    }
+  }
+  return lines;
+}
+
+/** `href="#x"` links of the final body whose target no `id` (or `<a name>`) carries. Read
+ * from the sanitized HTML, so links and ids from raw HTML count as the page will have them. */
+function findBrokenAnchors(html: string, lines: Map<string, number>): BrokenAnchor[] {
+  const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const targets = new Set<string>();
+  for (const m of html.matchAll(/\s(?:id|name)="([^"]*)"/g)) targets.add(unescape(m[1]));
+  const seen = new Set<string>();
+  const broken: BrokenAnchor[] = [];
+  for (const m of html.matchAll(/\shref="#([^"]*)"/g)) {
+    const anchor = decodeFragment(unescape(m[1]));
+    // `#` alone and `#top` go to the start of the document in every browser.
+    if (anchor === '' || anchor.toLowerCase() === 'top' || targets.has(anchor) || seen.has(anchor)) continue;
+    seen.add(anchor);
+    broken.push({ anchor, line: lines.get(anchor) });
+  }
+  return broken;
 }
 
 /** `title:`/`author:`/`date:` from a leading YAML front-matter block (simple scalars only). */

@@ -94,7 +94,9 @@ export function sanitizeDocumentHtml(html: string, policy: AssetPolicy, slots: S
       details: ['open'],
       time: ['datetime'],
       font: ['color', 'size'],
-      span: ['data-gstack-slot'],
+      // data-gstack-cont: the continuation marks of a code line (markdown.ts codeBlock); only
+      // ever shown as CSS generated text.
+      span: ['data-gstack-slot', 'data-gstack-cont'],
       abbr: ['title'],
     },
     allowedSchemes: ['http', 'https', 'mailto', 'tel'],
@@ -121,6 +123,12 @@ export function sanitizeDocumentHtml(html: string, policy: AssetPolicy, slots: S
           if (attribs.title) keep.title = attribs.title;
           if (attribs.class) keep.class = attribs.class;
           return { tagName: 'img', attribs: keep };
+        }
+        // Badges and other remote pictures the caller chose not to show: their alt text as
+        // plain text (escaped here, so it goes in through a slot), or nothing at all.
+        if (r.kind === 'dropped') {
+          if (r.mode === 'omit' || !alt.trim()) return { tagName: 'gstack-dropped', attribs: {} };
+          return slotAttr(`<span class="gstack-img-alt">${escapeHtml(alt)}</span>`);
         }
         if (r.kind === 'blocked') return slotAttr(placeholderHtml('Remote image blocked', r.url));
         return slotAttr(placeholderHtml(`Image missing (${r.reason})`, r.ref || alt || '(no src)'));

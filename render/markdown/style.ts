@@ -3,6 +3,13 @@
 import { EMOJI_FACE, MONO, SANS } from '../page/fonts.js';
 import { HIGHLIGHT_CSS } from './highlight.js';
 
+/** A line indented by n columns wraps at n + 2, its continuation mark at n. */
+function hangingIndents(max: number): string {
+  const rules: string[] = [];
+  for (let n = 0; n <= max; n++) rules.push(`.gstack-i${n} { padding-left: ${n + 2}ch; text-indent: -${n + 2}ch; } .gstack-i${n}::after { left: ${n}ch; }`);
+  return rules.join('\n');
+}
+
 export const PRINT_CSS = `
 ${EMOJI_FACE}
 :root { color-scheme: light; }
@@ -43,10 +50,26 @@ kbd { border: 1px solid #c8ced6; border-bottom-width: 2px; border-radius: 3px; p
 pre {
   background: #f6f8fa; border: 1px solid #e3e7eb; border-radius: 4px; padding: 0.7em 0.9em;
   white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.4;
-  orphans: 3; widows: 3;
 }
-/* A short block stays on one page; a long one may split, never leaving under 3 lines a side. */
+/* A short block stays on one page (markdown.ts KEEP_TOGETHER_LINES). */
 pre.gstack-keep { break-inside: avoid; page-break-inside: avoid; }
+/* Code lines: one block per source line, so a page break falls between lines and a long line
+ * wraps under itself. The first and last lines of a long block hold on to their neighbours
+ * (at least 3 lines a side). overflow: clip, not hidden: a scroll container would be
+ * unbreakable. */
+.gstack-cl { display: block; position: relative; min-height: 1.4em; overflow: clip; }
+.gstack-cl-head { break-after: avoid; page-break-after: avoid; }
+.gstack-cl-tail { break-before: avoid; page-break-before: avoid; }
+/* Each continuation row of a wrapped line starts with a mark, drawn in the hanging indent: the
+ * mark list starts with a line break, so the first row has none, and the line's own height
+ * clips the rows it does not use. */
+.gstack-cl[data-gstack-cont]::after {
+  content: attr(data-gstack-cont); position: absolute; top: 0; white-space: pre; text-indent: 0;
+  color: #6e7781; pointer-events: none;
+  /* A text face first: the emoji face would draw the arrow as a coloured picture. */
+  font-family: "DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, monospace;
+}
+${hangingIndents(32)}
 pre code { font-size: 1em; background: none; padding: 0; }
 table { border-collapse: collapse; width: auto; max-width: 100%; font-size: 0.95em; }
 th, td { border: 1px solid #d0d7de; padding: 0.3em 0.6em; vertical-align: top; }
@@ -55,6 +78,9 @@ thead { display: table-header-group; }
 tr, img, figure { break-inside: avoid; }
 figure { text-align: center; }
 figcaption { font-size: 0.9em; color: #57606a; }
+/* --remote-images alt: a remote image's alt text in its place, boxed like the badge it stands
+ * for so it does not read as part of the sentence or heading around it. */
+.gstack-img-alt { font-size: 0.7em; font-weight: 400; vertical-align: middle; border: 1px solid #d0d7de; border-radius: 3px; padding: 0 0.35em; }
 /* --print-urls: the address after the link text, for the paper copy. */
 .gstack-url { font-size: 0.85em; color: #57606a; overflow-wrap: anywhere; }
 ${HIGHLIGHT_CSS}
