@@ -234,6 +234,8 @@ export interface RunFlags {
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
+  /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
+  in?: string[];
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
   connect?: string;
   /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
@@ -257,6 +259,7 @@ export function readRunFlags(argv: Record<string, unknown>): RunFlags {
     maxOutput: (argv["max-output"] as number | undefined) ?? 200000,
     json: (argv["json"] as boolean | undefined) ?? false,
     out: (argv["out"] as string | undefined),
+    in: (argv["in"] as string[] | undefined),
     connect: (argv["connect"] as string | undefined),
     cdp: (argv["cdp"] as string | undefined),
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
@@ -307,6 +310,8 @@ export interface CookbookFlags {
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
+  /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
+  in?: string[];
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
   connect?: string;
   /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
@@ -332,6 +337,7 @@ export function readCookbookFlags(argv: Record<string, unknown>): CookbookFlags 
     maxOutput: (argv["max-output"] as number | undefined) ?? 200000,
     json: (argv["json"] as boolean | undefined) ?? false,
     out: (argv["out"] as string | undefined),
+    in: (argv["in"] as string[] | undefined),
     connect: (argv["connect"] as string | undefined),
     cdp: (argv["cdp"] as string | undefined),
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,

@@ -142,6 +142,11 @@ export function validateCatalog(data: unknown): asserts data is Catalog {
     throw new CatalogError(`driver/catalog.json does not match its schema:\n  ${msgs.join('\n  ')}`);
   }
   const catalog = data as Catalog;
+  // A shared flag no command takes would be documented and parsed nowhere: a forgotten list entry.
+  for (const f of catalog.sharedFlags ?? []) {
+    const takers = catalog.commands.filter((c) => (c.sharedFlags ?? []).some((r) => (typeof r === 'string' ? r : r.name) === f.name));
+    if (!takers.length) throw new CatalogError(`driver/catalog.json: no command takes the shared flag --${f.name}; add it to the sharedFlags of the commands that accept it`);
+  }
   for (const c of catalog.commands) {
     const seen = new Set<string>();
     for (const f of resolveCommand(c, catalog).flags) {
