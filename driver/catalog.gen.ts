@@ -37,7 +37,7 @@ export type ExitCode = (typeof EXIT)[ExitName];
 export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "ARTIFACT", "DIALOG"] as const;
 
 /** Every `gstack` command. */
-export const COMMAND_NAMES = ["run", "probe", "cookbook", "sessions", "login", "render", "pdf", "diagram", "skills"] as const;
+export const COMMAND_NAMES = ["run", "probe", "cookbook", "flows", "sessions", "login", "render", "pdf", "diagram", "skills"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 // ---- The script API: its types (catalog "types"), the Page a script gets, every global ----
@@ -152,13 +152,15 @@ export interface ScriptGlobals {
   fetch: (url: string, init?: FetchInit) => Promise<FetchResponse>;
   /** Evidence lines to stdout (`log`, `info`, `warn` and `error` all print one line per call; objects print as JSON). End every script with `console.log("GSTACK_STEP_OK")`. */
   console: ScriptConsole;
+  /** The call's parameters, read-only: what `gstack flows run NAME --param k=v` (or `gstack run --params JSON`) gave, with a saved flow's defaults filled in and checked against its JSON schema; `{}` when the call has none. A saved flow reads its inputs from here (`const { url, email } = params`) instead of hard-coding them. On Aside the runner puts `const params = …;` before the script: do not declare a top-level `params` of your own. */
+  params: { readonly [name: string]: any };
   /** Aside only: lists the tabs of the user's own browser window. The Chromium profile has no user tabs, so on Chromium it throws an error saying to open your own tab with `openTab(url)` instead. */
   listBrowserTabs: () => Promise<Array<{ id: string; url: string; title: string }>>;
   /** Aside only: attaches to one of the user's own tabs (only when the user asked you to work in that tab). On Chromium it throws an error saying to use `openTab(url)` instead. */
   attachBrowserTab: (id: string) => Promise<Page>;
 }
 export type GlobalName = keyof ScriptGlobals;
-export const GLOBAL_NAMES = ["openTab", "closeTab", "snapshot", "annotatedScreenshot", "sleep", "pwd", "fs", "path", "Buffer", "fetch", "console", "listBrowserTabs", "attachBrowserTab"] as const satisfies readonly GlobalName[];
+export const GLOBAL_NAMES = ["openTab", "closeTab", "snapshot", "annotatedScreenshot", "sleep", "pwd", "fs", "path", "Buffer", "fetch", "console", "params", "listBrowserTabs", "attachBrowserTab"] as const satisfies readonly GlobalName[];
 
 // ---- Each command's flags: their names, types and defaults ----
 
@@ -213,6 +215,8 @@ export function readSharedFlags(argv: Record<string, unknown>): SharedFlags {
 export interface RunFlags extends SharedFlags {
   /** --file: Read the script from FILE. */
   file?: string;
+  /** --params: The script's `params` global, as a JSON object: `--params '{"email":"b@example.com"}'`. A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2. */
+  params?: string;
 }
 
 /** The RunFlags of one invocation, from yargs' argv (which has already checked types and choices). */
@@ -220,6 +224,7 @@ export function readRunFlags(argv: Record<string, unknown>): RunFlags {
   return {
     ...readSharedFlags(argv),
     file: (argv["file"] as string | undefined),
+    params: (argv["params"] as string | undefined),
   };
 }
 
@@ -254,6 +259,33 @@ export function readCookbookFlags(argv: Record<string, unknown>): CookbookFlags 
     url: (argv["url"] as string | undefined),
     params: (argv["params"] as string | undefined),
     print: (argv["print"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface FlowsFlags {
+  /** --file: save: read the script from FILE (`-`: stdin). */
+  file?: string;
+  /** --describe: save: one line saying what the flow does and proves (`list` shows it). */
+  describe?: string;
+  /** --param: save: declare a parameter, with its type (`string` unless named: `number`, `integer`, `boolean`) and its default, which the save run uses. run: one parameter's value. Repeat for several. */
+  param?: string;
+  /** --required: save: a parameter every run must give; its `--param` value is used by the save run and by `check`, not as a default. Repeat for several. */
+  required?: string;
+  /** --global: save: keep the flow in GSTACK_HOME/flows/ (yours, for every project) instead of the repository's .gstack/flows/. */
+  global: boolean;
+  /** --force: save: replace a saved flow of that name. */
+  force: boolean;
+}
+
+/** The FlowsFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readFlowsFlags(argv: Record<string, unknown>): FlowsFlags {
+  return {
+    file: (argv["file"] as string | undefined),
+    describe: (argv["describe"] as string | undefined),
+    param: (argv["param"] as string | undefined),
+    required: (argv["required"] as string | undefined),
+    global: (argv["global"] as boolean | undefined) ?? false,
+    force: (argv["force"] as boolean | undefined) ?? false,
   };
 }
 
@@ -632,6 +664,10 @@ export const FLAG_DEFAULTS = {
   },
   "cookbook": {
     "print": false,
+  },
+  "flows": {
+    "global": false,
+    "force": false,
   },
   "sessions": {
     "older-than": "7d",

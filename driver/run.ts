@@ -75,6 +75,8 @@ export interface RunOptions {
   armDeadline?(ms: number, message: string): DeadlineHandle;
   /** `file:` URLs may be opened (--allow-file-urls). */
   allowFileUrls?: boolean;
+  /** The script's `params` global (`gstack flows run`, `gstack run --params`); `{}` when absent. */
+  params?: Readonly<Record<string, unknown>>;
 }
 
 export interface RunResult {
@@ -182,7 +184,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     let outcome: EngineRunOutcome;
     if (engine === 'aside') {
       const { runOnAside } = await import('./engines/aside.js');
-      outcome = await runOnAside({ script, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env });
+      outcome = await runOnAside({ script, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env, params: options.params });
     } else {
       // 2. Profile and artifact dir; the lock serializes calls on one profile.
       let profileDir: string;
@@ -254,6 +256,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         env,
         deadline,
         allowFileUrls: options.allowFileUrls,
+        params: options.params,
       });
     }
 
