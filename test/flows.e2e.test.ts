@@ -212,3 +212,23 @@ test('the saved flow runs on the Aside engine (test double) with params from the
   expectExit(own, 0);
   assert.equal(own.lines[0], 'OWN=5');
 });
+
+test('flows save, run and check are handed to the session host like run; list and show run in the caller', async () => {
+  const trace = { GSTACK_TRACE: '1' };
+  const run = await gstack(['flows', 'run', 'signup', '--param', 'email=h@example.com', '--json'], repo, trace);
+  expectExit(run, 0);
+  assert.match(run.stderr, /handed to host pid \d+/);
+  const result = JSON.parse(run.stdout) as { ok: boolean; engine: string; lines: string[] };
+  assert.equal(result.ok, true);
+  assert.ok(result.lines.includes('WELCOME=Welcome, h@example.com'), run.stdout);
+
+  const check = await gstack(['flows', 'check', 'signup', '--json'], repo, trace);
+  expectExit(check, 0);
+  assert.match(check.stderr, /handed to host pid \d+/);
+  const summary = JSON.parse(check.stdout) as { ok: boolean; pass: number; drift: number };
+  assert.deepEqual([summary.ok, summary.pass, summary.drift], [true, 1, 0]);
+
+  const list = await gstack(['flows', 'list'], repo, trace);
+  expectExit(list, 0);
+  assert.doesNotMatch(list.stderr, /handed to host/);
+});

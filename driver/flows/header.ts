@@ -39,13 +39,15 @@ export interface FlowHeader {
 
 export class FlowHeaderError extends Error {}
 
-/** JSON that cannot end a block comment. */
+// JSON on one line that cannot end the block comment (a star-slash is written with an
+// escaped slash), with the line and paragraph separators escaped: they end a line for
+// JavaScript and for a RegExp `.`, not for JSON.
 function commentJson(value: unknown): string {
-  return JSON.stringify(value).replace(/\*\//g, '*\\/');
+  return JSON.stringify(value).replace(/\*\//g, '*\\/').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 function oneLineText(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/\*\//g, '* /').trim();
+  return text.replace(/[\s\u2028\u2029]+/g, ' ').replace(/\*\//g, '* /').trim();
 }
 
 /** The header block for `header`, then a short usage note, ending with a newline. */
@@ -86,7 +88,7 @@ export function parseFlowFile(source: string): { header?: FlowHeader; script: st
   const h: FlowHeader = { name: '', description: '', params: {}, required: [], created: '', gstack: '', engine: '', expect: [] };
   for (const raw of body.split(/\r?\n/)) {
     const line = raw.replace(/^\s*\*?\s?/, '');
-    const m = /^(name|description|param|created|gstack|engine|expect):\s?(.*)$/.exec(line);
+    const m = /^(name|description|param|created|gstack|engine|expect):\s?([\s\S]*)$/.exec(line);
     if (!m) continue;
     const [, key, value] = m;
     switch (key) {
