@@ -57,8 +57,8 @@ after(async () => {
   await site.close();
 });
 
-const gstack = (args: string[], cwd = repo, env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
-  runCli([...args, ...SESSION], { cwd, env: cliEnv(home, env) });
+const gstack = (args: string[], cwd = repo, env: NodeJS.ProcessEnv = {}, input?: string): Promise<CliResult> =>
+  runCli([...args, ...SESSION], { cwd, env: cliEnv(home, env), input });
 const last = (r: CliResult) => r.lines[r.lines.length - 1];
 const flowFile = () => join(repo, '.gstack', 'flows', 'signup.js');
 
@@ -168,13 +168,14 @@ test('4. a flow saved in a repository is found from its subfolders and not from 
   const awayList = await gstack(['flows', 'list'], outside);
   assert.match(last(awayList), /^FLOWS=0 project=none global=/);
 
-  // Outside a repository a flow is saved only with --global, and is then found from anywhere.
-  writeFileSync(join(outside, 'signup.js'), FLOW);
-  const noRepo = await gstack(['flows', 'save', 'mine', '-f', 'signup.js', '--param', `url=${site.origin}/signup`, '--param', 'email=g@example.com', '--param', 'pause:number=0'], outside);
+  // Outside a repository a flow is saved only with --global (here from stdin), and is then found from anywhere.
+  const params = ['--param', `url=${site.origin}/signup`, '--param', 'email=g@example.com', '--param', 'pause:number=0'];
+  const noRepo = await gstack(['flows', 'save', 'mine', '-', ...params], outside, {}, FLOW);
   expectExit(noRepo, 2);
   assert.match(noRepo.stderr, /in no git repository.*--global/);
-  const global = await gstack(['flows', 'save', 'mine', '-f', 'signup.js', '--global', '--param', `url=${site.origin}/signup`, '--param', 'email=g@example.com', '--param', 'pause:number=0'], outside);
+  const global = await gstack(['flows', 'save', 'mine', '-', '--global', ...params], outside, {}, FLOW);
   expectExit(global, 0);
+  assert.match(last(global), /^FLOW_SAVED name=mine file=\S+\/flows\/mine\.js params=url,email,pause expectations=3$/);
   assert.ok(existsSync(join(home, 'flows', 'mine.js')));
   const both = await gstack(['flows', 'list'], subdir);
   assert.match(both.stdout, /^FLOW signup where=project /m);

@@ -4,7 +4,7 @@
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
-import { applyFlags } from '../cli-flags.js';
+import { applyFlags, UsageError } from '../cli-flags.js';
 import { readScriptSource, runFlowScript } from '../run-support.js';
 import { readFlowsFlags, readSharedFlags } from '../../driver/catalog.gen.js';
 import type { FlowsArgs } from '../../driver/flows/command.js';
@@ -28,9 +28,16 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       const { asList } = await import('../../driver/flows/params.js');
       const f = readFlowsFlags(argv);
       const act = argv[action.name] as unknown as FlowsArgs['action'];
-      // yargs turns a lone `-` positional into "": that is the stdin form (`flows save NAME -`).
-      const args = ((argv[rest.name] as unknown[] | undefined) ?? []).map((a) => (a === '' && io.argv.includes('-') ? '-' : String(a)));
-      const source = act === 'save' && args.length ? await readScriptSource(args[1], f.file, io) : undefined;
+      const args = ((argv[rest.name] as unknown[] | undefined) ?? []).map(String);
+      // yargs drops a lone `-` from a variadic positional: that is the stdin form (`flows save NAME -`).
+      if (act === 'save' && args.length === 1 && io.argv.includes('-')) args.push('-');
+      let source: string | undefined;
+      if (act === 'save' && args.length) {
+        if (args[1] === undefined && f.file === undefined) {
+          throw new UsageError(`No script given. Usage: gstack flows save ${args[0]} -f flow.js | gstack flows save ${args[0]} '<script>' | echo '<script>' | gstack flows save ${args[0]} -`);
+        }
+        source = await readScriptSource(args[1], f.file, io);
+      }
       io.exitCode = await runFlowsCommand(
         {
           action: act,
