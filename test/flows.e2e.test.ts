@@ -233,3 +233,20 @@ test('flows save, run and check are handed to the session host like run; list an
   expectExit(list, 0);
   assert.doesNotMatch(list.stderr, /handed to host/);
 });
+
+test('a cookbook shape saved as a flow (its url from params) passes check: snapshot and text blocks compare stably', async () => {
+  const printed = await gstack(['cookbook', 'read', '--url', site.url, '--print']);
+  expectExit(printed, 0);
+  const script = printed.stdout.replace(JSON.stringify(site.url), 'params.url');
+  assert.notEqual(script, printed.stdout, 'the shape\'s url became a parameter');
+  writeFileSync(join(repo, 'read.js'), script);
+  const saved = await gstack(['flows', 'save', 'home-read', '-f', 'read.js', '--param', `url=${site.url}`]);
+  expectExit(saved, 0);
+  const file = readFileSync(join(repo, '.gstack', 'flows', 'home-read.js'), 'utf8');
+  assert.match(file, /^ \* expect: "SNAPSHOT_START\\n/m);
+  assert.match(file, /^ \* expect: "TEXT_START\\n/m);
+  assert.doesNotMatch(file, /expect: "(SCREENSHOT|ASIDE_DIR)=/, 'per-call paths are not expectations');
+  const check = await gstack(['flows', 'check', 'home-read']);
+  expectExit(check, 0);
+  assert.match(check.lines[0], /^PASS home-read expectations=\d+ engine=chromium$/);
+});
