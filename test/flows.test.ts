@@ -10,6 +10,7 @@ import { declareParams, givenParams, paramsForScript, resolveFlowParams, savedPa
 import { compareEvidence, evidenceOf } from '../driver/flows/expect.js';
 import { withParamsPrelude } from '../driver/engines/aside.js';
 import { GstackError } from '../driver/errors.js';
+import { routeInvocation } from '../driver/host/route.js';
 
 const header = (over: Partial<FlowHeader> = {}): FlowHeader => ({
   name: 'signup',
@@ -143,4 +144,12 @@ test('the Aside prelude declares params on the script\'s first line, and a scrip
   assert.deepEqual(await run(withParamsPrelude('const params = 5; console.log(String(params))', { a: 1 })), ['5']);
   // Parameter text cannot break out of the literal.
   assert.deepEqual(await run(withParamsPrelude('console.log(params.x)', { x: '"); throw 1; ("\u2028*/' })), ['"); throw 1; ("\u2028*/']);
+});
+
+test('flows save, run and check go to the session host as run does; list and show, and Aside or --ephemeral calls, do not', () => {
+  const env = { GSTACK_SKIP_ASIDE: '1', GSTACK_HOME: '/nonexistent-gstack-home', GSTACK_SESSION_KEY: 'k' };
+  for (const action of ['save', 'run', 'check']) assert.equal(routeInvocation(['flows', action, 'signup'], env, '/')?.kind, 'session', action);
+  for (const action of ['list', 'show']) assert.equal(routeInvocation(['flows', action, 'signup'], env, '/'), undefined, action);
+  assert.equal(routeInvocation(['flows', 'run', 'signup', '--ephemeral'], env, '/'), undefined);
+  assert.equal(routeInvocation(['flows', 'run', 'signup', '--engine', 'aside'], env, '/'), undefined);
 });
