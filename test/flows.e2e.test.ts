@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
@@ -55,6 +55,9 @@ before(async () => {
 });
 after(async () => {
   await site.close();
+  // This suite's own session host only (never --all: other suites' hosts may be running).
+  await runCli(['sessions', 'stop', 'flows-e2e'], { env: cliEnv(home) });
+  for (const dir of [repo, outside, home]) rmSync(dir, { recursive: true, force: true });
 });
 
 const gstack = (args: string[], cwd = repo, env: NodeJS.ProcessEnv = {}, input?: string): Promise<CliResult> =>
