@@ -1,9 +1,9 @@
-// Shared by the commands that run a flow script (run, cookbook): reading the script and
+// Shared by the commands that run a flow script (run, cookbook, flows): reading the script and
 // mapping CLI flags onto runScript options.
 import { readSharedFlags, type SharedFlags } from '../driver/catalog.gen.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { RunOptions } from '../driver/run.js';
+import type { RunOptions, RunResult } from '../driver/run.js';
 import { UsageError } from './cli-flags.js';
 import type { CliIo } from './cli-io.js';
 
@@ -51,10 +51,22 @@ function runFlagsToOptions(flags: SharedFlags): RunOptions {
  * (or one JSON object with --json), notices to stderr, the IO's abort signal (SIGINT/SIGTERM,
  * or a host's client going away) stops the call, and the call's truthful code becomes the
  * exit code. */
-export async function runFlowCall(script: string, argv: Record<string, unknown>, io: CliIo): Promise<void> {
+export async function runFlowCall(script: string, argv: Record<string, unknown>, io: CliIo, params?: Record<string, unknown>): Promise<void> {
+  io.exitCode = (await runFlowScript(script, argv, io, { params, print: true })).exitCode;
+}
+
+/** One script run with the invocation's shared flags; `print`: stream its lines to stdout (or
+ * print its --json object) as `gstack run` does, else only return the result (`flows check`). */
+export async function runFlowScript(
+  script: string,
+  argv: Record<string, unknown>,
+  io: CliIo,
+  opts: { params?: Record<string, unknown>; print: boolean },
+): Promise<RunResult> {
   const { runScript } = await import('../driver/run.js');
   const flags = readSharedFlags(argv);
   const json = flags.json;
+  const print = opts.print;
   const result = await runScript(script, {
     ...runFlagsToOptions(flags),
     env: io.env,
@@ -63,9 +75,10 @@ export async function runFlowCall(script: string, argv: Record<string, unknown>,
     callerPid: io.callerPid,
     sessionHost: io.sessionHost,
     armDeadline: io.armDeadline,
-    onLine: json ? undefined : (line) => io.out(line + '\n'),
+    params: opts.params,
+    onLine: json || !print ? undefined : (line) => io.out(line + '\n'),
     onNotice: (line) => io.err(line + '\n'),
   });
-  if (json) io.out(JSON.stringify(result) + '\n');
-  io.exitCode = result.exitCode;
+  if (json && print) io.out(JSON.stringify(result) + '\n');
+  return result;
 }

@@ -37,7 +37,7 @@ export type ExitCode = (typeof EXIT)[ExitName];
 export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "INPUT=", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "ARTIFACT", "DIALOG"] as const;
 
 /** Every `gstack` command. */
-export const COMMAND_NAMES = ["run", "probe", "cookbook", "sessions", "login", "render", "pdf", "diagram", "skills"] as const;
+export const COMMAND_NAMES = ["run", "probe", "cookbook", "flows", "sessions", "login", "render", "pdf", "diagram", "skills"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 // ---- The script API: its types (catalog "types"), the Page a script gets, every global ----
@@ -152,13 +152,15 @@ export interface ScriptGlobals {
   fetch: (url: string, init?: FetchInit) => Promise<FetchResponse>;
   /** Evidence lines to stdout (`log`, `info`, `warn` and `error` all print one line per call; objects print as JSON). End every script with `console.log("GSTACK_STEP_OK")`. */
   console: ScriptConsole;
+  /** The call's parameters, read-only: what `gstack flows run NAME --param k=v` (or `gstack run --params JSON`) gave, with a saved flow's defaults filled in and checked against its JSON schema; `{}` when the call has none. A saved flow reads its inputs from here (`const { url, email } = params`) instead of hard-coding them. On Aside the runner puts `const params = …;` before the script: do not declare a top-level `params` of your own. */
+  params: { readonly [name: string]: any };
   /** Aside only: lists the tabs of the user's own browser window. The Chromium profile has no user tabs, so on Chromium it throws an error saying to open your own tab with `openTab(url)` instead. */
   listBrowserTabs: () => Promise<Array<{ id: string; url: string; title: string }>>;
   /** Aside only: attaches to one of the user's own tabs (only when the user asked you to work in that tab). On Chromium it throws an error saying to use `openTab(url)` instead. */
   attachBrowserTab: (id: string) => Promise<Page>;
 }
 export type GlobalName = keyof ScriptGlobals;
-export const GLOBAL_NAMES = ["openTab", "closeTab", "snapshot", "annotatedScreenshot", "sleep", "pwd", "fs", "path", "Buffer", "fetch", "console", "listBrowserTabs", "attachBrowserTab"] as const satisfies readonly GlobalName[];
+export const GLOBAL_NAMES = ["openTab", "closeTab", "snapshot", "annotatedScreenshot", "sleep", "pwd", "fs", "path", "Buffer", "fetch", "console", "params", "listBrowserTabs", "attachBrowserTab"] as const satisfies readonly GlobalName[];
 
 // ---- Each command's flags: their names, types and defaults ----
 
@@ -216,6 +218,8 @@ export function readSharedFlags(argv: Record<string, unknown>): SharedFlags {
 export interface RunFlags {
   /** --file: Read the script from FILE. */
   file?: string;
+  /** --params: The script's `params` global, as a JSON object: `--params '{"email":"b@example.com"}'`. A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2. */
+  params?: string;
   /** --engine: Which browser runs the script. `auto` uses the user's Aside browser when it answers the readiness probe, else our Chromium profile. */
   engine: "auto" | "aside" | "chromium";
   /** --session: Session key (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). Each key has its own profile and logins. */
@@ -250,6 +254,7 @@ export interface RunFlags {
 export function readRunFlags(argv: Record<string, unknown>): RunFlags {
   return {
     file: (argv["file"] as string | undefined),
+    params: (argv["params"] as string | undefined),
     engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
     session: (argv["session"] as string | undefined),
     profile: (argv["profile"] as string | undefined),
@@ -328,6 +333,75 @@ export function readCookbookFlags(argv: Record<string, unknown>): CookbookFlags 
     url: (argv["url"] as string | undefined),
     params: (argv["params"] as string | undefined),
     print: (argv["print"] as boolean | undefined) ?? false,
+    engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
+    session: (argv["session"] as string | undefined),
+    profile: (argv["profile"] as string | undefined),
+    ephemeral: (argv["ephemeral"] as boolean | undefined) ?? false,
+    timeout: (argv["timeout"] as number | undefined) ?? 120000,
+    lockTimeout: (argv["lock-timeout"] as number | undefined) ?? 60000,
+    maxOutput: (argv["max-output"] as number | undefined) ?? 200000,
+    json: (argv["json"] as boolean | undefined) ?? false,
+    out: (argv["out"] as string | undefined),
+    in: (argv["in"] as string[] | undefined),
+    connect: (argv["connect"] as string | undefined),
+    cdp: (argv["cdp"] as string | undefined),
+    allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
+    headed: (argv["headed"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface FlowsFlags {
+  /** --file: save: read the script from FILE (`-`: stdin). */
+  file?: string;
+  /** --describe: save: one line saying what the flow does and proves (`list` shows it). */
+  describe?: string;
+  /** --param: save: declare a parameter, with its type (`string` unless named: `number`, `integer`, `boolean`) and its default, which the save run uses. run: one parameter's value. Repeat for several. */
+  param?: string;
+  /** --required: save: a parameter every run must give; its `--param` value is used by the save run and by `check`, not as a default. Repeat for several. */
+  required?: string;
+  /** --global: save: keep the flow in GSTACK_HOME/flows/ (yours, for every project) instead of the repository's .gstack/flows/. */
+  global: boolean;
+  /** --force: save: replace a saved flow of that name. */
+  force: boolean;
+  /** --engine: Which browser runs the script. `auto` uses the user's Aside browser when it answers the readiness probe, else our Chromium profile. */
+  engine: "auto" | "aside" | "chromium";
+  /** --session: Session key (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). Each key has its own profile and logins. */
+  session?: string;
+  /** --profile: Use this Chromium profile directory instead of the session's. */
+  profile?: string;
+  /** --ephemeral: Use a throwaway profile, removed when the call ends. */
+  ephemeral: boolean;
+  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1. */
+  timeout: number;
+  /** --lock-timeout: How long to wait for another call on the same profile before exiting 4. */
+  lockTimeout: number;
+  /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
+  maxOutput: number;
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs }` instead of lines. */
+  json: boolean;
+  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
+  out?: string;
+  /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
+  in?: string[];
+  /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
+  connect?: string;
+  /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
+  cdp?: string;
+  /** --allow-file-urls: Let this call's script open `file:` URLs (refused by default: a page would get local files). */
+  allowFileUrls: boolean;
+  /** --headed: Show the Chromium window (debugging on a desktop). Needs the full browser: a headless call prefers Chromium's faster headless shell when one is installed. */
+  headed: boolean;
+}
+
+/** The FlowsFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readFlowsFlags(argv: Record<string, unknown>): FlowsFlags {
+  return {
+    file: (argv["file"] as string | undefined),
+    describe: (argv["describe"] as string | undefined),
+    param: (argv["param"] as string | undefined),
+    required: (argv["required"] as string | undefined),
+    global: (argv["global"] as boolean | undefined) ?? false,
+    force: (argv["force"] as boolean | undefined) ?? false,
     engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
     session: (argv["session"] as string | undefined),
     profile: (argv["profile"] as string | undefined),
@@ -751,6 +825,18 @@ export const FLAG_DEFAULTS = {
   },
   "cookbook": {
     "print": false,
+    "engine": "auto",
+    "ephemeral": false,
+    "timeout": 120000,
+    "lock-timeout": 60000,
+    "max-output": 200000,
+    "json": false,
+    "allow-file-urls": false,
+    "headed": false,
+  },
+  "flows": {
+    "global": false,
+    "force": false,
     "engine": "auto",
     "ephemeral": false,
     "timeout": 120000,

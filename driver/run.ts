@@ -78,6 +78,8 @@ export interface RunOptions {
   allowFileUrls?: boolean;
   /** The user's files to copy into pwd before the script starts (`--in`), relative to cwd. */
   inputs?: string[];
+  /** The script's `params` global (`gstack flows run`, `gstack run --params`); `{}` when absent. */
+  params?: Readonly<Record<string, unknown>>;
 }
 
 export interface RunResult {
@@ -190,7 +192,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       const { runOnAside } = await import('./engines/aside.js');
       // --in: Aside's pwd exists only once the script runs, so the files go in with the script.
       const withInputs = inputs.length ? (await asidePreamble(inputs)) + script : script;
-      outcome = await runOnAside({ script: withInputs, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env });
+      outcome = await runOnAside({ script: withInputs, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env, params: options.params });
     } else {
       // 2. Profile and artifact dir; the lock serializes calls on one profile.
       let profileDir: string;
@@ -267,6 +269,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         env,
         deadline,
         allowFileUrls: options.allowFileUrls,
+        params: options.params,
       });
     }
 

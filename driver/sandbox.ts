@@ -18,6 +18,8 @@ export interface SandboxHost {
   onLine: (line: string) => void;
   /** `file:` URLs may be opened (--allow-file-urls). */
   allowFileUrls?: boolean;
+  /** The call's parameters (the `params` global); `{}` when absent. */
+  params?: Readonly<Record<string, unknown>>;
 }
 
 /** Each catalog global's implementation: from the call's host and tabs to the value the script
@@ -134,9 +136,19 @@ export const CHROMIUM_GLOBALS: Implementations = {
     };
     return Object.freeze({ log: line, info: line, warn: line, error: line, debug: line });
   },
+  // A deep-frozen copy: a script cannot change what the caller passed, nor what it records.
+  params: (h) => deepFreeze(structuredClone(h.params ?? {})),
   listBrowserTabs: () => chromiumOnlyMissing('listBrowserTabs'),
   attachBrowserTab: () => chromiumOnlyMissing('attachBrowserTab'),
 };
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 /** The script's `fs`, refusing once its call has ended. */
 function liveOnly<T extends Record<string, Function>>(fs: T, tabs: Tabs): T {

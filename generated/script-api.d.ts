@@ -250,6 +250,8 @@ export interface GstackScriptGlobals {
   fetch: (url: string, init?: FetchInit) => Promise<FetchResponse>;
   /** Evidence lines to stdout (`log`, `info`, `warn` and `error` all print one line per call; objects print as JSON). End every script with `console.log("GSTACK_STEP_OK")`. (Aside: yes, Chromium: yes) */
   console: ScriptConsole;
+  /** The call's parameters, read-only: what `gstack flows run NAME --param k=v` (or `gstack run --params JSON`) gave, with a saved flow's defaults filled in and checked against its JSON schema; `{}` when the call has none. A saved flow reads its inputs from here (`const { url, email } = params`) instead of hard-coding them. On Aside the runner puts `const params = …;` before the script: do not declare a top-level `params` of your own. (Aside: yes, Chromium: yes) */
+  params: { readonly [name: string]: any };
   /** Aside only: lists the tabs of the user's own browser window. The Chromium profile has no user tabs, so on Chromium it throws an error saying to open your own tab with `openTab(url)` instead. (Aside: yes, Chromium: no) */
   listBrowserTabs: () => Promise<Array<{ id: string; url: string; title: string }>>;
   /** Aside only: attaches to one of the user's own tabs (only when the user asked you to work in that tab). On Chromium it throws an error saying to use `openTab(url)` instead. (Aside: yes, Chromium: no) */
@@ -273,6 +275,8 @@ declare global {
   const fs: GstackScriptGlobals["fs"];
   /** Node's `path` module (join, basename, extname, ...), for building paths under `pwd`. Read-only: assigning to its members throws. */
   const path: GstackScriptGlobals["path"];
+  /** The call's parameters, read-only: what `gstack flows run NAME --param k=v` (or `gstack run --params JSON`) gave, with a saved flow's defaults filled in and checked against its JSON schema; `{}` when the call has none. A saved flow reads its inputs from here (`const { url, email } = params`) instead of hard-coding them. On Aside the runner puts `const params = …;` before the script: do not declare a top-level `params` of your own. */
+  const params: GstackScriptGlobals["params"];
   /** Aside only: lists the tabs of the user's own browser window. The Chromium profile has no user tabs, so on Chromium it throws an error saying to open your own tab with `openTab(url)` instead. */
   const listBrowserTabs: GstackScriptGlobals["listBrowserTabs"];
   /** Aside only: attaches to one of the user's own tabs (only when the user asked you to work in that tab). On Chromium it throws an error saying to use `openTab(url)` instead. */

@@ -5,6 +5,7 @@ import type { CliIo } from '../cli-io.js';
 import { applyFlags } from '../cli-flags.js';
 import { readScriptSource, runFlowCall } from '../run-support.js';
 import { readRunFlags } from '../../driver/catalog.gen.js';
+import { HEADER_START } from '../../driver/flows/header.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('run', catalog);
@@ -16,8 +17,16 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       // yargs turns a lone `-` positional into "" (or true): that is the stdin form.
       const loneDash = io.argv.includes('-') && ((argv.script as unknown) === '' || (argv.script as unknown) === true);
       const script = loneDash ? '-' : (argv.script as string | undefined);
-      const source = await readScriptSource(script, readRunFlags(argv).file, io);
-      await runFlowCall(source, argv, io);
+      const flags = readRunFlags(argv);
+      const source = await readScriptSource(script, flags.file, io);
+      // `params` (catalog global): --params, checked against a saved flow's schema when the
+      // script is one (driver/flows/params.ts, loaded only then).
+      let params: Record<string, unknown> | undefined;
+      if (flags.params !== undefined || source.startsWith(HEADER_START)) {
+        const { paramsForScript } = await import('../../driver/flows/params.js');
+        params = paramsForScript(source, flags.params);
+      }
+      await runFlowCall(source, argv, io, params);
     },
   );
 }

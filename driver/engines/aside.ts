@@ -54,6 +54,21 @@ export function judgeAsideOutput(lines: string[], exitCode: number | null): Asid
   return { completed: true, artifactDir };
 }
 
+/**
+ * The script as Aside gets it: Aside has no `params` global (catalog "params"), so a script
+ * that uses it, or a call that has some, gets a prelude declaring it. The prelude shares the
+ * script's first line, so line numbers in Aside's errors stay the script's own, and the script
+ * runs in a block of its own, so a script that declares its own top-level `params` shadows the
+ * prelude's instead of failing to compile.
+ */
+export function withParamsPrelude(script: string, params: Readonly<Record<string, unknown>> | undefined): string {
+  if (params === undefined && !/\bparams\b/.test(script)) return script;
+  // JSON inside a JSON string literal: no page or parameter text can end the literal early.
+  const literal = JSON.stringify(JSON.stringify(params ?? {}));
+  const freeze = '(function f(o){if(o&&typeof o==="object"){for(const k of Object.keys(o))f(o[k]);Object.freeze(o)}return o})';
+  return `const params = ${freeze}(JSON.parse(${literal})); {${script}\n}`;
+}
+
 export async function runOnAside(input: EngineRunInput & { env?: NodeJS.ProcessEnv }): Promise<EngineRunOutcome> {
   // Aside reports a throw as a trailing `[error ...` line. We hold such lines back until
   // another line follows: if the run ends on them, the runner's own final `[error]` line
@@ -67,7 +82,7 @@ export async function runOnAside(input: EngineRunInput & { env?: NodeJS.ProcessE
     for (const h of held.splice(0)) input.onLine(h);
     input.onLine(line);
   };
-  const res = await runAsideRepl(input.script, {
+  const res = await runAsideRepl(withParamsPrelude(input.script, input.params), {
     timeoutMs: input.timeoutMs,
     onLine,
     signal: input.signal,

@@ -139,7 +139,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     input.deadline?.browserStarted(opened.browserPid);
     opened.context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     opened.context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
-    run = runInSandbox(input.script, { context: opened.context, pwd: input.pwd, onLine: input.onLine, allowFileUrls: !!input.allowFileUrls }, catalog);
+    run = runInSandbox(input.script, { context: opened.context, pwd: input.pwd, onLine: input.onLine, allowFileUrls: !!input.allowFileUrls, params: input.params }, catalog);
     try {
       await run.done;
       trace('script done');

@@ -14,6 +14,8 @@ export interface EngineRunInput {
   onLine: (line: string) => void;
   /** Aborted on SIGINT/SIGTERM of the CLI: stop and clean up at once. */
   signal?: AbortSignal;
+  /** The script's `params` global (catalog "params"): `{}` when the call has none. */
+  params?: Readonly<Record<string, unknown>>;
 }
 
 export interface EngineRunOutcome {

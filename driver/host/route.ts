@@ -48,21 +48,25 @@ function surelyChromium(argv: string[], env: NodeJS.ProcessEnv): boolean {
 }
 
 const RENDER_COMMANDS = new Set(['render', 'pdf', 'diagram']);
+/** `gstack flows` actions that run a script (the others only read files). */
+const FLOWS_RUNNING = new Set(['save', 'run', 'check']);
 
 /**
  * The host for this invocation, or undefined to run it in this process:
- * - `run` and `cookbook <shape>` on the local Chromium profile go to the session's host;
+ * - `run`, `cookbook <shape>` and `flows save|run|check` on the local Chromium profile go to
+ *   the session's host;
  * - `render`, `pdf` and `diagram` on Chromium go to the user's render host;
  * - everything else (help, probe, sessions, Aside, --connect/--cdp, --ephemeral, a cookbook
- *   listing or --print) runs here.
+ *   listing or --print, `flows list|show`) runs here.
  */
 export function routeInvocation(argv: string[], env: NodeJS.ProcessEnv, cwd: string): HostTarget | undefined {
   if (hostsDisabled(env)) return undefined;
   const command = argv[0] ?? '';
   if (argv.some((a) => a === '--help' || a === '-h' || a === '--version')) return undefined;
   if (RENDER_COMMANDS.has(command)) return surelyChromium(argv, env) ? { kind: 'render' } : undefined;
-  if (command !== 'run' && command !== 'cookbook') return undefined;
+  if (command !== 'run' && command !== 'cookbook' && command !== 'flows') return undefined;
   if (command === 'cookbook' && (argv[1] === 'list' || flagPresent(argv, 'print'))) return undefined;
+  if (command === 'flows' && !FLOWS_RUNNING.has(argv[1] ?? '')) return undefined;
   if (flagPresent(argv, 'ephemeral') || flagPresent(argv, 'connect') || flagPresent(argv, 'cdp')) return undefined;
   if (!surelyChromium(argv, env)) return undefined;
   return { kind: 'session', profileDir: profileDirFor(argv, env, cwd) };

@@ -20,7 +20,7 @@ export function gstackHome(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Finds the git worktree top level by walking up to a `.git` entry (file for linked
  * worktrees, dir for the main one) — no `git` process on the hot path. */
-function gitTopLevel(start: string): string | undefined {
+export function gitTopLevel(start: string): string | undefined {
   let dir = resolve(start);
   for (;;) {
     const dotGit = join(dir, '.git');

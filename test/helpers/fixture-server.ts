@@ -27,6 +27,9 @@ export interface FixtureServer {
   /** Sign-in tokens issued by /signin (cookie `auth`), to user names; /whoami recognises them.
    * Tests assert that no output ever contains one. */
   signins: Map<string, string>;
+  /** Serves `html` at `path` from now on, over any file of the site: a test that changes a page
+   * between two calls (a saved flow's drift). */
+  setPage(path: string, html: string): void;
   close(): Promise<void>;
 }
 
@@ -41,6 +44,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 export async function startFixtureServer(): Promise<FixtureServer> {
   const requests: FixtureServer['requests'] = [];
   const signins = new Map<string, string>();
+  const pages = new Map<string, string>();
   const server = http.createServer(async (req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     requests.push({ method: req.method ?? 'GET', path: u.pathname, cookie: req.headers.cookie });
@@ -120,6 +124,12 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           return;
         }
       }
+      const page = pages.get(u.pathname);
+      if (page !== undefined) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(req.method === 'HEAD' ? undefined : page);
+        return;
+      }
       let rel = decodeURIComponent(u.pathname);
       if (rel.endsWith('/')) rel += 'index.html';
       const file = resolve(SITE_ROOT, '.' + rel);
@@ -147,6 +157,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     origin,
     requests,
     signins,
+    setPage: (path, html) => void pages.set(path, html),
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections?.();

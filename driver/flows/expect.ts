@@ -1,0 +1,93 @@
+// A saved flow's expectations (docs/ARCHITECTURE.md, "Saved flows"): which lines of a run are
+// evidence worth keeping, and how a later run's evidence differs from the saved one. Pure
+// functions; the header keeps the list (header.ts), `flows check` prints the drift.
+//
+// Evidence is what a flow prints under a label: `LABEL=value` or `LABEL value` with an
+// upper-case LABEL (the catalog's labels and a flow's own, such as `HEADING=`), and the
+// TEXT / SNAPSHOT / DIFF blocks, each kept whole. Lines that differ on every run whatever the
+// site does are not expectations: paths of this call's files, timings, the sentinel.
+
+/** Labels whose values change on every run (paths under the call's own directory, timings). */
+const VOLATILE = new Set(['GSTACK_STEP_OK', 'ARTIFACT', 'ASIDE_DIR=', 'SCREENSHOT=', 'PDF=', 'NAV=', 'RESOURCES=', 'INPUT=']);
+
+/** The label of an evidence line (`HEADING=`, `STEP`, `TEXT_START`), or undefined. */
+export function labelOf(line: string): string | undefined {
+  return /^([A-Z][A-Z0-9_]*=)/.exec(line)?.[1] ?? /^([A-Z][A-Z0-9_]*)(?:\s|$)/.exec(line)?.[1];
+}
+
+/** The value part of an evidence entry (after `LABEL=` or `LABEL `). */
+function valueOf(entry: string, label: string): string {
+  return entry.slice(label.length).replace(/^ /, '');
+}
+
+/**
+ * The evidence of a run, in order: one entry per labelled line, one per block
+ * (`TEXT_START` … `TEXT_END`, its lines joined with "\n"). `pwd` (the call's own directory)
+ * is written `<pwd>`, so a path under it reads the same in every run.
+ */
+export function evidenceOf(lines: readonly string[], pwd?: string | null): string[] {
+  const out: string[] = [];
+  const norm = (l: string) => (pwd ? l.split(pwd).join('<pwd>') : l);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const label = labelOf(line);
+    if (!label || VOLATILE.has(label)) continue;
+    const block = /^([A-Z][A-Z0-9_]*)_START$/.exec(line);
+    if (block) {
+      const end = lines.indexOf(`${block[1]}_END`, i + 1);
+      if (end > i) {
+        out.push(lines.slice(i, end + 1).map(norm).join('\n'));
+        i = end;
+        continue;
+      }
+    }
+    out.push(norm(line));
+  }
+  return out;
+}
+
+export interface Drift {
+  label: string;
+  /** The saved value; null when the run printed one this flow never did. */
+  before: string | null;
+  /** The run's value; null when the run did not print it. */
+  after: string | null;
+  /** In a block: the first line (1-based, inside the block) that differs. */
+  line?: number;
+}
+
+/** The saved evidence against a run's, label by label, the n-th value of a label against the
+ * n-th: each difference, in the order of the saved evidence. */
+export function compareEvidence(saved: readonly string[], now: readonly string[]): Drift[] {
+  const byLabel = (entries: readonly string[]) => {
+    const m = new Map<string, string[]>();
+    for (const e of entries) {
+      const label = labelOf(e) ?? e;
+      m.set(label, [...(m.get(label) ?? []), e]);
+    }
+    return m;
+  };
+  const a = byLabel(saved);
+  const b = byLabel(now);
+  const drifts: Drift[] = [];
+  for (const label of new Set([...a.keys(), ...b.keys()])) {
+    const before = a.get(label) ?? [];
+    const after = b.get(label) ?? [];
+    for (let i = 0; i < Math.max(before.length, after.length); i++) {
+      const x = before[i];
+      const y = after[i];
+      if (x === y) continue;
+      if (x !== undefined && y !== undefined && x.includes('\n') && y.includes('\n')) {
+        // A block: name its first differing line, not the whole page text.
+        const xs = x.split('\n');
+        const ys = y.split('\n');
+        const at = xs.findIndex((l, j) => l !== ys[j]);
+        const k = at < 0 ? xs.length : at;
+        drifts.push({ label, before: xs[k] ?? null, after: ys[k] ?? null, line: k });
+      } else {
+        drifts.push({ label, before: x === undefined ? null : valueOf(x, label), after: y === undefined ? null : valueOf(y, label) });
+      }
+    }
+  }
+  return drifts;
+}

@@ -1,0 +1,121 @@
+// A saved flow's header block (docs/ARCHITECTURE.md, "Saved flows"): the comment at the top of
+// `.gstack/flows/NAME.js` that says what the flow is, what it takes and what it printed when it
+// was saved. Owns the format (write and read back); not where files live (store.ts), not what
+// the parameters mean (params.ts) or how expectations compare (expect.ts).
+//
+// The header is a block comment, so the file stays a plain flow script that `gstack run -f`
+// runs unchanged and a person can edit. One `key: value` per line; a value that could hold any
+// text is JSON, with `*/` written `*\/` (the same string in JSON) so nothing ends the comment
+// early. Lines without a known key are notes for the reader and are ignored.
+export const HEADER_START = '/* gstack-flow';
+
+/** One parameter's schema in a saved flow: a type, and its default or (for a parameter every
+ * run must give) the value the save run used, kept in `examples` for `flows check`. */
+export interface FlowParamSchema {
+  type: FlowParamType;
+  default?: unknown;
+  examples?: unknown[];
+  description?: string;
+}
+
+export type FlowParamType = 'string' | 'number' | 'integer' | 'boolean';
+
+export interface FlowHeader {
+  name: string;
+  description: string;
+  /** In declaration order. */
+  params: Record<string, FlowParamSchema>;
+  required: string[];
+  /** ISO time of the save. */
+  created: string;
+  /** The gstack version that saved it. */
+  gstack: string;
+  /** The engine the save run passed on. */
+  engine: string;
+  /** The evidence the save run printed: one entry per line, or one per TEXT/SNAPSHOT/DIFF block
+   * (its lines joined with "\n"), as expect.ts extracts them. */
+  expect: string[];
+}
+
+export class FlowHeaderError extends Error {}
+
+// JSON on one line that cannot end the block comment (a star-slash is written with an
+// escaped slash), with the line and paragraph separators escaped: they end a line for
+// JavaScript and for a RegExp `.`, not for JSON.
+function commentJson(value: unknown): string {
+  return JSON.stringify(value).replace(/\*\//g, '*\\/').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+function oneLineText(text: string): string {
+  return text.replace(/[\s\u2028\u2029]+/g, ' ').replace(/\*\//g, '* /').trim();
+}
+
+/** The header block for `header`, then a short usage note, ending with a newline. */
+export function formatHeader(h: FlowHeader, file: string): string {
+  const lines = [HEADER_START, `name: ${h.name}`];
+  if (h.description) lines.push(`description: ${oneLineText(h.description)}`);
+  for (const [name, schema] of Object.entries(h.params)) {
+    lines.push(`param: ${name}${h.required.includes(name) ? ' (required)' : ''} ${commentJson(schema)}`);
+  }
+  lines.push(`created: ${h.created}`, `gstack: ${h.gstack}`, `engine: ${h.engine}`);
+  for (const e of h.expect) lines.push(`expect: ${commentJson(e)}`);
+  // The parameters a run must give (the others have defaults), with the save run's values.
+  const example = Object.fromEntries(h.required.filter((k) => h.params[k]).map((k) => [k, h.params[k].examples?.[0]]));
+  const cliParams = Object.entries(example).map(([k, v]) => `--param ${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  lines.push(
+    '',
+    'Saved by `gstack flows save`. The script reads its inputs from `params`. Run it with',
+    `  gstack flows run ${h.name}${cliParams.length ? ' ' + cliParams.join(' ') : ''}`,
+    `or: gstack run -f ${file}${cliParams.length ? ` --params ${shellQuote(commentJson(example))}` : ''}`,
+    '`gstack flows check` re-runs it with these parameters and compares its evidence with the',
+    '`expect:` lines (delete one to stop checking it).',
+  );
+  return lines.map((l, i) => (i === 0 ? l : l ? ` * ${l}` : ' *')).join('\n') + '\n */\n';
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, "'\\''")}'`;
+}
+
+/** Splits a flow file into its header (undefined when the file has none) and the script after
+ * it. Throws FlowHeaderError when the header is there but cannot be read. */
+export function parseFlowFile(source: string): { header?: FlowHeader; script: string } {
+  if (!source.startsWith(HEADER_START)) return { script: source };
+  const end = source.indexOf('*/');
+  if (end < 0) throw new FlowHeaderError('its header block (`/* gstack-flow`) never ends (no `*/`)');
+  const body = source.slice(HEADER_START.length, end);
+  const script = source.slice(end + 2).replace(/^[ \t]*\r?\n/, '');
+  const h: FlowHeader = { name: '', description: '', params: {}, required: [], created: '', gstack: '', engine: '', expect: [] };
+  for (const raw of body.split(/\r?\n/)) {
+    const line = raw.replace(/^\s*\*?\s?/, '');
+    const m = /^(name|description|param|created|gstack|engine|expect):\s?([\s\S]*)$/.exec(line);
+    if (!m) continue;
+    const [, key, value] = m;
+    switch (key) {
+      case 'param': {
+        const p = /^([A-Za-z_$][\w$]*)(\s+\(required\))?\s+(\{.*\})\s*$/.exec(value);
+        if (!p) throw new FlowHeaderError(`its header line "param: ${value}" does not read "param: NAME [(required)] {json schema}"`);
+        h.params[p[1]] = parseJson(p[3], `param ${p[1]}`) as FlowParamSchema;
+        if (p[2]) h.required.push(p[1]);
+        break;
+      }
+      case 'expect': {
+        const e = parseJson(value, 'expect');
+        if (typeof e !== 'string') throw new FlowHeaderError(`its header line "expect: ${value}" is not a JSON string`);
+        h.expect.push(e);
+        break;
+      }
+      default:
+        h[key as 'name' | 'description' | 'created' | 'gstack' | 'engine'] = value.trim();
+    }
+  }
+  return { header: h, script };
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new FlowHeaderError(`its header's ${what} is not valid JSON (${(err as Error).message})`);
+  }
+}

@@ -1,0 +1,255 @@
+// Saved flows end to end (issue 26, acceptance 1-5): `gstack flows save|run|list|show|check`
+// and `gstack run -f FILE --params JSON` through the compiled CLI, a real Chromium and a sign-up
+// page served on 127.0.0.1 that the tests change between save and check. Also the same saved
+// flow on the Aside engine (test double), where `params` comes from a prelude.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { ROOT, cliEnv, expectExit, runCli, tempHome, type CliResult } from './helpers/cli.js';
+
+const SESSION = ['--session', 'flows-e2e'];
+
+/** The sign-up page; `heading` and `button` are what the drift tests change. */
+function signupPage(heading = 'Newsletter', button = true): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign up</title></head><body>
+<h1>${heading}</h1>
+<label for="email">Email</label> <input id="email" type="email">
+${button ? '<button type="button" onclick="document.getElementById(\'result\').textContent = \'Welcome, \' + document.getElementById(\'email\').value">Sign up</button>' : ''}
+<p id="result" role="status"></p>
+</body></html>`;
+}
+
+/** Four steps: open, fill, click, read; its inputs come from `params`. */
+const FLOW = `const { url, email, pause } = params;
+const pg = await openTab(url);
+console.log("HEADING=" + (await pg.textContent("h1")));
+await pg.getByLabel("Email").fill(email);
+await sleep(pause);
+await pg.getByRole("button", { name: "Sign up" }).click({ timeout: 3000 });
+console.log("WELCOME=" + (await pg.textContent("#result")));
+console.log("URL=" + pg.url());
+await closeTab(pg);
+console.log("GSTACK_STEP_OK");
+`;
+
+let site: FixtureServer;
+let home: string;
+let repo: string;
+let subdir: string;
+let outside: string;
+
+before(async () => {
+  site = await startFixtureServer();
+  site.setPage('/signup', signupPage());
+  home = tempHome('gstack-flows-');
+  repo = mkdtempSync(join(tmpdir(), 'gstack-flows-repo-'));
+  execFileSync('git', ['init', '-q', repo]);
+  subdir = join(repo, 'src', 'deep');
+  mkdirSync(subdir, { recursive: true });
+  outside = mkdtempSync(join(tmpdir(), 'gstack-flows-outside-'));
+  writeFileSync(join(repo, 'signup.js'), FLOW);
+});
+after(async () => {
+  await site.close();
+  // This suite's own session host only (never --all: other suites' hosts may be running).
+  await runCli(['sessions', 'stop', 'flows-e2e'], { env: cliEnv(home) });
+  for (const dir of [repo, outside, home]) rmSync(dir, { recursive: true, force: true });
+});
+
+const gstack = (args: string[], cwd = repo, env: NodeJS.ProcessEnv = {}, input?: string): Promise<CliResult> =>
+  runCli([...args, ...SESSION], { cwd, env: cliEnv(home, env), input });
+const last = (r: CliResult) => r.lines[r.lines.length - 1];
+const flowFile = () => join(repo, '.gstack', 'flows', 'signup.js');
+
+test('1. a 4-step flow with url and email is saved with its header and expectations, listed, and re-run with another email', async () => {
+  const url = `${site.origin}/signup`;
+  const saved = await gstack(['flows', 'save', 'signup', '-f', 'signup.js', '--describe', 'Signs up for the newsletter', '--param', `url=${url}`, '--param', 'email=a@example.com', '--required', 'email', '--param', 'pause:number=0']);
+  expectExit(saved, 0);
+  assert.match(saved.stdout, /^WELCOME=Welcome, a@example\.com$/m);
+  assert.equal(last(saved), `FLOW_SAVED name=signup file=${flowFile()} params=url,email,pause expectations=3`);
+
+  const file = readFileSync(flowFile(), 'utf8');
+  assert.ok(file.startsWith('/* gstack-flow\n * name: signup\n * description: Signs up for the newsletter\n'), file);
+  assert.match(file, new RegExp(`^ \\* param: url \\{"type":"string","default":"${url.replace(/[.]/g, '\\.')}"\\}$`, 'm'));
+  assert.match(file, /^ \* param: email \(required\) \{"type":"string","examples":\["a@example\.com"\]\}$/m);
+  assert.match(file, /^ \* param: pause \{"type":"number","default":0\}$/m);
+  assert.match(file, /^ \* gstack: \d+\.\d+\.\d+$/m);
+  assert.match(file, /^ \* engine: chromium$/m);
+  assert.match(file, /^ \* created: \d{4}-\d\d-\d\dT/m);
+  assert.match(file, /^ \* expect: "HEADING=Newsletter"$/m);
+  assert.match(file, /^ \* expect: "WELCOME=Welcome, a@example\.com"$/m);
+  assert.ok(file.endsWith(FLOW), 'the script follows the header unchanged');
+
+  const list = await gstack(['flows', 'list']);
+  expectExit(list, 0);
+  assert.match(list.stdout, new RegExp(`^FLOW signup where=project file=${flowFile()} lastPass=\\d{4}-\\S+ lastFailure=never description="Signs up for the newsletter"$`, 'm'));
+  assert.match(list.stdout, /^ {2}PARAM url string default="http:\/\/127\.0\.0\.1:\d+\/signup"$/m);
+  assert.match(list.stdout, /^ {2}PARAM email string required$/m);
+  assert.match(list.stdout, /^ {2}PARAM pause number default=0$/m);
+  assert.match(last(list), /^FLOWS=1 project=\S+ global=/);
+
+  const show = await gstack(['flows', 'show', 'signup']);
+  expectExit(show, 0);
+  assert.equal(show.stdout, file);
+
+  const again = await gstack(['flows', 'run', 'signup', '--param', 'email=b@example.com']);
+  expectExit(again, 0);
+  assert.deepEqual(again.lines, ['HEADING=Newsletter', 'WELCOME=Welcome, b@example.com', `URL=${url}`, 'GSTACK_STEP_OK']);
+
+  // Saving over it needs --force.
+  const twice = await gstack(['flows', 'save', 'signup', '-f', 'signup.js', '--param', `url=${url}`]);
+  expectExit(twice, 2);
+  assert.match(twice.stderr, /already saved .*--force/);
+});
+
+test('2. a missing, ill-typed or unknown parameter exits 2 and names it and the rule', async () => {
+  const missing = await gstack(['flows', 'run', 'signup']);
+  expectExit(missing, 2);
+  assert.match(missing.stderr, /parameter "email" is missing \(rule: required\)/);
+  assert.equal(missing.stdout, '', 'nothing ran');
+
+  const typed = await gstack(['flows', 'run', 'signup', '--param', 'email=b@example.com', '--param', 'pause=soon']);
+  expectExit(typed, 2);
+  assert.match(typed.stderr, /parameter "pause" must be a number, got "soon" \(rule: type number\)/);
+
+  const unknown = await gstack(['flows', 'run', 'signup', '--param', 'email=b@example.com', '--param', 'emial=x']);
+  expectExit(unknown, 2);
+  assert.match(unknown.stderr, /parameter "emial" is not one of the flow's/);
+  assert.match(unknown.stderr, /It takes: url string default=.*; email string required; pause number default=0/);
+
+  const list = await gstack(['flows', 'list']);
+  assert.match(list.stdout, /^FLOW signup .*lastFailure=never/m, 'a refused call is no run of the flow');
+});
+
+test('3. check: PASS, then DRIFT with before/after when the heading changes, then DRIFT with the failure evidence when the button is gone', async () => {
+  const pass = await gstack(['flows', 'check']);
+  expectExit(pass, 0);
+  assert.deepEqual(pass.lines, ['PASS signup expectations=3 engine=chromium', 'CHECKED flows=1 pass=1 drift=0']);
+
+  try {
+    site.setPage('/signup', signupPage('Newsletter (spring edition)'));
+    const heading = await gstack(['flows', 'check', 'signup']);
+    expectExit(heading, 1);
+    assert.deepEqual(heading.lines, [
+      'DRIFT signup changed=1 expectations=3',
+      '  EXPECT HEADING= before="Newsletter" after="Newsletter (spring edition)"',
+      'CHECKED flows=1 pass=0 drift=1',
+    ]);
+
+    site.setPage('/signup', signupPage('Newsletter', false));
+    const gone = await gstack(['flows', 'check']);
+    expectExit(gone, 1);
+    assert.match(gone.lines[0], /^DRIFT signup failed exit=1 error=".*Sign up.*"$/);
+    // The failed run's own lines: how far it got, and its [error] line.
+    assert.ok(gone.lines.includes('  | HEADING=Newsletter'), gone.stdout);
+    assert.ok(gone.lines.some((l) => l.startsWith('  | [error]')), gone.stdout);
+    assert.equal(last(gone), 'CHECKED flows=1 pass=0 drift=1');
+
+    const list = await gstack(['flows', 'list']);
+    assert.match(list.stdout, /^FLOW signup .*lastFailure=\d{4}-/m);
+  } finally {
+    site.setPage('/signup', signupPage());
+  }
+});
+
+test('4. a flow saved in a repository is found from its subfolders and not from outside it', async () => {
+  const list = await gstack(['flows', 'list'], subdir);
+  expectExit(list, 0);
+  assert.match(list.stdout, new RegExp(`^FLOW signup where=project file=${flowFile()} `, 'm'));
+
+  const run = await gstack(['flows', 'run', 'signup', '--param', 'email=c@example.com'], subdir);
+  expectExit(run, 0);
+  assert.match(run.stdout, /^WELCOME=Welcome, c@example\.com$/m);
+
+  const away = await gstack(['flows', 'run', 'signup', '--param', 'email=c@example.com'], outside);
+  expectExit(away, 2);
+  assert.match(away.stderr, /No saved flow "signup" in \(no repository here\) and /);
+  const awayList = await gstack(['flows', 'list'], outside);
+  assert.match(last(awayList), /^FLOWS=0 project=none global=/);
+
+  // Outside a repository a flow is saved only with --global (here from stdin), and is then found from anywhere.
+  const params = ['--param', `url=${site.origin}/signup`, '--param', 'email=g@example.com', '--param', 'pause:number=0'];
+  const noRepo = await gstack(['flows', 'save', 'mine', '-', ...params], outside, {}, FLOW);
+  expectExit(noRepo, 2);
+  assert.match(noRepo.stderr, /in no git repository.*--global/);
+  const global = await gstack(['flows', 'save', 'mine', '-', '--global', ...params], outside, {}, FLOW);
+  expectExit(global, 0);
+  assert.match(last(global), /^FLOW_SAVED name=mine file=\S+\/flows\/mine\.js params=url,email,pause expectations=3$/);
+  assert.ok(existsSync(join(home, 'flows', 'mine.js')));
+  const both = await gstack(['flows', 'list'], subdir);
+  assert.match(both.stdout, /^FLOW signup where=project /m);
+  assert.match(both.stdout, /^FLOW mine where=global /m);
+});
+
+test('5. the saved file run with `gstack run -f FILE --params JSON` behaves as `flows run`', async () => {
+  const viaFlows = await gstack(['flows', 'run', 'signup', '--param', 'email=d@example.com']);
+  const viaRun = await gstack(['run', '-f', flowFile(), '--params', '{"email":"d@example.com"}'], outside);
+  expectExit(viaFlows, 0);
+  expectExit(viaRun, 0);
+  assert.deepEqual(viaRun.lines, viaFlows.lines);
+
+  // Its schema holds there too: the required email, and the type of pause.
+  const missing = await gstack(['run', '-f', flowFile()], outside);
+  expectExit(missing, 2);
+  assert.match(missing.stderr, /parameter "email" is missing \(rule: required\)/);
+  const typed = await gstack(['run', '-f', flowFile(), '--params', '{"email":"d@example.com","pause":"0"}'], outside);
+  expectExit(typed, 2);
+  assert.match(typed.stderr, /parameter "pause" must be a number/);
+
+  // Any script gets `params`: {} without --params.
+  const plain = await gstack(['run', 'console.log("P=" + JSON.stringify(params)); console.log("GSTACK_STEP_OK")', '--params', '{"n":1}'], outside);
+  expectExit(plain, 0);
+  assert.equal(plain.lines[0], 'P={"n":1}');
+});
+
+test('the saved flow runs on the Aside engine (test double) with params from the prelude', async () => {
+  const env = { PATH: join(ROOT, 'test', 'doubles') + delimiter + (process.env.PATH ?? ''), GSTACK_SKIP_ASIDE: undefined, ASIDE_DOUBLE_MODE: undefined };
+  const r = await gstack(['flows', 'run', 'signup', '--engine', 'aside', '--param', 'email=e@example.com'], repo, env);
+  expectExit(r, 0);
+  assert.deepEqual(r.lines.filter((l) => !l.startsWith('ASIDE_DIR=')), ['HEADING=Newsletter', 'WELCOME=Welcome, e@example.com', `URL=${site.origin}/signup`, 'GSTACK_STEP_OK']);
+  // A script that declares its own `params` still compiles there.
+  const own = await gstack(['run', '--engine', 'aside', 'const params = 5; console.log("OWN=" + params); console.log("GSTACK_STEP_OK")'], repo, env);
+  expectExit(own, 0);
+  assert.equal(own.lines[0], 'OWN=5');
+});
+
+test('flows save, run and check are handed to the session host like run; list and show run in the caller', async () => {
+  const trace = { GSTACK_TRACE: '1' };
+  const run = await gstack(['flows', 'run', 'signup', '--param', 'email=h@example.com', '--json'], repo, trace);
+  expectExit(run, 0);
+  assert.match(run.stderr, /handed to host pid \d+/);
+  const result = JSON.parse(run.stdout) as { ok: boolean; engine: string; lines: string[] };
+  assert.equal(result.ok, true);
+  assert.ok(result.lines.includes('WELCOME=Welcome, h@example.com'), run.stdout);
+
+  const check = await gstack(['flows', 'check', 'signup', '--json'], repo, trace);
+  expectExit(check, 0);
+  assert.match(check.stderr, /handed to host pid \d+/);
+  const summary = JSON.parse(check.stdout) as { ok: boolean; pass: number; drift: number };
+  assert.deepEqual([summary.ok, summary.pass, summary.drift], [true, 1, 0]);
+
+  const list = await gstack(['flows', 'list'], repo, trace);
+  expectExit(list, 0);
+  assert.doesNotMatch(list.stderr, /handed to host/);
+});
+
+test('a cookbook shape saved as a flow (its url from params) passes check: snapshot and text blocks compare stably', async () => {
+  const printed = await gstack(['cookbook', 'read', '--url', site.url, '--print']);
+  expectExit(printed, 0);
+  const script = printed.stdout.replace(JSON.stringify(site.url), 'params.url');
+  assert.notEqual(script, printed.stdout, 'the shape\'s url became a parameter');
+  writeFileSync(join(repo, 'read.js'), script);
+  const saved = await gstack(['flows', 'save', 'home-read', '-f', 'read.js', '--param', `url=${site.url}`]);
+  expectExit(saved, 0);
+  const file = readFileSync(join(repo, '.gstack', 'flows', 'home-read.js'), 'utf8');
+  assert.match(file, /^ \* expect: "SNAPSHOT_START\\n/m);
+  assert.match(file, /^ \* expect: "TEXT_START\\n/m);
+  assert.doesNotMatch(file, /expect: "(SCREENSHOT|ASIDE_DIR)=/, 'per-call paths are not expectations');
+  const check = await gstack(['flows', 'check', 'home-read']);
+  expectExit(check, 0);
+  assert.match(check.lines[0], /^PASS home-read expectations=\d+ engine=chromium$/);
+});

@@ -1,0 +1,155 @@
+// Saved flows, the pure parts (no build, no browser): the header block written and read back,
+// `--param` declarations into a JSON schema and a run's values checked against it, the
+// expectations a run's lines give and how two runs' evidence differ, and the `params` prelude
+// the Aside engine gets. The end-to-end behaviour is test/flows.e2e.test.ts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import vm from 'node:vm';
+import { formatHeader, parseFlowFile, FlowHeaderError, type FlowHeader } from '../driver/flows/header.js';
+import { declareParams, givenParams, paramsForScript, resolveFlowParams, savedParams } from '../driver/flows/params.js';
+import { compareEvidence, evidenceOf } from '../driver/flows/expect.js';
+import { withParamsPrelude } from '../driver/engines/aside.js';
+import { GstackError } from '../driver/errors.js';
+import { routeInvocation } from '../driver/host/route.js';
+
+const header = (over: Partial<FlowHeader> = {}): FlowHeader => ({
+  name: 'signup',
+  description: 'Signs up',
+  params: { url: { type: 'string', default: 'http://127.0.0.1:8080/' }, email: { type: 'string', examples: ['a@example.com'] } },
+  required: ['email'],
+  created: '2026-12-01T11:00:00.000Z',
+  gstack: '0.1.0',
+  engine: 'chromium',
+  expect: ['HEADING=Welcome'],
+  ...over,
+});
+
+test('a header is written as a block comment and read back whole, whatever text its values hold', () => {
+  const h = header({
+    description: 'ends a comment */ and\nspans lines',
+    params: { q: { type: 'string', default: 'a */ b' }, n: { type: 'integer', default: 3 } },
+    required: [],
+    expect: ['TITLE=x */ y', 'TEXT_START\nline one\n"quoted" \u2028 line\nTEXT_END'],
+  });
+  const script = 'console.log("GSTACK_STEP_OK");\n';
+  const file = formatHeader(h, '.gstack/flows/signup.js') + script;
+  // Still one script: the header is a comment a parser skips.
+  assert.doesNotThrow(() => new vm.Script(`(async () => {\n${file}\n})`));
+  const back = parseFlowFile(file);
+  assert.equal(back.script, script);
+  assert.deepEqual(back.header, { ...h, description: 'ends a comment * / and spans lines' });
+  assert.match(file, /^ \* {3}gstack flows run signup$/m, 'the usage note names the flow');
+});
+
+test('the usage note shows the parameters a run must give', () => {
+  const file = formatHeader(header(), '.gstack/flows/signup.js');
+  assert.match(file, /^ \* {3}gstack flows run signup --param email=a@example\.com$/m);
+  assert.match(file, /^ \* or: gstack run -f \.gstack\/flows\/signup\.js --params '\{"email":"a@example\.com"\}'$/m);
+});
+
+test('a file without a header is a plain script; a broken header says what is wrong', () => {
+  assert.deepEqual(parseFlowFile('console.log(1)'), { script: 'console.log(1)' });
+  assert.throws(() => parseFlowFile('/* gstack-flow\n * name: x\n'), (e: Error) => e instanceof FlowHeaderError && /never ends/.test(e.message));
+  assert.throws(() => parseFlowFile('/* gstack-flow\n * param: x {nope}\n */\n'), (e: Error) => e instanceof FlowHeaderError && /param x is not valid JSON/.test(e.message));
+  assert.throws(() => parseFlowFile('/* gstack-flow\n * param: x-y {}\n */\n'), (e: Error) => e instanceof FlowHeaderError && /param: NAME/.test(e.message));
+});
+
+test('--param declarations become typed defaults; --required keeps the value for the save run and check only', () => {
+  const d = declareParams(['url=http://x/?a=b=c', 'count:number=2.5', 'n:integer=3', 'on:boolean=false', 'email=a@example.com'], ['email']);
+  assert.deepEqual(d.params, {
+    url: { type: 'string', default: 'http://x/?a=b=c' },
+    count: { type: 'number', default: 2.5 },
+    n: { type: 'integer', default: 3 },
+    on: { type: 'boolean', default: false },
+    email: { type: 'string', examples: ['a@example.com'] },
+  });
+  assert.deepEqual(d.values, { url: 'http://x/?a=b=c', count: 2.5, n: 3, on: false, email: 'a@example.com' });
+  assert.deepEqual(savedParams(d), d.values);
+  const bad = (decls: string[], req: string[], re: RegExp) =>
+    assert.throws(() => declareParams(decls, req), (e: Error) => e instanceof GstackError && e.exitCode === 2 && re.test(e.message), `${decls} ${req}`);
+  bad(['count:number=many'], [], /"many" is not a number/);
+  bad(['n:integer=1.5'], [], /"1\.5" is not an integer/);
+  bad(['x:date=1'], [], /type "date" is not one of string, number, integer, boolean/);
+  bad(['x'], [], /does not read name=value/);
+  bad(['a=1', 'a=2'], [], /given twice/);
+  bad(['a=1'], ['b'], /--required b: declare it with --param b=VALUE/);
+});
+
+test('a run\'s parameters: CLI words read as the schema\'s types, defaults filled, each bad one named with its rule', () => {
+  const h = { name: 'signup', params: { email: { type: 'string' as const, examples: ['a@x'] }, pause: { type: 'number' as const, default: 0 } }, required: ['email'] };
+  assert.deepEqual(resolveFlowParams(h, givenParams(['email=b@x', 'pause=250']), { coerce: true }), { email: 'b@x', pause: 250 });
+  assert.deepEqual(resolveFlowParams(h, givenParams(['email=b@x']), { coerce: true }), { email: 'b@x', pause: 0 });
+  const fails = (given: Record<string, unknown>, coerce: boolean, re: RegExp) =>
+    assert.throws(() => resolveFlowParams(h, given, { coerce }), (e: Error) => e instanceof GstackError && e.exitCode === 2 && re.test(e.message), JSON.stringify(given));
+  fails({}, true, /^Invalid parameters for flow "signup": parameter "email" is missing \(rule: required\)\. It takes: email string required; pause number default=0\./);
+  fails({ email: 'b@x', pause: 'soon' }, true, /parameter "pause" must be a number, got "soon" \(rule: type number\)/);
+  fails({ email: 'b@x', pause: '5' }, false, /parameter "pause" must be a number, got "5"/);
+  fails({ email: 'b@x', emial: 'c' }, true, /parameter "emial" is not one of the flow's \(rule: additionalProperties false\)/);
+});
+
+test('gstack run --params: a flow file is checked against its schema, any other script gets the object as given', () => {
+  const flow = formatHeader(header(), 'f.js') + 'console.log(params.email);\n';
+  assert.deepEqual(paramsForScript(flow, '{"email":"b@x"}'), { url: 'http://127.0.0.1:8080/', email: 'b@x' });
+  assert.throws(() => paramsForScript(flow, undefined), /parameter "email" is missing/);
+  assert.deepEqual(paramsForScript('console.log(1)', '{"any":[1]}'), { any: [1] });
+  assert.equal(paramsForScript('console.log(1)', undefined), undefined);
+  assert.throws(() => paramsForScript('x', '[1]'), /--params must be a JSON object/);
+  assert.throws(() => paramsForScript('x', '{nope'), /--params is not valid JSON/);
+});
+
+test('expectations: labelled lines and whole blocks, without the lines that change on every run', () => {
+  const pwd = '/home/u/.gstack/sessions/s/artifacts/20261201-110000-abc';
+  const lines = [
+    'URL=http://127.0.0.1:8080/',
+    'just a note',
+    'HEADING=Welcome',
+    'STEP 1 click "Sign up" ref=e7',
+    'TEXT_START',
+    'Welcome',
+    'a@example.com',
+    'TEXT_END',
+    `SCREENSHOT=${pwd}/a.png`,
+    `ASIDE_DIR=${pwd}`,
+    'NAV={"ttfb":3}',
+    `SHOT=${pwd}/b.png`,
+    'GSTACK_STEP_OK',
+  ];
+  assert.deepEqual(evidenceOf(lines, pwd), ['URL=http://127.0.0.1:8080/', 'HEADING=Welcome', 'STEP 1 click "Sign up" ref=e7', 'TEXT_START\nWelcome\na@example.com\nTEXT_END', 'SHOT=<pwd>/b.png']);
+});
+
+test('drift: each changed, missing or new expectation with before and after; a block names its first differing line', () => {
+  const saved = ['URL=http://x/', 'HEADING=Welcome', 'STEP 1 click "Save"', 'STEP 2 fill "Email"', 'TEXT_START\nA\nB\nTEXT_END'];
+  assert.deepEqual(compareEvidence(saved, saved), []);
+  const now = ['URL=http://x/', 'HEADING=Welcome back', 'STEP 1 click "Save"', 'TEXT_START\nA\nC\nTEXT_END', 'EXTRA=1'];
+  assert.deepEqual(compareEvidence(saved, now), [
+    { label: 'HEADING=', before: 'Welcome', after: 'Welcome back' },
+    { label: 'STEP', before: '2 fill "Email"', after: null },
+    { label: 'TEXT_START', before: 'B', after: 'C', line: 2 },
+    { label: 'EXTRA=', before: null, after: '1' },
+  ]);
+});
+
+test('the Aside prelude declares params on the script\'s first line, and a script\'s own params still compiles', async () => {
+  const run = async (script: string) => {
+    const lines: string[] = [];
+    await new vm.Script(`(async () => {\n${script}\n})()`).runInNewContext({ console: { log: (...a: unknown[]) => lines.push(a.map(String).join(' ')) } });
+    return lines;
+  };
+  const script = 'const { email } = params;\nconsole.log(email, Object.isFrozen(params), new Error().stack.split("\\n")[1].includes(":3:"));';
+  const withPrelude = withParamsPrelude(script, { email: 'a@x' });
+  assert.equal(withPrelude.split('\n').length, script.split('\n').length + 1, 'the prelude adds no line before the script');
+  assert.equal((await run(withPrelude)).join(' '), 'a@x true true');
+  assert.equal(withParamsPrelude('console.log(1)', undefined), 'console.log(1)', 'a script that does not use params goes unchanged');
+  assert.deepEqual(await run(withParamsPrelude('console.log(JSON.stringify(params))', undefined)), ['{}']);
+  assert.deepEqual(await run(withParamsPrelude('const params = 5; console.log(String(params))', { a: 1 })), ['5']);
+  // Parameter text cannot break out of the literal.
+  assert.deepEqual(await run(withParamsPrelude('console.log(params.x)', { x: '"); throw 1; ("\u2028*/' })), ['"); throw 1; ("\u2028*/']);
+});
+
+test('flows save, run and check go to the session host as run does; list and show, and Aside or --ephemeral calls, do not', () => {
+  const env = { GSTACK_SKIP_ASIDE: '1', GSTACK_HOME: '/nonexistent-gstack-home', GSTACK_SESSION_KEY: 'k' };
+  for (const action of ['save', 'run', 'check']) assert.equal(routeInvocation(['flows', action, 'signup'], env, '/')?.kind, 'session', action);
+  for (const action of ['list', 'show']) assert.equal(routeInvocation(['flows', action, 'signup'], env, '/'), undefined, action);
+  assert.equal(routeInvocation(['flows', 'run', 'signup', '--ephemeral'], env, '/'), undefined);
+  assert.equal(routeInvocation(['flows', 'run', 'signup', '--engine', 'aside'], env, '/'), undefined);
+});
