@@ -134,6 +134,9 @@ export class Membrane {
   private readonly tracings = new Set<any>();
   private readonly table: PolicyTable = policies();
   revoked = false;
+  /** The first error a script function threw when Playwright called it (a route handler, a
+   * listener): the call fails with it when the script ends, instead of the host crashing. */
+  callbackError: AgentError | undefined;
   /** The call changed the shared context in a way cleanUp cannot undo. */
   dirty = false;
 
@@ -194,8 +197,8 @@ export class Membrane {
           if (extra !== undefined) return extra;
         }
         // Playwright's internals (channels, connections, parents) are not part of the API.
-        if (prop.startsWith('_') || prop === 'constructor') return undefined;
-        if (kind === 'BrowserContext' && prop === 'browser') return () => null;
+        // toJSON: JSON.stringify of a Playwright object sees the (empty) data members instead.
+        if (prop.startsWith('_') || prop === 'constructor' || prop === 'toJSON') return undefined;
       }
       const key = memberKey(prop);
       const listed = key !== undefined && self.table.has(cls, key);
@@ -266,7 +269,7 @@ export class Membrane {
       const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}` });
       try {
         const before = kind === 'Locator' ? self.opts.beforeLocatorAction?.(target, prop) : undefined;
-        const prepared = self.prepareArgs(prop, args);
+        const prepared = self.prepareArgs(`${kind}.${prop}`, prop, args);
         if (!before && !confiner) return self.wrap(call(prepared), rewrite);
         const act = () => (confiner ? confiner(self, prepared, call, target) : call(prepared));
         if (!before) {
@@ -309,7 +312,7 @@ export class Membrane {
     if (!this.opts.allowFileUrls) everyString(msg.params, (s) => this.checkUrl(s));
     if (msg.browserWide) this.dirty = true;
     for (const p of msg.paths) {
-      (p.holder as Record<string | number, unknown>)[p.key] = await this.privateCopy(`${msg.method} ${String(p.key)}`, p.value);
+      (p.holder as Record<string | number, unknown>)[p.key] = await this.privateCopy(`${msg.method} ${p.param}`, p.value);
     }
     return { method: msg.method, params: msg.params };
   }
@@ -351,7 +354,8 @@ export class Membrane {
    * path; removed at the end of the call. */
   tempPath(name: string): Promise<string> {
     this.temp ??= mkdtemp(join(tmpdir(), 'gstack-call-'));
-    return this.temp.then((dir) => join(dir, `${Math.random().toString(36).slice(2)}-${basename(name) || 'file'}`));
+    // A folder per file, so the file keeps its own name (an upload shows it to the page).
+    return this.temp.then(async (dir) => join(await mkdtemp(join(dir, 'f-')), basename(name) || 'file'));
   }
 
   /** A private copy of a file under pwd, for an API that takes a path. */
@@ -367,9 +371,9 @@ export class Membrane {
    * depth: handles inside evaluate arguments, locators inside options), plain objects are
    * copied, and callbacks are wrapped.
    */
-  private prepareArgs(prop: string, args: unknown[]): unknown[] {
+  private prepareArgs(where: string, prop: string, args: unknown[]): unknown[] {
     let out = args.map((a) => this.unwrapDeep(a, new Set()));
-    if (CALLBACK_METHODS.has(prop)) out = out.map((a) => this.wrapCallbackArg(a));
+    if (CALLBACK_METHODS.has(prop)) out = out.map((a) => this.wrapCallbackArg(a, where));
     return out;
   }
 
@@ -400,13 +404,13 @@ export class Membrane {
     return copy;
   }
 
-  private wrapCallbackArg(a: unknown): unknown {
-    if (typeof a === 'function') return this.callback(a);
+  private wrapCallbackArg(a: unknown, where: string): unknown {
+    if (typeof a === 'function') return this.callback(a, where);
     // waitForEvent(event, { predicate }): functions in options.
     if (isPlainObject(a)) {
       let copy: Record<string, unknown> | undefined;
       for (const k of ['predicate', 'handler']) {
-        if (typeof a[k] === 'function') (copy ??= { ...a })[k] = this.callback(a[k] as Function);
+        if (typeof a[k] === 'function') (copy ??= { ...a })[k] = this.callback(a[k] as Function, where);
       }
       return copy ?? a;
     }
@@ -415,15 +419,25 @@ export class Membrane {
 
   /** The function Playwright calls instead of the script's: its arguments are proxied, and it
    * does nothing once the call has ended. The same script function always maps to the same
-   * wrapper, so off(event, fn) finds it. What it returns goes back into Playwright unwrapped. */
-  private callback(fn: Function): Function {
+   * wrapper, so off(event, fn) finds it. What it returns goes back into Playwright unwrapped.
+   * What it throws is kept for the end of the call (callbackError): thrown into Playwright's
+   * event dispatch, it would end the process. */
+  private callback(fn: Function, where: string): Function {
     let w = this.callbacks.get(fn);
     if (!w) {
       const self = this;
+      const failed = (err: unknown) => {
+        self.callbackError ??= new AgentError(`The function the script passed to ${where} threw: ${toAgentError(err).message}`);
+        return undefined;
+      };
       w = function (this: unknown, ...args: unknown[]) {
         if (self.revoked) return undefined;
-        const out = fn.apply(undefined, args.map((x) => self.wrap(x)));
-        return isThenable(out) ? Promise.resolve(out).then((v) => self.unwrap(v)) : self.unwrap(out);
+        try {
+          const out = fn.apply(undefined, args.map((x) => self.wrap(x)));
+          return isThenable(out) ? Promise.resolve(out).then((v) => self.unwrap(v), failed) : self.unwrap(out);
+        } catch (err) {
+          return failed(err);
+        }
       };
       this.callbacks.set(fn, w);
     }
@@ -558,6 +572,10 @@ const saveAs: Confiner = async (m, a, call) => {
 const uploads = (i: number, what: string): Confiner => async (m, a, call) => {
   const f = a[i];
   const list = Array.isArray(f) ? f : [f];
+  if (list.some(isPlainObject) && list.some((x) => !isPlainObject(x))) {
+    // Playwright's own rule, kept although the paths become payloads here.
+    throw new AgentError(`${what}: file paths cannot be mixed with buffers (as in Playwright). Pass only paths under pwd, or only { name, mimeType, buffer } payloads.`);
+  }
   if (!list.some((x) => typeof x === 'string' || (x !== null && typeof x === 'object' && !isPlainObject(x)))) return call(a); // { name, mimeType, buffer } payloads read nothing local
   const payloads = await Promise.all(
     list.map(async (x) => (isPlainObject(x) ? x : { name: basename(String(x)), mimeType: mimeOf(String(x)), buffer: await m.read(what, x) })),

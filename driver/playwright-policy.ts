@@ -99,7 +99,7 @@ export interface CheckedCdp {
   method: string;
   params: Record<string, unknown> | undefined;
   /** Params that name local files: [holder, key] pairs the caller replaces with private copies. */
-  paths: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; value: unknown }>;
+  paths: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; value: unknown; param: string }>;
   /** A Browser.* (or auto-attach) method: it changes the whole browser. */
   browserWide: boolean;
 }
@@ -120,19 +120,20 @@ export function checkCdp(method: unknown, params: unknown, table = policies()): 
     throw new AgentError(`The CDP domain ${domain} is not available in a flow script (${m}). Allowed domains: ${cdp.domains.join(', ')}; or use the Playwright API.`, 'CDP_REFUSED');
   }
   const checked: CheckedCdp = { method: m, params: p as Record<string, unknown> | undefined, paths: [], browserWide: domain === 'Browser' || m.startsWith('Target.setAutoAttach') };
-  for (const dotted of cdp.paths[m] ?? []) collectPaths(checked.params, dotted.split('.'), checked.paths);
+  for (const dotted of cdp.paths[m] ?? []) collectPaths(checked.params, dotted.split('.'), dotted, checked.paths);
   return checked;
 }
 
 /** The values at a dotted param path (arrays on the way are walked), as [holder, key] pairs. */
-function collectPaths(at: unknown, keys: string[], out: CheckedCdp['paths']): void {
+function collectPaths(at: unknown, keys: string[], param: string, out: CheckedCdp['paths']): void {
   if (!at || typeof at !== 'object') return;
+  if (Array.isArray(at)) return at.forEach((x) => collectPaths(x, keys, param, out));
   const [key, ...rest] = keys;
   const v = (at as Record<string, unknown>)[key];
   if (v === undefined) return;
-  if (rest.length) return collectPaths(v, rest, out);
-  if (Array.isArray(v)) v.forEach((x, i) => out.push({ holder: v, key: i, value: x }));
-  else out.push({ holder: at as Record<string, unknown>, key, value: v });
+  if (rest.length) return collectPaths(v, rest, param, out);
+  if (Array.isArray(v)) v.forEach((x, i) => out.push({ holder: v, key: i, value: x, param }));
+  else out.push({ holder: at as Record<string, unknown>, key, value: v, param });
 }
 
 /** Every string in a plain value (for the file: URL check of CDP params). */
