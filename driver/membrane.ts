@@ -156,6 +156,10 @@ export class Membrane {
     if (Array.isArray(value)) return value.some(isPlaywrightObject) ? value.map((v) => this.wrap(v)) : value;
     // JSHandle.getProperties() answers a Map of handles.
     if (value instanceof Map) return [...value.values()].some(isPlaywrightObject) ? new Map([...value].map(([k, v]) => [k, this.wrap(v)])) : value;
+    // exposeBinding's source ({ context, page, frame }) and other records holding objects.
+    if (isPlainObject(value) && Object.values(value).some((v) => isPlaywrightObject(v) || Array.isArray(v))) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.wrap(v)]));
+    }
     if (!isPlaywrightObject(value)) return value;
     const known = this.proxies.get(value);
     if (known) return known;
