@@ -96,6 +96,9 @@ test('every refusal names what to use instead', () => {
   for (const [m, why] of Object.entries(catalog.playwright.cdp.refuse)) assert.ok(why.length > 10, m);
 });
 
+/** What the stand-ins were called with, in order: Playwright's view of the arguments. */
+const calls: Array<{ cls: string; m: string; a: unknown[]; self: unknown }> = [];
+
 /** A stand-in for a Playwright object of `cls`: an instance of a class with every listed
  * member, plus private fields like Playwright's own. */
 function fake(cls: string, extra: Record<string, unknown> = {}): object {
@@ -106,7 +109,7 @@ function fake(cls: string, extra: Record<string, unknown> = {}): object {
   }
   for (const m of [...p.pass, ...Object.keys(p.confine ?? {}), ...Object.keys(p.refuse ?? {})]) {
     if (m.startsWith('[')) continue;
-    Object.defineProperty(Fake.prototype, m, { value: function (this: unknown, ...a: unknown[]) { return { cls, m, a, self: this }; }, configurable: true, writable: true });
+    Object.defineProperty(Fake.prototype, m, { value: function (this: unknown, ...a: unknown[]) { calls.push({ cls, m, a, self: this }); return calls.length; }, configurable: true, writable: true });
   }
   return Object.assign(new Fake(), extra);
 }
@@ -203,15 +206,16 @@ test('objects made in the script realm go back into Playwright as the objects be
     })`,
     ctx,
   );
-  const args = (v: { a: unknown[] }) => v.a;
+  const args = (i: number) => calls[i - 1].a;
   assert.deepEqual(args(out.filter)[0], { has: rawInner, hasNot: rawInner, hasText: 'x' });
+  assert.equal((args(out.filter)[0] as { has: unknown }).has, rawInner);
   assert.equal(args(out.and)[0], rawInner);
   assert.equal(args(out.drag)[0], rawInner);
   assert.deepEqual(args(out.evaluate)[1], { list: [rawHandle, { deep: [rawInner] }], n: 1 });
+  assert.equal((args(out.evaluate)[1] as { list: unknown[] }).list[0], rawHandle);
   // A getter in options is read once: Playwright gets the value that was there then.
   const opts = { get hasText() { reads++; return reads === 1 ? 'first' : 'second'; } };
-  const res = outer.filter(opts);
-  assert.deepEqual(res.a[0], { hasText: 'first' });
+  assert.deepEqual(args(outer.filter(opts))[0], { hasText: 'first' });
 });
 
 test('raw CDP messages become plain data before the allow-list check', () => {
@@ -228,4 +232,14 @@ test('raw CDP messages become plain data before the allow-list check', () => {
   const flip = { get url() { return n++ === 0 ? 'http://a/' : 'file:///etc/passwd'; } };
   assert.deepEqual(checkCdp('Page.navigate', flip, table).params, { url: 'http://a/' });
   assert.equal(checkCdp('Browser.getVersion', {}, table).browserWide, true);
+});
+
+test('an error Playwright raises through the membrane ends with a next step', async () => {
+  const m = membrane();
+  const raw = fake('Locator');
+  Object.defineProperty(Object.getPrototypeOf(raw), 'count', { value: async () => { throw new Error('Something Playwright says'); } });
+  Object.defineProperty(Object.getPrototypeOf(raw), 'filter', { value: () => { throw new Error('Inner "has" locator must belong to the same frame.'); } });
+  const loc = m.wrap(raw);
+  await assert.rejects(loc.count(), (e: Error) => /^Something Playwright says \(from Locator\.count\)\. Check its arguments .*snapshot\(pg\)/.test(e.message));
+  assert.throws(() => loc.filter({}), /must belong to the same frame\. Build the inner locator from the same page or frame/);
 });
