@@ -120,12 +120,12 @@ const CHECKS: Check[] = [
   },
   {
     name: 'keyboard',
-    covers: ['Locator.click', 'Keyboard.type', 'Keyboard.press', 'Keyboard.down', 'Keyboard.up', 'Keyboard.insertText', 'Page.inputValue', 'Locator.clear'],
+    covers: ['Page.keyboard', 'Locator.click', 'Keyboard.type', 'Keyboard.press', 'Keyboard.down', 'Keyboard.up', 'Keyboard.insertText', 'Page.inputValue', 'Locator.clear'],
     body: `await pg.locator("#name").clear(); await pg.locator("#name").click(); await pg.keyboard.type("Hi"); await pg.keyboard.press("Shift+A"); await pg.keyboard.down("b"); await pg.keyboard.up("b"); await pg.keyboard.insertText("!"); return [await pg.inputValue("#name"), await pg.evaluate(() => keyLog.join(","))];`,
   },
   {
     name: 'mouse',
-    covers: ['Locator.boundingBox', 'Mouse.move', 'Mouse.down', 'Mouse.up', 'Mouse.click', 'Mouse.dblclick', 'Mouse.wheel'],
+    covers: ['Page.mouse', 'Locator.boundingBox', 'Mouse.move', 'Mouse.down', 'Mouse.up', 'Mouse.click', 'Mouse.dblclick', 'Mouse.wheel'],
     body: `const b = await pg.locator("#mouse").boundingBox(); await pg.mouse.move(b.x + 5, b.y + 5); await pg.mouse.down(); await pg.mouse.up(); await pg.mouse.click(b.x + 6, b.y + 6); await pg.mouse.dblclick(b.x + 7, b.y + 7); await pg.mouse.wheel(0, 10); return await pg.evaluate(() => mouseLog.join(","));`,
   },
   {
@@ -258,6 +258,56 @@ const CHECKS: Check[] = [
     body: `await pg.evaluate(() => console.log("collected")); await pg.dblclick("#mouse"); await pg.setChecked("#agree", false); const out = [(await pg.consoleMessages()).some((m) => m.text() === "collected"), Array.isArray(await pg.pageErrors()), (await pg.requests()).length > 0, await pg.isDisabled("#name"), await pg.isEditable("#name"), await pg.isEnabled("#name"), await pg.isHidden("#nothing"), typeof (await pg.ariaSnapshot())]; await pg.clearConsoleMessages(); await pg.clearPageErrors(); await pg.requestGC(); return [...out, (await pg.consoleMessages()).length];`,
   },
   {
+    name: 'locatorMore',
+    covers: ['Locator.check', 'Locator.isChecked', 'Locator.uncheck', 'Locator.type', 'Locator.frameLocator', 'FrameLocator.first', 'FrameLocator.last', 'FrameLocator.nth', 'FrameLocator.frameLocator', 'FrameLocator.getByAltText', 'FrameLocator.getByLabel', 'FrameLocator.getByPlaceholder', 'FrameLocator.getByTestId', 'FrameLocator.getByTitle', 'Locator.getByAltText', 'Locator.getByLabel', 'Locator.getByPlaceholder', 'Locator.getByTestId', 'Locator.getByTitle', 'Locator.evaluateHandle', 'Locator.normalize', 'Locator.highlight', 'Locator.hideHighlight', 'Locator.ariaSnapshotJSON', 'Page.ariaSnapshotJSON', 'Disposable.dispose', 'JSHandle.evaluateHandle'],
+    body: `const l = pg.locator("#agree"); await l.check(); const a = await l.isChecked(); await l.uncheck(); await pg.locator("#name").fill(""); await pg.locator("#name").type("t"); const fl = pg.locator("body").frameLocator("#frame"); const body = pg.locator("body"); const counts = [await fl.first().locator("p").count(), await fl.last().locator("p").count(), await fl.nth(0).locator("button").count(), await fl.frameLocator("iframe").locator("p").count(), await fl.getByAltText("x").count(), await fl.getByLabel("x").count(), await fl.getByPlaceholder("x").count(), await fl.getByTestId("x").count(), await fl.getByTitle("x").count(), await body.getByAltText("Logo").count(), await body.getByLabel("Color").count(), await body.getByPlaceholder("Your name").count(), await body.getByTestId("status").count(), await body.getByTitle("Heading").count()]; const h = await pg.locator("h1").evaluateHandle((e) => ({ t: e.textContent })); const n = await pg.getByRole("button", { name: "Load" }).normalize(); const hl = await pg.locator("h1").highlight(); await hl.dispose(); await pg.locator("h1").hideHighlight(); return [a, await l.isChecked(), await pg.inputValue("#name"), counts, await (await h.evaluateHandle((o) => o.t)).jsonValue(), await n.count(), typeof (await pg.locator("#fruits").ariaSnapshotJSON()), typeof (await pg.ariaSnapshotJSON())];`,
+  },
+  {
+    name: 'listeners',
+    covers: ['Page.addListener', 'Page.prependListener', 'Page.removeListener', 'BrowserContext.on', 'BrowserContext.once', 'BrowserContext.off', 'BrowserContext.addListener', 'BrowserContext.removeListener', 'BrowserContext.prependListener', 'CDPSession.addListener', 'CDPSession.once', 'CDPSession.prependListener', 'CDPSession.removeListener', 'Page.waitForRequest', 'Request.existingResponse'],
+    body: `const seen = []; const h = (r) => seen.push("page:" + r.url().split("?")[1]); const c = (r) => seen.push("ctx:" + r.url().split("?")[1]); pg.addListener("request", h); pg.prependListener("request", h); ctx.on("request", c); ctx.addListener("request", c); ctx.prependListener("request", c); let once = ""; ctx.once("request", (r) => (once = r.url().split("?")[1])); const [req] = await Promise.all([pg.waitForRequest("**/status?code=200&l=1"), pg.evaluate(() => fetch("/status?code=200&l=1"))]); pg.removeListener("request", h); ctx.off("request", c); ctx.removeListener("request", c); await pg.evaluate(() => fetch("/status?code=200&l=2")); const s = await ctx.newCDPSession(pg); const g = () => {}; s.addListener("Runtime.consoleAPICalled", g); s.prependListener("Runtime.consoleAPICalled", g); s.once("Runtime.consoleAPICalled", g); s.removeListener("Runtime.consoleAPICalled", g); await s.detach(); return [seen.sort(), once, req.url().split("?")[1], req.existingResponse() === null || typeof req.existingResponse()];`,
+  },
+  {
+    name: 'routeAbortDialogDismiss',
+    covers: ['Route.abort', 'Dialog.dismiss', 'Page.route', 'Page.unroute', 'Page.routeWebSocket', 'BrowserContext.unrouteAll', 'BrowserContext.route'],
+    body: `await pg.route("**/abort-me", (r) => r.abort()); const aborted = await pg.evaluate(() => fetch("/abort-me").then(() => "ok", () => "failed")); await pg.unroute("**/abort-me"); pg.once("dialog", (d) => d.dismiss()); const confirmed = await pg.evaluate(() => confirm("sure?")); await pg.routeWebSocket("ws://127.0.0.1:1/none", () => {}); await ctx.route("**/never", (r) => r.abort()); await ctx.unrouteAll(); await pg.unrouteAll(); return [aborted, confirmed];`,
+  },
+  {
+    name: 'downloadMore',
+    covers: ['Download.path', 'Download.delete', 'Download.cancel', 'ConsoleMessage.timestamp', 'ConsoleMessage.worker'],
+    body: `const [d] = await Promise.all([pg.waitForEvent("download"), pg.click("#dl")]); const p = typeof (await d.path()); await d.cancel(); await d.delete(); const [m] = await Promise.all([pg.waitForEvent("console"), pg.evaluate(() => console.log("ts"))]); return [p, typeof m.timestamp(), m.worker()];`,
+  },
+  {
+    name: 'webStorage',
+    covers: ['Page.localStorage', 'Page.sessionStorage', 'WebStorage.setItem', 'WebStorage.getItem', 'WebStorage.items', 'WebStorage.removeItem', 'WebStorage.clear'],
+    body: `await pg.localStorage.setItem("k", "v"); await pg.sessionStorage.setItem("s", "w"); const a = [await pg.localStorage.getItem("k"), (await pg.localStorage.items()).length, await pg.sessionStorage.getItem("s")]; await pg.localStorage.removeItem("k"); await pg.sessionStorage.clear(); return [a, await pg.localStorage.getItem("k"), await pg.evaluate(() => sessionStorage.length)];`,
+  },
+  {
+    name: 'webErrorAndWorker',
+    covers: ['BrowserContext.waitForEvent', 'WebError.error', 'WebError.page', 'WebError.location', 'Page.waitForEvent', 'Worker.evaluate', 'Worker.evaluateHandle', 'Worker.url'],
+    body: `const [we] = await Promise.all([ctx.waitForEvent("weberror"), pg.evaluate(() => { setTimeout(() => { throw new Error("boom-fid"); }); })]); const [w] = await Promise.all([pg.waitForEvent("worker"), pg.evaluate(() => { window.__w = new Worker(URL.createObjectURL(new Blob(["self.x = 41"], { type: "text/javascript" }))); })]); return [we.error().message, we.page() === pg, typeof we.location(), await w.evaluate(() => self.x + 1), await (await w.evaluateHandle(() => self.x)).jsonValue(), w.url().slice(0, 5)];`,
+  },
+  {
+    name: 'traceChunks',
+    covers: ['Tracing.start', 'Tracing.startChunk', 'Tracing.stopChunk', 'Tracing.stop'],
+    body: `await ctx.tracing.start({ snapshots: true }); await ctx.tracing.startChunk({ name: "chunk1", title: "one" }); await pg.title(); await ctx.tracing.stopChunk({ path: path.join(pwd, "c.zip") }); await ctx.tracing.stop(); return (await fs.readFile(path.join(pwd, "c.zip"))).subarray(0, 2).toString();`,
+  },
+  {
+    name: 'handlesMore',
+    covers: ['ElementHandle.getProperties', 'ElementHandle.waitForSelector', 'JSHandle.getProperties'],
+    body: `const ul = await pg.$("#fruits"); const li = await ul.waitForSelector("li"); const props = await (await pg.$("h1")).getProperties(); return [await li.textContent(), props.size >= 0];`,
+  },
+  {
+    name: 'tapsNeedHasTouch',
+    covers: ['Page.tap', 'Locator.tap', 'Frame.tap', 'ElementHandle.tap'],
+    body: `const r = []; for (const f of [() => pg.tap("h1"), () => pg.locator("h1").tap(), () => pg.mainFrame().tap("h1"), async () => (await pg.$("h1")).tap()]) { try { await f(); r.push("ok"); } catch { r.push("threw"); } } return r;`,
+  },
+  {
+    name: 'contextMore',
+    covers: ['BrowserContext.addInitScript', 'BrowserContext.setHTTPCredentials', 'BrowserContext.clock', 'Clock.setFixedTime', 'BrowserContext.setStorageState'],
+    body: `await ctx.addInitScript(() => { window.__ctxInit = 1; }); await ctx.setHTTPCredentials(null); await ctx.clock.setFixedTime(new Date("2023-05-06T00:00:00Z")); const st = await ctx.storageState(); await ctx.setStorageState(st); return [await pg.evaluate(() => new Date().getUTCFullYear()), Array.isArray(st.cookies)];`,
+  },
+  {
     name: 'clock',
     covers: ['Page.clock', 'Clock.setFixedTime', 'Page.evaluate'],
     body: `await pg.clock.setFixedTime(new Date("2024-02-03T10:00:00Z")); return await pg.evaluate(() => new Date().toISOString());`,
@@ -269,8 +319,8 @@ const CHECKS: Check[] = [
   },
   {
     name: 'initScriptAndNavigation',
-    covers: ['Page.addInitScript', 'Page.goto', 'Page.waitForURL', 'Page.waitForLoadState', 'Page.goBack', 'Page.goForward', 'Response.status', 'Page.setContent', 'Page.addScriptTag', 'Page.addStyleTag'],
-    body: `await pg.addInitScript(() => { window.__init = "yes"; }); const r = await pg.goto(url + "#x"); await pg.waitForURL(/#x$/); await pg.waitForLoadState("domcontentloaded"); const init = await pg.evaluate(() => window.__init); await pg.goto(url + "?second"); await pg.goBack(); const back = pg.url().slice(pg.url().indexOf("#")); await pg.goForward(); await pg.addScriptTag({ content: "window.__tag = 7" }); await pg.addStyleTag({ content: "h1 { color: rgb(1, 2, 3) }" }); const tag = await pg.evaluate(() => [window.__tag, getComputedStyle(document.querySelector("h1")).color]); await pg.setContent("<p id=p>set</p>"); return [r === null ? null : r.status(), init, back, pg.url().slice(pg.url().indexOf("?")), tag, await pg.textContent("#p")];`,
+    covers: ['Frame.goto', 'Frame.waitForURL', 'Frame.setContent', 'Page.addInitScript', 'Page.goto', 'Page.waitForURL', 'Page.waitForLoadState', 'Page.goBack', 'Page.goForward', 'Response.status', 'Page.setContent', 'Page.addScriptTag', 'Page.addStyleTag'],
+    body: `await pg.addInitScript(() => { window.__init = "yes"; }); const r = await pg.goto(url + "#x"); await pg.waitForURL(/#x$/); await pg.waitForLoadState("domcontentloaded"); const init = await pg.evaluate(() => window.__init); await pg.goto(url + "?second"); await pg.goBack(); const back = pg.url().slice(pg.url().indexOf("#")); await pg.goForward(); await pg.addScriptTag({ content: "window.__tag = 7" }); await pg.addStyleTag({ content: "h1 { color: rgb(1, 2, 3) }" }); const tag = await pg.evaluate(() => [window.__tag, getComputedStyle(document.querySelector("h1")).color]); const f = pg.mainFrame(); await f.goto(url + "#frame"); await f.waitForURL(/#frame$/); await f.setContent("<p id=q>frame set</p>"); const fq = await f.textContent("#q"); await pg.setContent("<p id=p>set</p>"); return [r === null ? null : r.status(), init, back, pg.url().slice(pg.url().indexOf("?")), tag, fq, await pg.textContent("#p")];`,
   },
 ];
 
@@ -280,6 +330,22 @@ const REFUSALS: Array<{ member: string; body: string }> = [
   { member: 'Browser.newContext', body: `await ctx.browser().newContext();` },
   { member: 'Browser.close', body: `await ctx.browser().close();` },
   { member: 'Page.pause', body: `await pg.pause();` },
+  { member: 'Page.cancelPickLocator', body: `await pg.cancelPickLocator();` },
+  { member: 'Browser.newPage', body: `await ctx.browser().newPage();` },
+  { member: 'Browser.newBrowserCDPSession', body: `await ctx.browser().newBrowserCDPSession();` },
+  { member: 'Browser.startTracing', body: `await ctx.browser().startTracing(pg, { path: path.join(pwd, "t.json") });` },
+  { member: 'Browser.stopTracing', body: `await ctx.browser().stopTracing();` },
+  { member: 'Browser.bind', body: `await ctx.browser().bind("x");` },
+  { member: 'Browser.unbind', body: `await ctx.browser().unbind();` },
+  { member: 'Browser.removeAllListeners', body: `ctx.browser().removeAllListeners();` },
+  { member: 'Tracing.stopHar', body: `await ctx.tracing.stopHar();` },
+  { member: 'Screencast.stop', body: `await pg.screencast.stop();` },
+  { member: 'Debugger.resume', body: `await ctx.debugger.resume();` },
+  { member: 'Debugger.next', body: `await ctx.debugger.next();` },
+  { member: 'Debugger.runTo', body: `await ctx.debugger.runTo({ url: "x", lineNumber: 1 });` },
+  { member: 'Credentials.create', body: `await ctx.credentials.create("example.com");` },
+  { member: 'Credentials.delete', body: `await ctx.credentials.delete("x");` },
+  { member: 'Credentials.get', body: `await ctx.credentials.get();` },
   { member: 'Page.pickLocator', body: `await pg.pickLocator();` },
   { member: 'Page.removeAllListeners', body: `pg.removeAllListeners("console");` },
   { member: 'BrowserContext.close', body: `await ctx.close();` },
@@ -379,11 +445,12 @@ test('the same calls through gstack and on plain Playwright give the same result
   assert.deepEqual(differences, [], 'calls that differ from plain Playwright');
   // A check that throws on both sides proves little: only the documented one may.
   const threw = CHECKS.filter((c) => 'err' in (plain.get(c.name) ?? { err: '' })).map((c) => c.name);
-  assert.deepEqual(threw, ['touchscreenNeedsHasTouch']);
+  assert.deepEqual(threw, ['touchscreenNeedsHasTouch'], threw.map((n) => `${n}: ${JSON.stringify(plain.get(n))}`).join('\n'));
   assert.match((gstack.get('touchscreenNeedsHasTouch') as { err: string }).err, /hasTouch/);
 
   for (const { member } of REFUSALS) {
-    const [cls, name] = member.split('.');
+    const cls = member.slice(0, member.indexOf('.'));
+    const name = member.slice(member.indexOf('.') + 1);
     const expected = catalog.playwright.classes[cls].refuse?.[name];
     assert.ok(expected, `${member} is not a refusal in the catalog`);
     assert.deepEqual(refusals.get(member), { err: expected }, member);
