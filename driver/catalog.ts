@@ -93,6 +93,23 @@ export interface Catalog {
   exitCodes: Array<{ code: number; name: string; meaning: string; nextStep: string }>;
   evidenceLabels: Array<{ label: string; meaning: string }>;
   probeOutcomes: Array<{ name: string; meaning: string; fallback: boolean }>;
+  /** The membrane's policy tables (driver/playwright-policy.ts). */
+  playwright: PlaywrightPolicies;
+}
+
+/** One Playwright class: every public member once, under pass, confine (what is restricted) or
+ * refuse (what to use instead). */
+export interface ClassPolicy {
+  pass: string[];
+  confine?: Record<string, string>;
+  refuse?: Record<string, string>;
+}
+export interface PlaywrightPolicies {
+  description: string;
+  classes: Record<string, ClassPolicy>;
+  /** Raw CDP: allowed domains, refused methods (with what to use instead), and the params of a
+   * method that are local file paths (dotted, arrays walked). */
+  cdp: { description: string; domains: string[]; refuse: Record<string, string>; paths: Record<string, string[]> };
 }
 
 /** The package root (where driver/catalog.json lives), whether this code runs from source

@@ -115,6 +115,9 @@ function timeoutMessage(raw: string, msg: string): string {
 
 export interface RewriteContext {
   availableGlobals?: string[];
+  /** The Playwright member that threw (`Locator.filter`), for errors no rule below knows: the
+   * message then still ends with a next step. */
+  call?: string;
 }
 
 /** Returns an agent-facing message for any error (never throws). */
@@ -175,19 +178,24 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
   if (/Element is not attached to the DOM|element was detached/i.test(msg)) {
     return `The element was removed from the page (re-rendered) during the action. Take a new snapshot and use the new ref.`;
   }
-  if (name === 'SyntaxError') {
+  if (/must belong to the same frame/.test(msg)) {
+    return `${truncate(firstLine(msg), 200)} Build the inner locator from the same page or frame as the outer one (inside an iframe: frame.getByRole(...), not pg.getByRole(...)).`;
+  }
+  if (name === 'SyntaxError' && !ctx.call) {
     return `SyntaxError in the flow script: ${msg}. Fix the script; it must be plain JavaScript with top-level await.`;
   }
-  return `${name === 'Error' ? '' : name + ': '}${truncate(firstLine(msg) || msg, 500)}`;
+  const text = `${name === 'Error' ? '' : name + ': '}${truncate(firstLine(msg) || msg, 500)}`;
+  if (!ctx.call) return text;
+  return `${text.replace(/[.\s]+$/, '')} (from ${ctx.call}). Check its arguments against Playwright's documentation of ${ctx.call}, and look at the page with snapshot(pg) before retrying.`;
 }
 
 function truncate(s: string, n: number): string {
   return s.length > n ? s.slice(0, n - 1) + '…' : s;
 }
 
-export function toAgentError(err: unknown): AgentError {
+export function toAgentError(err: unknown, ctx: RewriteContext = {}): AgentError {
   if (err instanceof AgentError) return err;
-  const out = new AgentError(rewriteError(err));
+  const out = new AgentError(rewriteError(err, ctx));
   (out as { cause?: unknown }).cause = err;
   return out;
 }

@@ -13,6 +13,14 @@
 //   it gets one in a private temporary directory of the call;
 // - refuse `file:` URLs (goto, CDP params) unless the call allows them (--allow-file-urls);
 // - rewrite errors for agents (driver/errors.ts);
+// - follow one policy per Playwright class (driver/playwright-policy.ts, data in
+//   driver/catalog.json "playwright"): every public member passes, is confined (the handlers
+//   in CONFINERS below, one per confined member) or is refused with what to use instead; a
+//   member the tables do not list is refused;
+// - hand Playwright its own objects back: a proxy going into Playwright (an argument, inside
+//   options, arrays and evaluate arguments, `has`/`hasNot`, `and`/`or`, a `dragTo` target) is
+//   replaced by the object behind it, and plain option objects are copied once (getters read a
+//   single time), so what was checked is what Playwright gets;
 // - keep a call to itself: they refuse to act once the call has ended (a script that outlives
 //   its call cannot touch the next one), refuse to change or replace Playwright's own objects
 //   (which a session host keeps between calls), hide Playwright's internals (`_` members), and
@@ -31,6 +39,7 @@ import { basename, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { AgentError, toAgentError } from './errors.js';
 import type { Confinement } from './confined-fs.js';
+import { checkCdp, everyString, memberKey, plainData, policies, type PolicyTable } from './playwright-policy.js';
 
 export interface MembraneOptions {
   /** Every file a script's API call reads or writes goes through this (pwd only). */
@@ -42,20 +51,6 @@ export interface MembraneOptions {
   pageMember?: (raw: object, prop: string) => unknown;
   /** Locator methods guarded by a ref's staleness check; see page.ts. */
   beforeLocatorAction?: (raw: object, method: string) => Promise<void> | undefined;
-}
-
-/** Playwright's class of an object, for the rules below: ChannelOwner objects say it in
- * `_type`; helpers (Locator, Keyboard, ...) are told apart by their members. */
-function kindOf(raw: any): string {
-  const t = raw?._type;
-  if (typeof t === 'string') return t;
-  if (typeof raw?.and === 'function' && typeof raw?.or === 'function' && typeof raw?.nth === 'function') return 'Locator';
-  if (typeof raw?.setFiles === 'function' && typeof raw?.isMultiple === 'function') return 'FileChooser';
-  if (typeof raw?.install === 'function' && typeof raw?.runFor === 'function') return 'Clock';
-  if (typeof raw?.saveAs === 'function' && typeof raw?.suggestedFilename === 'function') return 'Download';
-  if (typeof raw?.saveAs === 'function' && typeof raw?.path === 'function') return 'Video';
-  if (typeof raw?.dispose === 'function' && Object.keys(raw).length <= 2) return 'Disposable';
-  return 'Object';
 }
 
 const BUILTIN_PROTOS = new Set<object | null>([
@@ -71,6 +66,15 @@ function isPlaywrightObject(v: unknown): v is object {
   if (BUILTIN_PROTOS.has(proto)) return false;
   if (v instanceof Error || ArrayBuffer.isView(v) || v instanceof Promise) return false;
   return true;
+}
+
+/** An object literal of any realm: the script's `{ has: ... }` is made in the vm's realm, whose
+ * Object.prototype is not this one's. */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as object | null;
+  if (proto === null || proto === Object.prototype) return true;
+  return Object.getPrototypeOf(proto) === null && Object.prototype.toString.call(v) === '[object Object]' && typeof (proto as { hasOwnProperty?: unknown }).hasOwnProperty === 'function';
 }
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => !!v && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
@@ -94,11 +98,25 @@ const CONTEXT_SAFE = new Set([
   'waitForEvent', 'newCDPSession', 'backgroundPages', 'serviceWorkers', 'setDefaultTimeout', 'setDefaultNavigationTimeout',
   'route', 'routeWebSocket', 'routeFromHAR', 'unroute', 'unrouteAll', 'addInitScript', 'exposeBinding', 'exposeFunction',
   'setExtraHTTPHeaders', 'grantPermissions', 'clearPermissions', 'setGeolocation', 'setOffline',
-  'on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'off', 'removeListener', 'listenerCount', 'listeners',
+  'on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'off', 'removeListener',
   'browser', 'close', 'clock', 'isClosed',
 ]);
+/** Classes whose every effect stays in the session's browser after the call: using one marks
+ * the call dirty. */
+const DIRTYING_CLASSES = new Set(['Clock', 'Credentials']);
+
+/** The proxy traps: every one a Proxy can have on an object target (apply and construct only
+ * exist for function targets, and a proxy here never wraps a function). Exported for the test
+ * that enumerates them against Reflect's list. */
+export const PROXY_TRAPS = [
+  'get', 'set', 'has', 'deleteProperty', 'defineProperty', 'getOwnPropertyDescriptor', 'ownKeys',
+  'getPrototypeOf', 'setPrototypeOf', 'isExtensible', 'preventExtensions',
+] as const;
 
 type Listener = { emitter: any; event: string | symbol; fn: (...a: unknown[]) => unknown };
+type Call = (args: unknown[]) => unknown;
+/** How one confined member runs: gets the prepared arguments and the plain call. */
+type Confiner = (m: Membrane, a: unknown[], call: Call, target: any) => unknown;
 
 export class CallEnded extends AgentError {
   constructor() {
@@ -114,24 +132,34 @@ export class Membrane {
   private readonly disposables: Array<{ dispose(): Promise<unknown> }> = [];
   private readonly undo = new Map<string, () => Promise<unknown>>();
   private readonly tracings = new Set<any>();
+  private readonly table: PolicyTable = policies();
   revoked = false;
+  /** The first error a script function threw when Playwright called it (a route handler, a
+   * listener): the call fails with it when the script ends, instead of the host crashing. */
+  callbackError: AgentError | undefined;
   /** The call changed the shared context in a way cleanUp cannot undo. */
   dirty = false;
 
   constructor(private readonly opts: MembraneOptions) {}
 
-  /** The script's view of `value`: proxies for Playwright objects (also inside arrays and
+  /** The script's view of `value`: proxies for Playwright objects (also inside arrays, Maps and
    * promises); data as it is. */
-  wrap(value: unknown): any {
+  wrap(value: unknown, rewrite: (err: unknown) => Error = toAgentError): any {
     if (isThenable(value) && !isPlaywrightObject(value)) {
       return Promise.resolve(value).then(
         (v) => this.wrap(v),
         (err) => {
-          throw toAgentError(err);
+          throw rewrite(err);
         },
       );
     }
     if (Array.isArray(value)) return value.some(isPlaywrightObject) ? value.map((v) => this.wrap(v)) : value;
+    // JSHandle.getProperties() answers a Map of handles.
+    if (value instanceof Map) return [...value.values()].some(isPlaywrightObject) ? new Map([...value].map(([k, v]) => [k, this.wrap(v)])) : value;
+    // exposeBinding's source ({ context, page, frame }) and other records holding objects.
+    if (isPlainObject(value) && Object.values(value).some((v) => isPlaywrightObject(v) || Array.isArray(v))) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.wrap(v)]));
+    }
     if (!isPlaywrightObject(value)) return value;
     const known = this.proxies.get(value);
     if (known) return known;
@@ -150,98 +178,118 @@ export class Membrane {
     if (this.revoked) throw new CallEnded();
   }
 
+  /**
+   * The script's view of one Playwright object. The proxy's target is an empty stand-in, never
+   * the Playwright object: whatever trap a script uses (descriptors, key listings, prototypes),
+   * the language can only ever answer with what these traps give, and they give the table's
+   * members, wrapped. The real object stays in this closure.
+   */
   private makeProxy(raw: object): object {
-    const kind = kindOf(raw);
+    const cls = this.table.classOf(raw);
+    const kind = cls ?? 'Object';
     const methods = new Map<string | symbol, Function>();
     const self = this;
     const refuse = (): never => {
       throw new AgentError(`Playwright objects are read-only in a flow script (a ${kind} cannot be changed): keep your own state in a variable.`);
     };
-    return new Proxy(raw, {
-      get(target, prop) {
-        self.checkLive();
-        if (typeof prop === 'string') {
-          if (kind === 'Page' && self.opts.pageMember) {
-            const member = self.opts.pageMember(target, prop);
-            if (member !== undefined) return member;
-          }
-          // Playwright's internals (channels, connections, parents) are not part of the API.
-          if (prop.startsWith('_') || prop === 'constructor') return undefined;
-          if (kind === 'BrowserContext' && prop === 'browser') return () => null;
+    /** The script-visible value of a member, or undefined for one the script may not see. */
+    const member = (prop: string | symbol): unknown => {
+      self.checkLive();
+      if (typeof prop === 'string') {
+        if (kind === 'Page' && self.opts.pageMember) {
+          const extra = self.opts.pageMember(raw, prop);
+          if (extra !== undefined) return extra;
         }
-        const value = Reflect.get(target, prop, target);
-        if (typeof value === 'function') {
-          let fn = methods.get(prop);
-          if (!fn) {
-            fn = self.method(kind, target, String(prop), value);
-            methods.set(prop, fn);
-          }
-          return fn;
+        // Playwright's internals (channels, connections, parents) are not part of the API.
+        // toJSON: JSON.stringify of a Playwright object sees the (empty) data members instead.
+        if (prop.startsWith('_') || prop === 'constructor' || prop === 'toJSON') return undefined;
+      }
+      const key = memberKey(prop);
+      const listed = key !== undefined && self.table.has(cls, key);
+      const value = Reflect.get(raw, prop, raw);
+      if (!listed) {
+        // Object's own methods (toString for a template string) act on the proxy, harmlessly.
+        if (typeof prop === 'string' && prop in Object.prototype && value === (Object.prototype as Record<string, unknown>)[prop]) return value;
+        if (typeof value !== 'function' || typeof prop !== 'string') return undefined;
+        // Runtime members the type declarations do not document (EventEmitter's listeners, emit,
+        // ...): not part of the API a script was written against.
+        return () => {
+          throw new AgentError(`${kind}.${prop}() is not part of Playwright's public API for ${cls ? `the ${cls} class` : 'this object'}, so a flow script cannot call it (the policy tables in driver/catalog.json "playwright" list what it can). Use the documented members of ${cls ?? 'the object'}.`, 'NOT_IN_POLICY');
+        };
+      }
+      if (typeof value === 'function') {
+        let fn = methods.get(prop);
+        if (!fn) {
+          fn = self.method(kind, raw, key!, value);
+          methods.set(prop, fn);
         }
-        return self.wrap(value);
-      },
+        return fn;
+      }
+      return self.wrap(value);
+    };
+    /** The data members (keyboard, mouse, request, ...) the table lists and the object has. */
+    const ownKeys = (): string[] =>
+      Object.keys(raw).filter((k) => !k.startsWith('_') && self.table.has(cls, k) && typeof (raw as Record<string, unknown>)[k] !== 'function');
+    const handler: Required<Pick<ProxyHandler<object>, (typeof PROXY_TRAPS)[number]>> = {
+      get: (_t, prop) => member(prop),
       set: refuse,
       defineProperty: refuse,
       deleteProperty: refuse,
       setPrototypeOf: refuse,
+      preventExtensions: refuse,
+      // The stand-in stays extensible (so the descriptors below may be reported), and says so.
+      isExtensible: () => true,
       // Neither Playwright's prototypes nor its objects' own fields are the script's to reach.
       getPrototypeOf: () => null,
-      ownKeys: (target) => Reflect.ownKeys(target).filter((k) => typeof k !== 'string' || !k.startsWith('_')),
-    });
+      has: (_t, prop) => {
+        if (typeof prop === 'string' && (prop.startsWith('_') || prop === 'constructor')) return kind === 'Page' && prop === '_sendToTarget';
+        const key = memberKey(prop);
+        return key !== undefined && self.table.has(cls, key) && Reflect.has(raw, prop);
+      },
+      ownKeys: () => ownKeys(),
+      getOwnPropertyDescriptor: (_t, prop) => {
+        if (typeof prop !== 'string' || !ownKeys().includes(prop)) return undefined;
+        return { value: member(prop), writable: false, enumerable: true, configurable: true };
+      },
+    };
+    return new Proxy(Object.create(null) as object, handler);
   }
 
-  /** One wrapped method: refuses after the call, checks and rewrites arguments, records what
-   * must be undone, and wraps the result. */
+  /** One wrapped method: applies the member's policy, checks and rewrites arguments, records
+   * what must be undone, and wraps the result. */
   private method(kind: string, target: any, prop: string, value: Function): Function {
     const self = this;
+    const policy = this.table.policy(kind, prop);
+    const confiner = policy?.kind === 'confine' ? CONFINERS[`${kind}.${prop}`] : undefined;
     return function (this: unknown, ...args: unknown[]) {
       self.checkLive();
-      const refusal = self.refusal(kind, prop, args);
-      if (refusal) throw refusal;
-      if ((kind === 'BrowserContext' && !CONTEXT_SAFE.has(prop)) || kind === 'Clock') self.dirty = true;
+      if (policy?.kind === 'refuse') throw new AgentError(policy.message, 'REFUSED');
+      if (policy?.kind === 'confine' && !confiner) throw new AgentError(`${kind}.${prop} is confined but has no handler in driver/membrane.ts: this is a bug in gstack; report it.`);
+      if ((kind === 'BrowserContext' && !CONTEXT_SAFE.has(prop)) || DIRTYING_CLASSES.has(kind)) self.dirty = true;
+      const call: Call = (a) => {
+        self.checkLive();
+        return self.record(kind, target, prop, a, value.apply(target, a));
+      };
+      const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}` });
       try {
         const before = kind === 'Locator' ? self.opts.beforeLocatorAction?.(target, prop) : undefined;
-        const prepared = self.prepareArgs(kind, prop, args);
-        const call = (a: unknown[]) => {
-          self.checkLive();
-          return self.record(kind, target, prop, a, value.apply(target, a));
-        };
-        const viaFiles = self.fileCall(kind, prop, target, call);
-        if (!before && !isThenable(prepared) && !viaFiles) return self.wrap(call(prepared as unknown[]));
-        const action = Promise.resolve(prepared).then((a) => (viaFiles ? viaFiles(a as unknown[]) : call(a as unknown[])));
-        if (!before) return self.wrap(action);
+        const prepared = self.prepareArgs(`${kind}.${prop}`, prop, args);
+        if (!before && !confiner) return self.wrap(call(prepared), rewrite);
+        const act = () => (confiner ? confiner(self, prepared, call, target) : call(prepared));
+        if (!before) {
+          const out = act();
+          return self.wrap(out, rewrite);
+        }
         // A ref's staleness check runs beside the action, not before it (one round trip less
         // per action): a live ref answers with the action; a stale one fails at once, and its
         // action, which could only wait for an element that is gone, is abandoned.
+        const action = Promise.resolve().then(act);
         action.catch(() => undefined);
-        return self.wrap(before.then(() => action));
+        return self.wrap(before.then(() => action), rewrite);
       } catch (err) {
-        throw toAgentError(err);
+        throw rewrite(err);
       }
     };
-  }
-
-  /** Refusals that need no I/O. */
-  private refusal(kind: string, prop: string, args: unknown[]): Error | undefined {
-    if (prop === 'removeAllListeners') {
-      return new AgentError('removeAllListeners() is not available in a flow script (the runner listens too): remove your own listener with off(event, handler).');
-    }
-    if (kind === 'BrowserContext' && prop === 'close') {
-      return new AgentError("The browser context is the session's and outlives the call: close your own tabs with closeTab(pg) instead.");
-    }
-    if ((kind === 'Page' || kind === 'Frame') && prop === 'goto') return this.urlRefusal(args[0]);
-    if (kind === 'Route' && (prop === 'continue' || prop === 'fallback' || prop === 'fetch')) {
-      return this.urlRefusal((args[0] as { url?: unknown } | undefined)?.url);
-    }
-    if (kind === 'APIRequestContext' && prop === 'dispose') {
-      return new AgentError("The context's request client is the session's and serves fetch(): it cannot be disposed by a flow script.");
-    }
-    if (kind === 'APIRequestContext' && ['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head'].includes(prop)) return this.urlRefusal(args[0]);
-    if (kind === 'CDPSession' && prop === 'send') return this.cdpRefusal(args[0], args[1]);
-    if (prop === 'routeFromHAR' && (args[1] as { update?: unknown } | undefined)?.update) {
-      return new AgentError('routeFromHAR({ update: true }) is not available in a flow script (it would write the HAR outside the call): replay a HAR you saved in pwd, without update.');
-    }
-    return undefined;
   }
 
   /** `file:` URLs (also behind `view-source:`) are refused unless the call allows them. */
@@ -251,28 +299,26 @@ export class Membrane {
     return new AgentError(`Refused to open ${url.slice(0, 120)}: file: URLs are off for flow scripts (they would hand local files to the page). Serve the file over http (e.g. \`python3 -m http.server\` in its folder), or run the call with --allow-file-urls.`, 'FILE_URL');
   }
 
-  /** Raw CDP (`_sendToTarget`, CDPSession.send): file: URLs anywhere in the params are refused,
-   * file paths are confined like the Playwright API's, Browser.* marks the call dirty. */
-  cdpRefusal(method: unknown, params: unknown): Error | undefined {
-    if (typeof method !== 'string') return undefined;
-    if (method === 'Page.setDownloadBehavior' || method === 'Browser.setDownloadBehavior') {
-      // The browser would write downloads there by itself, past any check of ours.
-      return new AgentError(`${method} is not available in a flow script: wait for the download with pg.waitForEvent("download") and save it with download.saveAs(path.join(pwd, "name")).`, 'FS_CONFINED');
-    }
-    if (method.startsWith('Browser.') || method.startsWith('Target.setAutoAttach')) this.dirty = true;
-    let found: string | undefined;
-    if (!this.opts.allowFileUrls) walkStrings(params, (s) => (found ??= isFileUrl(s) ? s : undefined));
-    return found ? this.urlRefusal(found) : undefined;
+  /** Throws the refusal of a `file:` URL, if it is one. */
+  checkUrl(url: unknown): void {
+    const refusal = this.urlRefusal(url);
+    if (refusal) throw refusal;
   }
 
-  /** CDP params with local paths in them, made safe: files to upload are read from pwd and
-   * handed to the browser as private copies. */
-  async confineCdpParams(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown> | undefined> {
-    if (!params) return params;
-    if (method === 'DOM.setFileInputFiles' && Array.isArray(params.files)) {
-      return { ...params, files: await Promise.all(params.files.map((f) => this.privateCopy(`${method} files`, f))) };
+  /**
+   * Raw CDP (`_sendToTarget`, CDPSession.send), made safe to send: the message becomes plain
+   * data, its method must be on the catalog's allow-list, a `file:` URL anywhere in it is
+   * refused, the params that name local files get private copies of files under pwd, and a
+   * browser-wide method marks the call dirty.
+   */
+  async checkedCdp(method: unknown, params: unknown): Promise<{ method: string; params: Record<string, unknown> | undefined }> {
+    const msg = checkCdp(method, params, this.table);
+    if (!this.opts.allowFileUrls) everyString(msg.params, (s) => this.checkUrl(s));
+    if (msg.browserWide) this.dirty = true;
+    for (const p of msg.paths) {
+      (p.holder as Record<string | number, unknown>)[p.key] = await this.privateCopy(`${msg.method} ${p.param}`, p.value);
     }
-    return params;
+    return { method: msg.method, params: msg.params };
   }
 
   /** What a confinement refusal says, named after the API the script called. */
@@ -282,7 +328,7 @@ export class Membrane {
     return new AgentError(`${what} refused "${String(p)}": ${detail}`, 'FS_CONFINED');
   }
 
-  private async read(what: string, p: unknown): Promise<Buffer> {
+  async read(what: string, p: unknown): Promise<Buffer> {
     try {
       return await this.opts.files.readFile(p);
     } catch (err) {
@@ -290,7 +336,7 @@ export class Membrane {
     }
   }
 
-  private async write(what: string, p: unknown, data: Buffer | string | AsyncIterable<Uint8Array | string>): Promise<void> {
+  async write(what: string, p: unknown, data: Buffer | string | AsyncIterable<Uint8Array | string>): Promise<void> {
     try {
       await this.opts.files.writeFile(p, data);
     } catch (err) {
@@ -299,7 +345,7 @@ export class Membrane {
   }
 
   /** Fails fast, before slow work (a screenshot), when the path cannot be under pwd. */
-  private async check(what: string, p: unknown): Promise<void> {
+  async check(what: string, p: unknown): Promise<void> {
     try {
       await this.opts.files.check(p);
     } catch (err) {
@@ -310,13 +356,14 @@ export class Membrane {
   private temp: Promise<string> | undefined;
   /** A private (0700) directory of this call for files Playwright or the browser must have by
    * path; removed at the end of the call. */
-  private tempPath(name: string): Promise<string> {
+  tempPath(name: string): Promise<string> {
     this.temp ??= mkdtemp(join(tmpdir(), 'gstack-call-'));
-    return this.temp.then((dir) => join(dir, `${Math.random().toString(36).slice(2)}-${basename(name) || 'file'}`));
+    // A folder per file, so the file keeps its own name (an upload shows it to the page).
+    return this.temp.then(async (dir) => join(await mkdtemp(join(dir, 'f-')), basename(name) || 'file'));
   }
 
   /** A private copy of a file under pwd, for an API that takes a path. */
-  private async privateCopy(what: string, p: unknown): Promise<string> {
+  async privateCopy(what: string, p: unknown): Promise<string> {
     const bytes = await this.read(what, p);
     const copy = await this.tempPath(String(p));
     await writeFile(copy, bytes, { mode: 0o600 });
@@ -325,175 +372,80 @@ export class Membrane {
 
   /**
    * Arguments on their way into Playwright: proxies become the objects behind them (at any
-   * depth: handles inside evaluate arguments, locators inside options), callbacks are wrapped,
-   * and file paths are confined to pwd. Returns the list, or a promise of it when a path had
-   * to be resolved on disk.
+   * depth: handles inside evaluate arguments, locators inside options), plain objects are
+   * copied, and callbacks are wrapped.
    */
-  private prepareArgs(kind: string, prop: string, args: unknown[]): unknown[] | Promise<unknown[]> {
-    let out = args.map((a) => this.unwrapDeep(a, 0));
-    if (CALLBACK_METHODS.has(prop)) out = out.map((a) => this.wrapCallbackArg(a));
-    if (kind === 'CDPSession' && prop === 'send' && typeof out[0] === 'string') {
-      const method = out[0];
-      return this.confineCdpParams(method, out[1] as Record<string, unknown> | undefined).then((params) => [method, params]);
-    }
+  private prepareArgs(where: string, prop: string, args: unknown[]): unknown[] {
+    let out = args.map((a) => this.unwrapDeep(a, new Set()));
+    if (CALLBACK_METHODS.has(prop)) out = out.map((a) => this.wrapCallbackArg(a, where));
     return out;
   }
 
   /** A script value on its way into Playwright: proxies become the objects behind them. */
   unwrap(v: unknown): unknown {
-    return this.unwrapDeep(v, 0);
+    return this.unwrapDeep(v, new Set());
   }
 
-  private unwrapDeep(v: unknown, depth: number): unknown {
+  /** Proxies replaced by their objects, arrays and plain objects (of either realm) copied, each
+   * getter read once; anything else (Buffers, RegExps, functions) as it is. */
+  private unwrapDeep(v: unknown, seen: Set<object>): unknown {
     if (!v || typeof v !== 'object') return v;
     const raw = this.raws.get(v);
     if (raw) return raw;
-    if (depth > 4) return v;
-    if (Array.isArray(v)) return v.some((x) => x && typeof x === 'object') ? v.map((x) => this.unwrapDeep(x, depth + 1)) : v;
-    if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return v;
-    let changed = false;
-    const copy: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      const y = this.unwrapDeep(x, depth + 1);
-      if (y !== x) changed = true;
-      copy[k] = y;
+    if (seen.has(v) || seen.size > 10_000) return v;
+    if (Array.isArray(v)) {
+      seen.add(v);
+      // Array.from, not map: map would make the copy in the script's realm (species).
+      const copy = Array.from(v as unknown[], (x) => this.unwrapDeep(x, seen));
+      seen.delete(v);
+      return copy;
     }
-    return changed ? copy : v;
+    if (!isPlainObject(v)) return v;
+    seen.add(v);
+    const copy: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) copy[k] = this.unwrapDeep(x, seen);
+    seen.delete(v);
+    return copy;
   }
 
-  private wrapCallbackArg(a: unknown): unknown {
-    if (typeof a === 'function') return this.callback(a);
-    // waitForEvent(event, { predicate }) and waitForRequest(url|predicate, ...)
-    if (a && typeof a === 'object' && !Array.isArray(a) && typeof (a as { predicate?: unknown }).predicate === 'function' && Object.getPrototypeOf(a) === Object.prototype) {
-      return { ...(a as object), predicate: this.callback((a as { predicate: Function }).predicate) };
+  private wrapCallbackArg(a: unknown, where: string): unknown {
+    if (typeof a === 'function') return this.callback(a, where);
+    // waitForEvent(event, { predicate }): functions in options.
+    if (isPlainObject(a)) {
+      let copy: Record<string, unknown> | undefined;
+      for (const k of ['predicate', 'handler']) {
+        if (typeof a[k] === 'function') (copy ??= { ...a })[k] = this.callback(a[k] as Function, where);
+      }
+      return copy ?? a;
     }
     return a;
   }
 
   /** The function Playwright calls instead of the script's: its arguments are proxied, and it
    * does nothing once the call has ended. The same script function always maps to the same
-   * wrapper, so off(event, fn) finds it. */
-  private callback(fn: Function): Function {
+   * wrapper, so off(event, fn) finds it. What it returns goes back into Playwright unwrapped.
+   * What it throws is kept for the end of the call (callbackError): thrown into Playwright's
+   * event dispatch, it would end the process. */
+  private callback(fn: Function, where: string): Function {
     let w = this.callbacks.get(fn);
     if (!w) {
       const self = this;
+      const failed = (err: unknown) => {
+        self.callbackError ??= new AgentError(`The function the script passed to ${where} threw: ${toAgentError(err).message}`);
+        return undefined;
+      };
       w = function (this: unknown, ...args: unknown[]) {
         if (self.revoked) return undefined;
-        return fn.apply(undefined, args.map((x) => self.wrap(x)));
+        try {
+          const out = fn.apply(undefined, args.map((x) => self.wrap(x)));
+          return isThenable(out) ? Promise.resolve(out).then((v) => self.unwrap(v), failed) : self.unwrap(out);
+        } catch (err) {
+          return failed(err);
+        }
       };
       this.callbacks.set(fn, w);
     }
     return w;
-  }
-
-  /**
-   * The methods that read or write local files, done without giving Playwright the script's
-   * path: returns how to make the call (undefined: an ordinary call). Writes fail fast on a
-   * path outside pwd, then write the bytes Playwright returns through the confinement; reads
-   * take the bytes from pwd and hand them over as content.
-   */
-  private fileCall(kind: string, prop: string, target: any, call: (a: unknown[]) => unknown): ((a: unknown[]) => Promise<unknown>) | undefined {
-    const what = `${prop}()`;
-    const optPath = (a: unknown[], i: number): unknown => {
-      const o = a[i] as Record<string, unknown> | undefined;
-      return o && typeof o === 'object' ? o.path : undefined;
-    };
-    const without = (a: unknown[], i: number, extra: Record<string, unknown> = {}) => {
-      const { path: _path, ...rest } = a[i] as Record<string, unknown>;
-      const copy = a.slice();
-      copy[i] = { ...rest, ...extra };
-      return copy;
-    };
-    switch (prop) {
-      case 'screenshot':
-      case 'pdf':
-        return async (a) => {
-          const p = optPath(a, 0);
-          if (p === undefined) return call(a);
-          // Playwright picks a screenshot's format from the path's extension; keep that.
-          const type = prop === 'screenshot' && (a[0] as { type?: unknown }).type === undefined ? screenshotType(String(p)) : undefined;
-          // The path is checked while the page is captured (a refused path wastes one capture).
-          const capture = Promise.resolve(call(without(a, 0, type ? { type } : {}))) as Promise<Buffer>;
-          capture.catch(() => undefined);
-          await this.check(`${prop}({ path })`, p);
-          const bytes = await capture;
-          await this.write(`${prop}({ path })`, p, bytes);
-          return bytes;
-        };
-      case 'storageState':
-        return async (a) => {
-          const p = optPath(a, 0);
-          if (p === undefined) return call(a);
-          await this.check('storageState({ path })', p);
-          const state = await call(without(a, 0));
-          await this.write('storageState({ path })', p, JSON.stringify(state, undefined, 2));
-          return state;
-        };
-      case 'saveAs':
-        return async (a) => {
-          await this.check(what, a[0]);
-          // The download (or video) goes to a private file first: Playwright writes by name.
-          const temp = await this.tempPath(String(a[0]));
-          await call([temp]);
-          await this.write(what, a[0], createReadStream(temp));
-          await rm(temp, { force: true });
-        };
-      case 'stop':
-      case 'stopChunk':
-        if (kind !== 'Tracing') return undefined;
-        return async (a) => {
-          const p = optPath(a, 0);
-          if (p === undefined) return call(a);
-          await this.check(`tracing.${prop}({ path })`, p);
-          const temp = await this.tempPath(String(p));
-          const out = await call([{ ...(a[0] as object), path: temp }]);
-          await this.write(`tracing.${prop}({ path })`, p, createReadStream(temp));
-          await rm(temp, { force: true });
-          return out;
-        };
-      case 'setInputFiles':
-      case 'setFiles': {
-        const i = prop === 'setInputFiles' && (kind === 'Page' || kind === 'Frame') ? 1 : 0;
-        return async (a) => {
-          const f = a[i];
-          const list = Array.isArray(f) ? f : [f];
-          if (!list.some((x) => typeof x === 'string')) return call(a); // { name, mimeType, buffer } payloads read nothing local
-          const payloads = await Promise.all(
-            list.map(async (x) => (typeof x === 'string' ? { name: basename(x), mimeType: mimeOf(x), buffer: await this.read(what, x) } : x)),
-          );
-          const copy = a.slice();
-          copy[i] = Array.isArray(f) ? payloads : payloads[0];
-          return call(copy);
-        };
-      }
-      case 'fulfill':
-        return async (a) => {
-          const p = optPath(a, 0);
-          if (p === undefined) return call(a);
-          const o = a[0] as { contentType?: string };
-          return call(without(a, 0, { body: await this.read('fulfill({ path })', p), contentType: o.contentType ?? mimeOf(String(p)) }));
-        };
-      case 'addInitScript':
-      case 'addScriptTag':
-      case 'addStyleTag':
-        return async (a) => {
-          const p = optPath(a, 0);
-          if (p === undefined) return call(a);
-          return call(without(a, 0, { content: (await this.read(`${prop}({ path })`, p)).toString('utf8') }));
-        };
-      case 'routeFromHAR':
-        return async (a) => {
-          if (typeof a[0] !== 'string') return call(a);
-          const copy = a.slice();
-          copy[0] = await this.privateCopy(what, a[0]);
-          return call(copy);
-        };
-      case 'content':
-        if ((kind !== 'Page' && kind !== 'Frame') || !this.opts.redactedContent) return undefined;
-        return () => this.opts.redactedContent!(target, kind);
-      default:
-        return undefined;
-    }
   }
 
   /** Notes what a call changed on the shared context (to undo), and the pages it created. */
@@ -538,9 +490,8 @@ export class Membrane {
   }
 
   private keepDisposable(v: unknown): void {
-    if (v && typeof v === 'object' && kindOf(v) === 'Disposable') this.disposables.push(v as { dispose(): Promise<unknown> });
+    if (v && typeof v === 'object' && isPlaywrightObject(v) && this.table.classOf(v) === 'Disposable') this.disposables.push(v as { dispose(): Promise<unknown> });
   }
-
 
   /** The call is over: every proxy, callback and wrapper refuses from now on. */
   revoke(): void {
@@ -567,7 +518,201 @@ export class Membrane {
     this.tracings.clear();
     if (this.temp) await this.temp.then((dir) => rm(dir, { recursive: true, force: true })).catch(() => undefined);
   }
+
+  /** Page/Frame content() with secret values cut, when the call was given the redactor. */
+  redacted(target: object, kind: 'Page' | 'Frame'): Promise<string> | undefined {
+    return this.opts.redactedContent?.(target, kind);
+  }
 }
+
+// ---- The confined members: one handler per `confine` entry of the catalog's tables ---------
+
+/** The `path` option of argument `i`, or undefined. */
+const optPath = (a: unknown[], i: number): unknown => (isPlainObject(a[i]) ? (a[i] as Record<string, unknown>).path : undefined);
+
+/** Argument list with `path` taken out of argument `i` (and `extra` merged in). */
+function without(a: unknown[], i: number, extra: Record<string, unknown> = {}): unknown[] {
+  const { path: _path, ...rest } = a[i] as Record<string, unknown>;
+  const copy = a.slice();
+  copy[i] = { ...rest, ...extra };
+  return copy;
+}
+
+/** screenshot/pdf({ path }): the capture is returned by Playwright and written through the
+ * confinement; the path is checked while the page is captured (a refused path wastes one). */
+const capture = (prop: 'screenshot' | 'pdf'): Confiner => async (m, a, call) => {
+  const p = optPath(a, 0);
+  if (p === undefined) return call(a);
+  // Playwright picks a screenshot's format from the path's extension; keep that.
+  const type = prop === 'screenshot' && (a[0] as { type?: unknown }).type === undefined ? screenshotType(String(p)) : undefined;
+  const shot = Promise.resolve(call(without(a, 0, type ? { type } : {}))) as Promise<Buffer>;
+  shot.catch(() => undefined);
+  await m.check(`${prop}({ path })`, p);
+  const bytes = await shot;
+  await m.write(`${prop}({ path })`, p, bytes);
+  return bytes;
+};
+
+/** storageState({ path }): the state is written through the confinement. */
+const storageState: Confiner = async (m, a, call) => {
+  const p = optPath(a, 0);
+  if (p === undefined) return call(a);
+  await m.check('storageState({ path })', p);
+  const state = await call(without(a, 0));
+  await m.write('storageState({ path })', p, JSON.stringify(state, undefined, 2));
+  return state;
+};
+
+/** saveAs(path): Playwright writes to a private file first, copied under pwd. */
+const saveAs: Confiner = async (m, a, call) => {
+  await m.check('saveAs()', a[0]);
+  const temp = await m.tempPath(String(a[0]));
+  await call([temp]);
+  await m.write('saveAs()', a[0], createReadStream(temp));
+  await rm(temp, { force: true });
+};
+
+/** Files to upload: paths are read from pwd and handed over as payloads. */
+const uploads = (i: number, what: string): Confiner => async (m, a, call) => {
+  const f = a[i];
+  const list = Array.isArray(f) ? f : [f];
+  if (list.some(isPlainObject) && list.some((x) => !isPlainObject(x))) {
+    // Playwright's own rule, kept although the paths become payloads here.
+    throw new AgentError(`${what}: file paths cannot be mixed with buffers (as in Playwright). Pass only paths under pwd, or only { name, mimeType, buffer } payloads.`);
+  }
+  if (!list.some((x) => typeof x === 'string' || (x !== null && typeof x === 'object' && !isPlainObject(x)))) return call(a); // { name, mimeType, buffer } payloads read nothing local
+  const payloads = await Promise.all(
+    list.map(async (x) => (isPlainObject(x) ? x : { name: basename(String(x)), mimeType: mimeOf(String(x)), buffer: await m.read(what, x) })),
+  );
+  const copy = a.slice();
+  copy[i] = Array.isArray(f) ? payloads : payloads[0];
+  return call(copy);
+};
+
+/** `{ path }` of a script or style: its text is read from pwd and handed over as content. */
+const contentFromPath = (prop: string): Confiner => async (m, a, call) => {
+  const p = optPath(a, 0);
+  // addInitScript(path-less forms): a function, a string of code, { content }.
+  if (p === undefined) return call(a);
+  return call(without(a, 0, { content: (await m.read(`${prop}({ path })`, p)).toString('utf8') }));
+};
+
+const routeFromHAR: Confiner = async (m, a, call) => {
+  if ((a[1] as { update?: unknown } | undefined)?.update) {
+    throw new AgentError('routeFromHAR({ update: true }) is not available in a flow script (it would write the HAR outside the call): replay a HAR you saved in pwd, without update.');
+  }
+  if (a[0] instanceof URL || typeof a[0] !== 'string') throw new AgentError('routeFromHAR(har): har must be the path of a HAR file under pwd, e.g. path.join(pwd, "site.har").');
+  const copy = a.slice();
+  copy[0] = await m.privateCopy('routeFromHAR()', a[0]);
+  return call(copy);
+};
+
+/** A URL argument (or `{ url }` option) that must not be a file: URL. */
+const urlAt = (get: (a: unknown[]) => unknown): Confiner => (m, a, call) => {
+  m.checkUrl(get(a));
+  return call(a);
+};
+const firstArg = (a: unknown[]) => a[0];
+const urlOption = (a: unknown[]) => (isPlainObject(a[0]) ? a[0].url : undefined);
+
+/** Trace names become file names in Playwright's traces folder: a plain name only. */
+const traceName: Confiner = (_m, a, call) => {
+  const name = isPlainObject(a[0]) ? a[0].name : undefined;
+  if (name !== undefined && (typeof name !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/.test(name) || name.includes('..'))) {
+    throw new AgentError(`tracing.start({ name }) refused ${JSON.stringify(typeof name === 'string' ? name.slice(0, 80) : typeof name)}: the name must be a plain file name (letters, digits, ".", "_", "-"; no folders). Write the trace under pwd with tracing.stop({ path: path.join(pwd, "trace.zip") }).`, 'FS_CONFINED');
+  }
+  return call(a);
+};
+
+/** tracing.stop({ path }): Playwright writes a private file, copied under pwd. */
+const traceStop = (prop: string): Confiner => async (m, a, call) => {
+  const p = optPath(a, 0);
+  if (p === undefined) return call(a);
+  await m.check(`tracing.${prop}({ path })`, p);
+  const temp = await m.tempPath(String(p));
+  const out = await call([{ ...(a[0] as object), path: temp }]);
+  await m.write(`tracing.${prop}({ path })`, p, createReadStream(temp));
+  await rm(temp, { force: true });
+  return out;
+};
+
+/** setStorageState(path | state): a path is read from pwd and parsed here, so neither another
+ * project's file nor the bytes of a file that is not a storage state reach anyone. */
+const setStorageState: Confiner = async (m, a, call) => {
+  let state = a[0];
+  if (typeof state === 'string' || Object.prototype.toString.call(state) === '[object String]') {
+    const p = String(state);
+    const bytes = await m.read('setStorageState()', p);
+    try {
+      state = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      state = undefined;
+    }
+    if (!isPlainObject(state) || !Array.isArray(state.cookies)) {
+      throw new AgentError(`setStorageState() refused "${p}": it is not a Playwright storage-state JSON file ({ cookies, origins }). Save one with context.storageState({ path: path.join(pwd, "state.json") }).`, 'FS_CONFINED');
+    }
+  }
+  return call([plainData(state, 'setStorageState(state)'), ...a.slice(1)]);
+};
+
+const content = (kind: 'Page' | 'Frame'): Confiner => (m, a, call, target) => m.redacted(target, kind) ?? call(a);
+
+const cdpSend: Confiner = async (m, a, call) => {
+  const msg = await m.checkedCdp(a[0], a[1]);
+  return call([msg.method, msg.params]);
+};
+
+/** Every confined member's handler, by `Class.member`: exactly the `confine` entries of the
+ * catalog's tables (test/playwright-policy.test.ts holds both directions). */
+export const CONFINERS: Record<string, Confiner> = {
+  'Page.goto': urlAt(firstArg),
+  'Frame.goto': urlAt(firstArg),
+  'Page.screenshot': capture('screenshot'),
+  'Locator.screenshot': capture('screenshot'),
+  'ElementHandle.screenshot': capture('screenshot'),
+  'Page.pdf': capture('pdf'),
+  'Page.setInputFiles': uploads(1, 'setInputFiles()'),
+  'Frame.setInputFiles': uploads(1, 'setInputFiles()'),
+  'Locator.setInputFiles': uploads(0, 'setInputFiles()'),
+  'ElementHandle.setInputFiles': uploads(0, 'setInputFiles()'),
+  'FileChooser.setFiles': uploads(0, 'setFiles()'),
+  'Page.addInitScript': contentFromPath('addInitScript'),
+  'BrowserContext.addInitScript': contentFromPath('addInitScript'),
+  'Page.addScriptTag': contentFromPath('addScriptTag'),
+  'Frame.addScriptTag': contentFromPath('addScriptTag'),
+  'Page.addStyleTag': contentFromPath('addStyleTag'),
+  'Frame.addStyleTag': contentFromPath('addStyleTag'),
+  'Page.routeFromHAR': routeFromHAR,
+  'BrowserContext.routeFromHAR': routeFromHAR,
+  'Page.content': content('Page'),
+  'Frame.content': content('Frame'),
+  'BrowserContext.storageState': storageState,
+  'APIRequestContext.storageState': storageState,
+  'BrowserContext.setStorageState': setStorageState,
+  'Download.saveAs': saveAs,
+  'Video.saveAs': saveAs,
+  'Route.fulfill': async (m, a, call) => {
+    const p = optPath(a, 0);
+    if (p === undefined) return call(a);
+    const o = a[0] as { contentType?: string };
+    return call(without(a, 0, { body: await m.read('fulfill({ path })', p), contentType: o.contentType ?? mimeOf(String(p)) }));
+  },
+  'Route.continue': urlAt(urlOption),
+  'Route.fallback': urlAt(urlOption),
+  'Route.fetch': urlAt(urlOption),
+  'APIRequestContext.fetch': urlAt(firstArg),
+  'APIRequestContext.get': urlAt(firstArg),
+  'APIRequestContext.post': urlAt(firstArg),
+  'APIRequestContext.put': urlAt(firstArg),
+  'APIRequestContext.patch': urlAt(firstArg),
+  'APIRequestContext.delete': urlAt(firstArg),
+  'APIRequestContext.head': urlAt(firstArg),
+  'CDPSession.send': cdpSend,
+  'Tracing.start': traceName,
+  'Tracing.startChunk': traceName,
+  'Tracing.stop': traceStop('stop'),
+  'Tracing.stopChunk': traceStop('stopChunk'),
+};
 
 const requireCjs = createRequire(import.meta.url);
 let mimeTypes: typeof import('mime-types') | undefined;
@@ -587,10 +732,4 @@ function screenshotType(p: string): 'png' | 'jpeg' {
 export function isFileUrl(s: string): boolean {
   const t = s.trim().toLowerCase().replace(/^view-source:/, '');
   return t.startsWith('file:');
-}
-
-function walkStrings(v: unknown, visit: (s: string) => void, depth = 0): void {
-  if (typeof v === 'string') return visit(v);
-  if (!v || typeof v !== 'object' || depth > 6) return;
-  for (const x of Array.isArray(v) ? v : Object.values(v)) walkStrings(x, visit, depth + 1);
 }

@@ -147,16 +147,14 @@ export class Tabs {
         return this.membrane.wrap(loc);
       };
     }
-    if (prop === '_sendToTarget') return (method: unknown, params?: Record<string, unknown>) => this.sendToTarget(raw, method, params);
+    if (prop === '_sendToTarget') return (method: unknown, params?: unknown) => this.sendToTarget(raw, method, params);
     return undefined;
   }
 
-  private async sendToTarget(raw: Page, method: unknown, params?: Record<string, unknown>): Promise<unknown> {
+  private async sendToTarget(raw: Page, method: unknown, params?: unknown): Promise<unknown> {
     if (this.membrane.revoked) throw new AgentError('This call has ended.');
-    if (typeof method !== 'string') throw new AgentError('_sendToTarget(method, params): method must be a CDP method name like "Page.reload".');
-    const refusal = this.membrane.cdpRefusal(method, params);
-    if (refusal) throw refusal;
-    const safe = await this.membrane.confineCdpParams(method, params);
+    // Plain data, the catalog's CDP allow-list, file: URLs and local paths: membrane.ts.
+    const safe = await this.membrane.checkedCdp(method, params);
     const state = this.states.get(raw)!;
     // Page.enable first: without it Chromium accepts Page.addScriptToEvaluateOnNewDocument on
     // a fresh session but never runs the script (the cookbook's console hook relies on it).
@@ -165,9 +163,9 @@ export class Tabs {
       return s;
     });
     try {
-      return await (await state.cdp).send(method as never, safe as never);
+      return await (await state.cdp).send(safe.method as never, safe.params as never);
     } catch (err) {
-      throw new AgentError(`CDP ${method} failed: ${(err as Error).message.split('\n')[0]}. Check the method name and params against the Chrome DevTools Protocol.`);
+      throw new AgentError(`CDP ${safe.method} failed: ${(err as Error).message.split('\n')[0]}. Check the method name and params against the Chrome DevTools Protocol.`);
     }
   }
 

@@ -202,8 +202,11 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
     try {
       await (compiled.runInContext(ctx, { displayErrors: false }) as Promise<unknown>);
     } catch (err) {
-      throw new AgentError(rewriteError(err, { availableGlobals: names }));
+      throw new AgentError(rewriteError(tabs.membrane.callbackError ?? err, { availableGlobals: names }));
     }
+    // A route handler or listener that threw fails the call (membrane.ts, callbackError); when
+    // the script failed too, most often because of it, that error is the one told.
+    if (tabs.membrane.callbackError) throw tabs.membrane.callbackError;
   })();
   return {
     done,

@@ -226,6 +226,168 @@ export interface Page extends PageExtras {
   isClosed: PlaywrightPage["isClosed"];
 }
 
+/** What differs from Playwright (catalog "playwright"): the members a flow script cannot call,
+ * each with the message it throws, which names what to use instead. Every other public member
+ * of Playwright's classes works as Playwright documents it, or with a restriction
+ * (PlaywrightRestrictions). */
+export interface PlaywrightRefusals {
+  /** pg.cancelPickLocator() belongs to pickLocator, which a flow script cannot use: take snapshot(pg, { interactive: true }) and use a ref. */
+  "Page.cancelPickLocator": never;
+  /** pg.pause() needs Playwright's inspector and a person at the browser, which a flow script has neither of: look at the page with snapshot(pg) or pg.screenshot({ path: path.join(pwd, "page.png") }). */
+  "Page.pause": never;
+  /** pg.pickLocator() waits for a person to click in the browser: take snapshot(pg, { interactive: true }) and use a ref, e.g. pg.locator("e12"). */
+  "Page.pickLocator": never;
+  /** removeAllListeners() is not available in a flow script (the runner listens too): remove your own listener with pg.off(event, handler). */
+  "Page.removeAllListeners": never;
+  /** The browser context is the session's and outlives the call: close your own tabs with closeTab(pg) instead. */
+  "BrowserContext.[Symbol.asyncDispose]": never;
+  /** The browser context is the session's and outlives the call: close your own tabs with closeTab(pg) instead. */
+  "BrowserContext.close": never;
+  /** removeAllListeners() is not available in a flow script (the runner listens too): remove your own listener with context.off(event, handler). */
+  "BrowserContext.removeAllListeners": never;
+  /** The browser is the session's and outlives the call: use the context you have, pg.context(), and open tabs with openTab(url). */
+  "Browser.[Symbol.asyncDispose]": never;
+  /** The browser is the session's and outlives the call: use the context you have, pg.context(), and open tabs with openTab(url). */
+  "Browser.bind": never;
+  /** The browser is the session's and outlives the call: use the context you have, pg.context(), and open tabs with openTab(url). */
+  "Browser.close": never;
+  /** The browser is the session's and outlives the call: use the context you have, pg.context(), and open tabs with openTab(url). */
+  "Browser.newBrowserCDPSession": never;
+  /** The browser is the session's and outlives the call: use the context you have, pg.context(), and open tabs with openTab(url). */
+  "Browser.newContext": never;
+  /** The browser is the session's and outlives the call: use the context you have, pg.context(), and open tabs with openTab(url). */
+  "Browser.newPage": never;
+  /** The browser is the session's and outlives the call: use the context you have, pg.context(), and open tabs with openTab(url). */
+  "Browser.removeAllListeners": never;
+  /** The browser is the session's and outlives the call: use the context you have, pg.context(), and open tabs with openTab(url). */
+  "Browser.startTracing": never;
+  /** The browser is the session's and outlives the call: use the context you have, pg.context(), and open tabs with openTab(url). */
+  "Browser.stopTracing": never;
+  /** The browser is the session's and outlives the call: use the context you have, pg.context(), and open tabs with openTab(url). */
+  "Browser.unbind": never;
+  /** download.createReadStream() hands out a Node stream, which a flow script cannot use: save it with download.saveAs(path.join(pwd, download.suggestedFilename())) and read it with fs.readFile. */
+  "Download.createReadStream": never;
+  /** The context's request client is the session's and serves fetch(): it cannot be disposed by a flow script. */
+  "APIRequestContext.[Symbol.asyncDispose]": never;
+  /** The context's request client is the session's and serves fetch(): it cannot be disposed by a flow script. */
+  "APIRequestContext.dispose": never;
+  /** tracing.startHar() writes the HAR by itself outside the call: record a trace with tracing.start() and tracing.stop({ path: path.join(pwd, "trace.zip") }), or collect responses with pg.on("response", ...). */
+  "Tracing.startHar": never;
+  /** tracing.stopHar() belongs to startHar, which a flow script cannot use: record a trace with tracing.start() and tracing.stop({ path: path.join(pwd, "trace.zip") }). */
+  "Tracing.stopHar": never;
+  /** routeWebSocket(...).connectToServer() is not available in a flow script: answer the page yourself with ws.send() in the route handler. */
+  "WebSocketRoute.connectToServer": never;
+  /** page.screencast.start() records to a path of its own choosing: take pg.screenshot({ path: path.join(pwd, "step-1.png") }) at each step instead. */
+  "Screencast.start": never;
+  /** page.screencast.stop() belongs to start(), which a flow script cannot use: take pg.screenshot({ path }) at each step instead. */
+  "Screencast.stop": never;
+  /** The page debugger pauses the session's browser beyond the call: look at the page with snapshot(pg) and pg.evaluate() instead. */
+  "Debugger.next": never;
+  /** The page debugger pauses the session's browser beyond the call: look at the page with snapshot(pg) and pg.evaluate() instead. */
+  "Debugger.requestPause": never;
+  /** The page debugger pauses the session's browser beyond the call: look at the page with snapshot(pg) and pg.evaluate() instead. */
+  "Debugger.resume": never;
+  /** The page debugger pauses the session's browser beyond the call: look at the page with snapshot(pg) and pg.evaluate() instead. */
+  "Debugger.runTo": never;
+  /** Virtual WebAuthn credentials stay in the session's browser after the call: not available in a flow script. Sign in once with gstack sessions import-cookies, or use the site's password form. */
+  "Credentials.create": never;
+  /** Virtual WebAuthn credentials stay in the session's browser after the call: not available in a flow script. Sign in once with gstack sessions import-cookies, or use the site's password form. */
+  "Credentials.delete": never;
+  /** Virtual WebAuthn credentials stay in the session's browser after the call: not available in a flow script. Sign in once with gstack sessions import-cookies, or use the site's password form. */
+  "Credentials.get": never;
+  /** Virtual WebAuthn credentials stay in the session's browser after the call: not available in a flow script. Sign in once with gstack sessions import-cookies, or use the site's password form. */
+  "Credentials.install": never;
+}
+
+/** Playwright members that work with a restriction (catalog "playwright"): files under pwd only,
+ * no file: URLs, secret values cut, raw CDP on an allow-list. */
+export interface PlaywrightRestrictions {
+  /** `{ path }` is read from pwd only */
+  "Page.addInitScript": never;
+  /** `{ path }` is read from pwd only */
+  "Page.addScriptTag": never;
+  /** `{ path }` is read from pwd only */
+  "Page.addStyleTag": never;
+  /** the values of password and other secret fields are cut, as in snapshots */
+  "Page.content": never;
+  /** file: URLs are refused (unless --allow-file-urls) */
+  "Page.goto": never;
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  "Page.pdf": never;
+  /** the HAR is read from pwd only; `{ update: true }` is refused (it would write outside the call) */
+  "Page.routeFromHAR": never;
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  "Page.screenshot": never;
+  /** file paths are read from pwd only (`{ name, mimeType, buffer }` payloads pass as they are) */
+  "Page.setInputFiles": never;
+  /** `{ path }` is read from pwd only */
+  "Frame.addScriptTag": never;
+  /** `{ path }` is read from pwd only */
+  "Frame.addStyleTag": never;
+  /** the values of password and other secret fields are cut, as in snapshots */
+  "Frame.content": never;
+  /** file: URLs are refused (unless --allow-file-urls) */
+  "Frame.goto": never;
+  /** file paths are read from pwd only */
+  "Frame.setInputFiles": never;
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  "Locator.screenshot": never;
+  /** file paths are read from pwd only */
+  "Locator.setInputFiles": never;
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  "ElementHandle.screenshot": never;
+  /** file paths are read from pwd only */
+  "ElementHandle.setInputFiles": never;
+  /** `{ path }` is read from pwd only */
+  "BrowserContext.addInitScript": never;
+  /** the HAR is read from pwd only; `{ update: true }` is refused */
+  "BrowserContext.routeFromHAR": never;
+  /** a path is read from pwd only, and a file that is not storage-state JSON is refused without quoting it */
+  "BrowserContext.setStorageState": never;
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  "BrowserContext.storageState": never;
+  /** `{ url }`: file: URLs are refused (unless --allow-file-urls) */
+  "Route.continue": never;
+  /** `{ url }`: file: URLs are refused (unless --allow-file-urls) */
+  "Route.fallback": never;
+  /** `{ url }`: file: URLs are refused (unless --allow-file-urls) */
+  "Route.fetch": never;
+  /** `{ path }` is read from pwd only */
+  "Route.fulfill": never;
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  "Download.saveAs": never;
+  /** file paths are read from pwd only */
+  "FileChooser.setFiles": never;
+  /** file: URLs are refused (unless --allow-file-urls) */
+  "APIRequestContext.delete": never;
+  /** file: URLs are refused (unless --allow-file-urls) */
+  "APIRequestContext.fetch": never;
+  /** file: URLs are refused (unless --allow-file-urls) */
+  "APIRequestContext.get": never;
+  /** file: URLs are refused (unless --allow-file-urls) */
+  "APIRequestContext.head": never;
+  /** file: URLs are refused (unless --allow-file-urls) */
+  "APIRequestContext.patch": never;
+  /** file: URLs are refused (unless --allow-file-urls) */
+  "APIRequestContext.post": never;
+  /** file: URLs are refused (unless --allow-file-urls) */
+  "APIRequestContext.put": never;
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  "APIRequestContext.storageState": never;
+  /** the method must be on the CDP allow-list (catalog `playwright.cdp`); the message is made plain data first; local paths in it are read from pwd only; file: URLs are refused */
+  "CDPSession.send": never;
+  /** `name` must be a plain file name (no folders): the trace is kept in the call's private folder until `stop({ path })` writes it under pwd */
+  "Tracing.start": never;
+  /** `name` must be a plain file name (no folders) */
+  "Tracing.startChunk": never;
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  "Tracing.stop": never;
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  "Tracing.stopChunk": never;
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  "Video.saveAs": never;
+}
+
 /** Every global a flow script sees (catalog "globals"). */
 export interface GstackScriptGlobals {
   /** Opens a new tab in this call's browser, navigates it to `url` (default `about:blank`) and returns its Page. Open every tab you use; never reuse tabs you did not open. (Aside: yes, Chromium: yes) */

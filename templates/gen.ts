@@ -195,7 +195,19 @@ export function renderAll(): GeneratedFile[] {
   };
   // The cookbook's own evidence code, for hand-written scripts (the browse reference prints it).
   const snippets = { evidenceHook: EVIDENCE_HOOK, printConsoleErrors: PRINT_CONSOLE_ERRORS, printNetworkErrors: PRINT_NETWORK_ERRORS };
-  const base = { catalog, shapes, pageMembers, snippets, sentinel: catalog.sentinel };
+  // What differs from Playwright (catalog "playwright"): refused and confined members, by class.
+  const byKind = (kind: 'refuse' | 'confine') =>
+    Object.entries(catalog.playwright.classes).flatMap(([cls, p]) => Object.entries(p[kind] ?? {}).map(([member, text]) => ({ member: `${cls}.${member}`, text })));
+  const playwright = {
+    refusals: byKind('refuse'),
+    confinements: byKind('confine'),
+    cdpRefusals: Object.entries(catalog.playwright.cdp.refuse).map(([method, text]) => ({ method, text })),
+    cdpPaths: Object.entries(catalog.playwright.cdp.paths).map(([method, params]) => ({ method, params })),
+    cdpDomains: catalog.playwright.cdp.domains,
+    classes: Object.keys(catalog.playwright.classes),
+    members: Object.values(catalog.playwright.classes).reduce((n, p) => n + p.pass.length + Object.keys(p.confine ?? {}).length + Object.keys(p.refuse ?? {}).length, 0),
+  };
+  const base = { catalog, shapes, pageMembers, snippets, playwright, sentinel: catalog.sentinel };
   const files: GeneratedFile[] = [];
 
   for (const skill of listDir('templates/skills')) {
