@@ -43,6 +43,7 @@ function runFlagsToOptions(flags: SharedFlags): RunOptions {
     cdp: flags.cdp,
     headed: flags.headed,
     allowFileUrls: flags.allowFileUrls,
+    evidence: flags.evidence,
   };
 }
 

@@ -34,7 +34,7 @@ export type ExitName = keyof typeof EXIT;
 export type ExitCode = (typeof EXIT)[ExitName];
 
 /** The evidence labels the cookbook and the runner print. */
-export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "ARTIFACT", "DIALOG"] as const;
+export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "EVIDENCE_START", "EVIDENCE_END", "EVIDENCE_SKIPPED", "SUBMIT_BLOCKED=", "ARTIFACT", "DIALOG"] as const;
 
 /** Every `gstack` command. */
 export const COMMAND_NAMES = ["run", "probe", "cookbook", "sessions", "login", "render", "pdf", "diagram", "skills"] as const;
@@ -177,7 +177,7 @@ export interface SharedFlags {
   lockTimeout: number;
   /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
   maxOutput: number;
-  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs }` instead of lines. */
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null). */
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
@@ -185,6 +185,8 @@ export interface SharedFlags {
   connect?: string;
   /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
   cdp?: string;
+  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=` and an open `DIALOG`; `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
+  evidence: boolean;
   /** --allow-file-urls: Let this call's script open `file:` URLs (refused by default: a page would get local files). */
   allowFileUrls: boolean;
   /** --headed: Show the Chromium window (debugging on a desktop). Needs the full browser: a headless call prefers Chromium's faster headless shell when one is installed. */
@@ -205,6 +207,7 @@ export function readSharedFlags(argv: Record<string, unknown>): SharedFlags {
     out: (argv["out"] as string | undefined),
     connect: (argv["connect"] as string | undefined),
     cdp: (argv["cdp"] as string | undefined),
+    evidence: (argv["evidence"] as boolean | undefined) ?? true,
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
     headed: (argv["headed"] as boolean | undefined) ?? false,
   };
@@ -620,6 +623,7 @@ export const FLAG_DEFAULTS = {
     "lock-timeout": 60000,
     "max-output": 200000,
     "json": false,
+    "evidence": true,
     "allow-file-urls": false,
     "headed": false,
   },

@@ -42,6 +42,10 @@ export interface MembraneOptions {
   pageMember?: (raw: object, prop: string) => unknown;
   /** Locator methods guarded by a ref's staleness check; see page.ts. */
   beforeLocatorAction?: (raw: object, method: string) => Promise<void> | undefined;
+  /** An event listener the script added threw or rejected. Playwright calls listeners from
+   * its event loop, where a throw would be an uncaught exception of the whole process (a
+   * session host's): it is caught and reported here instead (the call then fails). */
+  onListenerError?: (err: unknown) => void;
 }
 
 /** Playwright's class of an object, for the rules below: ChannelOwner objects say it in
@@ -110,6 +114,7 @@ export class Membrane {
   private readonly proxies = new WeakMap<object, object>();
   private readonly raws = new WeakMap<object, object>();
   private readonly callbacks = new WeakMap<Function, Function>();
+  private readonly listeners_ = new WeakMap<Function, Function>();
   private readonly listeners: Listener[] = [];
   private readonly disposables: Array<{ dispose(): Promise<unknown> }> = [];
   private readonly undo = new Map<string, () => Promise<unknown>>();
@@ -331,7 +336,8 @@ export class Membrane {
    */
   private prepareArgs(kind: string, prop: string, args: unknown[]): unknown[] | Promise<unknown[]> {
     let out = args.map((a) => this.unwrapDeep(a, 0));
-    if (CALLBACK_METHODS.has(prop)) out = out.map((a) => this.wrapCallbackArg(a));
+    if (ADD_LISTENER.has(prop) || REMOVE_LISTENER.has(prop)) out = out.map((a) => (typeof a === 'function' ? this.listener(a) : a));
+    else if (CALLBACK_METHODS.has(prop)) out = out.map((a) => this.wrapCallbackArg(a));
     if (kind === 'CDPSession' && prop === 'send' && typeof out[0] === 'string') {
       const method = out[0];
       return this.confineCdpParams(method, out[1] as Record<string, unknown> | undefined).then((params) => [method, params]);
@@ -382,6 +388,31 @@ export class Membrane {
         return fn.apply(undefined, args.map((x) => self.wrap(x)));
       };
       this.callbacks.set(fn, w);
+    }
+    return w;
+  }
+
+  /** An event listener's wrapper: a callback (above) whose throw or rejection goes to
+   * onListenerError rather than up Playwright's event loop. One wrapper per function, so
+   * off(event, fn) finds it. */
+  private listener(fn: Function): Function {
+    let w = this.listeners_.get(fn);
+    if (!w) {
+      const inner = this.callback(fn);
+      const report = (err: unknown) => {
+        if (!this.revoked) this.opts.onListenerError?.(err);
+      };
+      w = function (this: unknown, ...args: unknown[]) {
+        try {
+          const out = inner.apply(undefined, args) as unknown;
+          if (isThenable(out)) Promise.resolve(out).catch(report);
+          return out;
+        } catch (err) {
+          report(err);
+          return undefined;
+        }
+      };
+      this.listeners_.set(fn, w);
     }
     return w;
   }

@@ -136,10 +136,17 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     }
   })();
   try {
-    const outcome = await Promise.race([work, deadline]);
+    const outcome: EngineRunOutcome = await Promise.race([work, deadline]);
     // From here on nothing the script still holds may act: its tabs, context view, fs and
     // console refuse, so a script that outlives its call cannot touch the next one.
     run?.revoke();
+    // A failed call explains itself: each open tab's evidence, before any tab closes (also
+    // after a timeout or an interruption, while the browser is still there; bounded, see
+    // driver/evidence.ts).
+    if (run && input.evidence !== false && (!outcome.completed || input.failsAnyway?.())) {
+      outcome.evidence = await run.collectEvidence();
+      trace('evidence taken');
+    }
     if (outcome.timedOut) {
       // The page may be wedged: kill (a host restarts its browser). The launch may still be
       // in flight: whatever it opens later is killed too.
