@@ -111,11 +111,11 @@ export function wrapForAside(script: string): { script: string; marker: string }
   const marker = `__GSTACK_EVIDENCE_${randomBytes(12).toString('hex')}`;
   const config = JSON.stringify({ marker, hook: EVIDENCE_HOOK_SOURCE, budgetMs: EVIDENCE_BUDGET_MS, answerMs: PAGE_ANSWER_MS, keep: EVIDENCE_KEEP, hungNote: HUNG_NOTE, outOfTimeNote: OUT_OF_TIME_NOTE });
   // The user's script starts on the wrapper's second line (line numbers shift by one).
-  const head = `try { await (async () => { const openTab = __gstackEv.open, closeTab = __gstackEv.close, console = __gstackEv.console; await (async () => {`;
+  const head = `const __gstackEv = __gstackEvidenceRuntime(${config}); try { await (async () => { const openTab = __gstackEv.open, closeTab = __gstackEv.close, console = __gstackEv.console; await (async () => {`;
   const tail = `
 })(); })(); } catch (__gstackErr) { throw await __gstackEv.fail(__gstackErr); }
 await __gstackEv.ended();
-${ASIDE_RUNTIME.replace('__CONFIG__', config)}`;
+${ASIDE_RUNTIME}`;
   return { script: `${head}\n${script}\n${tail}`, marker };
 }
 
@@ -131,9 +131,8 @@ export function parseAsideEvidence(line: string, marker: string): { tabs: TabEvi
 }
 
 /** The wrapper's runtime: plain flow-script JavaScript (catalog globals only), appended after
- * the script; its function declarations are hoisted, so the first line can use them. */
-const ASIDE_RUNTIME = String.raw`var __gstackEv = __gstackEvidenceRuntime(__CONFIG__);
-function __gstackEvidenceRuntime(cfg) {
+ * the script; a function declaration is hoisted, so the wrapper's first line can call it. */
+const ASIDE_RUNTIME = String.raw`function __gstackEvidenceRuntime(cfg) {
   const realOpen = openTab, realClose = closeTab;
   const tabs = [];
   const bounded = (p, ms, fallback) => Promise.race([Promise.resolve(p).catch(() => fallback), sleep(ms).then(() => fallback)]);
