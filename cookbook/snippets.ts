@@ -192,7 +192,7 @@ export const STEP_WAIT_FOR_PARAM = {
   },
   not: WAIT_FOR_PARAM.not,
   description:
-    'After this step, wait until this is visible before the diff: `{"text": "Server response"}` or `{"selector": "#result"}`. For actions whose result arrives later (a request sent in the background, an animation); without it the diff is taken `settleMs` after the step.',
+    'After this step, wait until this is visible before the diff: `{"text": "Server response"}` or `{"selector": "#result"}`. For actions whose result arrives later (a request sent in the background, an animation); without it the diff is taken when the page has settled (`settleMs`, then no request under way and a quiet DOM, 3 s at most).',
 };
 
 export const URL_PARAM = {

@@ -311,9 +311,9 @@ export class Tabs {
     const raw = this.pageOf(pg, 'annotatedScreenshot');
     const state = this.states.get(raw)!.snapshot;
     // Its own snapshot must not become the "previous snapshot" the script's next diff uses.
-    const previousTree = state.previousTree;
+    const { previousTree, previousModal } = state;
     const snap = await takeSnapshot(raw, state, { interactive: true });
-    state.previousTree = previousTree;
+    Object.assign(state, { previousTree, previousModal });
     const refs = [...snap.tree.matchAll(/\[ref=((?:f\d+)?e\d+)\]/g)].map((m) => m[1]).slice(0, 300);
     const boxes = (
       await Promise.all(
