@@ -1,7 +1,7 @@
 // AUTO-GENERATED from cookbook/flow.ts via templates/cookbook-script.js.hbs by templates/gen.ts. Do not edit: edit the shape and run `npm run gen`.
 // Run it: gstack run -f generated/cookbook/flow.js   (or: gstack cookbook flow --url URL)
 // gstack cookbook "flow": Act by ref (click, fill, press, check, select) and show the snapshot diff, URL and screenshots before and after.
-// Prints: ASIDE_DIR= URL= TITLE= SNAPSHOT_START SNAPSHOT_END STEP DIFF_START DIFF_END SUBMIT_BLOCKED= SCREENSHOT= CONSOLE_ERRORS= NETWORK_ERRORS= GSTACK_STEP_OK
+// Prints: ASIDE_DIR= URL= TITLE= SNAPSHOT_START SNAPSHOT_END STEP DIFF_START DIFF_END SCREENSHOT= CONSOLE_ERRORS= NETWORK_ERRORS= GSTACK_STEP_OK
 // Runs unchanged on both engines: gstack run -f flow.js (edit PARAMS first).
 const PARAMS = {
   "url": "http://127.0.0.1:8080/",
