@@ -197,3 +197,17 @@ test('aside double: throw 42 says it was not an Error; a passing script is uncha
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
   assert.deepEqual(ok.lines, ['TITLE=Fixture Home', 'GSTACK_STEP_OK']);
 });
+
+test('chromium: a dialog the script left unanswered is in the evidence, then dismissed for the screenshot', async () => {
+  const r = await gstack(['run', `
+    const pg = await openTab(${JSON.stringify(site.url + 'dialogs.html')});
+    pg.on("dialog", () => {});
+    await pg.evaluate(() => void setTimeout(() => { document.title = "confirm=" + confirm("Delete?"); }, 0));
+    await sleep(300);
+    throw new Error("left a confirm open");`]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const [b] = blocks(r.lines);
+  assert.equal(field(b, 'DIALOG '), 'DIALOG confirm "Delete?" (open when the call failed; dismissed for the screenshot)');
+  assert.equal(field(b, 'TITLE='), 'TITLE=confirm=false');
+  assert.ok(field(b, 'ARTIFACT '));
+});
