@@ -82,6 +82,36 @@ export function evidenceLines(tabs: TabEvidence[], artifactPath: (p: string) => 
   return out;
 }
 
+/** Page text in evidence is cut to this many characters a string: evidence is printed outside
+ * the `--max-output` cap, so its size must be its own. */
+export const EVIDENCE_TEXT_MAX = 500;
+
+const clip = (s: unknown): string => {
+  const t = String(s ?? '');
+  return t.length > EVIDENCE_TEXT_MAX ? `${t.slice(0, EVIDENCE_TEXT_MAX)}… [${t.length - EVIDENCE_TEXT_MAX} more characters]` : t;
+};
+
+/** One tab's evidence as the runner reports it, whichever engine took it: every page string
+ * bounded, the lists at most EVIDENCE_KEEP long (the Aside wrapper's line is parsed data). */
+export function boundEvidence(t: TabEvidence): TabEvidence {
+  const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]).slice(-EVIDENCE_KEEP) : []);
+  return {
+    tab: Number(t.tab) || 0,
+    url: clip(t.url),
+    title: t.title === null || t.title === undefined ? null : clip(t.title),
+    screenshot: typeof t.screenshot === 'string' ? t.screenshot : null,
+    consoleErrors: list<unknown>(t.consoleErrors).map(clip),
+    networkErrors: list<NetworkError>(t.networkErrors).map((n) => ({
+      ...n,
+      url: clip(n?.url),
+      ...(n?.error !== undefined ? { error: clip(n.error) } : {}),
+      ...(n?.type !== undefined ? { type: clip(n.type) } : {}),
+    })),
+    dialog: t.dialog ? { type: clip(t.dialog.type), message: clip(t.dialog.message) } : null,
+    ...(t.skipped ? { skipped: clip(t.skipped) } : {}),
+  };
+}
+
 function oneLineText(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { OutputFilter, SENTINEL, oneLine } from './output.js';
 import { exitCodeOf } from './errors.js';
-import { evidenceLines, type TabEvidence } from './evidence.js';
+import { boundEvidence, evidenceLines, type TabEvidence } from './evidence.js';
 import { makePrivateDir } from './sessions/private.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from './sessions/lock.js';
 import { touchSession } from './sessions/registry.js';
@@ -297,7 +297,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     if (outcome.evidence) {
       const from = artifactDir ?? '';
       const where = (p: string) => (options.out && from ? join(resolve(options.cwd ?? process.cwd(), options.out), relative(from, p)) : p);
-      evidence = outcome.evidence.map((t) => ({ ...t, screenshot: t.screenshot && where(t.screenshot) }));
+      evidence = outcome.evidence.map(boundEvidence).map((t) => ({ ...t, screenshot: t.screenshot && where(t.screenshot) }));
       for (const t of evidence) if (t.screenshot) named.add(t.screenshot);
       filter.writeEvidence(evidenceLines(evidence));
     }
