@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { ROOT, cliWith, tempHome } from './helpers/cli.js';
+import { ROOT, cliWith, startCli, tempHome } from './helpers/cli.js';
 import { DEADLINE_GRACE_MS } from '../driver/host/client.js';
 
 const DOUBLES = join(ROOT, 'test', 'doubles');
@@ -210,4 +210,20 @@ test('chromium: a dialog the script left unanswered is in the evidence, then dis
   assert.equal(field(b, 'DIALOG '), 'DIALOG confirm "Delete?" (open when the call failed; dismissed for the screenshot)');
   assert.equal(field(b, 'TITLE='), 'TITLE=confirm=false');
   assert.ok(field(b, 'ARTIFACT '));
+});
+
+test('chromium: an interrupted call (SIGINT) takes its evidence before its tabs close', async () => {
+  const call = startCli(['run', `
+    const pg = await openTab(${JSON.stringify(site.url + 'evidence.html')});
+    console.log("OPENED");
+    await sleep(60000);
+    console.log("GSTACK_STEP_OK");`], { env: { GSTACK_HOME: home, GSTACK_SESSION_KEY: 'evidence-e2e' } });
+  await call.waitFor(/OPENED/, 60_000);
+  process.kill(-call.pid, 'SIGINT');
+  const r = await call.done;
+  assert.notEqual(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.lines.at(-1)!, /^\[error\] The call was interrupted/);
+  const [b] = blocks(r.lines);
+  assert.equal(field(b, 'TITLE='), 'TITLE=Evidence page');
+  assert.ok(field(b, 'ARTIFACT '), r.stdout);
 });
