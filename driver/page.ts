@@ -175,6 +175,9 @@ export class Tabs {
   async close(pg: unknown): Promise<void> {
     if (this.membrane.revoked) return;
     const raw = this.pageOf(pg, 'closeTab');
+    // Closed for the script from now on (its evidence too), whenever the target goes.
+    const at = this.used.indexOf(raw);
+    if (at >= 0) this.used.splice(at, 1);
     // Not awaited: the tab is already unusable from the script, and waiting for the target to
     // be destroyed would only add a round trip to every call.
     if (!raw.isClosed()) void raw.close().catch(() => undefined);

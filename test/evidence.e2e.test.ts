@@ -227,3 +227,16 @@ test('chromium: an interrupted call (SIGINT) takes its evidence before its tabs 
   assert.equal(field(b, 'TITLE='), 'TITLE=Evidence page');
   assert.ok(field(b, 'ARTIFACT '), r.stdout);
 });
+
+test('chromium: a tab the script closed is not in the evidence', async () => {
+  const r = await gstack(['run', `
+    const a = await openTab(${JSON.stringify(site.url + 'index.html')});
+    const b = await openTab(${JSON.stringify(site.url + 'evidence.html')});
+    await closeTab(a);
+    throw new Error("after closing one");`]);
+  assert.equal(r.code, 1);
+  const bs = blocks(r.lines);
+  assert.deepEqual(bs.map((b) => b.header), ['EVIDENCE_START tab 1 of 1']);
+  assert.equal(field(bs[0], 'TITLE='), 'TITLE=Evidence page');
+  assert.equal(field(bs[0], 'EVIDENCE_SKIPPED '), undefined);
+});
