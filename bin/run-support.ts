@@ -44,6 +44,7 @@ function runFlagsToOptions(flags: SharedFlags): RunOptions {
     headed: flags.headed,
     allowFileUrls: flags.allowFileUrls,
     inputs: flags.in?.map(String),
+    evidence: flags.evidence,
   };
 }
 

@@ -6,7 +6,7 @@ export const flow: Shape = {
   name: 'flow',
   summary: 'Act by ref (click, fill, type, press, check, select) and show the snapshot diff, URL and screenshots before and after.',
   description:
-    'Loads the page, takes a compact snapshot (elements with their refs, and the text around them), then for each step finds the element by its accessible role and name in the snapshot, acts on it through its ref (`pg.locator(ref)`), and prints a STEP line, the snapshot diff (what the action changed, messages included) and the URL. A step may wait for its result (`waitFor`, as after load). Screenshots before (the first screen) and after (the whole page), console errors and failed requests (`NETWORK_ERRORS=`) of the last page at the end. On a non-local target it refuses to act until `confirmed` is true: ask the user first. It never types into password fields.',
+    'Loads the page, takes a compact snapshot (elements with their refs, and the text around them), then for each step finds the element by its accessible role and name in the snapshot, acts on it through its ref (`pg.locator(ref)`), and prints a STEP line, the snapshot diff (what the action changed, messages included; a dialog that opens or closes is one line) and the URL, then what the step caused: its own `CONSOLE_ERRORS=` and `NETWORK_ERRORS=` (only when there are some) and, for a submit the browser blocked, `SUBMIT_BLOCKED=` with the invalid field and its message. Before the diff it waits for the page to settle (no request under way and a quiet DOM, 3 s at most), so a late answer is credited to its own step; a step may also wait for its result (`waitFor`, as after load). Screenshots before (the first screen) and after (the whole page), console errors and failed requests (`NETWORK_ERRORS=`) of the last page at the end. On a non-local target it refuses to act until `confirmed` is true: ask the user first. It never types into password fields.',
   evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'STEP', 'DIFF_START', 'DIFF_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', 'GSTACK_STEP_OK'],
   params: {
     type: 'object',
@@ -66,6 +66,78 @@ async function waitForLoad(pg) {
     await sleep(100);
   }
 }`,
+    String.raw`// Waits until the page is quiet after a step: no fetch or XHR under way (the evidence hook
+// counts them) and no DOM change for 200 ms, 3 s at most, so a late answer is credited to the
+// step that caused it, not to the next one.
+async function settle(pg) {
+  await pg.evaluate(() => new Promise((resolve) => {
+    const until = Date.now() + 3000;
+    let last = Date.now();
+    const seen = new MutationObserver(() => { last = Date.now(); });
+    seen.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const check = () => {
+      const busy = (/** @type {any} */ (window).__gstackPending || 0) > 0 || Date.now() - last < 200;
+      if (busy && Date.now() < until) return void setTimeout(check, 50);
+      seen.disconnect();
+      resolve(undefined);
+    };
+    setTimeout(check, 50);
+  })).catch(() => undefined);
+}`,
+    String.raw`// Where this step's evidence starts: the hook's lists and the resource timings so far, in the
+// current document (a step that loads another document starts them afresh).
+async function evidenceMark(pg) {
+  return pg.evaluate(() => ({
+    doc: performance.timeOrigin,
+    at: performance.now(),
+    errors: (/** @type {any} */ (window).__gstackErrors || []).length,
+    net: (/** @type {any} */ (window).__gstackNetErrors || []).length,
+  })).catch(() => null);
+}
+
+// What the step caused: console errors and failed requests since its mark.
+async function evidenceSince(pg, mark) {
+  return pg.evaluate((m) => {
+    const w = /** @type {any} */ (window);
+    const same = m && m.doc === performance.timeOrigin;
+    const errors = (w.__gstackErrors || []).slice(same ? m.errors : 0);
+    const net = [];
+    const seen = new Set();
+    const timing = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource")));
+    for (const t of timing) {
+      if (same && t.startTime < m.at) continue;
+      if (t.responseStatus >= 400 && !/\/favicon\.ico$/.test(t.name) && !seen.has(t.name)) {
+        seen.add(t.name);
+        net.push({ url: t.name, status: t.responseStatus, type: t.initiatorType || t.entryType });
+      }
+    }
+    for (const e of (w.__gstackNetErrors || []).slice(same ? m.net : 0)) {
+      if (!seen.has(e.url)) {
+        seen.add(e.url);
+        net.push(e);
+      }
+    }
+    return { errors, net };
+  }, mark).catch(() => ({ errors: [], net: [] }));
+}
+
+// A submit the browser blocked: after a click on a submit control (or Enter in a field) whose
+// form is still here and invalid, the first invalid field's name and its validationMessage
+// (the bubble "Please fill out this field." that a screenshot shows and a snapshot does not).
+async function blockedSubmit(el, action, value) {
+  return el.evaluate((e, how) => {
+    const field = /** @type {any} */ (e);
+    const form = field.form;
+    if (!form || form.noValidate || field.formNoValidate) return null;
+    const submits = how.action === "click" && (field.type === "submit" || field.type === "image");
+    const enter = how.action === "press" && (how.value || "Enter") === "Enter" && field.tagName === "INPUT";
+    if (!submits && !enter) return null;
+    const bad = Array.from(/** @type {any[]} */ (form.elements)).find((x) => x.willValidate && !x.validity.valid);
+    if (!bad) return null;
+    const label = (bad.labels && bad.labels[0] && bad.labels[0].textContent) || bad.getAttribute("aria-label") || bad.name || bad.placeholder || bad.type;
+    return { field: String(label).replace(/\s+/g, " ").trim(), message: bad.validationMessage };
+  }, { action, value }).catch(() => null);
+}`,
     OPEN_AND_LOAD,
     IS_LOCAL_HOST,
     String.raw`if (!isLocal && PARAMS.steps.length > 0 && !PARAMS.confirmed) {
@@ -91,6 +163,7 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   const ref = onPage ? "" : findRef(snap.tree, step);
   const el = onPage ? pg.locator("body") : pg.locator(ref);
   console.log("STEP " + (i + 1) + " " + step.action + (onPage ? " page key=" + JSON.stringify(value || "Enter") : " \"" + step.name + "\" ref=" + ref));
+  const mark = await evidenceMark(pg);
   if (step.action === "click") await el.click();
   else if (step.action === "fill" || step.action === "type") {
     // Credentials never pass through the agent: the user signs in themselves.
@@ -109,11 +182,17 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   await waitForLoad(pg);
   if (step.waitFor) await waitForReady(pg, step.waitFor, "after step " + (i + 1));
   await sleep(PARAMS.settleMs);
+  await settle(pg);
+  const blocked = onPage ? null : await blockedSubmit(el, step.action, value);
   snap = await snapshot(pg, { compact: true });
   console.log("DIFF_START");
   console.log(snap.diff);
   console.log("DIFF_END");
   console.log("URL=" + pg.url());
+  if (blocked) console.log("SUBMIT_BLOCKED=" + JSON.stringify(blocked));
+  const caused = await evidenceSince(pg, mark);
+  if (caused.errors.length) console.log("CONSOLE_ERRORS=" + JSON.stringify(caused.errors));
+  if (caused.net.length) console.log("NETWORK_ERRORS=" + JSON.stringify(caused.net));
 }
 
 // The whole page after: a result below the first screen is in it.

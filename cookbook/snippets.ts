@@ -12,15 +12,21 @@
  * exceptions (`window.__gstackErrors`) and requests that failed without a status resource
  * timing can show (`window.__gstackNetErrors`): fetch and XHR network errors, 4xx/5xx answers
  * to fetch and XHR, and elements (img, script, link, media) whose load failed.
- * `Page.addScriptToEvaluateOnNewDocument` works on both engines.
+ * `Page.addScriptToEvaluateOnNewDocument` works on both engines. It also counts the fetch and
+ * XHR requests under way (`window.__gstackPending`), so a flow step can wait for the network
+ * to go quiet before its after-snapshot.
+ *
+ * HOOK_LINES is its page-side source line by line (EVIDENCE_HOOK prints it as an array, so a
+ * generated script reads it). The runner's Aside wrapper (driver/evidence.ts) installs the
+ * same source; the hook installs once per document, so a cookbook script under the wrapper
+ * keeps one set of lists.
  */
-export const EVIDENCE_HOOK = String.raw`// Collects console errors, uncaught errors and failed requests from the first script of every
-// document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.
-const EVIDENCE_HOOK = [
+const HOOK_LINES: string[] = [
   "(() => {",
   "  if (window.__gstackErrors) return;",
   "  const errors = (window.__gstackErrors = []);",
   "  const failed = (window.__gstackNetErrors = []);",
+  "  window.__gstackPending = 0;",
   "  const show = (v) => { try { return v instanceof Error ? String(v) : typeof v === 'object' ? JSON.stringify(v) : String(v); } catch (e) { return String(v); } };",
   "  const original = console.error;",
   "  console.error = function (...args) { errors.push(args.map(show).join(' ')); return original.apply(this, args); };",
@@ -32,9 +38,10 @@ const EVIDENCE_HOOK = [
   "  const fetch0 = window.fetch;",
   "  if (fetch0) window.fetch = function (input, init) {",
   "    const url = abs(input && input.url ? input.url : input);",
+  "    window.__gstackPending++;",
   "    return fetch0.call(this, input, init).then(",
-  "      (r) => { if (r.status >= 400) failed.push({ url: r.url || url, status: r.status, type: 'fetch' }); return r; },",
-  "      (err) => { failed.push({ url, type: 'fetch', error: show(err && err.message || err) }); throw err; });",
+  "      (r) => { window.__gstackPending--; if (r.status >= 400) failed.push({ url: r.url || url, status: r.status, type: 'fetch' }); return r; },",
+  "      (err) => { window.__gstackPending--; failed.push({ url, type: 'fetch', error: show(err && err.message || err) }); throw err; });",
   "  };",
   "  const open0 = XMLHttpRequest.prototype.open;",
   "  XMLHttpRequest.prototype.open = function (method, url) {",
@@ -44,8 +51,22 @@ const EVIDENCE_HOOK = [
   "    x.addEventListener('timeout', () => failed.push({ url: target, type: 'xmlhttprequest', error: 'timeout' }));",
   "    return open0.apply(this, arguments);",
   "  };",
+  "  const send0 = XMLHttpRequest.prototype.send;",
+  "  XMLHttpRequest.prototype.send = function () {",
+  "    window.__gstackPending++;",
+  "    this.addEventListener('loadend', () => window.__gstackPending--);",
+  "    return send0.apply(this, arguments);",
+  "  };",
   "})();",
-].join("\n");`;
+];
+
+export const EVIDENCE_HOOK_SOURCE = HOOK_LINES.join('\n');
+
+export const EVIDENCE_HOOK = `// Collects console errors, uncaught errors and failed requests from the first script of every
+// document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.
+const EVIDENCE_HOOK = [
+${HOOK_LINES.map((l) => '  ' + JSON.stringify(l) + ',').join('\n')}
+].join("\\n");`;
 
 /** Waits for PARAMS.waitFor after load: pages that fill themselves late are read when ready.
  * Text is looked for in the page's visible text (`document.body.innerText`) with
@@ -171,7 +192,7 @@ export const STEP_WAIT_FOR_PARAM = {
   },
   not: WAIT_FOR_PARAM.not,
   description:
-    'After this step, wait until this is visible before the diff: `{"text": "Server response"}` or `{"selector": "#result"}`. For actions whose result arrives later (a request sent in the background, an animation); without it the diff is taken `settleMs` after the step.',
+    'After this step, wait until this is visible before the diff: `{"text": "Server response"}` or `{"selector": "#result"}`. For actions whose result arrives later (a request sent in the background, an animation); without it the diff is taken when the page has settled (`settleMs`, then no request under way and a quiet DOM, 3 s at most).',
 };
 
 export const URL_PARAM = {

@@ -34,7 +34,7 @@ export type ExitName = keyof typeof EXIT;
 export type ExitCode = (typeof EXIT)[ExitName];
 
 /** The evidence labels the cookbook and the runner print. */
-export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "INPUT=", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "ARTIFACT", "DIALOG"] as const;
+export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "INPUT=", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "EVIDENCE_START", "EVIDENCE_END", "EVIDENCE_SKIPPED", "SUBMIT_BLOCKED=", "ARTIFACT", "DIALOG"] as const;
 
 /** Every `gstack` command. */
 export const COMMAND_NAMES = ["run", "probe", "cookbook", "flows", "sessions", "login", "render", "pdf", "diagram", "skills"] as const;
@@ -179,7 +179,7 @@ export interface SharedFlags {
   lockTimeout: number;
   /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
   maxOutput: number;
-  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs }` instead of lines. */
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null). */
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
@@ -187,6 +187,8 @@ export interface SharedFlags {
   connect?: string;
   /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
   cdp?: string;
+  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=` and an open `DIALOG`; `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
+  evidence: boolean;
   /** --allow-file-urls: Let this call's script open `file:` URLs (refused by default: a page would get local files). */
   allowFileUrls: boolean;
   /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
@@ -209,6 +211,7 @@ export function readSharedFlags(argv: Record<string, unknown>): SharedFlags {
     out: (argv["out"] as string | undefined),
     connect: (argv["connect"] as string | undefined),
     cdp: (argv["cdp"] as string | undefined),
+    evidence: (argv["evidence"] as boolean | undefined) ?? true,
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
     in: (argv["in"] as string[] | undefined),
     headed: (argv["headed"] as boolean | undefined) ?? false,
@@ -234,12 +237,14 @@ export interface RunFlags {
   lockTimeout: number;
   /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
   maxOutput: number;
-  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs }` instead of lines. */
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null). */
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in?: string[];
+  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=` and an open `DIALOG`; `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
+  evidence: boolean;
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
   connect?: string;
   /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
@@ -265,6 +270,7 @@ export function readRunFlags(argv: Record<string, unknown>): RunFlags {
     json: (argv["json"] as boolean | undefined) ?? false,
     out: (argv["out"] as string | undefined),
     in: (argv["in"] as string[] | undefined),
+    evidence: (argv["evidence"] as boolean | undefined) ?? true,
     connect: (argv["connect"] as string | undefined),
     cdp: (argv["cdp"] as string | undefined),
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
@@ -311,12 +317,14 @@ export interface CookbookFlags {
   lockTimeout: number;
   /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
   maxOutput: number;
-  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs }` instead of lines. */
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null). */
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in?: string[];
+  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=` and an open `DIALOG`; `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
+  evidence: boolean;
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
   connect?: string;
   /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
@@ -343,6 +351,7 @@ export function readCookbookFlags(argv: Record<string, unknown>): CookbookFlags 
     json: (argv["json"] as boolean | undefined) ?? false,
     out: (argv["out"] as string | undefined),
     in: (argv["in"] as string[] | undefined),
+    evidence: (argv["evidence"] as boolean | undefined) ?? true,
     connect: (argv["connect"] as string | undefined),
     cdp: (argv["cdp"] as string | undefined),
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
@@ -377,12 +386,14 @@ export interface FlowsFlags {
   lockTimeout: number;
   /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
   maxOutput: number;
-  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs }` instead of lines. */
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null). */
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in?: string[];
+  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=` and an open `DIALOG`; `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
+  evidence: boolean;
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
   connect?: string;
   /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
@@ -412,6 +423,7 @@ export function readFlowsFlags(argv: Record<string, unknown>): FlowsFlags {
     json: (argv["json"] as boolean | undefined) ?? false,
     out: (argv["out"] as string | undefined),
     in: (argv["in"] as string[] | undefined),
+    evidence: (argv["evidence"] as boolean | undefined) ?? true,
     connect: (argv["connect"] as string | undefined),
     cdp: (argv["cdp"] as string | undefined),
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
@@ -806,6 +818,7 @@ export const FLAG_DEFAULTS = {
     "lock-timeout": 60000,
     "max-output": 200000,
     "json": false,
+    "evidence": true,
     "allow-file-urls": false,
     "headed": false,
   },
@@ -816,6 +829,7 @@ export const FLAG_DEFAULTS = {
     "lock-timeout": 60000,
     "max-output": 200000,
     "json": false,
+    "evidence": true,
     "allow-file-urls": false,
     "headed": false,
   },
@@ -831,6 +845,7 @@ export const FLAG_DEFAULTS = {
     "lock-timeout": 60000,
     "max-output": 200000,
     "json": false,
+    "evidence": true,
     "allow-file-urls": false,
     "headed": false,
   },
@@ -843,6 +858,7 @@ export const FLAG_DEFAULTS = {
     "lock-timeout": 60000,
     "max-output": 200000,
     "json": false,
+    "evidence": true,
     "allow-file-urls": false,
     "headed": false,
   },

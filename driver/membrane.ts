@@ -51,6 +51,11 @@ export interface MembraneOptions {
   pageMember?: (raw: object, prop: string) => unknown;
   /** Locator methods guarded by a ref's staleness check; see page.ts. */
   beforeLocatorAction?: (raw: object, method: string) => Promise<void> | undefined;
+  /** A function the script gave Playwright (an event listener, a route handler) threw or
+   * rejected. Playwright calls them from its event loop, where a throw would be an uncaught
+   * exception of the whole process (a session host's): it is caught and reported here instead
+   * (the call then fails). */
+  onListenerError?: (err: unknown) => void;
 }
 
 const BUILTIN_PROTOS = new Set<object | null>([
@@ -128,6 +133,7 @@ export class Membrane {
   private readonly proxies = new WeakMap<object, object>();
   private readonly raws = new WeakMap<object, object>();
   private readonly callbacks = new WeakMap<Function, Function>();
+  private readonly listeners_ = new WeakMap<Function, Function>();
   private readonly listeners: Listener[] = [];
   private readonly disposables: Array<{ dispose(): Promise<unknown> }> = [];
   private readonly undo = new Map<string, () => Promise<unknown>>();
@@ -432,6 +438,8 @@ export class Membrane {
       const self = this;
       const failed = (err: unknown) => {
         self.callbackError ??= new AgentError(`The function the script passed to ${where} threw: ${toAgentError(err).message}`);
+        // The call fails now, as Node would end a program (the sandbox's onListenerError).
+        self.opts.onListenerError?.(err);
         return undefined;
       };
       w = function (this: unknown, ...args: unknown[]) {

@@ -102,6 +102,14 @@ export class OutputFilter {
     this.accept(line);
   }
 
+  /** The evidence of a failed call (driver/evidence.ts): through the same control filter, but
+   * outside the cap — it is bounded by its own size (a few lines per tab), and a script that
+   * printed up to the cap needs it most. */
+  writeEvidence(lines: string[]): void {
+    this.flushMarker();
+    for (const text of lines) for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.accept(stripControls(raw));
+  }
+
   private flushMarker(): void {
     if (this.dropped > 0 && !this.markerShown) {
       this.accept(`[truncated ${this.dropped} bytes]`);

@@ -7,11 +7,18 @@
 // download of the call is closed, and what the call changed on the context is undone
 // (membrane.ts) so that the next call of a session host starts clean. What a script may touch
 // on every Playwright object is membrane.ts's.
+import { join } from 'node:path';
 import type { BrowserContext, Dialog, Download, Frame, Page } from 'playwright-core';
 import { AgentError, toAgentError } from './errors.js';
 import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
+import { EVIDENCE_BUDGET_MS, HUNG_NOTE, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
 import { newSnapshotState, playwrightRef, redactedContent, redactedFrameContent, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+
+/** The browser's own icon request is not the page's (some browsers make it, headless does not). */
+function isBrowserIcon(url: string): boolean {
+  return /^https?:\/\/[^/]+\/favicon\.ico(?:$|\?)/.test(url);
+}
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
@@ -33,6 +40,11 @@ export interface ScriptPage extends Page {
 interface PageState {
   snapshot: PageSnapshotState;
   cdp?: Promise<import('playwright-core').CDPSession>;
+  /** What the runner saw on this page, for the evidence of a failed call (driver/evidence.ts). */
+  consoleErrors: string[];
+  networkErrors: NetworkError[];
+  /** A dialog the script is handling and has not answered yet. */
+  openDialog?: Dialog;
 }
 
 export interface TabsOptions {
@@ -40,6 +52,8 @@ export interface TabsOptions {
   /** Evidence lines (DIALOG) go where the script's console.log goes. */
   onLine: (line: string) => void;
   allowFileUrls?: boolean;
+  /** A listener the script gave Playwright threw (or rejected): the call fails with it. */
+  onListenerError?: (err: unknown) => void;
 }
 
 /** The tabs of one call: every page that appears in the context during the call (openTab,
@@ -51,8 +65,11 @@ export class Tabs {
   private readonly downloads: Download[] = [];
   /** Every page of this call (the spare it started with, its tabs, its popups). */
   private readonly pages = new Set<Page>();
+  /** The pages the call used (opened, or that appeared during it), in order: the tabs its
+   * evidence is about (a host's unused spare tab is not one). */
+  private readonly used: Page[] = [];
   private spare: Page[];
-  private readonly onPage = (p: Page) => this.adopt(p);
+  private readonly onPage = (p: Page) => this.adopt(p, true);
 
   constructor(private readonly context: BrowserContext, private readonly opts: TabsOptions) {
     this.membrane = new Membrane({
@@ -61,21 +78,39 @@ export class Tabs {
       redactedContent: (raw, kind) => (kind === 'Page' ? redactedContent(raw as Page) : redactedFrameContent(raw as Frame)),
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
       beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
+      onListenerError: opts.onListenerError,
     });
     // A browser starts with one blank tab (and a session host keeps a fresh one ready): the
     // first openTab() takes it over instead of paying for a new one.
     this.spare = context.pages().filter((p) => !p.isClosed() && p.url() === 'about:blank');
-    for (const p of context.pages()) this.adopt(p);
+    for (const p of context.pages()) this.adopt(p, false);
     context.on('page', this.onPage);
   }
 
-  /** Every page of the call gets the runner's dialog and download handling once. */
-  private adopt(raw: Page): void {
-    if (this.states.has(raw)) return;
-    this.states.set(raw, { snapshot: newSnapshotState() });
+  /** Every page of the call gets the runner's dialog, download and evidence handling once. */
+  private adopt(raw: Page, used: boolean): void {
+    if (this.states.has(raw)) {
+      if (used && !this.used.includes(raw)) this.used.push(raw);
+      return;
+    }
+    const state: PageState = { snapshot: newSnapshotState(), consoleErrors: [], networkErrors: [] };
+    this.states.set(raw, state);
     this.pages.add(raw);
+    if (used) this.used.push(raw);
     raw.on('dialog', (d: Dialog) => this.onDialog(raw, d));
     raw.on('download', (d: Download) => void this.downloads.push(d));
+    // The evidence of a failed call: the latest console errors and failed requests, recorded
+    // by the runner (the script never sees these listeners).
+    raw.on('console', (m) => {
+      if (m.type() === 'error') keepLatest(state.consoleErrors, m.text());
+    });
+    raw.on('pageerror', (e) => keepLatest(state.consoleErrors, `uncaught: ${e.name ? `${e.name}: ` : ''}${e.message}`));
+    raw.on('requestfailed', (r) => {
+      if (!isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), type: r.resourceType(), error: r.failure()?.errorText ?? 'failed' });
+    });
+    raw.on('response', (r) => {
+      if (r.status() >= 400 && !isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), status: r.status(), type: r.request().resourceType() });
+    });
   }
 
   /** Prints the dialog as evidence; dismisses it (Playwright's default policy) unless the
@@ -86,7 +121,22 @@ export class Tabs {
     this.opts.onLine(`DIALOG ${d.type()} ${JSON.stringify(d.message())}`);
     // Playwright's objects are EventEmitters; its typings leave listenerCount out.
     const count = (e: unknown) => (e as { listenerCount(ev: string): number }).listenerCount('dialog');
-    if (count(raw) > 1 || count(this.context) > 0) return;
+    if (count(raw) > 1 || count(this.context) > 0) {
+      // The script answers it: until it does, it is the page's open dialog (evidence).
+      const state = this.states.get(raw)!;
+      state.openDialog = d;
+      const answered = () => {
+        if (state.openDialog === d) state.openDialog = undefined;
+      };
+      for (const m of ['accept', 'dismiss'] as const) {
+        const original = d[m].bind(d);
+        (d as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
+          answered();
+          return (original as (...x: unknown[]) => Promise<void>)(...a);
+        };
+      }
+      return;
+    }
     void d.dismiss().catch(() => undefined);
   }
 
@@ -96,7 +146,7 @@ export class Tabs {
     const refusal = this.membrane.urlRefusal(url);
     if (refusal) throw refusal;
     const raw = this.spare.shift() ?? (await this.context.newPage().catch((e) => { throw toAgentError(e); }));
-    this.adopt(raw);
+    this.adopt(raw, true);
     // Same default viewport as a Playwright launch (1280x720), so screenshots and responsive
     // checks do not depend on how the browser window was sized. (A host's spare tab has it.)
     const size = raw.viewportSize();
@@ -125,6 +175,9 @@ export class Tabs {
   async close(pg: unknown): Promise<void> {
     if (this.membrane.revoked) return;
     const raw = this.pageOf(pg, 'closeTab');
+    // Closed for the script from now on (its evidence too), whenever the target goes.
+    const at = this.used.indexOf(raw);
+    if (at >= 0) this.used.splice(at, 1);
     // Not awaited: the tab is already unusable from the script, and waiting for the target to
     // be destroyed would only add a round trip to every call.
     if (!raw.isClosed()) void raw.close().catch(() => undefined);
@@ -190,6 +243,51 @@ export class Tabs {
     })();
   }
 
+  /**
+   * The evidence of a failed call (driver/evidence.ts): for each tab the call used that is
+   * still open, its URL, title, a screenshot under pwd, the latest console errors and failed
+   * requests, and a dialog the script left unanswered (dismissed, so the screenshot can be
+   * taken). All tabs at once, within EVIDENCE_BUDGET_MS; a page that does not answer a trivial
+   * evaluate in PAGE_ANSWER_MS is hung and gets a note instead of a title and screenshot.
+   * Raw pages: it runs after the script's view is revoked. Never throws.
+   */
+  async collectEvidence(budgetMs = EVIDENCE_BUDGET_MS): Promise<TabEvidence[]> {
+    const until = Date.now() + budgetMs;
+    const left = () => Math.max(0, until - Date.now());
+    const open = this.used.filter((p) => !p.isClosed());
+    return Promise.all(
+      open.map(async (raw, i): Promise<TabEvidence> => {
+        const state = this.states.get(raw)!;
+        const ev: TabEvidence = {
+          tab: i + 1,
+          url: raw.url(),
+          title: null,
+          screenshot: null,
+          consoleErrors: [...state.consoleErrors],
+          networkErrors: [...state.networkErrors],
+          dialog: null,
+        };
+        const dialog = state.openDialog;
+        if (dialog) {
+          ev.dialog = { type: dialog.type(), message: dialog.message() };
+          state.openDialog = undefined;
+          await within(dialog.dismiss(), Math.min(PAGE_ANSWER_MS, left()), undefined);
+        }
+        const title = await within(raw.evaluate(() => document.title) as Promise<string | undefined>, Math.min(PAGE_ANSWER_MS, left()), undefined);
+        if (title === undefined) {
+          ev.skipped = left() === 0 ? OUT_OF_TIME_NOTE : HUNG_NOTE;
+          return ev;
+        }
+        ev.title = title;
+        const file = join(this.opts.pwd, `evidence-tab-${i + 1}.png`);
+        const shot = await within(raw.screenshot({ path: file, timeout: Math.max(1, left()) }).then(() => file), left(), null);
+        ev.screenshot = shot;
+        if (!shot) ev.skipped = OUT_OF_TIME_NOTE;
+        return ev;
+      }),
+    );
+  }
+
   /** The script's calls refuse from now on (a script that outlives its call). */
   revoke(): void {
     this.membrane.revoke();
@@ -214,9 +312,9 @@ export class Tabs {
     const raw = this.pageOf(pg, 'annotatedScreenshot');
     const state = this.states.get(raw)!.snapshot;
     // Its own snapshot must not become the "previous snapshot" the script's next diff uses.
-    const previousTree = state.previousTree;
+    const { previousTree, previousModal } = state;
     const snap = await takeSnapshot(raw, state, { interactive: true });
-    state.previousTree = previousTree;
+    Object.assign(state, { previousTree, previousModal });
     const refs = [...snap.tree.matchAll(/\[ref=((?:f\d+)?e\d+)\]/g)].map((m) => m[1]).slice(0, 300);
     const boxes = (
       await Promise.all(

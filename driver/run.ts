@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { OutputFilter, SENTINEL, oneLine } from './output.js';
 import { exitCodeOf } from './errors.js';
+import { boundEvidence, evidenceLines, type TabEvidence } from './evidence.js';
 import { makePrivateDir } from './sessions/private.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from './sessions/lock.js';
 import { touchSession } from './sessions/registry.js';
@@ -80,6 +81,9 @@ export interface RunOptions {
   inputs?: string[];
   /** The script's `params` global (`gstack flows run`, `gstack run --params`); `{}` when absent. */
   params?: Readonly<Record<string, unknown>>;
+  /** A failed call prints each open tab's evidence before its `[error]` line (default true;
+   * `--no-evidence`). */
+  evidence?: boolean;
 }
 
 export interface RunResult {
@@ -95,6 +99,10 @@ export interface RunResult {
   durationMs: number;
   /** This call's artifact directory (it outlives the call). */
   pwd: string | null;
+  /** A failed call's evidence, one entry per tab that was open (driver/evidence.ts), with
+   * screenshot paths as reported (the `--out` copy when given); null when the call succeeded,
+   * evidence was off, or the call failed before a script ran. */
+  evidence: TabEvidence[] | null;
 }
 
 // The flags' defaults, from the catalog (a library caller that leaves an option out gets the
@@ -147,17 +155,20 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   let artifacts: string[] = [];
   const cleanups: Array<() => Promise<unknown>> = [];
   let deadline: DeadlineHandle | undefined;
+  let evidence: TabEvidence[] | null = null;
+  /** Files an evidence block already named with an ARTIFACT line. */
+  const named = new Set<string>();
 
   const finish = async (exitCode: RunResult['exitCode'], error: string | null): Promise<RunResult> => {
     deadline?.done();
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
     // ARTIFACT lines come before the sentinel, which stays the last line of a success.
-    filter.finish(error ?? undefined, options.out ? artifacts.map((a) => `ARTIFACT ${a}`) : []);
+    filter.finish(error ?? undefined, options.out ? artifacts.filter((a) => !named.has(a)).map((a) => `ARTIFACT ${a}`) : []);
     const durationMs = Date.now() - started;
     // Sessions (issue 4): the at-most-daily sweep of idle sessions, after the lock is released.
     // One stat on most calls; never throws.
     if (pwd) await maybeHousekeep({ env });
-    return { ok: exitCode === 0, exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : oneLine(error), durationMs, pwd };
+    return { ok: exitCode === 0, exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : oneLine(error), durationMs, pwd, evidence };
   };
 
   if (typeof script !== 'string' || !script.trim()) {
@@ -187,12 +198,14 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     }
 
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const wantEvidence = options.evidence !== false;
+    const failsAnyway = () => !filter.sawSentinel;
     let outcome: EngineRunOutcome;
     if (engine === 'aside') {
       const { runOnAside } = await import('./engines/aside.js');
       // --in: Aside's pwd exists only once the script runs, so the files go in with the script.
       const withInputs = inputs.length ? (await asidePreamble(inputs)) + script : script;
-      outcome = await runOnAside({ script: withInputs, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env, params: options.params });
+      outcome = await runOnAside({ script: withInputs, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env, params: options.params, evidence: wantEvidence, failsAnyway });
     } else {
       // 2. Profile and artifact dir; the lock serializes calls on one profile.
       let profileDir: string;
@@ -270,6 +283,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         deadline,
         allowFileUrls: options.allowFileUrls,
         params: options.params,
+        evidence: wantEvidence,
+        failsAnyway,
       });
     }
 
@@ -286,12 +301,24 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     }
 
     // 4. The truth: completed, printed the sentinel, and nothing reported an error after it.
-    if (!outcome.completed) return finish(1, outcome.error ?? 'The script failed.');
-    if (!filter.sawSentinel) {
-      return finish(1, `The script finished without printing ${SENTINEL}. End every flow with console.log("${SENTINEL}") after its last step, so success is explicit.`);
+    const failure = !outcome.completed
+      ? outcome.error ?? 'The script failed.'
+      : !filter.sawSentinel
+        ? `The script finished without printing ${SENTINEL}. End every flow with console.log("${SENTINEL}") after its last step, so success is explicit.`
+        : filter.errorAfterSentinel
+          ? 'The script printed an error line after GSTACK_STEP_OK; treat the call as failed and read the lines above.'
+          : null;
+    if (failure === null) return finish(0, null);
+    // 5. A failed call explains itself: the evidence its engine took, just before the [error]
+    // line, with each screenshot named where the reader finds it (its --out copy).
+    if (outcome.evidence) {
+      const from = artifactDir ?? '';
+      const where = (p: string) => (options.out && from ? join(resolve(options.cwd ?? process.cwd(), options.out), relative(from, p)) : p);
+      evidence = outcome.evidence.map(boundEvidence).map((t) => ({ ...t, screenshot: t.screenshot && where(t.screenshot) }));
+      for (const t of evidence) if (t.screenshot) named.add(t.screenshot);
+      filter.writeEvidence(evidenceLines(evidence));
     }
-    if (filter.errorAfterSentinel) return finish(1, 'The script printed an error line after GSTACK_STEP_OK; treat the call as failed and read the lines above.');
-    return finish(0, null);
+    return finish(1, failure);
   } catch (err) {
     if (err instanceof MisroutedCall) {
       for (const c of cleanups.reverse()) await c().catch(() => undefined);

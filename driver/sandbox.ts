@@ -11,6 +11,7 @@ import { createConfinedFs } from './confined-fs.js';
 import { AgentError, rewriteError, toAgentError } from './errors.js';
 import { Tabs } from './page.js';
 import { CallEnded } from './membrane.js';
+import type { TabEvidence } from './evidence.js';
 
 export interface SandboxHost {
   context: BrowserContext;
@@ -169,6 +170,29 @@ export interface SandboxRun {
   cleanUp(): Promise<void>;
   /** The call changed the context in a way cleanUp cannot undo: restart the browser. */
   readonly dirty: boolean;
+  /** Each open tab's evidence for a failed call (driver/evidence.ts); bounded, never throws. */
+  collectEvidence(): Promise<TabEvidence[]>;
+}
+
+/**
+ * What a script did wrong outside its own `await` chain, named as Node itself names it: a
+ * promise it rejected with no handler, or a throw from a callback it gave Playwright (an event
+ * listener) — Node would end the process with either; here they end the call (issue 25,
+ * "truthful failures"). A thrown non-Error says so instead of printing a bare value.
+ */
+export function describeThrown(err: unknown, names: string[]): string {
+  if (err instanceof Error || (err && typeof err === 'object' && 'message' in err && 'stack' in err)) return rewriteError(err, { availableGlobals: names });
+  return `the script threw a non-Error value: ${formatArg(err)}. Throw an Error instead (throw new Error("what went wrong")), so the message says what happened.`;
+}
+
+function describeUnhandled(reason: unknown, names: string[]): string {
+  const what = reason instanceof Error || (reason && typeof reason === 'object' && 'message' in reason) ? `${(reason as Error).name ?? 'Error'}: ${rewriteError(reason, { availableGlobals: names })}` : formatArg(reason);
+  return `Unhandled promise rejection in the script: ${what}. A promise was rejected and nothing awaited or caught it (Node ends a program for this too): await the call that made it, or add .catch().`;
+}
+
+function describeListenerThrow(err: unknown, names: string[]): string {
+  const what = err instanceof Error || (err && typeof err === 'object' && 'message' in err) ? `${(err as Error).name ?? 'Error'}: ${rewriteError(err, { availableGlobals: names })}` : `a non-Error value: ${formatArg(err)}`;
+  return `Uncaught exception in a callback the script gave Playwright (an event listener such as pg.on(...)): ${what}. Node ends a program for this too: catch errors inside the callback.`;
 }
 
 /** Compiles the script (wrapped as an async function so top-level await works). Throws an
@@ -194,15 +218,45 @@ export function compileScript(script: string, availableGlobals: string[]): vm.Sc
 export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog): SandboxRun {
   const names = catalog.globals.map((g) => g.name);
   const compiled = compileScript(script, names);
-  const tabs = new Tabs(host.context, { pwd: host.pwd, onLine: host.onLine, allowFileUrls: host.allowFileUrls });
+  // The first failure outside the script's own await chain (see describeThrown) ends the call.
+  let failOutside: ((message: string) => void) | undefined;
+  const outside = new Promise<never>((_, reject) => {
+    failOutside = (message) => reject(new AgentError(message));
+  });
+  outside.catch(() => undefined);
+  const tabs = new Tabs(host.context, {
+    pwd: host.pwd,
+    onLine: host.onLine,
+    allowFileUrls: host.allowFileUrls,
+    onListenerError: (err) => failOutside?.(describeListenerThrow(err, names)),
+  });
   const globals: Record<string, unknown> = Object.create(null);
   for (const name of GLOBAL_NAMES) globals[name] = CHROMIUM_GLOBALS[name](host, tabs);
   const ctx = vm.createContext(globals, { name: 'gstack flow script', codeGeneration: { strings: true, wasm: false } });
+  // A promise the script made (its realm's Promise) or one our API handed it (rejected with our
+  // AgentError) that nobody handled: Node reports it on the process after the microtasks run.
+  const scriptPromise = vm.runInContext('Promise', ctx) as PromiseConstructor;
+  const onUnhandled = (reason: unknown, promise: Promise<unknown>) => {
+    if (tabs.membrane.revoked) return;
+    if (promise instanceof scriptPromise || reason instanceof AgentError) failOutside?.(describeUnhandled(reason, names));
+  };
+  process.on('unhandledRejection', onUnhandled);
   const done = (async () => {
     try {
-      await (compiled.runInContext(ctx, { displayErrors: false }) as Promise<unknown>);
-    } catch (err) {
-      throw new AgentError(rewriteError(tabs.membrane.callbackError ?? err, { availableGlobals: names }));
+      const run = (async () => {
+        try {
+          await (compiled.runInContext(ctx, { displayErrors: false }) as Promise<unknown>);
+        } catch (err) {
+          throw new AgentError(describeThrown(tabs.membrane.callbackError ?? err, names));
+        }
+        // Node reports a rejection nobody handled once the microtasks have run: give it that
+        // turn, so a script that rejects and then ends at once still fails.
+        await new Promise((r) => setImmediate(r));
+      })();
+      run.catch(() => undefined); // when `outside` wins, the script's own end is not news
+      await Promise.race([run, outside]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
     }
     // A route handler or listener that threw fails the call (membrane.ts, callbackError); when
     // the script failed too, most often because of it, that error is the one told.
@@ -212,6 +266,7 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
     done,
     revoke: () => tabs.revoke(),
     cleanUp: () => tabs.cleanUp(),
+    collectEvidence: () => tabs.collectEvidence(),
     get dirty() {
       return tabs.membrane.dirty;
     },

@@ -25,6 +25,8 @@ export interface PageSnapshotState {
    * (`''` until the page's first cross-document navigation, then `f2`, `f3`...). */
   mainFramePrefix: string;
   snapshots: number;
+  /** A modal dialog was open at the previous snapshot (see diffTrees). */
+  previousModal?: boolean;
 }
 export function newSnapshotState(): PageSnapshotState {
   return { refs: new Map(), mainFramePrefix: '', snapshots: 0 };
@@ -315,19 +317,48 @@ const withoutRefs = (line: string) => line.replace(REF_TOKEN_RE, '');
  * one field to the next (every fill and click does it) is not a change of either line. */
 const diffKey = (line: string) => withoutRefs(line).replace(/ \[active\]/g, '');
 
+/** The loose key a dialog's background is compared by: what a line says, not how it is
+ * laid out. Opening a dialog re-roots the tree (every line indents) and a background under
+ * `aria-hidden` prints names as text (`heading [level=1]: Orders` for `heading "Orders"
+ * [level=1]`); neither is a change of the page behind it. */
+function looseKey(line: string): string {
+  const l = parseLine(line);
+  if (l.unknown) return diffKey(line).trim() + WORDS;
+  const attrs = (l.text.match(/\[[^\]]*\]/g) ?? []).filter((a) => !/^\[(?:ref=|active\]|aria-hidden\])/.test(a)).sort();
+  const after = /\]?:\s(.*)$/.exec(l.text.replace(REF_TOKEN_RE, ''))?.[1] ?? '';
+  let words = after;
+  try {
+    if (l.name !== undefined) words = JSON.parse(`"${l.name}"`) as string;
+  } catch {
+    words = l.name ?? after;
+  }
+  return `${l.role} ${attrs.join(' ')}${WORDS}${words}`;
+}
+
+/** Separates a loose key's element part from its words. */
+const WORDS = '\u0000';
+/** Two loose keys are the same line when their element parts match and their words do, or one
+ * side has none: under aria-hidden a form control's name (which comes from its label) is not
+ * computed, so `textbox "Email"` prints as `textbox`. */
+function sameLoose(x: string, y: string): boolean {
+  if (x === y) return true;
+  const [ex, wx] = x.split(WORDS);
+  const [ey, wy] = y.split(WORDS);
+  return ex === ey && (!wx || !wy);
+}
+
+/** An unnamed wrapper without text: structure only (a dialog opening adds one at the root). */
+const isBareWrapper = (line: string) => /^\s*- generic(?: \[[^\]]*\])*:?\s*$/.test(line);
+
 /**
- * What changed between two trees, compared without their refs: a re-rendered element that
- * reads the same is unchanged, however its ref moved (and focus, `[active]`, is not compared). Each run of changes is preceded by one
- * line of context from the new tree — the nearest line above it at its depth or shallower (the
- * label next to it, else its parent) — so `- cell "123"` / `+ cell "456"` says which field.
- * Removed lines are printed without refs (they are gone); added lines keep theirs.
+ * The hunks between two line lists under `key`, appended to `out`. Each run of changes is
+ * preceded by one line of context from the new list — the nearest line above it at its depth
+ * or shallower (the label next to it, else its parent) — unless that line was already shown
+ * or lies above what was shown: context stays in page order. Removed lines are printed
+ * without refs (they are gone); added lines keep theirs.
  */
-function diffTrees(prev: string | undefined, next: string): string {
-  if (prev === undefined) return BASELINE_DIFF;
-  const a = prev.split('\n');
-  const b = next.split('\n');
-  const parts = diffArrays(a.map(diffKey), b.map(diffKey));
-  const out: string[] = [];
+function hunks(a: string[], b: string[], key: (line: string) => string, out: string[], same?: (x: string, y: string) => boolean): void {
+  const parts = diffArrays(a.map(key), b.map(key), same ? { comparator: same } : undefined);
   let i = 0; // position in a
   let j = 0; // position in b
   let lastShown = -1; // the last line of b printed (as context or as added)
@@ -353,12 +384,85 @@ function diffTrees(prev: string | undefined, next: string): string {
     const depth = indentOf(firstAdded >= 0 ? b[firstAdded] : removed[0]);
     let ctx = hunkStart - 1;
     while (ctx >= 0 && indentOf(b[ctx]) > depth) ctx--;
-    if (ctx >= 0 && ctx !== lastShown) out.push(`  ${b[ctx]}`);
+    if (ctx > lastShown) out.push(`  ${b[ctx]}`);
     for (const line of removed) out.push(`- ${withoutRefs(line)}`);
     for (let n = hunkStart; n < j; n++) out.push(`+ ${b[n]}`);
-    lastShown = j > hunkStart ? j - 1 : ctx;
+    lastShown = Math.max(lastShown, j > hunkStart ? j - 1 : ctx);
+  }
+}
+
+/** The dialogs of a tree: each `dialog`/`alertdialog` line, by what it says, with the range of
+ * its subtree. */
+function dialogsOf(lines: string[]): Array<{ key: string; label: string; from: number; to: number }> {
+  const out: Array<{ key: string; label: string; from: number; to: number }> = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^\s*- (dialog|alertdialog)\b(?: "((?:[^"\\]|\\.)*)")?/.exec(lines[i]);
+    if (!m) continue;
+    let to = i + 1;
+    while (to < lines.length && indentOf(lines[to]) > indentOf(lines[i])) to++;
+    out.push({ key: diffKey(lines[i]).trim(), label: m[2] !== undefined ? `${m[1]} "${m[2]}"` : m[1], from: i, to });
+    i = to - 1;
+  }
+  return out;
+}
+
+const without = (lines: string[], ranges: Array<{ from: number; to: number }>) => lines.filter((_, n) => !ranges.some((r) => n >= r.from && n < r.to));
+const plural = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
+
+/** Whether the background of a tree is hidden from assistive technology: a background line
+ * under `aria-hidden` (what Playwright's snapshot shows), or the page said a modal is open
+ * (aria-modal, or a `<dialog>` opened with showModal()). */
+function backgroundHidden(rest: string[], modal: boolean): boolean {
+  return modal || rest.some((l) => / \[aria-hidden\]/.test(l));
+}
+
+/**
+ * What changed between two trees, compared without their refs: a re-rendered element that
+ * reads the same is unchanged, however its ref moved (and focus, `[active]`, is not compared).
+ * See `hunks` for the context lines.
+ *
+ * A dialog that opens or closes is said in one line, not as the whole page changing under it:
+ * `dialog "Save 1 change?" opened; the page behind it is hidden (N lines)` followed by the
+ * dialog's own tree, or `… closed; the page behind it is back (N lines)`; then whatever really
+ * changed behind it, compared by what the lines say (looseKey).
+ */
+export function diffTrees(prev: string | undefined, next: string, modal = { before: false, now: false }): string {
+  if (prev === undefined) return BASELINE_DIFF;
+  const a = prev.split('\n');
+  const b = next.split('\n');
+  const out: string[] = [];
+  const da = dialogsOf(a);
+  const db = dialogsOf(b);
+  const opened = db.filter((d) => !da.some((x) => x.key === d.key));
+  const closed = da.filter((d) => !db.some((x) => x.key === d.key));
+  if (opened.length === 0 && closed.length === 0) {
+    hunks(a, b, diffKey, out);
+  } else {
+    const bare = (l: string) => !isBareWrapper(l);
+    const restA = without(a, closed).filter(bare);
+    const restB = without(b, opened).filter(bare);
+    for (const d of closed) {
+      out.push(backgroundHidden(restA, modal.before) ? `${d.label} closed; the page behind it is back (${plural(restB.length)})` : `${d.label} closed`);
+    }
+    for (const d of opened) {
+      out.push(backgroundHidden(restB, modal.now) ? `${d.label} opened; the page behind it is hidden (${plural(restB.length)})` : `${d.label} opened`);
+      for (let n = d.from; n < d.to; n++) out.push(`+ ${b[n]}`);
+    }
+    hunks(restA, restB, looseKey, out, sameLoose);
   }
   return out.length ? bound(out.join('\n'), MAX_DIFF_CHARS, 'diff') : NO_CHANGE_DIFF;
+}
+
+/** Whether a modal dialog is open in the page: asked only when the tree shows a dialog. */
+async function modalOpen(page: Page, tree: string): Promise<boolean> {
+  if (!/^\s*- (?:dialog|alertdialog)\b/m.test(tree)) return false;
+  return page
+    .evaluate(() =>
+      Array.from(document.querySelectorAll('[role=dialog][aria-modal=true], [role=alertdialog][aria-modal=true], dialog')).some((el) =>
+        el.tagName === 'DIALOG' ? el.matches(':modal') : (el as HTMLElement).offsetParent !== null || getComputedStyle(el).position === 'fixed',
+      ),
+    )
+    .catch(() => false);
 }
 
 export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: SnapshotOptions = {}): Promise<SnapshotResult> {
@@ -396,8 +500,10 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
   let tree = lines.map((l) => l.text).join('\n');
   if (opts.interactive && !tree) tree = '[no interactive elements]';
   tree = bound(tree, MAX_TREE_CHARS, 'snapshot');
-  const diff = diffTrees(state.previousTree, tree);
+  const modal = { before: state.previousModal ?? false, now: await modalOpen(page, tree) };
+  const diff = diffTrees(state.previousTree, tree, modal);
   state.previousTree = tree;
+  state.previousModal = modal.now;
   state.snapshots++;
   return { tree, diff };
 }

@@ -4,6 +4,7 @@
 import { asideSaysNoWindow, runAsideRepl } from './aside-probe.js';
 import { SENTINEL } from '../output.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
+import { parseAsideEvidence, wrapForAside, type TabEvidence } from '../evidence.js';
 
 /** The line an Aside script prints with its own artifact directory (cookbook and render). */
 export const ASIDE_DIR_LABEL = 'ASIDE_DIR=';
@@ -70,11 +71,20 @@ export function withParamsPrelude(script: string, params: Readonly<Record<string
 }
 
 export async function runOnAside(input: EngineRunInput & { env?: NodeJS.ProcessEnv }): Promise<EngineRunOutcome> {
+  // Evidence on failure is collected by the script itself under Aside (driver/evidence.ts):
+  // its one marked line is taken out of the output here.
+  const wrapped = input.evidence === false ? undefined : wrapForAside(input.script);
+  let evidence: { tabs: TabEvidence[]; pwd?: string } | undefined;
   // Aside reports a throw as a trailing `[error ...` line. We hold such lines back until
   // another line follows: if the run ends on them, the runner's own final `[error]` line
   // carries the same cause, so the output ends with exactly one error line on both engines.
   const held: string[] = [];
   const onLine = (line: string): void => {
+    const ev = wrapped && parseAsideEvidence(line, wrapped.marker);
+    if (ev) {
+      evidence = ev;
+      return;
+    }
     if (line.startsWith('[error')) {
       held.push(line);
       return;
@@ -82,28 +92,39 @@ export async function runOnAside(input: EngineRunInput & { env?: NodeJS.ProcessE
     for (const h of held.splice(0)) input.onLine(h);
     input.onLine(line);
   };
-  const res = await runAsideRepl(withParamsPrelude(input.script, input.params), {
+  const res = await runAsideRepl(withParamsPrelude(wrapped?.script ?? input.script, input.params), {
     timeoutMs: input.timeoutMs,
     onLine,
     signal: input.signal,
     env: input.env,
   });
-  const verdict = judgeAsideOutput(res.lines, res.exitCode);
+  const verdict = judgeAsideOutput(
+    wrapped ? res.lines.filter((l) => !l.startsWith(wrapped.marker)) : res.lines,
+    res.exitCode,
+  );
+  verdict.artifactDir ??= evidence?.pwd;
   const endedOnThrow = !res.timedOut && !res.aborted && !verdict.completed && verdict.error?.startsWith('The script threw on Aside');
   if (!endedOnThrow) for (const h of held.splice(0)) input.onLine(h);
 
   if (res.spawnError)
     return { completed: false, error: `The aside CLI could not be started (${res.spawnError}). Check with \`gstack probe\`, or run with --engine chromium.` };
   if (res.timedOut)
-    return {
+    return withEvidence({
       completed: false,
       timedOut: true,
       artifactDir: verdict.artifactDir,
       error: `The script did not finish within ${Math.round(input.timeoutMs / 100) / 10} s (--timeout); aside repl was stopped. The page may be slow or a wait never matched: wait for a specific selector, or raise --timeout.`,
-    };
-  if (res.aborted) return { completed: false, artifactDir: verdict.artifactDir, error: 'The call was interrupted; aside repl was stopped.' };
+    });
+  if (res.aborted) return withEvidence({ completed: false, artifactDir: verdict.artifactDir, error: 'The call was interrupted; aside repl was stopped.' });
   // The window was closed after the probe said ready: say so rather than "exited with code 1".
   if (!verdict.completed && res.exitCode !== 0 && asideSaysNoWindow(res.stderrTail))
-    return { completed: false, artifactDir: verdict.artifactDir, error: 'The Aside app has no browser window open, so the script did not run. Open a window in Aside and run again, or run with --engine chromium.' };
-  return verdict;
+    return withEvidence({ completed: false, artifactDir: verdict.artifactDir, error: 'The Aside app has no browser window open, so the script did not run. Open a window in Aside and run again, or run with --engine chromium.' });
+  return withEvidence(verdict);
+
+  /** A failed run carries the evidence its wrapper printed (none after a timeout: the CLI was
+   * stopped before the script could collect it). */
+  function withEvidence(outcome: EngineRunOutcome): EngineRunOutcome {
+    if (evidence && (!outcome.completed || input.failsAnyway?.())) outcome.evidence = evidence.tabs;
+    return outcome;
+  }
 }

@@ -149,7 +149,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     }
   })();
   try {
-    let outcome = await Promise.race([work, deadline, gone]);
+    let outcome: EngineRunOutcome = await Promise.race([work, deadline, gone]);
     if (!outcome.completed && !outcome.timedOut && !input.signal?.aborted && opened?.gone && /closed|crash|disconnect/i.test(outcome.error ?? '')) {
       // The script's own error may have come first ("Target page, context or browser has been
       // closed"); a browser that is gone, or going within a moment, is the real cause.
@@ -159,6 +159,13 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     // From here on nothing the script still holds may act: its tabs, context view, fs and
     // console refuse, so a script that outlives its call cannot touch the next one.
     run?.revoke();
+    // A failed call explains itself: each open tab's evidence, before any tab closes (also
+    // after a timeout or an interruption, while the browser is still there; bounded, see
+    // driver/evidence.ts).
+    if (run && input.evidence !== false && (!outcome.completed || input.failsAnyway?.())) {
+      outcome.evidence = await run.collectEvidence();
+      trace('evidence taken');
+    }
     if (outcome.timedOut) {
       // The page may be wedged: kill (a host restarts its browser). The launch may still be
       // in flight: whatever it opens later is killed too.

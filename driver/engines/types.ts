@@ -3,6 +3,7 @@
 // the script and reports lines.
 
 export type { EngineName } from '../catalog.gen.js';
+import type { TabEvidence } from '../evidence.js';
 
 export interface EngineRunInput {
   script: string;
@@ -16,6 +17,11 @@ export interface EngineRunInput {
   signal?: AbortSignal;
   /** The script's `params` global (catalog "params"): `{}` when the call has none. */
   params?: Readonly<Record<string, unknown>>;
+  /** Take each open tab's evidence when the call fails (default on; `--no-evidence`). */
+  evidence?: boolean;
+  /** The script completed but the call fails anyway (it printed no sentinel): the runner
+   * knows, the engine asks before its tabs close. */
+  failsAnyway?: () => boolean;
 }
 
 export interface EngineRunOutcome {
@@ -26,4 +32,6 @@ export interface EngineRunOutcome {
   timedOut?: boolean;
   /** Where the script's artifacts are (chromium: input.pwd; aside: last ASIDE_DIR= line). */
   artifactDir?: string;
+  /** Each open tab's evidence, taken before the tabs closed (a failed call, evidence on). */
+  evidence?: TabEvidence[];
 }

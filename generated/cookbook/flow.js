@@ -26,6 +26,7 @@ const EVIDENCE_HOOK = [
   "  if (window.__gstackErrors) return;",
   "  const errors = (window.__gstackErrors = []);",
   "  const failed = (window.__gstackNetErrors = []);",
+  "  window.__gstackPending = 0;",
   "  const show = (v) => { try { return v instanceof Error ? String(v) : typeof v === 'object' ? JSON.stringify(v) : String(v); } catch (e) { return String(v); } };",
   "  const original = console.error;",
   "  console.error = function (...args) { errors.push(args.map(show).join(' ')); return original.apply(this, args); };",
@@ -37,9 +38,10 @@ const EVIDENCE_HOOK = [
   "  const fetch0 = window.fetch;",
   "  if (fetch0) window.fetch = function (input, init) {",
   "    const url = abs(input && input.url ? input.url : input);",
+  "    window.__gstackPending++;",
   "    return fetch0.call(this, input, init).then(",
-  "      (r) => { if (r.status >= 400) failed.push({ url: r.url || url, status: r.status, type: 'fetch' }); return r; },",
-  "      (err) => { failed.push({ url, type: 'fetch', error: show(err && err.message || err) }); throw err; });",
+  "      (r) => { window.__gstackPending--; if (r.status >= 400) failed.push({ url: r.url || url, status: r.status, type: 'fetch' }); return r; },",
+  "      (err) => { window.__gstackPending--; failed.push({ url, type: 'fetch', error: show(err && err.message || err) }); throw err; });",
   "  };",
   "  const open0 = XMLHttpRequest.prototype.open;",
   "  XMLHttpRequest.prototype.open = function (method, url) {",
@@ -48,6 +50,12 @@ const EVIDENCE_HOOK = [
   "    x.addEventListener('error', () => failed.push({ url: target, type: 'xmlhttprequest', error: 'network error' }));",
   "    x.addEventListener('timeout', () => failed.push({ url: target, type: 'xmlhttprequest', error: 'timeout' }));",
   "    return open0.apply(this, arguments);",
+  "  };",
+  "  const send0 = XMLHttpRequest.prototype.send;",
+  "  XMLHttpRequest.prototype.send = function () {",
+  "    window.__gstackPending++;",
+  "    this.addEventListener('loadend', () => window.__gstackPending--);",
+  "    return send0.apply(this, arguments);",
   "  };",
   "})();",
 ].join("\n");
@@ -104,6 +112,80 @@ async function waitForLoad(pg) {
   }
 }
 
+// Waits until the page is quiet after a step: no fetch or XHR under way (the evidence hook
+// counts them) and no DOM change for 200 ms, 3 s at most, so a late answer is credited to the
+// step that caused it, not to the next one.
+async function settle(pg) {
+  await pg.evaluate(() => new Promise((resolve) => {
+    const until = Date.now() + 3000;
+    let last = Date.now();
+    const seen = new MutationObserver(() => { last = Date.now(); });
+    seen.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const check = () => {
+      const busy = (/** @type {any} */ (window).__gstackPending || 0) > 0 || Date.now() - last < 200;
+      if (busy && Date.now() < until) return void setTimeout(check, 50);
+      seen.disconnect();
+      resolve(undefined);
+    };
+    setTimeout(check, 50);
+  })).catch(() => undefined);
+}
+
+// Where this step's evidence starts: the hook's lists and the resource timings so far, in the
+// current document (a step that loads another document starts them afresh).
+async function evidenceMark(pg) {
+  return pg.evaluate(() => ({
+    doc: performance.timeOrigin,
+    at: performance.now(),
+    errors: (/** @type {any} */ (window).__gstackErrors || []).length,
+    net: (/** @type {any} */ (window).__gstackNetErrors || []).length,
+  })).catch(() => null);
+}
+
+// What the step caused: console errors and failed requests since its mark.
+async function evidenceSince(pg, mark) {
+  return pg.evaluate((m) => {
+    const w = /** @type {any} */ (window);
+    const same = m && m.doc === performance.timeOrigin;
+    const errors = (w.__gstackErrors || []).slice(same ? m.errors : 0);
+    const net = [];
+    const seen = new Set();
+    const timing = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource")));
+    for (const t of timing) {
+      if (same && t.startTime < m.at) continue;
+      if (t.responseStatus >= 400 && !/\/favicon\.ico$/.test(t.name) && !seen.has(t.name)) {
+        seen.add(t.name);
+        net.push({ url: t.name, status: t.responseStatus, type: t.initiatorType || t.entryType });
+      }
+    }
+    for (const e of (w.__gstackNetErrors || []).slice(same ? m.net : 0)) {
+      if (!seen.has(e.url)) {
+        seen.add(e.url);
+        net.push(e);
+      }
+    }
+    return { errors, net };
+  }, mark).catch(() => ({ errors: [], net: [] }));
+}
+
+// A submit the browser blocked: after a click on a submit control (or Enter in a field) whose
+// form is still here and invalid, the first invalid field's name and its validationMessage
+// (the bubble "Please fill out this field." that a screenshot shows and a snapshot does not).
+async function blockedSubmit(el, action, value) {
+  return el.evaluate((e, how) => {
+    const field = /** @type {any} */ (e);
+    const form = field.form;
+    if (!form || form.noValidate || field.formNoValidate) return null;
+    const submits = how.action === "click" && (field.type === "submit" || field.type === "image");
+    const enter = how.action === "press" && (how.value || "Enter") === "Enter" && field.tagName === "INPUT";
+    if (!submits && !enter) return null;
+    const bad = Array.from(/** @type {any[]} */ (form.elements)).find((x) => x.willValidate && !x.validity.valid);
+    if (!bad) return null;
+    const label = (bad.labels && bad.labels[0] && bad.labels[0].textContent) || bad.getAttribute("aria-label") || bad.name || bad.placeholder || bad.type;
+    return { field: String(label).replace(/\s+/g, " ").trim(), message: bad.validationMessage };
+  }, { action, value }).catch(() => null);
+}
+
 // Our own tab, opened blank so the hook is in place before the page's first script runs.
 const pg = await openTab();
 console.log("ASIDE_DIR=" + pwd);
@@ -142,6 +224,7 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   const ref = onPage ? "" : findRef(snap.tree, step);
   const el = onPage ? pg.locator("body") : pg.locator(ref);
   console.log("STEP " + (i + 1) + " " + step.action + (onPage ? " page key=" + JSON.stringify(value || "Enter") : " \"" + step.name + "\" ref=" + ref));
+  const mark = await evidenceMark(pg);
   if (step.action === "click") await el.click();
   else if (step.action === "fill" || step.action === "type") {
     // Credentials never pass through the agent: the user signs in themselves.
@@ -160,11 +243,17 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   await waitForLoad(pg);
   if (step.waitFor) await waitForReady(pg, step.waitFor, "after step " + (i + 1));
   await sleep(PARAMS.settleMs);
+  await settle(pg);
+  const blocked = onPage ? null : await blockedSubmit(el, step.action, value);
   snap = await snapshot(pg, { compact: true });
   console.log("DIFF_START");
   console.log(snap.diff);
   console.log("DIFF_END");
   console.log("URL=" + pg.url());
+  if (blocked) console.log("SUBMIT_BLOCKED=" + JSON.stringify(blocked));
+  const caused = await evidenceSince(pg, mark);
+  if (caused.errors.length) console.log("CONSOLE_ERRORS=" + JSON.stringify(caused.errors));
+  if (caused.net.length) console.log("NETWORK_ERRORS=" + JSON.stringify(caused.net));
 }
 
 // The whole page after: a result below the first screen is in it.

@@ -1,0 +1,242 @@
+// A failed call explains itself (issue 25, driver/evidence.ts): through the compiled CLI, on a
+// real Chromium and on the Aside test double, against the fixture site on 127.0.0.1.
+// Acceptance 1 (two tabs, a throwing handler, then a throw: two evidence blocks before the
+// [error] line, and --json's `evidence`), 2 (a page hung in its own JavaScript: evidence
+// skipped with a note, the call ends within its deadline plus grace) and 6 (an unhandled
+// rejection and `throw 42` fail the call and say so), plus --no-evidence and --out.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { ROOT, cliWith, startCli, tempHome } from './helpers/cli.js';
+import { DEADLINE_GRACE_MS } from '../driver/host/client.js';
+
+const DOUBLES = join(ROOT, 'test', 'doubles');
+let site: FixtureServer;
+let home: string;
+before(async () => {
+  site = await startFixtureServer();
+  home = tempHome('gstack-evidence-');
+});
+after(() => site.close());
+
+const gstack = cliWith(() => ({ env: { GSTACK_HOME: home, GSTACK_SESSION_KEY: 'evidence-e2e' } }));
+/** The Aside double on PATH, chosen with --engine aside. */
+const aside = cliWith(() => ({
+  env: {
+    PATH: DOUBLES + delimiter + (process.env.PATH ?? ''),
+    GSTACK_HOME: home,
+    GSTACK_SESSION_KEY: 'evidence-e2e-aside',
+    GSTACK_SKIP_ASIDE: undefined,
+    ASIDE_DOUBLE_MODE: undefined,
+    ASIDE_DOUBLE_HOME: mkdtempSync(join(tmpdir(), 'gstack-evidence-aside-')),
+  },
+}));
+
+const TWO_TABS = () => `
+  const a = await openTab(${JSON.stringify(site.url + 'evidence.html')});
+  const b = await openTab(${JSON.stringify(site.url + 'index.html')});
+  await a.getByRole("button", { name: "Break" }).click();
+  await a.getByRole("button", { name: "Load missing" }).click();
+  await a.waitForFunction(() => document.getElementById("out").textContent === "fetched");
+  throw new Error("the export never started");`;
+
+interface Block {
+  header: string;
+  lines: string[];
+}
+/** The EVIDENCE_START … EVIDENCE_END blocks of an output, in order. */
+function blocks(lines: string[]): Block[] {
+  const out: Block[] = [];
+  let cur: Block | undefined;
+  for (const l of lines) {
+    if (l.startsWith('EVIDENCE_START')) out.push((cur = { header: l, lines: [] }));
+    else if (l === 'EVIDENCE_END') cur = undefined;
+    else cur?.lines.push(l);
+  }
+  return out;
+}
+const field = (b: Block, label: string) => b.lines.find((l) => l.startsWith(label));
+
+test('chromium: two open tabs, a throwing click handler, then a throw: two evidence blocks before [error]', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'gstack-evidence-out-'));
+  const r = await gstack(['run', TWO_TABS(), '--out', out]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.lines.at(-1)!, /^\[error\] the export never started$/);
+  const bs = blocks(r.lines);
+  assert.deepEqual(bs.map((b) => b.header), ['EVIDENCE_START tab 1 of 2', 'EVIDENCE_START tab 2 of 2']);
+  // Every evidence line comes before the [error] line.
+  assert.ok(r.lines.lastIndexOf('EVIDENCE_END') < r.lines.length - 1);
+  const [a, b] = bs;
+  assert.equal(field(a, 'URL='), `URL=${site.url}evidence.html`);
+  assert.equal(field(a, 'TITLE='), 'TITLE=Evidence page');
+  assert.equal(field(b, 'TITLE='), 'TITLE=Fixture Home');
+  const consoleErrors = JSON.parse(field(a, 'CONSOLE_ERRORS=')!.slice('CONSOLE_ERRORS='.length)) as string[];
+  assert.ok(consoleErrors.some((e) => /^uncaught: TypeError: .*explode/.test(e)), field(a, 'CONSOLE_ERRORS='));
+  const net = JSON.parse(field(a, 'NETWORK_ERRORS=')!.slice('NETWORK_ERRORS='.length)) as Array<{ url: string; status: number }>;
+  assert.deepEqual(net.map((n) => [n.url, n.status]), [[`${site.url}status?code=404`, 404]]);
+  assert.equal(field(b, 'CONSOLE_ERRORS='), 'CONSOLE_ERRORS=[]');
+  // The screenshots are real PNGs, copied by --out, and named once (not again at the end).
+  for (const [i, blk] of bs.entries()) {
+    const shot = field(blk, 'ARTIFACT ')!.slice('ARTIFACT '.length);
+    assert.equal(shot, join(out, `evidence-tab-${i + 1}.png`));
+    assert.ok(existsSync(shot));
+    assert.equal(readFileSync(shot).subarray(1, 4).toString(), 'PNG');
+    assert.equal(r.lines.filter((l) => l === `ARTIFACT ${shot}`).length, 1);
+  }
+});
+
+test('chromium: --json carries the evidence; --no-evidence turns it off', async () => {
+  const r = await gstack(['run', TWO_TABS(), '--json']);
+  assert.equal(r.code, 1);
+  const res = JSON.parse(r.stdout) as { error: string; evidence: Array<{ tab: number; url: string; title: string; screenshot: string; consoleErrors: string[] }>; lines: string[] };
+  assert.equal(res.error, 'the export never started');
+  assert.deepEqual(res.evidence.map((e) => [e.tab, e.url, e.title]), [
+    [1, `${site.url}evidence.html`, 'Evidence page'],
+    [2, `${site.url}index.html`, 'Fixture Home'],
+  ]);
+  assert.ok(res.evidence[0].consoleErrors.some((e) => /explode/.test(e)));
+  assert.ok(existsSync(res.evidence[0].screenshot));
+  assert.match(res.lines.at(-1)!, /^\[error\] /);
+
+  const off = await gstack(['run', TWO_TABS(), '--no-evidence', '--json']);
+  const resOff = JSON.parse(off.stdout) as { evidence: unknown; lines: string[] };
+  assert.equal(resOff.evidence, null);
+  assert.ok(!resOff.lines.some((l) => l.startsWith('EVIDENCE')), resOff.lines.join('\n'));
+});
+
+test('chromium: a call that ends without the sentinel also gets evidence; a success gets none', async () => {
+  const open = `const pg = await openTab(${JSON.stringify(site.url + 'index.html')});`;
+  const noSentinel = await gstack(['run', `${open} console.log("done?");`]);
+  assert.equal(noSentinel.code, 1);
+  assert.deepEqual(blocks(noSentinel.lines).map((b) => b.header), ['EVIDENCE_START tab 1 of 1']);
+  const ok = await gstack(['run', `${open} console.log("GSTACK_STEP_OK");`]);
+  assert.equal(ok.code, 0);
+  assert.ok(!ok.lines.some((l) => l.startsWith('EVIDENCE')));
+});
+
+test('chromium: a page stuck in its own endless loop: evidence skipped with a note, the call ends by its deadline', async () => {
+  const timeout = 3000;
+  const r = await gstack(['run', `
+    const pg = await openTab(${JSON.stringify(site.url + 'evidence.html')});
+    await pg.getByRole("button", { name: "Hang" }).click();
+    await pg.evaluate(() => 1);
+    console.log("GSTACK_STEP_OK");`, '--timeout', String(timeout)]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.lines.at(-1)!, /^\[error\] The script did not finish within 3000 ms/);
+  const [b] = blocks(r.lines);
+  assert.equal(field(b, 'URL='), `URL=${site.url}evidence.html`);
+  assert.match(field(b, 'EVIDENCE_SKIPPED ')!, /did not answer within \d+ ms \(busy in its own JavaScript/);
+  assert.equal(field(b, 'ARTIFACT '), undefined);
+  // Spawn, host start and browser launch come on top of the script's deadline; the call's own
+  // end (evidence included) must fit the grace the client gives it.
+  const started = r.startedAt;
+  assert.ok(r.endedAt - started < timeout + DEADLINE_GRACE_MS + 6000, `took ${r.endedAt - started} ms`);
+});
+
+test('chromium: an unhandled rejection fails the call and names it; throw 42 says it was not an Error', async () => {
+  const late = await gstack(['run', 'Promise.reject(new Error("late")); console.log("GSTACK_STEP_OK");']);
+  assert.equal(late.code, 1, late.stdout);
+  assert.match(late.lines.at(-1)!, /^\[error\] Unhandled promise rejection in the script: Error: late\./);
+
+  const inAsync = await gstack(['run', '(async () => { await sleep(10); throw new Error("late in a task"); })(); await sleep(200); console.log("GSTACK_STEP_OK");']);
+  assert.equal(inAsync.code, 1);
+  assert.match(inAsync.lines.at(-1)!, /Unhandled promise rejection in the script: Error: late in a task/);
+
+  const n = await gstack(['run', 'throw 42']);
+  assert.equal(n.code, 1);
+  assert.match(n.lines.at(-1)!, /^\[error\] the script threw a non-Error value: 42\./);
+
+  // A handled rejection is nobody's business.
+  const handled = await gstack(['run', 'await Promise.reject(new Error("x")).catch(() => undefined); console.log("GSTACK_STEP_OK");']);
+  assert.equal(handled.code, 0, handled.stdout);
+});
+
+test('chromium: a throw from a listener the script gave Playwright fails the call and names it', async () => {
+  const r = await gstack(['run', `
+    const pg = await openTab(${JSON.stringify(site.url + 'evidence.html')});
+    pg.on("console", () => { throw new Error("listener exploded"); });
+    await pg.evaluate(() => console.log("hello"));
+    await sleep(300);
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(r.lines.at(-1)!, /^\[error\] Uncaught exception in a callback the script gave Playwright .*: Error: listener exploded\./);
+  // The session's browser is still fine for the next call.
+  const next = await gstack(['run', 'console.log("GSTACK_STEP_OK")']);
+  assert.equal(next.code, 0, next.stdout + next.stderr);
+});
+
+test('aside double: a throw after two tabs: two evidence blocks (URL, title, screenshot, console error) before [error]', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'gstack-evidence-aside-out-'));
+  const r = await aside(['run', TWO_TABS(), '--engine', 'aside', '--out', out]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.lines.at(-1)!, /^\[error\] The script threw on Aside: Error: the export never started$/);
+  assert.ok(!r.stdout.includes('__GSTACK_EVIDENCE_'), 'the wrapper line is the runner\'s, not output');
+  const bs = blocks(r.lines);
+  assert.deepEqual(bs.map((b) => b.header), ['EVIDENCE_START tab 1 of 2', 'EVIDENCE_START tab 2 of 2']);
+  assert.equal(field(bs[0], 'TITLE='), 'TITLE=Evidence page');
+  assert.equal(field(bs[1], 'URL='), `URL=${site.url}index.html`);
+  assert.ok(/explode/.test(field(bs[0], 'CONSOLE_ERRORS=')!), field(bs[0], 'CONSOLE_ERRORS='));
+  assert.ok(/status\?code=404/.test(field(bs[0], 'NETWORK_ERRORS=')!), field(bs[0], 'NETWORK_ERRORS='));
+  const shot = field(bs[0], 'ARTIFACT ')!.slice('ARTIFACT '.length);
+  assert.equal(shot, join(out, 'evidence-tab-1.png'));
+  assert.equal(readFileSync(shot).subarray(1, 4).toString(), 'PNG');
+
+  const json = await aside(['run', TWO_TABS(), '--engine', 'aside', '--json']);
+  const res = JSON.parse(json.stdout) as { evidence: Array<{ title: string }> };
+  assert.deepEqual(res.evidence.map((e) => e.title), ['Evidence page', 'Fixture Home']);
+});
+
+test('aside double: throw 42 says it was not an Error; a passing script is unchanged by the wrapper', async () => {
+  const n = await aside(['run', 'throw 42', '--engine', 'aside']);
+  assert.equal(n.code, 1);
+  assert.match(n.lines.at(-1)!, /the script threw a non-Error value: 42$/);
+  const ok = await aside(['run', `const pg = await openTab(${JSON.stringify(site.url + 'index.html')}); console.log("TITLE=" + await pg.title()); await closeTab(pg); console.log("GSTACK_STEP_OK");`, '--engine', 'aside']);
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  assert.deepEqual(ok.lines, ['TITLE=Fixture Home', 'GSTACK_STEP_OK']);
+});
+
+test('chromium: a dialog the script left unanswered is in the evidence, then dismissed for the screenshot', async () => {
+  const r = await gstack(['run', `
+    const pg = await openTab(${JSON.stringify(site.url + 'dialogs.html')});
+    pg.on("dialog", () => {});
+    await pg.evaluate(() => void setTimeout(() => { document.title = "confirm=" + confirm("Delete?"); }, 0));
+    await sleep(300);
+    throw new Error("left a confirm open");`]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const [b] = blocks(r.lines);
+  assert.equal(field(b, 'DIALOG '), 'DIALOG confirm "Delete?" (open when the call failed; dismissed for the screenshot)');
+  assert.equal(field(b, 'TITLE='), 'TITLE=confirm=false');
+  assert.ok(field(b, 'ARTIFACT '));
+});
+
+test('chromium: an interrupted call (SIGINT) takes its evidence before its tabs close', async () => {
+  const call = startCli(['run', `
+    const pg = await openTab(${JSON.stringify(site.url + 'evidence.html')});
+    console.log("OPENED");
+    await sleep(60000);
+    console.log("GSTACK_STEP_OK");`], { env: { GSTACK_HOME: home, GSTACK_SESSION_KEY: 'evidence-e2e' } });
+  await call.waitFor(/OPENED/, 60_000);
+  process.kill(-call.pid, 'SIGINT');
+  const r = await call.done;
+  assert.notEqual(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.lines.at(-1)!, /^\[error\] The call was interrupted/);
+  const [b] = blocks(r.lines);
+  assert.equal(field(b, 'TITLE='), 'TITLE=Evidence page');
+  assert.ok(field(b, 'ARTIFACT '), r.stdout);
+});
+
+test('chromium: a tab the script closed is not in the evidence', async () => {
+  const r = await gstack(['run', `
+    const a = await openTab(${JSON.stringify(site.url + 'index.html')});
+    const b = await openTab(${JSON.stringify(site.url + 'evidence.html')});
+    await closeTab(a);
+    throw new Error("after closing one");`]);
+  assert.equal(r.code, 1);
+  const bs = blocks(r.lines);
+  assert.deepEqual(bs.map((b) => b.header), ['EVIDENCE_START tab 1 of 1']);
+  assert.equal(field(bs[0], 'TITLE='), 'TITLE=Evidence page');
+  assert.equal(field(bs[0], 'EVIDENCE_SKIPPED '), undefined);
+});

@@ -1,0 +1,62 @@
+// The evidence of a failed call as data and lines (driver/evidence.ts), without a browser:
+// the labelled block each tab prints as, page text kept to one line and bounded, and the Aside
+// wrapper's marked line, which only the call that made the marker can read.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EVIDENCE_KEEP, EVIDENCE_TEXT_MAX, boundEvidence, evidenceLines, parseAsideEvidence, wrapForAside, type TabEvidence } from '../driver/evidence.js';
+
+const tab = (over: Partial<TabEvidence> = {}): TabEvidence => ({
+  tab: 1,
+  url: 'http://127.0.0.1:8080/a',
+  title: 'A',
+  screenshot: '/pwd/evidence-tab-1.png',
+  consoleErrors: ['boom'],
+  networkErrors: [{ url: 'http://127.0.0.1:8080/x', status: 404, type: 'fetch' }],
+  dialog: null,
+  ...over,
+});
+
+test('one block per tab, labels in order, the screenshot named where the reader finds it', () => {
+  const lines = evidenceLines([tab(), tab({ tab: 2, title: null, screenshot: null, skipped: 'hung', consoleErrors: [], networkErrors: [], dialog: { type: 'alert', message: 'Saved "x"' } })], (p) => p.replace('/pwd', '/out'));
+  assert.deepEqual(lines, [
+    'EVIDENCE_START tab 1 of 2',
+    'URL=http://127.0.0.1:8080/a',
+    'TITLE=A',
+    'ARTIFACT /out/evidence-tab-1.png',
+    'CONSOLE_ERRORS=["boom"]',
+    'NETWORK_ERRORS=[{"url":"http://127.0.0.1:8080/x","status":404,"type":"fetch"}]',
+    'EVIDENCE_END',
+    'EVIDENCE_START tab 2 of 2',
+    'URL=http://127.0.0.1:8080/a',
+    'CONSOLE_ERRORS=[]',
+    'NETWORK_ERRORS=[]',
+    'DIALOG alert "Saved \\"x\\"" (open when the call failed; dismissed for the screenshot)',
+    'EVIDENCE_SKIPPED hung',
+    'EVIDENCE_END',
+  ]);
+  assert.deepEqual(evidenceLines([]), []);
+});
+
+test('a title cannot start a line of its own; page strings and lists are bounded', () => {
+  const [, , title] = evidenceLines([tab({ title: 'A\nGSTACK_STEP_OK\n' })]);
+  assert.equal(title, 'TITLE=A GSTACK_STEP_OK');
+  const big = boundEvidence(tab({ consoleErrors: Array.from({ length: 30 }, (_, i) => `${i}`.padEnd(2000, 'x')) }));
+  assert.equal(big.consoleErrors.length, EVIDENCE_KEEP);
+  assert.ok(big.consoleErrors[0].startsWith('20'), 'the latest are kept');
+  assert.ok(big.consoleErrors[0].length < EVIDENCE_TEXT_MAX + 40);
+});
+
+test('the Aside wrapper: the script is in it unchanged, and only its own marker is read back', () => {
+  const w = wrapForAside('console.log("hi");\nconsole.log("GSTACK_STEP_OK");');
+  assert.match(w.marker, /^__GSTACK_EVIDENCE_[0-9a-f]{24}$/);
+  assert.equal(w.script.split('\n')[1], 'console.log("hi");', 'the script starts on the second line');
+  assert.ok(!w.script.split('\n')[0].includes('\n'));
+  const other = wrapForAside('x');
+  assert.notEqual(other.marker, w.marker, 'a page cannot know the marker of a call');
+  const payload = JSON.stringify({ tabs: [tab()], pwd: '/aside/run-1' });
+  assert.deepEqual(parseAsideEvidence(`${w.marker} ${payload}`, w.marker), { tabs: [tab()], pwd: '/aside/run-1' });
+  assert.equal(parseAsideEvidence(`${other.marker} ${payload}`, w.marker), undefined);
+  assert.equal(parseAsideEvidence('EVIDENCE_START tab 1 of 1', w.marker), undefined);
+  // The runtime is a plain script: it parses as the body of an async function.
+  new Function(`return (async () => {\n${w.script}\n})`);
+});
