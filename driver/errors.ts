@@ -23,6 +23,18 @@ export class UsageError extends GstackError {
   }
 }
 
+/** The longest deadline any command takes (24 h), in milliseconds: Node's timers stop at
+ * 2^31-1 ms (24.8 days), and no browser call should run for a day. */
+export const MAX_TIMEOUT_MS = 86_400_000;
+
+/** What is wrong with a milliseconds flag's value (undefined: nothing). A deadline is a whole
+ * number from 1 to MAX_TIMEOUT_MS, checked where the command line is read, so a bad value is a
+ * usage error (exit 2) and never reaches a timer or the host's wire format. */
+export function millisecondsProblem(name: string, v: unknown): string | undefined {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_TIMEOUT_MS) return undefined;
+  return `--${name} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (24 h); got ${JSON.stringify(String(v))}.`;
+}
+
 /** The exit code an error ends a command with. */
 export function exitCodeOf(err: unknown): ExitCode {
   return err instanceof GstackError ? err.exitCode : EXIT.SCRIPT_FAILED;
@@ -117,13 +129,20 @@ export interface RewriteContext {
   availableGlobals?: string[];
 }
 
+/** Playwright quotes the elements a locator matched (`<input type="password" value="hunter2"/>`)
+ * in strict-mode and actionability errors: the `value` of every input and textarea is cut, so
+ * no error line carries what a field holds (docs/SECURITY.md). */
+export function redactElementValues(message: string): string {
+  return message.replace(/(<(?:input|textarea)\b[^<>]*?\svalue=)(?:"[^"]*"|'[^']*'|[^\s>]+)/gi, '$1"[redacted]"');
+}
+
 /** Returns an agent-facing message for any error (never throws). */
 export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
   if (err instanceof AgentError) return err.message;
   const e = err as { name?: string; message?: string; stack?: string } | undefined;
   const name = e?.name ?? 'Error';
   // eslint-disable-next-line no-control-regex
-  const raw = (typeof e?.message === 'string' ? e.message : String(err)).replace(/\u001b\[[0-9;]*m/g, '');
+  const raw = redactElementValues((typeof e?.message === 'string' ? e.message : String(err)).replace(/\u001b\[[0-9;]*m/g, ''));
   const msg = playwrightHeadline(raw);
   const available = ctx.availableGlobals?.length ? ` Available globals: ${ctx.availableGlobals.join(', ')}.` : '';
 

@@ -31,6 +31,8 @@ import { basename, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { AgentError, toAgentError } from './errors.js';
 import type { Confinement } from './confined-fs.js';
+import { findFileUrl, isFileUrl, plainData, plainUrl } from './url-policy.js';
+import { pageCallbackScope } from './output.js';
 
 export interface MembraneOptions {
   /** Every file a script's API call reads or writes goes through this (pwd only). */
@@ -38,6 +40,8 @@ export interface MembraneOptions {
   allowFileUrls: boolean;
   /** Page/Frame content() with secret field values cut (snapshot.ts redaction). */
   redactedContent?: (raw: object, kind: 'Page' | 'Frame') => Promise<string>;
+  /** A Page's or Locator's ariaSnapshot() text with secret field values cut (snapshot.ts). */
+  redactedAria?: (raw: object, kind: 'Page' | 'Locator', text: string) => Promise<string>;
   /** Page-specific members (`locator` with refs, `_sendToTarget`); see page.ts. */
   pageMember?: (raw: object, prop: string) => unknown;
   /** Locator methods guarded by a ref's staleness check; see page.ts. */
@@ -124,9 +128,12 @@ export class Membrane {
    * promises); data as it is. */
   wrap(value: unknown): any {
     if (isThenable(value) && !isPlaywrightObject(value)) {
+      // Once the call has ended nothing settles into the script any more: what it chained on
+      // a page call (a spin, a write, a held buffer) never runs and is released with it.
       return Promise.resolve(value).then(
-        (v) => this.wrap(v),
+        (v) => (this.revoked ? never() : this.wrap(v)),
         (err) => {
+          if (this.revoked) return never();
           throw toAgentError(err);
         },
       );
@@ -229,15 +236,24 @@ export class Membrane {
     if (kind === 'BrowserContext' && prop === 'close') {
       return new AgentError("The browser context is the session's and outlives the call: close your own tabs with closeTab(pg) instead.");
     }
-    if ((kind === 'Page' || kind === 'Frame') && prop === 'goto') return this.urlRefusal(args[0]);
+    // URLs are checked as what will be sent (url-policy.ts): the coerced value replaces the
+    // script's, so a toJSON or String object cannot say one thing to the check and another
+    // to the browser.
+    if ((kind === 'Page' || kind === 'Frame') && prop === 'goto') return this.urlRefusal((args[0] = plainUrl(args[0])));
     if (kind === 'Route' && (prop === 'continue' || prop === 'fallback' || prop === 'fetch')) {
+      const o = args[0] as { url?: unknown } | undefined;
+      if (o && typeof o === 'object' && 'url' in o) args[0] = { ...o, url: plainUrl(o.url) };
       return this.urlRefusal((args[0] as { url?: unknown } | undefined)?.url);
     }
     if (kind === 'APIRequestContext' && prop === 'dispose') {
       return new AgentError("The context's request client is the session's and serves fetch(): it cannot be disposed by a flow script.");
     }
-    if (kind === 'APIRequestContext' && ['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head'].includes(prop)) return this.urlRefusal(args[0]);
-    if (kind === 'CDPSession' && prop === 'send') return this.cdpRefusal(args[0], args[1]);
+    if (kind === 'APIRequestContext' && ['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head'].includes(prop)) return this.urlRefusal((args[0] = plainUrl(args[0])));
+    if (kind === 'CDPSession' && prop === 'send') {
+      args[0] = plainUrl(args[0]);
+      if (args.length > 1) args[1] = plainData(args[1]);
+      return this.cdpRefusal(args[0], args[1]);
+    }
     if (prop === 'routeFromHAR' && (args[1] as { update?: unknown } | undefined)?.update) {
       return new AgentError('routeFromHAR({ update: true }) is not available in a flow script (it would write the HAR outside the call): replay a HAR you saved in pwd, without update.');
     }
@@ -246,12 +262,12 @@ export class Membrane {
 
   /** `file:` URLs (also behind `view-source:`) are refused unless the call allows them. */
   urlRefusal(url: unknown): Error | undefined {
-    if (this.opts.allowFileUrls || typeof url !== 'string') return undefined;
-    if (!isFileUrl(url)) return undefined;
-    return new AgentError(`Refused to open ${url.slice(0, 120)}: file: URLs are off for flow scripts (they would hand local files to the page). Serve the file over http (e.g. \`python3 -m http.server\` in its folder), or run the call with --allow-file-urls.`, 'FILE_URL');
+    if (this.opts.allowFileUrls || !isFileUrl(url)) return undefined;
+    return new AgentError(`Refused to open ${JSON.stringify(String(plainUrl(url))).slice(0, 120)}: file: URLs are off for flow scripts (they would hand local files to the page). Serve the file over http (e.g. \`python3 -m http.server\` in its folder), or run the call with --allow-file-urls.`, 'FILE_URL');
   }
 
-  /** Raw CDP (`_sendToTarget`, CDPSession.send): file: URLs anywhere in the params are refused,
+  /** Raw CDP (`_sendToTarget`, CDPSession.send), with `params` already plain data (what the
+   * wire carries, url-policy.ts `plainData`): file: URLs anywhere in the params are refused,
    * file paths are confined like the Playwright API's, Browser.* marks the call dirty. */
   cdpRefusal(method: unknown, params: unknown): Error | undefined {
     if (typeof method !== 'string') return undefined;
@@ -260,9 +276,8 @@ export class Membrane {
       return new AgentError(`${method} is not available in a flow script: wait for the download with pg.waitForEvent("download") and save it with download.saveAs(path.join(pwd, "name")).`, 'FS_CONFINED');
     }
     if (method.startsWith('Browser.') || method.startsWith('Target.setAutoAttach')) this.dirty = true;
-    let found: string | undefined;
-    if (!this.opts.allowFileUrls) walkStrings(params, (s) => (found ??= isFileUrl(s) ? s : undefined));
-    return found ? this.urlRefusal(found) : undefined;
+    const found = this.opts.allowFileUrls ? undefined : findFileUrl(params);
+    return found !== undefined ? this.urlRefusal(found) : undefined;
   }
 
   /** CDP params with local paths in them, made safe: files to upload are read from pwd and
@@ -379,7 +394,8 @@ export class Membrane {
       const self = this;
       w = function (this: unknown, ...args: unknown[]) {
         if (self.revoked) return undefined;
-        return fn.apply(undefined, args.map((x) => self.wrap(x)));
+        // What the callback prints is the page's doing relayed, never the sentinel (output.ts).
+        return pageCallbackScope.run(true, () => fn.apply(undefined, args.map((x) => self.wrap(x))));
       };
       this.callbacks.set(fn, w);
     }
@@ -491,6 +507,9 @@ export class Membrane {
       case 'content':
         if ((kind !== 'Page' && kind !== 'Frame') || !this.opts.redactedContent) return undefined;
         return () => this.opts.redactedContent!(target, kind);
+      case 'ariaSnapshot':
+        if ((kind !== 'Page' && kind !== 'Locator') || !this.opts.redactedAria) return undefined;
+        return async (a) => this.opts.redactedAria!(target, kind, (await call(a)) as string);
       default:
         return undefined;
     }
@@ -569,6 +588,9 @@ export class Membrane {
   }
 }
 
+/** A promise that never settles: what the script gets once its call has ended. */
+const never = (): Promise<never> => new Promise<never>(() => undefined);
+
 const requireCjs = createRequire(import.meta.url);
 let mimeTypes: typeof import('mime-types') | undefined;
 function mimeOf(p: string): string {
@@ -581,16 +603,4 @@ function screenshotType(p: string): 'png' | 'jpeg' {
   if (ext === 'jpg' || ext === 'jpeg') return 'jpeg';
   if (ext === 'png') return 'png';
   throw new AgentError(`screenshot({ path }): cannot tell the image format from "${p}". Name the file .png or .jpg, or pass { type: "png" }.`);
-}
-
-/** file: URLs, also behind view-source: (which would show the file's text). */
-export function isFileUrl(s: string): boolean {
-  const t = s.trim().toLowerCase().replace(/^view-source:/, '');
-  return t.startsWith('file:');
-}
-
-function walkStrings(v: unknown, visit: (s: string) => void, depth = 0): void {
-  if (typeof v === 'string') return visit(v);
-  if (!v || typeof v !== 'object' || depth > 6) return;
-  for (const x of Array.isArray(v) ? v : Object.values(v)) walkStrings(x, visit, depth + 1);
 }

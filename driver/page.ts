@@ -11,7 +11,9 @@ import type { BrowserContext, Dialog, Download, Frame, Page } from 'playwright-c
 import { AgentError, toAgentError } from './errors.js';
 import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
-import { newSnapshotState, playwrightRef, redactedContent, redactedFrameContent, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+import { plainData, plainUrl } from './url-policy.js';
+import type { LineOptions } from './output.js';
+import { newSnapshotState, playwrightRef, redact, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
@@ -37,8 +39,8 @@ interface PageState {
 
 export interface TabsOptions {
   pwd: string;
-  /** Evidence lines (DIALOG) go where the script's console.log goes. */
-  onLine: (line: string) => void;
+  /** Evidence lines (DIALOG) go where the script's console.log goes (never as the sentinel). */
+  onLine: (line: string, opts?: LineOptions) => void;
   allowFileUrls?: boolean;
 }
 
@@ -59,6 +61,7 @@ export class Tabs {
       files: confinementFor(opts.pwd),
       allowFileUrls: !!opts.allowFileUrls,
       redactedContent: (raw, kind) => (kind === 'Page' ? redactedContent(raw as Page) : redactedFrameContent(raw as Frame)),
+      redactedAria: async (raw, kind, text) => redact(text, await secretValues(kind === 'Page' ? (raw as Page) : (raw as import('playwright-core').Locator).page())),
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
       beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
     });
@@ -83,15 +86,17 @@ export class Tabs {
    * context besides this one (only the script adds those). */
   private onDialog(raw: Page, d: Dialog): void {
     if (this.membrane.revoked) return void d.dismiss().catch(() => undefined);
-    this.opts.onLine(`DIALOG ${d.type()} ${JSON.stringify(d.message())}`);
+    this.opts.onLine(`DIALOG ${d.type()} ${JSON.stringify(d.message())}`, { sentinel: false });
     // Playwright's objects are EventEmitters; its typings leave listenerCount out.
     const count = (e: unknown) => (e as { listenerCount(ev: string): number }).listenerCount('dialog');
     if (count(raw) > 1 || count(this.context) > 0) return;
     void d.dismiss().catch(() => undefined);
   }
 
-  async open(url?: unknown): Promise<ScriptPage> {
+  async open(value?: unknown): Promise<ScriptPage> {
     if (this.membrane.revoked) throw toAgentError(new AgentError('This call has ended.'));
+    // Checked as what will be navigated to (url-policy.ts): a String object or toJSON value.
+    const url = plainUrl(value);
     if (url !== undefined && typeof url !== 'string') throw new AgentError('openTab(url): url must be a string like "http://127.0.0.1:8080/".');
     const refusal = this.membrane.urlRefusal(url);
     if (refusal) throw refusal;
@@ -151,8 +156,11 @@ export class Tabs {
     return undefined;
   }
 
-  private async sendToTarget(raw: Page, method: unknown, params?: Record<string, unknown>): Promise<unknown> {
+  private async sendToTarget(raw: Page, methodValue: unknown, paramsValue?: Record<string, unknown>): Promise<unknown> {
     if (this.membrane.revoked) throw new AgentError('This call has ended.');
+    // What the wire will carry, checked and sent as one value (url-policy.ts).
+    const method = plainUrl(methodValue);
+    const params = plainData(paramsValue);
     if (typeof method !== 'string') throw new AgentError('_sendToTarget(method, params): method must be a CDP method name like "Page.reload".');
     const refusal = this.membrane.cdpRefusal(method, params);
     if (refusal) throw refusal;

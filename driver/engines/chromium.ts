@@ -10,7 +10,8 @@ import type { BrowserContext } from 'playwright-core';
 import { loadPlaywright } from '../playwright-load.js';
 import { loadCatalog } from '../catalog.js';
 import { findChromium } from '../chromium-find.js';
-import { AgentError } from '../errors.js';
+import { AgentError, rewriteError } from '../errors.js';
+import { watchStrayRejections } from '../stray-rejections.js';
 import { runInSandbox, type SandboxRun } from '../sandbox.js';
 import type { DeadlineHandle } from '../host/protocol.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
@@ -121,6 +122,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     if (input.signal?.aborted) onAbort();
     else input.signal?.addEventListener('abort', onAbort, { once: true });
   });
+  const strays = watchStrayRejections();
   const work = (async (): Promise<EngineRunOutcome> => {
     opened = await (input.openContext ? input.openContext() : launchPersistent(input.profileDir, input.headed, input.env));
     input.deadline?.browserStarted(opened.browserPid);
@@ -130,6 +132,13 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     try {
       await run.done;
       trace('script done');
+      await strays.settle();
+      if (strays.seen) {
+        return {
+          completed: false,
+          error: `A page call was not awaited and failed: ${rewriteError(strays.first)} Put await before every page call (await pg.evaluate(...)), so that its failure is the script's own.`,
+        };
+      }
       return { completed: true };
     } catch (err) {
       return { completed: false, error: err instanceof AgentError ? err.message : String(err) };
@@ -166,6 +175,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     await opened?.kill();
     throw err;
   } finally {
+    strays.stop();
     clearTimeout(timer);
     if (onAbort) input.signal?.removeEventListener('abort', onAbort);
   }

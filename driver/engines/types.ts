@@ -3,6 +3,7 @@
 // the script and reports lines.
 
 export type { EngineName } from '../catalog.gen.js';
+import type { LineOptions } from '../output.js';
 
 export interface EngineRunInput {
   script: string;
@@ -10,8 +11,9 @@ export interface EngineRunInput {
   pwd: string;
   /** Whole-script deadline; the engine must kill its browser / CLI when it passes. */
   timeoutMs: number;
-  /** Each evidence line the script prints, in order (the runner filters and caps them). */
-  onLine: (line: string) => void;
+  /** Each evidence line the script prints, in order (the runner filters and caps them), and
+   * whether it may be read as the sentinel (output.ts LineOptions). */
+  onLine: (line: string, opts?: LineOptions) => void;
   /** Aborted on SIGINT/SIGTERM of the CLI: stop and clean up at once. */
   signal?: AbortSignal;
 }
