@@ -61,10 +61,12 @@ function formatArg(v: unknown): string {
   return inspect(v, { depth: 4, breakLength: Infinity });
 }
 
-function fetchResponse(res: import('playwright-core').APIResponse): FetchResponse {
+function fetchResponse(res: import('playwright-core').APIResponse, tabs: Tabs): FetchResponse {
   const headers = res.headers();
   let body: Promise<Buffer> | undefined;
-  const bytes = () => (body ??= res.body());
+  // The body is read while the call lives, or never (whileLive): text().then(...) chained by
+  // a script that has ended must not run.
+  const bytes = () => whileLive(tabs, (body ??= res.body()));
   // `satisfies`: a member here that the catalog's FetchResponse lacks is a compile error too,
   // so the script API's .d.ts never misses what the sandbox gives.
   return Object.freeze({
@@ -150,7 +152,7 @@ export const CHROMIUM_GLOBALS: Implementations = {
         failOnStatusCode: false,
         maxRedirects: 10,
       });
-      return fetchResponse(res);
+      return fetchResponse(res, tabs);
     } catch (err) {
       throw toAgentError(err);
     }

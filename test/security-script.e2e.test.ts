@@ -19,19 +19,23 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cliEnv, runCli, tempHome, type CliResult } from './helpers/cli.js';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 
 let home: string;
 let work: string;
+let site: FixtureServer;
 const sessions = new Set<string>();
 
-before(() => {
+before(async () => {
   assert.ok(existsSync(BIN), `build first: npm run build (missing ${BIN})`);
+  site = await startFixtureServer();
   home = tempHome('gstack-sec-script-');
   work = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-sec-script-work-')));
 });
 after(async () => {
   // Only this suite's own session hosts (never --all: other sessions on this machine are not ours).
   for (const s of sessions) await runCli(['sessions', 'stop', s], { cwd: work, env: cliEnv(home) });
+  await site?.close();
 });
 
 const show = (r: CliResult) => `exit ${r.code} after ${r.ms} ms\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
@@ -54,6 +58,7 @@ test('6. async work a script left running does not outlive its call', { timeout:
     'sleep(1500).then(() => { while (true) {} });',
     'pg.waitForTimeout(1500).finally(() => { while (true) {} });',
     'fs.writeFile("x.txt", "y").then(() => sleep(1500)).then(() => { while (true) {} });',
+    `const r = await fetch(${JSON.stringify(site.url)}); r.text().then(() => { while (true) {} });`,
   ]) {
     const first = await gstack(s, ['run', `const pg = await openTab(); ${leftover} console.log("GSTACK_STEP_OK");`]);
     assert.equal(first.code, 0, `${leftover}\n${show(first)}`);
