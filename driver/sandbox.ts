@@ -233,6 +233,9 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
       tabs.revoke();
       for (const t of sleeps.get(tabs) ?? []) clearTimeout(t);
       sleeps.delete(tabs);
+      // Node 20 keeps its promise hooks on while an AsyncLocalStorage is enabled (every promise
+      // then costs ~3x): a call that ran a page callback switches it on, its end switches it off.
+      pageCallbackScope.disable();
     },
     cleanUp: () => tabs.cleanUp(),
     get dirty() {

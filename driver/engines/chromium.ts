@@ -136,7 +136,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
       if (strays.seen) {
         return {
           completed: false,
-          error: `A page call was not awaited and failed: ${rewriteError(strays.first)} Put await before every page call (await pg.evaluate(...)), so that its failure is the script's own.`,
+          error: `Something the script did not await failed (a page call without await, or a throw in an event or route handler): ${rewriteError(strays.first)} Put await before every page call (await pg.evaluate(...)) and catch errors inside handlers.`,
         };
       }
       return { completed: true };
