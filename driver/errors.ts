@@ -129,11 +129,23 @@ export interface RewriteContext {
   availableGlobals?: string[];
 }
 
-/** Playwright quotes the elements a locator matched (`<input type="password" value="hunter2"/>`)
- * in strict-mode and actionability errors: the `value` of every input and textarea is cut, so
- * no error line carries what a field holds (docs/SECURITY.md). */
+/** Playwright quotes the elements a locator matched (`<input type="password" value="hunter2"/>`,
+ * `<textarea>sk-live-…</textarea> aka getByText('sk-live-…')`) in strict-mode and actionability
+ * errors: what every input and textarea holds is cut, there and wherever else the message
+ * repeats it, so no error line carries what a field holds (docs/SECURITY.md). */
 export function redactElementValues(message: string): string {
-  return message.replace(/(<(?:input|textarea)\b[^<>]*?\svalue=)(?:"[^"]*"|'[^']*'|[^\s>]+)/gi, '$1"[redacted]"');
+  const held: string[] = [];
+  let out = message
+    .replace(/(<(?:input|textarea)\b[^<>]*?\svalue=)("[^"]*"|'[^']*'|[^\s>/]+)/gi, (_m, head: string, v: string) => {
+      held.push(v.replace(/^["']|["']$/g, ''));
+      return `${head}"[redacted]"`;
+    })
+    .replace(/(<textarea\b[^<>]*>)([^<]*)(<\/textarea>|…|$)/gi, (_m, open: string, text: string, close: string) => {
+      held.push(text);
+      return `${open}[redacted]${close}`;
+    });
+  for (const v of held.filter((h) => h.trim().length >= 3).sort((a, b) => b.length - a.length)) out = out.split(v).join('[redacted]');
+  return out;
 }
 
 /** Returns an agent-facing message for any error (never throws). */

@@ -132,11 +132,13 @@ test('3. secrets reach no output: errors, labelledby/title names, quoted values,
     '<input id="b" title="Password" value="titledSecret7">',
     '<label>PIN <input type="password" id="pin" value="123"></label>',
     '<label>Name <input id="n" value="visible-name"></label>',
+    '<textarea name="api_key" class="t">sk-live-AAAA1111</textarea><textarea class="t">plain</textarea>',
   ].join('');
   const r = await run(`
     const pg = await openTab();
     await pg.setContent(${lit(html)});
     try { await pg.locator(".f").fill("x", { timeout: 2000 }); } catch (e) { console.log("ERR " + e.message); }
+    try { await pg.locator(".t").fill("x", { timeout: 2000 }); } catch (e) { console.log("ERR " + e.message); }
     console.log("TREE " + JSON.stringify((await snapshot(pg)).tree));
     console.log("ARIA " + JSON.stringify(await pg.locator("body").ariaSnapshot()));
     console.log("FRAMEARIA " + JSON.stringify(await pg.mainFrame().locator("body").ariaSnapshot()));
@@ -144,7 +146,7 @@ test('3. secrets reach no output: errors, labelledby/title names, quoted values,
     await pg.locator(".f").click({ timeout: 2000 });`);
   assert.equal(r.code, 1, show(r));
   assert.match(lastLine(r), /^\[error\] The locator matched 2 elements/, show(r));
-  for (const s of ['hunter2pass', 'other2pass', 'labelledSecret9', 'titledSecret7']) assert.ok(!r.stdout.includes(s) && !r.stderr.includes(s), `${s} leaked:\n${show(r)}`);
+  for (const s of ['hunter2pass', 'other2pass', 'labelledSecret9', 'titledSecret7', 'sk-live-AAAA1111']) assert.ok(!r.stdout.includes(s) && !r.stderr.includes(s), `${s} leaked:\n${show(r)}`);
   // The three-digit PIN: Playwright prints it YAML-quoted ("123"); it must still read [redacted].
   const tree = JSON.parse(r.lines.find((l) => l.startsWith('TREE '))!.slice(5)) as string;
   assert.match(tree, /textbox "PIN" \[ref=e\d+\]: \[redacted\]/, tree);
