@@ -18,12 +18,11 @@
 //      un-awaited page failure in an in-process call (--ephemeral, GSTACK_NO_HOST=1).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cliEnv, runCli, tempHome, type CliResult } from './helpers/cli.js';
 import { unsafeFor } from './helpers/security-support.js';
-import { existsSync } from 'node:fs';
 
 let home: string;
 let work: string;
