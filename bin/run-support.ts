@@ -1,21 +1,52 @@
 // Shared by the commands that run a flow script (run, cookbook, flows): reading the script and
 // mapping CLI flags onto runScript options.
 import { readSharedFlags, type SharedFlags } from '../driver/catalog.gen.js';
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { resolve } from 'node:path';
+import { millisecondsProblem } from '../driver/errors.js';
 import type { RunOptions, RunResult } from '../driver/run.js';
 import { UsageError } from './cli-flags.js';
 import type { CliIo } from './cli-io.js';
+
+/** The largest script file `-f` reads (a flow script is a few KB; 4 MiB is far past any). */
+export const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * `-f FILE`, read before the call's deadline starts, so it must never block: opened without
+ * waiting (O_NONBLOCK: a FIFO with no writer would hang a plain open), checked to be a regular
+ * file on the open handle (a FIFO, socket, device or directory is a usage error), and read up
+ * to MAX_SCRIPT_BYTES.
+ */
+async function readScriptFile(file: string, cwd: string): Promise<string> {
+  const why = (err: unknown) => new UsageError(`Cannot read script file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Check the path.`);
+  const handle = await open(resolve(cwd, file), constants.O_RDONLY | constants.O_NONBLOCK).catch((err) => {
+    throw (err as NodeJS.ErrnoException).code === 'EISDIR' ? new UsageError(`Script file ${file} is a directory: give the path of a .js file.`) : why(err);
+  });
+  try {
+    const st = await handle.stat();
+    if (st.isDirectory()) throw new UsageError(`Script file ${file} is a directory: give the path of a .js file.`);
+    if (!st.isFile()) {
+      throw new UsageError(`Script file ${file} is not a regular file (a pipe, socket or device): give a file, or pipe the script in with \`gstack run - < ${file}\`.`);
+    }
+    if (st.size > MAX_SCRIPT_BYTES) throw new UsageError(`Script file ${file} is ${st.size} bytes; a flow script may have at most ${MAX_SCRIPT_BYTES}. Split the flow into several calls.`);
+    const buf = Buffer.alloc(Math.min(st.size, MAX_SCRIPT_BYTES) + 1);
+    let n = 0;
+    for (let r; n < buf.length && (r = await handle.read(buf, n, buf.length - n, n)).bytesRead > 0; ) n += r.bytesRead;
+    if (n > MAX_SCRIPT_BYTES) throw new UsageError(`Script file ${file} grew past ${MAX_SCRIPT_BYTES} bytes while it was read.`);
+    return buf.subarray(0, n).toString('utf8');
+  } catch (err) {
+    throw err instanceof UsageError ? err : why(err);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
 
 export async function readScriptSource(script: string | undefined, file: string | undefined, io: CliIo): Promise<string> {
   if (file !== undefined && script !== undefined) throw new UsageError('Give the script either as an argument or with -f FILE, not both.');
   if (file !== undefined) {
     if (file === '-') return io.readStdin();
-    try {
-      return await readFile(resolve(io.cwd, file), 'utf8');
-    } catch (err) {
-      throw new UsageError(`Cannot read script file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Check the path.`);
-    }
+    return readScriptFile(file, io.cwd);
   }
   if (script === '-') return io.readStdin();
   if (script === undefined || !script.trim()) {
@@ -27,9 +58,11 @@ export async function readScriptSource(script: string | undefined, file: string 
 /** The options of runScript from the flags every script-running command shares (their names,
  * types and defaults are the catalog's: catalog.gen.ts). */
 function runFlagsToOptions(flags: SharedFlags): RunOptions {
-  for (const [name, v] of [['timeout', flags.timeout], ['lock-timeout', flags.lockTimeout], ['max-output', flags.maxOutput]] as const) {
-    if (!Number.isFinite(v) || v <= 0) throw new UsageError(`--${name} must be a positive number (got ${String(v)}).`);
+  for (const [name, v] of [['timeout', flags.timeout], ['lock-timeout', flags.lockTimeout]] as const) {
+    const problem = millisecondsProblem(name, v);
+    if (problem) throw new UsageError(problem);
   }
+  if (!Number.isSafeInteger(flags.maxOutput) || flags.maxOutput <= 0) throw new UsageError(`--max-output must be a whole number of bytes above 0 (got ${String(flags.maxOutput)}).`);
   return {
     engine: flags.engine,
     session: flags.session,

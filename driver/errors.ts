@@ -23,6 +23,18 @@ export class UsageError extends GstackError {
   }
 }
 
+/** The longest deadline any command takes (24 h), in milliseconds: Node's timers stop at
+ * 2^31-1 ms (24.8 days), and no browser call should run for a day. */
+export const MAX_TIMEOUT_MS = 86_400_000;
+
+/** What is wrong with a milliseconds flag's value (undefined: nothing). A deadline is a whole
+ * number from 1 to MAX_TIMEOUT_MS, checked where the command line is read, so a bad value is a
+ * usage error (exit 2) and never reaches a timer or the host's wire format. */
+export function millisecondsProblem(name: string, v: unknown): string | undefined {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_TIMEOUT_MS) return undefined;
+  return `--${name} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (24 h); got ${JSON.stringify(String(v))}.`;
+}
+
 /** The exit code an error ends a command with. */
 export function exitCodeOf(err: unknown): ExitCode {
   return err instanceof GstackError ? err.exitCode : EXIT.SCRIPT_FAILED;
@@ -120,13 +132,32 @@ export interface RewriteContext {
   call?: string;
 }
 
+/** Playwright quotes the elements a locator matched (`<input type="password" value="hunter2"/>`,
+ * `<textarea>sk-live-…</textarea> aka getByText('sk-live-…')`) in strict-mode and actionability
+ * errors: what every input and textarea holds is cut, there and wherever else the message
+ * repeats it, so no error line carries what a field holds (docs/SECURITY.md). */
+export function redactElementValues(message: string): string {
+  const held: string[] = [];
+  let out = message
+    .replace(/(<(?:input|textarea)\b[^<>]*?\svalue=)("[^"]*"|'[^']*'|[^\s>/]+)/gi, (_m, head: string, v: string) => {
+      held.push(v.replace(/^["']|["']$/g, ''));
+      return `${head}"[redacted]"`;
+    })
+    .replace(/(<textarea\b[^<>]*>)([^<]*)(<\/textarea>|…|$)/gi, (_m, open: string, text: string, close: string) => {
+      held.push(text);
+      return `${open}[redacted]${close}`;
+    });
+  for (const v of held.filter((h) => h.trim().length >= 3).sort((a, b) => b.length - a.length)) out = out.split(v).join('[redacted]');
+  return out;
+}
+
 /** Returns an agent-facing message for any error (never throws). */
 export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
   if (err instanceof AgentError) return err.message;
   const e = err as { name?: string; message?: string; stack?: string } | undefined;
   const name = e?.name ?? 'Error';
   // eslint-disable-next-line no-control-regex
-  const raw = (typeof e?.message === 'string' ? e.message : String(err)).replace(/\u001b\[[0-9;]*m/g, '');
+  const raw = redactElementValues((typeof e?.message === 'string' ? e.message : String(err)).replace(/\u001b\[[0-9;]*m/g, ''));
   const msg = playwrightHeadline(raw);
   const available = ctx.availableGlobals?.length ? ` Available globals: ${ctx.availableGlobals.join(', ')}.` : '';
 

@@ -40,6 +40,8 @@ import { createRequire } from 'node:module';
 import { AgentError, toAgentError } from './errors.js';
 import type { Confinement } from './confined-fs.js';
 import { checkCdp, everyString, memberKey, plainData, policies, type PolicyTable } from './playwright-policy.js';
+import { isFileUrl, plainUrl } from './url-policy.js';
+import { pageCallbackScope } from './output.js';
 
 export interface MembraneOptions {
   /** Every file a script's API call reads or writes goes through this (pwd only). */
@@ -47,6 +49,8 @@ export interface MembraneOptions {
   allowFileUrls: boolean;
   /** Page/Frame content() with secret field values cut (snapshot.ts redaction). */
   redactedContent?: (raw: object, kind: 'Page' | 'Frame') => Promise<string>;
+  /** A Page's or Locator's ariaSnapshot() text with secret field values cut (snapshot.ts). */
+  redactedAria?: (raw: object, kind: 'Page' | 'Locator', text: string) => Promise<string>;
   /** Page-specific members (`locator` with refs, `_sendToTarget`); see page.ts. */
   pageMember?: (raw: object, prop: string) => unknown;
   /** Locator methods guarded by a ref's staleness check; see page.ts. */
@@ -152,9 +156,12 @@ export class Membrane {
    * promises); data as it is. */
   wrap(value: unknown, rewrite: (err: unknown) => Error = toAgentError): any {
     if (isThenable(value) && !isPlaywrightObject(value)) {
+      // Once the call has ended nothing settles into the script any more: what it chained on
+      // a page call (a spin, a write, a held buffer) never runs and is released with it.
       return Promise.resolve(value).then(
-        (v) => this.wrap(v),
+        (v) => (this.revoked ? never() : this.wrap(v)),
         (err) => {
+          if (this.revoked) return never();
           throw rewrite(err);
         },
       );
@@ -300,9 +307,8 @@ export class Membrane {
 
   /** `file:` URLs (also behind `view-source:`) are refused unless the call allows them. */
   urlRefusal(url: unknown): Error | undefined {
-    if (this.opts.allowFileUrls || typeof url !== 'string') return undefined;
-    if (!isFileUrl(url)) return undefined;
-    return new AgentError(`Refused to open ${url.slice(0, 120)}: file: URLs are off for flow scripts (they would hand local files to the page). Serve the file over http (e.g. \`python3 -m http.server\` in its folder), or run the call with --allow-file-urls.`, 'FILE_URL');
+    if (this.opts.allowFileUrls || !isFileUrl(url)) return undefined;
+    return new AgentError(`Refused to open ${JSON.stringify(String(plainUrl(url))).slice(0, 120)}: file: URLs are off for flow scripts (they would hand local files to the page). Serve the file over http (e.g. \`python3 -m http.server\` in its folder), or run the call with --allow-file-urls.`, 'FILE_URL');
   }
 
   /** Throws the refusal of a `file:` URL, if it is one. */
@@ -445,7 +451,8 @@ export class Membrane {
       w = function (this: unknown, ...args: unknown[]) {
         if (self.revoked) return undefined;
         try {
-          const out = fn.apply(undefined, args.map((x) => self.wrap(x)));
+          // What the callback prints is the page's doing relayed, never the sentinel (output.ts).
+          const out = pageCallbackScope.run(true, () => fn.apply(undefined, args.map((x) => self.wrap(x))));
           return isThenable(out) ? Promise.resolve(out).then((v) => self.unwrap(v), failed) : self.unwrap(out);
         } catch (err) {
           return failed(err);
@@ -615,13 +622,16 @@ const routeFromHAR: Confiner = async (m, a, call) => {
   return call(copy);
 };
 
-/** A URL argument (or `{ url }` option) that must not be a file: URL. */
-const urlAt = (get: (a: unknown[]) => unknown): Confiner => (m, a, call) => {
-  m.checkUrl(get(a));
-  return call(a);
+/** A URL argument (or `{ url }` option) that must not be a file: URL. It is checked as what
+ * will be sent (url-policy.ts): the coerced value replaces the script's, so a String object or a
+ * toJSON value cannot say one thing to the check and another to the browser. */
+const urlAt = (where: 'arg' | 'option'): Confiner => (m, a, call) => {
+  const args = a.slice();
+  if (where === 'arg') args[0] = plainUrl(args[0]);
+  else if (isPlainObject(args[0]) && 'url' in args[0]) args[0] = { ...args[0], url: plainUrl(args[0].url) };
+  m.checkUrl(where === 'arg' ? args[0] : isPlainObject(args[0]) ? args[0].url : undefined);
+  return call(args);
 };
-const firstArg = (a: unknown[]) => a[0];
-const urlOption = (a: unknown[]) => (isPlainObject(a[0]) ? a[0].url : undefined);
 
 /** Trace names become file names in Playwright's traces folder: a plain name only. */
 const traceName: Confiner = (_m, a, call) => {
@@ -673,8 +683,8 @@ const cdpSend: Confiner = async (m, a, call) => {
 /** Every confined member's handler, by `Class.member`: exactly the `confine` entries of the
  * catalog's tables (test/playwright-policy.test.ts holds both directions). */
 export const CONFINERS: Record<string, Confiner> = {
-  'Page.goto': urlAt(firstArg),
-  'Frame.goto': urlAt(firstArg),
+  'Page.goto': urlAt('arg'),
+  'Frame.goto': urlAt('arg'),
   'Page.screenshot': capture('screenshot'),
   'Locator.screenshot': capture('screenshot'),
   'ElementHandle.screenshot': capture('screenshot'),
@@ -705,22 +715,25 @@ export const CONFINERS: Record<string, Confiner> = {
     const o = a[0] as { contentType?: string };
     return call(without(a, 0, { body: await m.read('fulfill({ path })', p), contentType: o.contentType ?? mimeOf(String(p)) }));
   },
-  'Route.continue': urlAt(urlOption),
-  'Route.fallback': urlAt(urlOption),
-  'Route.fetch': urlAt(urlOption),
-  'APIRequestContext.fetch': urlAt(firstArg),
-  'APIRequestContext.get': urlAt(firstArg),
-  'APIRequestContext.post': urlAt(firstArg),
-  'APIRequestContext.put': urlAt(firstArg),
-  'APIRequestContext.patch': urlAt(firstArg),
-  'APIRequestContext.delete': urlAt(firstArg),
-  'APIRequestContext.head': urlAt(firstArg),
+  'Route.continue': urlAt('option'),
+  'Route.fallback': urlAt('option'),
+  'Route.fetch': urlAt('option'),
+  'APIRequestContext.fetch': urlAt('arg'),
+  'APIRequestContext.get': urlAt('arg'),
+  'APIRequestContext.post': urlAt('arg'),
+  'APIRequestContext.put': urlAt('arg'),
+  'APIRequestContext.patch': urlAt('arg'),
+  'APIRequestContext.delete': urlAt('arg'),
+  'APIRequestContext.head': urlAt('arg'),
   'CDPSession.send': cdpSend,
   'Tracing.start': traceName,
   'Tracing.startChunk': traceName,
   'Tracing.stop': traceStop('stop'),
   'Tracing.stopChunk': traceStop('stopChunk'),
 };
+
+/** A promise that never settles: what the script gets once its call has ended. */
+const never = (): Promise<never> => new Promise<never>(() => undefined);
 
 const requireCjs = createRequire(import.meta.url);
 let mimeTypes: typeof import('mime-types') | undefined;
@@ -734,10 +747,4 @@ function screenshotType(p: string): 'png' | 'jpeg' {
   if (ext === 'jpg' || ext === 'jpeg') return 'jpeg';
   if (ext === 'png') return 'png';
   throw new AgentError(`screenshot({ path }): cannot tell the image format from "${p}". Name the file .png or .jpg, or pass { type: "png" }.`);
-}
-
-/** file: URLs, also behind view-source: (which would show the file's text). */
-export function isFileUrl(s: string): boolean {
-  const t = s.trim().toLowerCase().replace(/^view-source:/, '');
-  return t.startsWith('file:');
 }

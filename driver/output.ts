@@ -1,8 +1,10 @@
 // The egress filter of a flow script's stdout: lone UTF-16 surrogates are replaced, escape
-// sequences and other controls never reach the terminal (the same filter, terminalSafe, that
-// bin/cli.ts puts on every line of every command), total output is capped with a visible
-// marker, and the sentinel and the final [error] line are never cut.
+// sequences, other controls and invisible characters never reach the terminal (the same
+// filter, terminalSafe, that bin/cli.ts puts on every line of every command), total output is
+// capped with a visible marker, and the sentinel and the final [error] line are never cut.
+// What may count as the sentinel is decided here too (docs/SECURITY.md, "The page is hostile").
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { SENTINEL } from './catalog.gen.js';
 
 export { SENTINEL };
@@ -25,9 +27,43 @@ const ESCAPE_SEQUENCE = new RegExp(
 // eslint-disable-next-line no-control-regex
 const UNSAFE_CHAR = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
+/**
+ * Characters that show nothing to a person but reach an agent reading the text, so a page can
+ * hide instructions in them: Unicode tags (U+E0000-E007F, an invisible copy of ASCII), the
+ * line and paragraph separators (U+2028/2029, a line break some readers honour and terminals
+ * do not), zero-width space and joiners, word joiner and invisible operators (U+200B-U+200D,
+ * U+2060-U+2064), the direction marks LRM, RLM and ALM (U+200E, U+200F, U+061C), the BOM /
+ * zero-width no-break space (U+FEFF), the Mongolian vowel separator (U+180E), deprecated
+ * format controls (U+206A-U+206F), interlinear annotation marks (U+FFF9-U+FFFB) and the
+ * variation selectors supplement (U+E0100-E01EF). Each run of them becomes one U+FFFD, so the
+ * reader sees that something was there without a hidden message spelled out in it.
+ *
+ * Kept, where they change how a word or an emoji looks: a zero-width joiner between two emoji
+ * (👨‍👩‍👧, 🏳️‍🌈) or after a combining mark (an Indic virama: क्‍ष), and a zero-width
+ * non-joiner between two letters of a script that joins them (Persian نمی‌خواهم). Between
+ * Latin letters they change nothing visible and are replaced like the rest.
+ */
+const INVISIBLE_RUN = /(?:[\u{E0000}-\u{E007F}\u2028\u2029\u200B-\u200F\u2060-\u2064\u061C\uFEFF\u180E\u206A-\u206F\uFFF9-\uFFFB\u{E0100}-\u{E01EF}])+/gu;
+const EMOJI_BEFORE = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F]$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+const MARK_BEFORE = /\p{M}$/u;
+const JOINING_LETTER_BEFORE = /(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]$/u;
+const JOINING_LETTER_AFTER = /^(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]/u;
+
+function hideNoText(s: string): string {
+  return s.replace(INVISIBLE_RUN, (run, at: number, whole: string) => {
+    const before = whole.slice(Math.max(0, at - 2), at);
+    const after = whole.slice(at + run.length, at + run.length + 2);
+    if (run === '\u200D' && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after)) return run;
+    if (run === '\u200D' && MARK_BEFORE.test(before) && JOINING_LETTER_AFTER.test(after)) return run;
+    if (run === '\u200C' && JOINING_LETTER_BEFORE.test(before) && JOINING_LETTER_AFTER.test(after)) return run;
+    return '\uFFFD';
+  });
+}
+
 /** One line made safe for a terminal (see above). A newline inside it is a control too. */
 export function stripControls(s: string): string {
-  return s.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_CHAR, '\uFFFD');
+  return hideNoText(s.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_CHAR, '\uFFFD'));
 }
 
 /** Text for a terminal: the one filter every line of every command passes (bin/cli.ts applies
@@ -53,6 +89,20 @@ export function wellFormed(s: string): string {
     : s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
+/** Set while a script's callback runs because the page did something (a `console`, `dialog`
+ * or `request` listener, a route handler, a predicate), and in everything that callback goes
+ * on to await: lines it prints are the page's words relayed, never the sentinel. The membrane
+ * (membrane.ts) runs every callback inside it. */
+export const pageCallbackScope = new AsyncLocalStorage<true>();
+
+/** How one printed value may be read. */
+export interface LineOptions {
+  /** The script itself printed this as one string (console.log("GSTACK_STEP_OK")), outside
+   * any page callback: only such a line can be the sentinel. Default true (an engine, such as
+   * Aside, that reports plain lines). */
+  sentinel?: boolean;
+}
+
 export interface OutputFilterOptions {
   /** Cap on the bytes of evidence lines (the marker, sentinel and error line come on top). */
   maxBytes: number;
@@ -76,13 +126,17 @@ export class OutputFilter {
 
   constructor(private readonly opts: OutputFilterOptions) {}
 
-  /** Feed one logical output line (may contain newlines; each is treated as a line). */
-  write(text: string): void {
-    for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.writeOne(stripControls(raw));
+  /** Feed one logical output line (may contain newlines; each is treated as a line). A
+   * sentinel counts only as the whole of a single-line value that may be one (`opts`): a
+   * GSTACK_STEP_OK line inside page text the script printed is just text. */
+  write(text: string, opts: LineOptions = {}): void {
+    const lines = wellFormed(text).split(/\r?\n|\r/);
+    const mayBeSentinel = opts.sentinel !== false && lines.length === 1;
+    for (const raw of lines) this.writeOne(stripControls(raw), mayBeSentinel);
   }
 
-  private writeOne(line: string): void {
-    if (line === SENTINEL) {
+  private writeOne(line: string, mayBeSentinel: boolean): void {
+    if (line === SENTINEL && mayBeSentinel) {
       this.sawSentinel = true;
       this.errorAfterSentinel = false;
       this.flushMarker();

@@ -13,7 +13,9 @@ import { AgentError, toAgentError } from './errors.js';
 import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
 import { EVIDENCE_BUDGET_MS, HUNG_NOTE, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
-import { newSnapshotState, playwrightRef, redactedContent, redactedFrameContent, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+import { plainUrl } from './url-policy.js';
+import type { LineOptions } from './output.js';
+import { newSnapshotState, playwrightRef, redact, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 /** The browser's own icon request is not the page's (some browsers make it, headless does not). */
 function isBrowserIcon(url: string): boolean {
@@ -49,8 +51,8 @@ interface PageState {
 
 export interface TabsOptions {
   pwd: string;
-  /** Evidence lines (DIALOG) go where the script's console.log goes. */
-  onLine: (line: string) => void;
+  /** Evidence lines (DIALOG) go where the script's console.log goes (never as the sentinel). */
+  onLine: (line: string, opts?: LineOptions) => void;
   allowFileUrls?: boolean;
   /** A listener the script gave Playwright threw (or rejected): the call fails with it. */
   onListenerError?: (err: unknown) => void;
@@ -76,6 +78,7 @@ export class Tabs {
       files: confinementFor(opts.pwd),
       allowFileUrls: !!opts.allowFileUrls,
       redactedContent: (raw, kind) => (kind === 'Page' ? redactedContent(raw as Page) : redactedFrameContent(raw as Frame)),
+      redactedAria: async (raw, kind, text) => redact(text, await secretValues(kind === 'Page' ? (raw as Page) : (raw as import('playwright-core').Locator).page())),
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
       beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
       onListenerError: opts.onListenerError,
@@ -118,7 +121,7 @@ export class Tabs {
    * context besides this one (only the script adds those). */
   private onDialog(raw: Page, d: Dialog): void {
     if (this.membrane.revoked) return void d.dismiss().catch(() => undefined);
-    this.opts.onLine(`DIALOG ${d.type()} ${JSON.stringify(d.message())}`);
+    this.opts.onLine(`DIALOG ${d.type()} ${JSON.stringify(d.message())}`, { sentinel: false });
     // Playwright's objects are EventEmitters; its typings leave listenerCount out.
     const count = (e: unknown) => (e as { listenerCount(ev: string): number }).listenerCount('dialog');
     if (count(raw) > 1 || count(this.context) > 0) {
@@ -140,8 +143,10 @@ export class Tabs {
     void d.dismiss().catch(() => undefined);
   }
 
-  async open(url?: unknown): Promise<ScriptPage> {
+  async open(value?: unknown): Promise<ScriptPage> {
     if (this.membrane.revoked) throw toAgentError(new AgentError('This call has ended.'));
+    // Checked as what will be navigated to (url-policy.ts): a String object or toJSON value.
+    const url = plainUrl(value);
     if (url !== undefined && typeof url !== 'string') throw new AgentError('openTab(url): url must be a string like "http://127.0.0.1:8080/".');
     const refusal = this.membrane.urlRefusal(url);
     if (refusal) throw refusal;

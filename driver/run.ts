@@ -274,7 +274,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         script,
         pwd,
         timeoutMs,
-        onLine: (l) => filter.write(l),
+        onLine: (l, o) => filter.write(l, o),
         signal: options.signal,
         profileDir,
         headed: options.headed,

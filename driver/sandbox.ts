@@ -12,11 +12,13 @@ import { AgentError, rewriteError, toAgentError } from './errors.js';
 import { Tabs } from './page.js';
 import { CallEnded } from './membrane.js';
 import type { TabEvidence } from './evidence.js';
+import { pageCallbackScope, type LineOptions } from './output.js';
+import { plainUrl } from './url-policy.js';
 
 export interface SandboxHost {
   context: BrowserContext;
   pwd: string;
-  onLine: (line: string) => void;
+  onLine: (line: string, opts?: LineOptions) => void;
   /** `file:` URLs may be opened (--allow-file-urls). */
   allowFileUrls?: boolean;
   /** The call's parameters (the `params` global); `{}` when absent. */
@@ -62,10 +64,12 @@ function formatArg(v: unknown): string {
   return inspect(v, { depth: 4, breakLength: Infinity });
 }
 
-function fetchResponse(res: import('playwright-core').APIResponse): FetchResponse {
+function fetchResponse(res: import('playwright-core').APIResponse, tabs: Tabs): FetchResponse {
   const headers = res.headers();
   let body: Promise<Buffer> | undefined;
-  const bytes = () => (body ??= res.body());
+  // The body is read while the call lives, or never (whileLive): text().then(...) chained by
+  // a script that has ended must not run.
+  const bytes = () => whileLive(tabs, (body ??= res.body()));
   // `satisfies`: a member here that the catalog's FetchResponse lacks is a compile error too,
   // so the script API's .d.ts never misses what the sandbox gives.
   return Object.freeze({
@@ -89,6 +93,21 @@ function fetchResponse(res: import('playwright-core').APIResponse): FetchRespons
   } satisfies FetchResponse);
 }
 
+/** What a call started that must not outlive it (docs/SECURITY.md, "Each call starts clean"):
+ * its sleeps. Cleared when the call is revoked, so a continuation scheduled on one never runs
+ * and whatever it holds (a big buffer) is released. */
+const sleeps = new WeakMap<Tabs, Set<NodeJS.Timeout>>();
+
+/** A promise the script awaits, cut off at the end of its call: settled as `p` is while the
+ * call lives, never after (the membrane does the same for Playwright's promises). */
+function whileLive<T>(tabs: Tabs, p: Promise<T>): Promise<T> {
+  const never = () => new Promise<never>(() => undefined);
+  return p.then(
+    (v) => (tabs.membrane.revoked ? never() : v),
+    (err) => (tabs.membrane.revoked ? never() : Promise.reject(err)),
+  );
+}
+
 const chromiumOnlyMissing = (name: string) => async () => {
   throw new AgentError(
     `${name}() is only available on the Aside engine (the user's own browser tabs). This call runs on our Chromium profile, which has no user tabs: open your own tab with openTab(url) instead.`,
@@ -99,21 +118,32 @@ const chromiumOnlyMissing = (name: string) => async () => {
 /** Implementation of every catalog global on the Chromium engine. Keys must match the
  * catalog exactly (a test checks both directions). */
 export const CHROMIUM_GLOBALS: Implementations = {
-  openTab: (_h, tabs) => (url?: string) => tabs.open(url),
-  closeTab: (_h, tabs) => (pg: unknown) => tabs.close(pg),
-  snapshot: (_h, tabs) => (pg: unknown, opts?: object) => tabs.snapshot(pg, opts),
-  annotatedScreenshot: (_h, tabs) => (pg: unknown) => tabs.annotatedScreenshot(pg),
-  sleep: () => (ms: unknown) => {
+  openTab: (_h, tabs) => (url?: string) => whileLive(tabs, tabs.open(url)),
+  closeTab: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.close(pg)),
+  snapshot: (_h, tabs) => (pg: unknown, opts?: object) => whileLive(tabs, tabs.snapshot(pg, opts)),
+  annotatedScreenshot: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.annotatedScreenshot(pg)),
+  sleep: (_h, tabs) => (ms: unknown) => {
     const n = Number(ms);
     if (!Number.isFinite(n) || n < 0) return Promise.reject(new AgentError('sleep(ms): ms must be a number ≥ 0.'));
-    return new Promise<void>((r) => setTimeout(r, n));
+    if (tabs.membrane.revoked) return new Promise<void>(() => undefined);
+    let timers = sleeps.get(tabs);
+    if (!timers) sleeps.set(tabs, (timers = new Set()));
+    const own = timers;
+    return new Promise<void>((r) => {
+      const t = setTimeout(() => {
+        own.delete(t);
+        r();
+      }, n);
+      own.add(t);
+    });
   },
   pwd: (h) => h.pwd,
   fs: (h, tabs) => liveOnly(createConfinedFs(h.pwd), tabs),
   path: () => readOnly(path, 'path'),
   Buffer: () => readOnly(Buffer, 'Buffer'),
-  fetch: (h, tabs) => async (url: unknown, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
+  fetch: (h, tabs) => (value: unknown, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => whileLive(tabs, (async () => {
     if (tabs.membrane.revoked) throw new CallEnded();
+    const url = plainUrl(value);
     if (typeof url !== 'string') throw new AgentError('fetch(url, init): url must be a string.');
     const refusal = tabs.membrane.urlRefusal(url);
     if (refusal) throw refusal;
@@ -125,15 +155,19 @@ export const CHROMIUM_GLOBALS: Implementations = {
         failOnStatusCode: false,
         maxRedirects: 10,
       });
-      return fetchResponse(res);
+      return fetchResponse(res, tabs);
     } catch (err) {
       throw toAgentError(err);
     }
-  },
+  })()),
   console: (h, tabs) => {
     // A script that outlives its call prints nothing more: its output has been answered.
+    // Only the script's own single string, printed outside a page callback, can be the
+    // sentinel (output.ts): not a value made of several, not a page message relayed.
     const line = (...args: unknown[]) => {
-      if (!tabs.membrane.revoked) h.onLine(args.map(formatArg).join(' '));
+      if (tabs.membrane.revoked) return;
+      const own = args.length === 1 && typeof args[0] === 'string' && !pageCallbackScope.getStore();
+      h.onLine(args.map(formatArg).join(' '), { sentinel: own });
     };
     return Object.freeze({ log: line, info: line, warn: line, error: line, debug: line });
   },
@@ -155,7 +189,7 @@ function deepFreeze<T>(value: T): T {
 function liveOnly<T extends Record<string, Function>>(fs: T, tabs: Tabs): T {
   const out: Record<string, Function> = {};
   for (const [name, fn] of Object.entries(fs)) {
-    out[name] = (...args: unknown[]) => (tabs.membrane.revoked ? Promise.reject(new CallEnded()) : fn(...args));
+    out[name] = (...args: unknown[]) => (tabs.membrane.revoked ? Promise.reject(new CallEnded()) : whileLive(tabs, Promise.resolve(fn(...args))));
   }
   return Object.freeze(out) as T;
 }
@@ -264,7 +298,14 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
   })();
   return {
     done,
-    revoke: () => tabs.revoke(),
+    revoke: () => {
+      tabs.revoke();
+      for (const t of sleeps.get(tabs) ?? []) clearTimeout(t);
+      sleeps.delete(tabs);
+      // Node 20 keeps its promise hooks on while an AsyncLocalStorage is enabled (every promise
+      // then costs ~3x): a call that ran a page callback switches it on, its end switches it off.
+      pageCallbackScope.disable();
+    },
     cleanUp: () => tabs.cleanUp(),
     collectEvidence: () => tabs.collectEvidence(),
     get dirty() {

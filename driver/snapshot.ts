@@ -186,7 +186,10 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
       const i = el as HTMLInputElement;
       if (NOT_TEXT.includes(i.type)) continue;
       const labels = Array.from(i.labels ?? []).map((l) => l.textContent ?? '');
-      const hints = [i.name, i.id, i.getAttribute('aria-label') ?? '', i.getAttribute('placeholder') ?? '', ...labels];
+      // Every source of the field's accessible name: aria-labelledby and title name it too.
+      const home = i.getRootNode() as Document | ShadowRoot;
+      const labelledBy = (i.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => home.getElementById?.(id)?.textContent ?? '');
+      const hints = [i.name, i.id, i.getAttribute('aria-label') ?? '', i.getAttribute('placeholder') ?? '', i.getAttribute('title') ?? '', ...labels, ...labelledBy];
       if (!isSecret({ type: i.type, autocomplete: i.getAttribute('autocomplete') ?? '', hints }, rules)) continue;
       for (const v of [i.value, i.defaultValue]) if (v) out.push(v);
     }
@@ -215,14 +218,28 @@ export function redact(tree: string, secrets: string[]): string {
   return tree
     .split('\n')
     .map((line) => {
-      // A textbox line whose value is a secret: `- textbox "Password" [ref=e7]: hunter2`
+      // A textbox line whose value is a secret: `- textbox "Password" [ref=e7]: hunter2`, or
+      // YAML-quoted when it reads as a number or keyword: `…: "123"`.
       const m = /^(\s*- (?:textbox|searchbox|combobox)\b.*?): (.*)$/.exec(line);
-      if (m && secrets.includes(m[2].trim())) return `${m[1]}: [redacted]`;
+      if (m && (secrets.includes(m[2].trim()) || secrets.includes(yamlScalar(m[2].trim())))) return `${m[1]}: [redacted]`;
       let out = line;
       for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[redacted]');
       return out;
     })
     .join('\n');
+}
+
+/** A YAML scalar as its text: `"123"` (JSON-style escapes) and `'it''s'` are unquoted. */
+function yamlScalar(v: string): string {
+  if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) {
+    try {
+      return JSON.parse(v) as string;
+    } catch {
+      return v.slice(1, -1);
+    }
+  }
+  if (v.length >= 2 && v.startsWith("'") && v.endsWith("'")) return v.slice(1, -1).replace(/''/g, "'");
+  return v;
 }
 
 /** `pg.content()` without secret values: a prefilled field's `value` attribute (any length)

@@ -144,7 +144,7 @@ test('bad command lines are usage errors that say what to do', () => {
     [['r.html', 'other.html', '--pdf', 'a.pdf'], /one input file per render/],
     [['r.html', '--pdf', 'a.pdf', '--margin', '1in 1in 1in 1in 1in'], /step 1 \(--pdf\): margin/],
     [['r.html', '--pdf', 'a.pdf', '--bogus'], /unknown option --bogus/],
-    [['r.html', '--pdf', 'a.pdf', '--timeout', '-5'], /--timeout must be a positive/],
+    [['r.html', '--pdf', 'a.pdf', '--timeout', '-5'], /--timeout must be a whole number of milliseconds/],
   ];
   for (const [args, msg] of cases) assert.throws(() => parse(...args), (e: unknown) => e instanceof RenderUsageError && msg.test(e.message), args.join(' '));
 });

@@ -10,7 +10,8 @@ import type { BrowserContext } from 'playwright-core';
 import { loadPlaywright } from '../playwright-load.js';
 import { loadCatalog } from '../catalog.js';
 import { findChromium } from '../chromium-find.js';
-import { AgentError } from '../errors.js';
+import { AgentError, rewriteError } from '../errors.js';
+import { watchStrayRejections } from '../stray-rejections.js';
 import { runInSandbox, type SandboxRun } from '../sandbox.js';
 import type { DeadlineHandle } from '../host/protocol.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
@@ -133,6 +134,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
   const gone = new Promise<EngineRunOutcome>((resolve) => {
     browserGone = (exit) => resolve({ completed: false, error: browserGoneMessage(opened?.browserPid, exit) });
   });
+  const strays = watchStrayRejections();
   const work = (async (): Promise<EngineRunOutcome> => {
     opened = await (input.openContext ? input.openContext() : launchPersistent(input.profileDir, input.headed, input.env));
     void opened.gone?.then(browserGone);
@@ -143,6 +145,13 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     try {
       await run.done;
       trace('script done');
+      await strays.settle();
+      if (strays.seen) {
+        return {
+          completed: false,
+          error: `Something the script did not await failed (a page call without await, or a throw in an event or route handler): ${rewriteError(strays.first)} Put await before every page call (await pg.evaluate(...)) and catch errors inside handlers.`,
+        };
+      }
       return { completed: true };
     } catch (err) {
       return { completed: false, error: err instanceof AgentError ? err.message : String(err) };
@@ -192,6 +201,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     await opened?.kill();
     throw err;
   } finally {
+    strays.stop();
     clearTimeout(timer);
     if (onAbort) input.signal?.removeEventListener('abort', onAbort);
   }

@@ -4,6 +4,7 @@
 
 export type { EngineName } from '../catalog.gen.js';
 import type { TabEvidence } from '../evidence.js';
+import type { LineOptions } from '../output.js';
 
 export interface EngineRunInput {
   script: string;
@@ -11,8 +12,9 @@ export interface EngineRunInput {
   pwd: string;
   /** Whole-script deadline; the engine must kill its browser / CLI when it passes. */
   timeoutMs: number;
-  /** Each evidence line the script prints, in order (the runner filters and caps them). */
-  onLine: (line: string) => void;
+  /** Each evidence line the script prints, in order (the runner filters and caps them), and
+   * whether it may be read as the sentinel (output.ts LineOptions). */
+  onLine: (line: string, opts?: LineOptions) => void;
   /** Aborted on SIGINT/SIGTERM of the CLI: stop and clean up at once. */
   signal?: AbortSignal;
   /** The script's `params` global (catalog "params"): `{}` when the call has none. */

@@ -298,6 +298,10 @@ function runCall(socket: net.Socket, io: ClientIo, target: HostTarget, address: 
           default:
             return;
         }
+      }, (err) => {
+        socket.destroy();
+        if (phase === 'accepted') fail(`The host sent ${err.message} Run the call again.`);
+        else settle('retry');
       }),
     );
   });

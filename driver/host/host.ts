@@ -29,6 +29,7 @@ import { decoder, encode, parseClientMessage, type CallIo, type DeadlineHandle, 
 import type { TamperCheck } from './tamper.js';
 import { clearStopNote, readStopNote } from './control.js';
 import type { StopCause } from '../stop-cause.js';
+import { terminalSafe } from '../output.js';
 
 export const DEFAULT_IDLE_MS = 5 * 60_000;
 
@@ -166,6 +167,7 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
     socket.on(
       'data',
       decoder((raw) => {
+        if (socket.destroyed) return;
         const msg = parseClientMessage(raw);
         if (!msg) {
           socket.destroy(); // a peer that does not speak the protocol
@@ -192,6 +194,16 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
         }
         if (started) return;
         started = true;
+        // Checked again at the start of each call, not only at the end of the last: a change a
+        // script scheduled for after its own end (through the host realm, which a script can
+        // reach) must not decide this call's verdict. The client retries in a fresh host.
+        const leftBehind = tamper?.changes() ?? [];
+        if (leftBehind.length) {
+          send({ t: 'stale' });
+          socket.end();
+          drain(`an earlier call changed shared objects after it ended: ${leftBehind.join(', ')}`);
+          return;
+        }
         if (stopping || msg.build !== build) {
           send({ t: 'stale' });
           socket.end();
@@ -230,7 +242,8 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
             (code) => {
               const changed = tamper?.changes() ?? [];
               if (changed.length) {
-                io.err(`gstack: this call changed objects the session host shares between calls (${changed.slice(0, 3).join(', ')}); the host restarts so the next call starts clean.\n`);
+                // Through the terminal filter: a changed key's name is the script's (or the page's) text.
+                io.err(terminalSafe(`gstack: this call changed objects the session host shares between calls (${changed.slice(0, 3).join(', ')}); the host restarts so the next call starts clean.\n`));
                 stopping = true;
               }
               send({ t: 'exit', code });
@@ -254,6 +267,9 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
             collectWhenIdle();
             if (stopping && active === 0) void shutdown('stopping');
           });
+      }, (err) => {
+        log(`client connection closed: ${err.message}`);
+        socket.destroy();
       }),
     );
   });

@@ -78,27 +78,54 @@ export function encode(msg: ClientMessage | HostMessage): string {
   return JSON.stringify(msg) + '\n';
 }
 
+/** The longest line (one message) either side accepts: far above any real message (a script
+ * sent on stdin, one output line under --max-output), far below what would exhaust memory. */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
 /** Splits a byte stream into lines of JSON; a line that is not JSON is passed on as
  * `undefined` (the parser refuses it). A chunk may end inside a multi-byte character: the
- * StringDecoder keeps those bytes for the next chunk. */
-export function decoder(onMessage: (msg: unknown) => void): (chunk: Buffer) => void {
+ * StringDecoder keeps those bytes for the next chunk. Each byte is scanned for a newline once
+ * (the unfinished line is kept as a list of pieces, joined when its newline comes), and a line
+ * longer than MAX_LINE_BYTES ends the stream: `onError` is told once, and every later chunk
+ * is ignored (the caller closes the connection). */
+export function decoder(onMessage: (msg: unknown) => void, onError: (err: Error) => void = () => undefined): (chunk: Buffer) => void {
   const utf8 = new StringDecoder('utf8');
-  let buffered = '';
-  return (chunk) => {
-    buffered += utf8.write(chunk);
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      if (!line) continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        value = undefined;
-      }
-      onMessage(value);
+  let pieces: string[] = [];
+  let pendingBytes = 0;
+  let failed = false;
+  const deliver = (line: string) => {
+    if (!line) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      value = undefined;
     }
+    onMessage(value);
+  };
+  return (chunk) => {
+    if (failed) return;
+    const text = utf8.write(chunk);
+    let from = 0;
+    let nl: number;
+    while (!failed && (nl = text.indexOf('\n', from)) >= 0) {
+      const tail = text.slice(from, nl);
+      const line = pieces.length ? pieces.join('') + tail : tail;
+      pieces = [];
+      pendingBytes = 0;
+      from = nl + 1;
+      deliver(line);
+    }
+    if (failed || from >= text.length) return;
+    const rest = text.slice(from);
+    pendingBytes += Buffer.byteLength(rest, 'utf8');
+    if (pendingBytes > MAX_LINE_BYTES) {
+      failed = true;
+      pieces = [];
+      onError(new Error(`a message longer than ${MAX_LINE_BYTES} bytes came without its end; the connection was closed.`));
+      return;
+    }
+    pieces.push(rest);
   };
 }
 

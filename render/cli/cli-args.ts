@@ -8,7 +8,7 @@
 // its kind, it is a default for every step of that kind.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError } from '../../driver/errors.js';
+import { millisecondsProblem, UsageError } from '../../driver/errors.js';
 import { RENDER_STEP_FLAGS, RENDER_STEP_OF_OPTION, type RenderStepFlag } from '../../driver/catalog.gen.js';
 import { commandSpec, flagGroup, type Catalog, type Flag } from '../../driver/catalog.js';
 import { PAPER_SIZES, parseMargins, parsePaperIn, OptionError } from '../api/pdf-options.js';
@@ -122,8 +122,9 @@ export function parseRenderArgs(tokens: string[], catalog: Catalog, cwd = proces
 
 function positive(v: Value | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !(v > 0)) throw new RenderUsageError(`--${name} must be a positive number of milliseconds`);
-  return v;
+  const problem = millisecondsProblem(name, v);
+  if (problem) throw new RenderUsageError(problem);
+  return v as number;
 }
 
 function buildStep(s: PendingStep, defaults: Map<string, Value>, index: number, printFlags: Flag[], cwd: string): RenderStep {

@@ -1,0 +1,131 @@
+// A careless script's faults, and what one call may leave behind for the next (issue 22, items
+// 6, 7, 8 and 13; docs/SECURITY.md, "The script is careless, not hostile"). Real CLI, real
+// session hosts, real Chromium.
+// Run alone (needs the build):
+//   npm run build && node --import tsx --test test/security-script.e2e.test.ts
+//
+//   6. A script's async work does not outlive its call: a spin scheduled after a sleep (or after
+//      a page call that fails once the tab is closed) never runs, so the next call of the
+//      session is not blamed for it; a big buffer it kept alive is released.
+//   7. `-f FIFO` (or a device) is a usage error at once, however often; the session keeps working.
+//   8. `--timeout` is checked at the CLI: a whole number of milliseconds up to the stated maximum.
+//  13. Delayed tampering: a shared built-in changed after a call's end (through the host realm's
+//      own timer, which a hostile script can reach) is seen at the next call's start, and that
+//      call runs in a fresh host, so its verdict is its own.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, cliEnv, runCli, tempHome, type CliResult } from './helpers/cli.js';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+
+let home: string;
+let work: string;
+let site: FixtureServer;
+const sessions = new Set<string>();
+
+before(async () => {
+  assert.ok(existsSync(BIN), `build first: npm run build (missing ${BIN})`);
+  site = await startFixtureServer();
+  home = tempHome('gstack-sec-script-');
+  work = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-sec-script-work-')));
+});
+after(async () => {
+  // Only this suite's own session hosts (never --all: other sessions on this machine are not ours).
+  for (const s of sessions) await runCli(['sessions', 'stop', s], { cwd: work, env: cliEnv(home) });
+  await site?.close();
+});
+
+const show = (r: CliResult) => `exit ${r.code} after ${r.ms} ms\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+const lastLine = (r: CliResult) => r.lines[r.lines.length - 1] ?? '';
+const gstack = (session: string, args: string[], timeoutMs = 90_000) => {
+  sessions.add(session);
+  return runCli([...args, '--session', session], { cwd: work, env: cliEnv(home), timeoutMs });
+};
+const hostPid = async (session: string): Promise<number | undefined> => {
+  const r = await runCli(['sessions', 'list'], { cwd: work, env: cliEnv(home) });
+  const line = r.lines.find((l) => l.includes(`key="${session}"`) || l.includes(`key=${session} `));
+  const m = line ? /host=pid:(\d+)/.exec(line) : null;
+  return m ? Number(m[1]) : undefined;
+};
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+test('6. async work a script left running does not outlive its call', { timeout: 180_000 }, async () => {
+  const s = `sec-async-${process.pid}`;
+  for (const leftover of [
+    'sleep(1500).then(() => { while (true) {} });',
+    'pg.waitForTimeout(1500).finally(() => { while (true) {} });',
+    'fs.writeFile("x.txt", "y").then(() => sleep(1500)).then(() => { while (true) {} });',
+    `const r = await fetch(${JSON.stringify(site.url)}); r.text().then(() => { while (true) {} });`,
+  ]) {
+    const first = await gstack(s, ['run', `const pg = await openTab(); ${leftover} console.log("GSTACK_STEP_OK");`]);
+    assert.equal(first.code, 0, `${leftover}\n${show(first)}`);
+    await new Promise((r) => setTimeout(r, 2500)); // the leftover's moment has passed
+    const next = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--timeout', '8000'], 60_000);
+    assert.equal(next.code, 0, `after ${leftover}\n${show(next)}`);
+    assert.equal(lastLine(next), 'GSTACK_STEP_OK');
+  }
+});
+
+test('6. a buffer a script left reachable from pending work is released after the call', { timeout: 120_000 }, async () => {
+  const s = `sec-buffer-${process.pid}`;
+  const first = await gstack(s, ['run', 'const big = Buffer.alloc(300 * 1024 * 1024, 1); sleep(600000).then(() => console.log(big.length)); console.log("GSTACK_STEP_OK");']);
+  assert.equal(first.code, 0, show(first));
+  const pid = await hostPid(s);
+  assert.ok(pid, 'the session has a host');
+  // The host collects garbage once it has been idle a second.
+  let rss = rssMiB(pid);
+  for (let i = 0; i < 20 && rss > 250; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    rss = rssMiB(pid);
+  }
+  assert.ok(rss < 250, `the session host still holds ${rss.toFixed(0)} MiB after the call`);
+});
+
+test('7. -f FIFO or device: a usage error at once, and the session keeps working', { timeout: 120_000 }, async () => {
+  const s = `sec-fifo-${process.pid}`;
+  const fifo = join(work, 'flow.fifo');
+  execFileSync('mkfifo', [fifo]);
+  for (const file of [fifo, fifo, fifo, fifo, '/dev/zero', work]) {
+    const r = await gstack(s, ['run', '-f', file, '--timeout', '3000'], 30_000);
+    assert.equal(r.code, 2, `${file}: ${show(r)}`);
+    assert.match(r.stdout + r.stderr, /not a regular file|is a directory/, `${file}: ${show(r)}`);
+    assert.ok(r.ms < 15_000, `${file}: answered in ${r.ms} ms`);
+  }
+  const ok = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--timeout', '20000'], 60_000);
+  assert.equal(ok.code, 0, show(ok));
+});
+
+test('8. --timeout is a whole number of milliseconds within the stated maximum', { timeout: 120_000 }, async () => {
+  const s = `sec-timeout-${process.pid}`;
+  for (const bad of ['3000000000', '1500.5', '0', '-5', 'abc', '86400001']) {
+    const r = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--timeout', bad], 30_000);
+    assert.equal(r.code, 2, `--timeout ${bad}: ${show(r)}`);
+    assert.match(r.stdout + r.stderr, /--timeout must be a whole number of milliseconds from 1 to 86400000/, `--timeout ${bad}: ${show(r)}`);
+    assert.doesNotMatch(r.stderr, /TimeoutOverflowWarning|malformed message/, `--timeout ${bad}: ${show(r)}`);
+  }
+  const ok = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--timeout', '86400000'], 60_000);
+  assert.equal(ok.code, 0, show(ok));
+});
+
+test('13. a shared built-in changed after a call ended cannot decide the next call\'s verdict', { timeout: 120_000 }, async () => {
+  const s = `sec-delayed-${process.pid}`;
+  // A hostile script reaches the host realm's timer through a function's constructor, and
+  // rewrites every exit message to say 0, after the host's end-of-call check.
+  const tamper = `
+    const hostTimer = openTab.constructor("return setTimeout")();
+    const hostJSON = openTab.constructor("return JSON")();
+    hostTimer(() => {
+      const original = hostJSON.stringify;
+      hostJSON.stringify = function (v, ...rest) { return original.call(this, v && v.t === "exit" ? { ...v, code: 0 } : v, ...rest); };
+    }, 1000);
+    console.log("GSTACK_STEP_OK");`;
+  const first = await gstack(s, ['run', tamper]);
+  assert.equal(first.code, 0, show(first));
+  await new Promise((r) => setTimeout(r, 2000));
+  const next = await gstack(s, ['run', 'throw new Error("this call failed")']);
+  assert.equal(next.code, 1, show(next));
+  assert.match(lastLine(next), /^\[error\] .*this call failed/, show(next));
+});
