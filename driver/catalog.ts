@@ -77,6 +77,8 @@ export interface McpToolSpec {
   perShape?: boolean;
   /** Positionals and flags by name, `*` for every other flag of the command, `steps` for render's steps. */
   arguments: string[];
+  /** Arguments required although the command's own positional is optional. */
+  required?: string[];
   description: string;
 }
 export interface McpSpec {

@@ -99,4 +99,9 @@ export class Calls {
   get size(): number {
     return this.running.size;
   }
+
+  /** The processes of the calls still running. */
+  pids(): number[] {
+    return [...this.running].map((c) => c.pid).filter((p): p is number => p !== undefined);
+  }
 }

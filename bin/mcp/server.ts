@@ -10,6 +10,8 @@
 // The low-level SDK `Server` is used rather than `McpServer` because the input schemas are
 // JSON schemas already (the catalog's flags, the cookbook's shapes), not zod objects.
 import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -25,11 +27,11 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { loadCatalog, type Catalog } from '../../driver/catalog.js';
+import { loadCatalog, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
 import { SHAPES } from '../../cookbook/index.js';
 import { oneLine } from '../../driver/output.js';
 import { buildTools, checkArguments, ToolArgumentsError, type ToolDef } from './tools.js';
-import { Calls, type CallResult } from './calls.js';
+import { Calls, GSTACK_ENTRY, type CallResult } from './calls.js';
 import { listPrompts, listResources, promptText, readResource } from './knowledge.js';
 
 export interface McpServeOptions {
@@ -55,6 +57,8 @@ const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 /** While a call runs, a client that asked for progress hears from us this often (a client's
  * request timeout, 60 s in the SDK's, can then be reset by progress; --timeout is 120 s). */
 const PROGRESS_EVERY_MS = 5_000;
+/** bin/mcp/reaper.ts as built (tsc keeps it a file of its own: it is no part of the CLI bundle). */
+const REAPER = join(PROJECT_ROOT, 'dist', 'bin', 'mcp', 'reaper.js');
 
 function packageVersion(catalog: Catalog): string {
   return String(catalog.version);
@@ -273,18 +277,31 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   const end = async (why: string) => {
     if (ending) return;
     ending = true;
-    const running = calls.size;
-    opts.log(`gstack mcp: ${why}${running ? `; stopping ${running} running call${running === 1 ? '' : 's'}` : ''}.`);
-    await calls.endAll();
+    const running = calls.pids();
+    opts.log(`gstack mcp: ${why}${running.length ? `; stopping ${running.length} running call${running.length === 1 ? '' : 's'}` : ''}.`);
+    const aborted = calls.endAll();
     // The connection's own session dies with it (no later client can name a derived key):
     // `sessions clear` stops its browser and removes its profile under its lock. A session
     // named by `gstack mcp --session` keeps its profile and logins; its browser is stopped.
     // Sessions joined by a call's `session` argument are shared: left to their hosts' idle
-    // timeout, since another client may be using them.
+    // timeout, since another client may be using them. The reaper is detached so that a
+    // client that kills this process right after disconnecting still gets all of it.
     if (used.has(defaultKey)) {
-      const r = await calls.run(derived ? ['sessions', 'clear', defaultKey] : ['sessions', 'stop', defaultKey]);
-      opts.log(`gstack mcp: ${r.stdout.trim() || stderrLines(r.stderr).join(' ') || `session ${defaultKey} ended`}`);
-    }
+      const reaper = spawn(process.execPath, [REAPER, GSTACK_ENTRY, derived ? 'clear' : 'stop', defaultKey, ...running.map(String)], {
+        detached: true,
+        stdio: 'ignore',
+        env: opts.env,
+        cwd: opts.cwd,
+      });
+      const reaped = new Promise<number | null>((resolve) => {
+        reaper.once('exit', (code) => resolve(code));
+        reaper.once('error', () => resolve(null));
+      });
+      // Not unref'd: this process waits for it (a pending promise alone would let Node exit).
+      await aborted;
+      const code = await reaped;
+      opts.log(`gstack mcp: session ${JSON.stringify(defaultKey)} ${code === 0 ? (derived ? 'removed with its browser' : 'browser stopped') : `not ended (sessions ${derived ? 'clear' : 'stop'} exited ${code}); \`gstack sessions list\` shows it`}.`);
+    } else await aborted;
     await server.close().catch(() => undefined);
     resolveDone(0);
   };

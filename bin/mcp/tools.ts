@@ -88,7 +88,7 @@ function commandTool(spec: McpToolSpec, catalog: Catalog, sessionText: string, k
     const pos = positionals.find((p) => p.name === name);
     if (pos) {
       properties[name] = positionalSchema(pos);
-      if (pos.required) required.push(name);
+      if (pos.required || spec.required?.includes(name)) required.push(name);
       continue;
     }
     if (name === 'steps') {
