@@ -6,10 +6,11 @@
 // real Chromium, real loopback site.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliEnv, tempHome } from './helpers/cli.js';
+import { cliEnv, ROOT, tempHome } from './helpers/cli.js';
 import { processesMentioning, waitNoProcesses } from './helpers/processes.js';
 import { connectMcp, textOf, type McpConnection } from './helpers/mcp.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
@@ -188,4 +189,34 @@ test('a client that disconnects mid-call leaves no browser running and no lock h
   assert.equal(await lockHolder(profile), undefined, 'no lock is held');
   assert.equal(existsSync(profile), false, `the connection's own session is removed: ${c.stderr()}`);
   assert.match(c.stderr(), /the client disconnected; stopping 1 running call/);
+});
+
+test('render and pdf: files in, paths out, through the same commands as the CLI', { timeout: 120_000 }, async () => {
+  const c = await connect([]);
+  const out = tempHome('gstack-mcp-out-');
+  try {
+    const report = join(ROOT, 'test', 'fixtures', 'render', 'report.html');
+    const r = await c.client.callTool({
+      name: 'render',
+      arguments: { file: report, steps: [{ screenshot: join(out, 'r.png'), width: 480 }, { pdf: join(out, 'r.pdf'), paper: 'a4', 'page-numbers': false }] },
+    });
+    assert.equal(r.isError, false, textOf(r));
+    assert.match(textOf(r), new RegExp(`^OK ${join(out, 'r.png')}$`, 'm'));
+    assert.match(textOf(r), new RegExp(`^OK ${join(out, 'r.pdf')}$`, 'm'));
+    assert.equal(readFileSync(join(out, 'r.pdf')).subarray(0, 5).toString(), '%PDF-');
+    assert.equal(readFileSync(join(out, 'r.png')).readUInt32BE(16), 480);
+
+    const md = join(ROOT, 'test', 'fixtures', 'markdown', 'options.md');
+    const p = await c.client.callTool({ name: 'pdf', arguments: { input: md, output: join(out, 'o.pdf'), toc: true } });
+    assert.equal(p.isError, false, textOf(p));
+    assert.match(textOf(p), new RegExp(`^${join(out, 'o.pdf')}$`, 'm'));
+    assert.ok(existsSync(join(out, 'o.pdf')));
+
+    // A command's own failure is an error result with its exit code and [error] line.
+    const missing = await c.client.callTool({ name: 'pdf', arguments: { input: join(out, 'nope.md') } });
+    assert.equal(missing.isError, true);
+    assert.match(textOf(missing), /^\[error\] .*nope\.md/m);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
 });

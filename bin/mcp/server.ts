@@ -201,10 +201,13 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   }
 
   /** A command that ended without its result: a usage error, no engine, a busy profile. */
-  function commandFailure(r: CallResult): CallToolResult {
+  function commandFailure(r: CallResult, flow = true): CallToolResult {
     const lines = stderrLines(r.stderr);
     if (!lines.some((l) => l.startsWith('[error]'))) lines.push(`[error] gstack exited ${r.code} without a result. Run the same call again; if it fails the same way, run \`gstack probe\` in a shell.`);
-    return { isError: true, content: [{ type: 'text', text: [exitText(catalog, r.code || 1), ...stdoutLines(r.stdout), ...lines].join('\n') }] };
+    // A render's exit codes mean what its command says (catalog: render, pdf, diagram), not
+    // what they mean for a script: only the name is given.
+    const verdict = flow ? exitText(catalog, r.code || 1) : `EXIT=${r.code || 1} ${catalog.exitCodes.find((e) => e.code === (r.code || 1))?.name ?? ''}`.trimEnd();
+    return { isError: true, content: [{ type: 'text', text: [verdict, ...stdoutLines(r.stdout), ...lines].join('\n') }] };
   }
 
   function stdoutLines(stdout: string): string[] {
@@ -215,9 +218,9 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     const inv = tool.argv(args);
     const r = await calls.run(inv.argv, { stdin: inv.stdin, signal });
     if (r.aborted) return errorResult('The render was cancelled.', 1, catalog);
-    if (r.code !== 0) return commandFailure(r);
+    if (r.code !== 0) return commandFailure(r, false);
     const out = r.stdout.split('\n').filter((l) => l.trim());
-    return { content: [{ type: 'text', text: [exitText(catalog, 0), ...out].join('\n') }] };
+    return { isError: false, content: [{ type: 'text', text: out.join('\n') }] };
   }
 
   async function sessionsCall(args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
@@ -227,12 +230,12 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
         return errorResult(`\`session\` "${key}" is not a session of this connection (its sessions: ${[...own].join(', ')}); a client stops only its own.`, 2, catalog);
       }
       const r = await calls.run(['sessions', 'stop', key], { signal });
-      if (r.code !== 0) return commandFailure(r);
-      return { content: [{ type: 'text', text: r.stdout.trim() }] };
+      if (r.code !== 0) return commandFailure(r, false);
+      return { isError: false, content: [{ type: 'text', text: r.stdout.trim() }] };
     }
     if (args.session !== undefined) return errorResult('`session` is an argument of `stop` only; `list` shows every session of this connection.', 2, catalog);
     const r = await calls.run(['sessions', 'list', '--json'], { signal });
-    if (r.code !== 0) return commandFailure(r);
+    if (r.code !== 0) return commandFailure(r, false);
     const listed = (parseFlowJson(r.stdout) as unknown as { sessions?: Array<Record<string, any>> } | undefined)?.sessions ?? [];
     const lines: string[] = [];
     for (const key of own) {
@@ -247,7 +250,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
       lines.push(`SESSION ${s.slug} key=${JSON.stringify(key)} ${whose} profile=${s.profile} lastUse=${s.lastUse ?? '?'} locked=${locked} host=${host}`);
     }
     lines.push(`SESSIONS=${own.size}`);
-    return { content: [{ type: 'text', text: lines.join('\n') }] };
+    return { isError: false, content: [{ type: 'text', text: lines.join('\n') }] };
   }
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
