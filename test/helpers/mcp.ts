@@ -47,10 +47,15 @@ export interface McpConnection {
 }
 
 /** Starts `gstack mcp ...args` with `env` (the whole environment) and connects a client. */
-export async function connectMcp(args: string[], env: NodeJS.ProcessEnv): Promise<McpConnection> {
+export function connectMcp(args: string[], env: NodeJS.ProcessEnv): Promise<McpConnection> {
+  return connectMcpCommand(process.execPath, [BIN, 'mcp', ...args], env);
+}
+
+/** Starts a server the way a client configuration names it (command and args) and connects. */
+export async function connectMcpCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<McpConnection> {
   const clean: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
-  const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd: ROOT, env: clean, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: ROOT, env: clean, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
