@@ -77,6 +77,8 @@ export interface McpToolSpec {
   perShape?: boolean;
   /** Positionals and flags by name, `*` for every other flag of the command, `steps` for render's steps. */
   arguments: string[];
+  /** Argument descriptions that replace the command's (a CLI-only form would mislead). */
+  describe?: Record<string, string>;
   /** Arguments required although the command's own positional is optional. */
   required?: string[];
   description: string;

@@ -102,6 +102,10 @@ function commandTool(spec: McpToolSpec, catalog: Catalog, sessionText: string, k
     properties[name] = flag.name === 'session' ? { type: 'string', minLength: 1, description: sessionText } : flagSchema(flag);
     flagsUsed.push(flag);
   }
+  for (const [name, text] of Object.entries(spec.describe ?? {})) {
+    if (!properties[name]) throw new Error(`driver/catalog.json mcp.tools "${spec.name}": describe names "${name}", which is not one of its arguments`);
+    properties[name] = { ...properties[name], description: text };
+  }
   const inputSchema: ObjectSchema = { type: 'object', properties, additionalProperties: false };
   if (required.length) inputSchema.required = required;
   return {
