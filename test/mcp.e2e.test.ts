@@ -220,3 +220,32 @@ test('render and pdf: files in, paths out, through the same commands as the CLI'
     await rm(out, { recursive: true, force: true });
   }
 });
+
+test('a cancelled call is stopped: its lock is released and the next call of the connection runs at once', { timeout: 120_000 }, async () => {
+  const c = await connect();
+  const key = await ownKey(c);
+  const profile = sessionPaths(slugFor(key), { GSTACK_HOME: home }).profileDir;
+  const ac = new AbortController();
+  const progress: number[] = [];
+  const call = c.client
+    .callTool({ name: 'run', arguments: { script: 'await sleep(60000); console.log("GSTACK_STEP_OK");' } }, undefined, { signal: ac.signal, onprogress: (p) => progress.push(p.progress) })
+    .catch((e: Error) => e);
+  const until = Date.now() + 30_000;
+  while (!(await lockHolder(profile))) {
+    assert.ok(Date.now() < until, `the call never started: ${c.stderr()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // A client that asked for progress hears from a long call (its request timeout can reset).
+  await new Promise((r) => setTimeout(r, 6_000));
+  assert.ok(progress.length >= 1, 'progress notifications while the call runs');
+  ac.abort();
+  assert.ok((await call) instanceof Error, 'the client sees its call cancelled');
+  const freed = Date.now() + 10_000;
+  while (await lockHolder(profile)) {
+    assert.ok(Date.now() < freed, 'the cancelled call released the session lock');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const next = await c.client.callTool({ name: 'run', arguments: { script: 'console.log("AFTER=1"); console.log("GSTACK_STEP_OK");', timeout: 20_000 } });
+  assert.equal(next.isError, false, textOf(next));
+  assert.match(textOf(next), /^AFTER=1$/m);
+});
