@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -60,8 +61,13 @@ const PROGRESS_EVERY_MS = 5_000;
 /** bin/mcp/reaper.ts as built (tsc keeps it a file of its own: it is no part of the CLI bundle). */
 const REAPER = join(PROJECT_ROOT, 'dist', 'bin', 'mcp', 'reaper.js');
 
-function packageVersion(catalog: Catalog): string {
-  return String(catalog.version);
+/** The server's version as the client sees it: this package's. */
+function packageVersion(): string {
+  try {
+    return String(JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).version);
+  } catch {
+    return '0.0.0';
+  }
 }
 
 /** The exit code's catalog name, meaning and next step. */
@@ -76,7 +82,8 @@ function errorResult(message: string, code = 2, catalog?: Catalog): CallToolResu
   return { isError: true, content: [{ type: 'text', text: lines.join('\n') }] };
 }
 
-/** The last `[error]` line of stderr (a usage error, a missing engine), or all of it. */
+/** stderr's non-empty lines: notices of a call that ran, or the `[error]` line of a command that
+ * could not (a usage error, a missing engine, a busy profile). */
 function stderrLines(stderr: string): string[] {
   return stderr.split('\n').map((l) => l.trimEnd()).filter(Boolean);
 }
@@ -132,7 +139,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   const calls = new Calls({ env: opts.env, cwd: opts.cwd });
 
   const server = new Server(
-    { name: mcp.serverName, version: packageVersion(catalog) },
+    { name: mcp.serverName, version: packageVersion() },
     { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: mcp.instructions },
   );
 
