@@ -11,6 +11,7 @@ export interface ParamSchema {
   minimum?: number;
   maximum?: number;
   minLength?: number;
+  minProperties?: number;
   minItems?: number;
   maxItems?: number;
   items?: ParamSchema;

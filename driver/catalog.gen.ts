@@ -37,7 +37,7 @@ export type ExitCode = (typeof EXIT)[ExitName];
 export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "INPUT=", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "EVIDENCE_START", "EVIDENCE_END", "EVIDENCE_SKIPPED", "SUBMIT_BLOCKED=", "ARTIFACT", "DIALOG"] as const;
 
 /** Every `gstack` command. */
-export const COMMAND_NAMES = ["run", "probe", "cookbook", "flows", "sessions", "login", "render", "pdf", "diagram", "skills"] as const;
+export const COMMAND_NAMES = ["run", "probe", "cookbook", "flows", "sessions", "login", "render", "pdf", "diagram", "skills", "mcp"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 // ---- The script API: its types (catalog "types"), the Page a script gets, every global ----
@@ -769,6 +769,14 @@ export interface SkillsFlags {
   full: boolean;
   /** --dir: install: the skills folder (default `~/.claude/skills`). */
   dir?: string;
+  /** --mcp: install: write the `gstack mcp` server entry into this MCP client's configuration instead of installing skills. */
+  mcp?: "claude-desktop" | "cursor" | "vscode";
+  /** --allow-scripts: install --mcp: the entry starts `gstack mcp --allow-scripts` (the `run` tool: code execution with the user's rights; see `gstack mcp`). */
+  allowScripts: boolean;
+  /** --config: install --mcp: the configuration file to write (default: the client's own, see above). */
+  config?: string;
+  /** --print: install --mcp: print the entry as the client's JSON instead of writing it. */
+  print: boolean;
 }
 
 /** The SkillsFlags of one invocation, from yargs' argv (which has already checked types and choices). */
@@ -776,6 +784,25 @@ export function readSkillsFlags(argv: Record<string, unknown>): SkillsFlags {
   return {
     full: (argv["full"] as boolean | undefined) ?? false,
     dir: (argv["dir"] as string | undefined),
+    mcp: (argv["mcp"] as "claude-desktop" | "cursor" | "vscode" | undefined),
+    allowScripts: (argv["allow-scripts"] as boolean | undefined) ?? false,
+    config: (argv["config"] as string | undefined),
+    print: (argv["print"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface McpFlags {
+  /** --allow-scripts: Offer the `run` tool, which runs any flow script the client sends. A flow script can reach Node (the vm is not a security boundary), so this is code execution with the user's rights: allow it only for a client you would give a shell. */
+  allowScripts: boolean;
+  /** --session: The session this server's calls use when a call names none (default: a new one per server process, `mcp-<pid>-<random>`, removed at exit). A named session keeps its profile and logins after the server exits. */
+  session?: string;
+}
+
+/** The McpFlags of one invocation, from yargs' argv (which has already checked types and choices). */
+export function readMcpFlags(argv: Record<string, unknown>): McpFlags {
+  return {
+    allowScripts: (argv["allow-scripts"] as boolean | undefined) ?? false,
+    session: (argv["session"] as string | undefined),
   };
 }
 
@@ -926,5 +953,10 @@ export const FLAG_DEFAULTS = {
   },
   "skills": {
     "full": false,
+    "allow-scripts": false,
+    "print": false,
+  },
+  "mcp": {
+    "allow-scripts": false,
   },
 } as const;

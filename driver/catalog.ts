@@ -64,7 +64,7 @@ export interface Command {
   name: string;
   usage: string;
   description: string;
-  positionals?: Array<{ name: string; description: string; required?: boolean; choices?: string[] }>;
+  positionals?: Array<{ name: string; description: string; required?: boolean; variadic?: boolean; choices?: string[] }>;
   flags: Flag[];
   examples?: string[];
   output?: string[];
@@ -77,6 +77,27 @@ export interface CommandErrorSpec {
   exitCode: number;
   when: string;
   nextStep: string;
+}
+/** One tool (or, with perShape, one per cookbook shape) of `gstack mcp`. */
+export interface McpToolSpec {
+  name: string;
+  command: string;
+  requires?: 'allow-scripts';
+  perShape?: boolean;
+  /** Positionals and flags by name, `*` for every other flag of the command, `steps` for render's steps. */
+  arguments: string[];
+  /** Argument descriptions that replace the command's (a CLI-only form would mislead). */
+  describe?: Record<string, string>;
+  /** Arguments required although the command's own positional is optional. */
+  required?: string[];
+  description: string;
+}
+export interface McpSpec {
+  serverName: string;
+  instructions: string;
+  promptPreamble: string;
+  sessionArgument: string;
+  tools: McpToolSpec[];
 }
 export interface Catalog {
   version: number;
@@ -93,6 +114,8 @@ export interface Catalog {
   exitCodes: Array<{ code: number; name: string; meaning: string; nextStep: string }>;
   evidenceLabels: Array<{ label: string; meaning: string }>;
   probeOutcomes: Array<{ name: string; meaning: string; fallback: boolean }>;
+  /** `gstack mcp`: the server's name, what it tells a client, and its tools (bin/mcp/). */
+  mcp?: McpSpec;
   /** The membrane's policy tables (driver/playwright-policy.ts). */
   playwright: PlaywrightPolicies;
 }

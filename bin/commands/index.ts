@@ -12,6 +12,7 @@ import { register as render } from './render.js';
 import { register as pdf } from './pdf.js';
 import { register as diagram } from './diagram.js';
 import { register as skills } from './skills.js';
+import { register as mcp } from './mcp.js';
 
 type Register = (y: Argv<any>, catalog: Catalog, io: CliIo) => Argv<any>;
-export const COMMANDS: Register[] = [run, probe, cookbook, flows, sessions, login, render, pdf, diagram, skills];
+export const COMMANDS: Register[] = [run, probe, cookbook, flows, sessions, login, render, pdf, diagram, skills, mcp];

@@ -5,7 +5,7 @@ import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
-import { readSkillsFlags } from '../../driver/catalog.gen.js';
+import { readSkillsFlags, type SkillsFlags } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('skills', catalog);
@@ -28,6 +28,8 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
           io.out(await skillText(String(skill), f.full));
           return;
         case 'install': {
+          if (f.mcp !== undefined) return installMcp(f, catalog, io);
+          if (f.allowScripts || f.config !== undefined || f.print) throw new UsageError('--allow-scripts, --config and --print go with `gstack skills install --mcp CLIENT`.');
           const r = await installSkills({ dir: f.dir, env: io.env, cwd: io.cwd });
           for (const s of r.installed) io.out(`INSTALLED ${s.name} ${s.path}\n`);
           io.out(`SHIM ${r.shim}\n`);
@@ -38,4 +40,18 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       }
     },
   );
+}
+
+/** `install --mcp CLIENT`: the server entry written into the client's file, or printed. */
+async function installMcp(f: SkillsFlags, catalog: Catalog, io: CliIo): Promise<void> {
+  const { writeMcpConfig, configSnippet } = await import('../mcp/client-config.js');
+  const client = f.mcp!;
+  const name = catalog.mcp?.serverName ?? 'gstack';
+  if (f.print) {
+    io.out(configSnippet(client, name, { allowScripts: f.allowScripts }));
+    return;
+  }
+  const r = await writeMcpConfig(client, name, { file: f.config, allowScripts: f.allowScripts, env: io.env, cwd: io.cwd });
+  io.out(`MCP_CONFIG ${r.file} client=${client} server=${name} command=${r.entry.command} args=${JSON.stringify(r.entry.args)}\n`);
+  io.err(`gstack: restart ${client} (or reload its MCP servers) to start \`gstack mcp\`${f.allowScripts ? ' with the run tool (--allow-scripts: code execution with your rights)' : '; add --allow-scripts to offer the run tool'}.\n`);
 }

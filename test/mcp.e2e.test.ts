@@ -1,0 +1,251 @@
+// End-to-end: `gstack mcp` driven by the MCP SDK's own client over stdio (issue 27's
+// acceptance). The tools and their schemas; `run` with a screenshot returns the lines and the
+// image; a failing script is an error result with the `[error]` line; bad arguments name the
+// field; `run` is off without --allow-scripts; two clients each see only their own cookies; a
+// client that disconnects mid-call leaves no browser and no lock. Real server process (dist/),
+// real Chromium, real loopback site.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { cliEnv, ROOT, tempHome } from './helpers/cli.js';
+import { processesMentioning, waitNoProcesses } from './helpers/processes.js';
+import { connectMcp, textOf, type McpConnection } from './helpers/mcp.js';
+import { sessionPaths, slugFor } from '../driver/sessions/key.js';
+import { lockHolder } from '../driver/sessions/lock.js';
+
+let site: FixtureServer;
+let home: string;
+let env: NodeJS.ProcessEnv;
+const open: McpConnection[] = [];
+
+before(async () => {
+  site = await startFixtureServer();
+  home = tempHome('gstack-mcp-');
+  env = cliEnv(home);
+});
+after(async () => {
+  await Promise.all(open.map((c) => c.disconnect()));
+  await site.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+async function connect(args: string[] = ['--allow-scripts']): Promise<McpConnection> {
+  const c = await connectMcp(args, env);
+  open.push(c);
+  return c;
+}
+
+/** The connection's own session key, as its `sessions` tool lists it. */
+async function ownKey(c: McpConnection): Promise<string> {
+  const listed = textOf(await c.client.callTool({ name: 'sessions', arguments: { action: 'list' } }));
+  const m = /key="([^"]+)" own/.exec(listed);
+  assert.ok(m, listed);
+  return m[1];
+}
+
+const lit = (s: string) => JSON.stringify(s);
+
+test('tools/list: every tool with its catalog description and schema; run only with --allow-scripts; skills as prompts and resources', { timeout: 60_000 }, async () => {
+  const safe = await connect([]);
+  const names = (await safe.client.listTools()).tools.map((t) => t.name);
+  assert.ok(!names.includes('run'), names.join(' '));
+  for (const n of ['cookbook_read', 'cookbook_flow', 'cookbook_element_shot', 'render', 'pdf', 'diagram', 'sessions']) assert.ok(names.includes(n), `${n} in ${names.join(' ')}`);
+  const refused = await safe.client.callTool({ name: 'run', arguments: { script: 'console.log("GSTACK_STEP_OK")' } });
+  assert.equal(refused.isError, true);
+  assert.match(textOf(refused), /--allow-scripts/);
+
+  const c = await connect();
+  const tools = (await c.client.listTools()).tools;
+  const run = tools.find((t) => t.name === 'run')!;
+  assert.match(run.description!, /CODE EXECUTION WITH THE USER'S RIGHTS/);
+  assert.deepEqual(Object.keys(run.inputSchema.properties!), ['script', 'session', 'timeout', 'engine']);
+  assert.deepEqual(run.inputSchema.required, ['script']);
+  assert.deepEqual((run.inputSchema.properties!.engine as { enum: string[] }).enum, ['auto', 'aside', 'chromium']);
+  // A cookbook shape's own JSON schema is the tool's input schema, plus the session arguments.
+  const read = tools.find((t) => t.name === 'cookbook_read')!;
+  assert.deepEqual(read.inputSchema.required, ['url']);
+  assert.ok(read.inputSchema.properties!.maxTextChars && read.inputSchema.properties!.session, JSON.stringify(read.inputSchema));
+  assert.match(read.description!, /^Read a page/);
+  const render = tools.find((t) => t.name === 'render')!;
+  const stepProps = (render.inputSchema.properties!.steps as { items: { properties: Record<string, unknown> } }).items.properties;
+  for (const k of ['pdf', 'paper', 'screenshot', 'width', 'eval']) assert.ok(k in stepProps, k);
+
+  const prompts = (await c.client.listPrompts()).prompts.map((p) => p.name);
+  assert.deepEqual([...prompts].sort(), ['browse', 'diagram', 'make-pdf', 'qa']);
+  const browse = await c.client.getPrompt({ name: 'browse' });
+  const text = (browse.messages[0].content as { text: string }).text;
+  assert.match(text, /is the `run` tool/);
+  assert.match(text, /GSTACK_STEP_OK/);
+  const resources = (await c.client.listResources()).resources.map((r) => r.uri);
+  assert.ok(resources.includes('gstack://skills/browse/REFERENCE.md') && resources.includes('gstack://script-api.d.ts'), resources.join(' '));
+  const ref = await c.client.readResource({ uri: 'gstack://skills/browse/REFERENCE.md' });
+  assert.match((ref.contents[0] as { text: string }).text, /## Command line/);
+});
+
+test('run: a script that takes a screenshot returns its lines, the verdict and the image', { timeout: 90_000 }, async () => {
+  const c = await connect();
+  const r = await c.client.callTool({
+    name: 'run',
+    arguments: {
+      script: `const pg = await openTab(${lit(`${site.origin}/echo-title?t=mcp-shot`)});
+        console.log("TITLE=" + await pg.title());
+        await pg.screenshot({ path: path.join(pwd, "shot.png") });
+        await closeTab(pg);
+        console.log("GSTACK_STEP_OK");`,
+    },
+  });
+  const text = textOf(r);
+  assert.equal(r.isError, false, text);
+  assert.match(text, /^EXIT=0 OK/);
+  const lines = (r.content as Array<{ type: string; text?: string }>)[1].text!.split('\n');
+  assert.deepEqual(lines, ['TITLE=mcp-shot', 'GSTACK_STEP_OK']);
+  const images = (r.content as Array<{ type: string; data?: string; mimeType?: string }>).filter((x) => x.type === 'image');
+  assert.equal(images.length, 1, text);
+  assert.equal(images[0].mimeType, 'image/png');
+  const png = Buffer.from(images[0].data!, 'base64');
+  assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  assert.ok(png.readUInt32BE(16) > 100 && png.readUInt32BE(20) > 100, 'a real page-sized screenshot');
+  assert.equal((r.structuredContent as { exitCode: number }).exitCode, 0);
+});
+
+test('a failing script is an error result ending with its [error] line; bad arguments name the field', { timeout: 90_000 }, async () => {
+  const c = await connect();
+  const failed = await c.client.callTool({ name: 'run', arguments: { script: 'console.log("BEFORE=1"); throw new Error("the button was not there")' } });
+  assert.equal(failed.isError, true);
+  const [verdict, out] = (failed.content as Array<{ text: string }>).map((x) => x.text);
+  assert.match(verdict, /^EXIT=1 SCRIPT_FAILED/);
+  const outLines = out.split('\n');
+  assert.equal(outLines[0], 'BEFORE=1');
+  assert.match(outLines.at(-1)!, /^\[error\] .*the button was not there/);
+
+  const badType = await c.client.callTool({ name: 'run', arguments: { script: 'x', timeout: 'soon' } });
+  assert.equal(badType.isError, true);
+  assert.match(textOf(badType), /\[error\] Invalid arguments for run: `timeout` must be number/);
+  const missing = await c.client.callTool({ name: 'cookbook_read', arguments: {} });
+  assert.match(textOf(missing), /`url` is required/);
+  const unknown = await c.client.callTool({ name: 'cookbook_read', arguments: { url: site.origin, colour: 'red' } });
+  assert.match(textOf(unknown), /`colour` is not an argument of cookbook_read/);
+  const steps = await c.client.callTool({ name: 'render', arguments: { file: '/tmp/x.html', steps: [{ pdf: '/tmp/a.pdf', width: 300 }] } });
+  assert.match(textOf(steps), /`steps\[0\]\.width` is an option of a screenshot step/);
+  // A rule only the shape's own validation knows (cookbook/index.ts) still names the field.
+  const shapeRule = await c.client.callTool({ name: 'cookbook_read', arguments: { url: 'ftp://example.test/' } });
+  assert.equal(shapeRule.isError, true);
+  assert.match(textOf(shapeRule), /url/);
+});
+
+test('two clients at once: each has its own session and sees only its own cookies', { timeout: 120_000 }, async () => {
+  const [a, b] = await Promise.all([connect(), connect()]);
+  const setAndRead = (name: string) => `
+    const pg = await openTab(${lit(`${site.origin}/set-cookie?name=${name}&value=${name}-v`)});
+    const me = await (await fetch(${lit(`${site.origin}/api/me`)})).json();
+    console.log("COOKIE=" + me.cookie);
+    await closeTab(pg);
+    console.log("GSTACK_STEP_OK");`;
+  const [ra, rb] = await Promise.all([
+    a.client.callTool({ name: 'run', arguments: { script: setAndRead('alpha_sid') } }),
+    b.client.callTool({ name: 'run', arguments: { script: setAndRead('bravo_sid') } }),
+  ]);
+  assert.equal(ra.isError, false, textOf(ra));
+  assert.equal(rb.isError, false, textOf(rb));
+  assert.match(textOf(ra), /COOKIE=alpha_sid=alpha_sid-v$/m);
+  assert.match(textOf(rb), /COOKIE=bravo_sid=bravo_sid-v$/m);
+  // The cookies persist in each connection's session, and never cross.
+  const readOnly = `const me = await (await fetch(${lit(`${site.origin}/api/me`)})).json(); console.log("COOKIE=" + me.cookie); console.log("GSTACK_STEP_OK");`;
+  const again = await a.client.callTool({ name: 'run', arguments: { script: readOnly } });
+  assert.match(textOf(again), /COOKIE=alpha_sid=alpha_sid-v$/m);
+  assert.doesNotMatch(textOf(again), /bravo/);
+  const [ka, kb] = await Promise.all([ownKey(a), ownKey(b)]);
+  assert.notEqual(ka, kb);
+  // A named session is shared on purpose: both clients see what one of them set there.
+  await a.client.callTool({ name: 'run', arguments: { script: setAndRead('shared_sid'), session: 'mcp-shared' } });
+  const seen = await b.client.callTool({ name: 'run', arguments: { script: readOnly, session: 'mcp-shared' } });
+  assert.match(textOf(seen), /COOKIE=shared_sid=shared_sid-v$/m);
+  // A client stops only its own sessions.
+  const foreign = await b.client.callTool({ name: 'sessions', arguments: { action: 'stop', session: ka } });
+  assert.equal(foreign.isError, true);
+  assert.match(textOf(foreign), /`session` ".*" is not a session of this connection/);
+});
+
+test('a client that disconnects mid-call leaves no browser running and no lock held', { timeout: 120_000 }, async () => {
+  const c = await connect();
+  const key = await ownKey(c);
+  const profile = sessionPaths(slugFor(key), { GSTACK_HOME: home }).profileDir;
+  const call = c.client.callTool({ name: 'run', arguments: { script: `const pg = await openTab(${lit(site.origin + '/')}); console.log("OPENED"); await sleep(60000); console.log("GSTACK_STEP_OK");` } }).catch((e: Error) => e);
+  // Wait until the call holds the session and its browser is up.
+  const until = Date.now() + 30_000;
+  while (!((await lockHolder(profile)) && (await processesMentioning(profile)).length)) {
+    assert.ok(Date.now() < until, `the call never started: ${c.stderr()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const started = Date.now();
+  const code = await c.disconnect();
+  await call;
+  assert.equal(code, 0, c.stderr());
+  assert.ok(Date.now() - started < 20_000, 'the server ends its call promptly');
+  assert.deepEqual(await waitNoProcesses(profile, 5_000), [], 'no browser or host of the session is left');
+  assert.equal(await lockHolder(profile), undefined, 'no lock is held');
+  assert.equal(existsSync(profile), false, `the connection's own session is removed: ${c.stderr()}`);
+  assert.match(c.stderr(), /the client disconnected; stopping 1 running call/);
+});
+
+test('render and pdf: files in, paths out, through the same commands as the CLI', { timeout: 120_000 }, async () => {
+  const c = await connect([]);
+  const out = tempHome('gstack-mcp-out-');
+  try {
+    const report = join(ROOT, 'test', 'fixtures', 'render', 'report.html');
+    const r = await c.client.callTool({
+      name: 'render',
+      arguments: { file: report, steps: [{ screenshot: join(out, 'r.png'), width: 480 }, { pdf: join(out, 'r.pdf'), paper: 'a4', 'page-numbers': false }] },
+    });
+    assert.equal(r.isError, false, textOf(r));
+    assert.match(textOf(r), new RegExp(`^OK ${join(out, 'r.png')}$`, 'm'));
+    assert.match(textOf(r), new RegExp(`^OK ${join(out, 'r.pdf')}$`, 'm'));
+    assert.equal(readFileSync(join(out, 'r.pdf')).subarray(0, 5).toString(), '%PDF-');
+    assert.equal(readFileSync(join(out, 'r.png')).readUInt32BE(16), 480);
+
+    const md = join(ROOT, 'test', 'fixtures', 'markdown', 'options.md');
+    const p = await c.client.callTool({ name: 'pdf', arguments: { input: md, output: join(out, 'o.pdf'), toc: true } });
+    assert.equal(p.isError, false, textOf(p));
+    assert.match(textOf(p), new RegExp(`^${join(out, 'o.pdf')}$`, 'm'));
+    assert.ok(existsSync(join(out, 'o.pdf')));
+
+    // A command's own failure is an error result with its exit code and [error] line.
+    const missing = await c.client.callTool({ name: 'pdf', arguments: { input: join(out, 'nope.md') } });
+    assert.equal(missing.isError, true);
+    assert.match(textOf(missing), /^\[error\] .*nope\.md/m);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+});
+
+test('a cancelled call is stopped: its lock is released and the next call of the connection runs at once', { timeout: 120_000 }, async () => {
+  const c = await connect();
+  const key = await ownKey(c);
+  const profile = sessionPaths(slugFor(key), { GSTACK_HOME: home }).profileDir;
+  const ac = new AbortController();
+  const progress: number[] = [];
+  const call = c.client
+    .callTool({ name: 'run', arguments: { script: 'await sleep(60000); console.log("GSTACK_STEP_OK");' } }, undefined, { signal: ac.signal, onprogress: (p) => progress.push(p.progress) })
+    .catch((e: Error) => e);
+  const until = Date.now() + 30_000;
+  while (!(await lockHolder(profile))) {
+    assert.ok(Date.now() < until, `the call never started: ${c.stderr()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // A client that asked for progress hears from a long call (its request timeout can reset).
+  await new Promise((r) => setTimeout(r, 6_000));
+  assert.ok(progress.length >= 1, 'progress notifications while the call runs');
+  ac.abort();
+  assert.ok((await call) instanceof Error, 'the client sees its call cancelled');
+  const freed = Date.now() + 10_000;
+  while (await lockHolder(profile)) {
+    assert.ok(Date.now() < freed, 'the cancelled call released the session lock');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const next = await c.client.callTool({ name: 'run', arguments: { script: 'console.log("AFTER=1"); console.log("GSTACK_STEP_OK");', timeout: 20_000 } });
+  assert.equal(next.isError, false, textOf(next));
+  assert.match(textOf(next), /^AFTER=1$/m);
+});
