@@ -538,6 +538,11 @@ export class Membrane {
   redacted(target: object, kind: 'Page' | 'Frame'): Promise<string> | undefined {
     return this.opts.redactedContent?.(target, kind);
   }
+
+  /** An ariaSnapshot() text with the secret field values of its page cut (page.ts). */
+  async redactedAria(target: object, kind: 'Page' | 'Locator', text: string): Promise<string> {
+    return this.opts.redactedAria ? this.opts.redactedAria(target, kind, text) : text;
+  }
 }
 
 // ---- The confined members: one handler per `confine` entry of the catalog's tables ---------
@@ -675,6 +680,9 @@ const setStorageState: Confiner = async (m, a, call) => {
 
 const content = (kind: 'Page' | 'Frame'): Confiner => (m, a, call, target) => m.redacted(target, kind) ?? call(a);
 
+/** ariaSnapshot() prints field values: secret ones are cut as snapshot() cuts them. */
+const ariaSnapshot = (kind: 'Page' | 'Locator'): Confiner => async (m, a, call, target) => m.redactedAria(target, kind, String(await call(a)));
+
 const cdpSend: Confiner = async (m, a, call) => {
   const msg = await m.checkedCdp(a[0], a[1]);
   return call([msg.method, msg.params]);
@@ -703,6 +711,8 @@ export const CONFINERS: Record<string, Confiner> = {
   'Page.routeFromHAR': routeFromHAR,
   'BrowserContext.routeFromHAR': routeFromHAR,
   'Page.content': content('Page'),
+  'Page.ariaSnapshot': ariaSnapshot('Page'),
+  'Locator.ariaSnapshot': ariaSnapshot('Locator'),
   'Frame.content': content('Frame'),
   'BrowserContext.storageState': storageState,
   'APIRequestContext.storageState': storageState,

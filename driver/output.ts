@@ -43,7 +43,13 @@ const UNSAFE_CHAR = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066
  * non-joiner between two letters of a script that joins them (Persian نمی‌خواهم). Between
  * Latin letters they change nothing visible and are replaced like the rest.
  */
-const INVISIBLE_RUN = /(?:[\u{E0000}-\u{E007F}\u2028\u2029\u200B-\u200F\u2060-\u2064\u061C\uFEFF\u180E\u206A-\u206F\uFFF9-\uFFFB\u{E0100}-\u{E01EF}])+/gu;
+//
+// Beyond those named: every other Default_Ignorable_Code_Point and format character (Cf) too
+// (soft hyphen, Hangul fillers, Khmer and Mongolian inherent vowels and selectors, musical and
+// shorthand format controls, ...), and the variation selectors U+FE00-FE0F, which a page can use
+// two to a byte. An emoji's own presentation selector (one U+FE0E/U+FE0F right after a visible
+// character) is kept: a single one per character can carry no hidden text.
+const INVISIBLE_RUN = /(?:[\u{E0000}-\u{E007F}\u2028\u2029\u200B-\u200F\u2060-\u2064\u061C\uFEFF\u180E\u206A-\u206F\uFFF9-\uFFFB\u{E0100}-\u{E01EF}\uFE00-\uFE0F\p{Default_Ignorable_Code_Point}\p{Cf}])+/gu;
 const EMOJI_BEFORE = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F]$/u;
 const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 const MARK_BEFORE = /\p{M}$/u;
@@ -54,6 +60,8 @@ function hideNoText(s: string): string {
   return s.replace(INVISIBLE_RUN, (run, at: number, whole: string) => {
     const before = whole.slice(Math.max(0, at - 2), at);
     const after = whole.slice(at + run.length, at + run.length + 2);
+    if ((run === '\uFE0F' || run === '\uFE0E') && before && !/[\uFE00-\uFE0F\s]$/u.test(before)) return run;
+    if (/^\uFE0F?\u200D$/.test(run) && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after)) return run;
     if (run === '\u200D' && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after)) return run;
     if (run === '\u200D' && MARK_BEFORE.test(before) && JOINING_LETTER_AFTER.test(after)) return run;
     if (run === '\u200C' && JOINING_LETTER_BEFORE.test(before) && JOINING_LETTER_AFTER.test(after)) return run;
@@ -131,7 +139,10 @@ export class OutputFilter {
    * GSTACK_STEP_OK line inside page text the script printed is just text. */
   write(text: string, opts: LineOptions = {}): void {
     const lines = wellFormed(text).split(/\r?\n|\r/);
-    const mayBeSentinel = opts.sentinel !== false && lines.length === 1;
+    // Exactly the sentinel as printed: a value that only becomes it once the filter has
+    // stripped a control or an invisible character from it (a page's "GSTACK_STEP_OK\x1b[0m")
+    // is page text, not the script's own line.
+    const mayBeSentinel = opts.sentinel !== false && lines.length === 1 && lines[0] === SENTINEL;
     for (const raw of lines) this.writeOne(stripControls(raw), mayBeSentinel);
   }
 

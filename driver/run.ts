@@ -130,12 +130,21 @@ async function listFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-async function copyArtifacts(from: string, to: string, skip: Set<string>): Promise<string[]> {
+/** Copies the call's files into `--out DIR` by their names under pwd. Names may come from the
+ * page (a download's, a list the page printed): a name with a hidden segment (`.git/hooks/…`,
+ * `.envrc`, `.npmrc`) is never copied out, since a tool in DIR would act on it; it stays in pwd
+ * and the notice says so (docs/SECURITY.md). */
+async function copyArtifacts(from: string, to: string, skip: Set<string>, notice: (line: string) => void): Promise<string[]> {
   const files = (await listFiles(from)).filter((f) => !skip.has(f));
   await mkdir(to, { recursive: true });
   const copied: string[] = [];
   for (const f of files) {
-    const dest = join(to, relative(from, f));
+    const rel = relative(from, f);
+    if (rel.split(/[\\/]/).some((seg) => seg.startsWith('.'))) {
+      notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (a hidden name); it stays in ${from}`);
+      continue;
+    }
+    const dest = join(to, rel);
     await cp(f, dest, { force: true });
     copied.push(dest);
   }
@@ -294,7 +303,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     if (artifactDir) for (const f of inputs) inputPaths.add(join(artifactDir, f.name));
     if (artifactDir && (await stat(artifactDir).catch(() => undefined))?.isDirectory()) {
       if (options.out) {
-        artifacts = await copyArtifacts(artifactDir, resolve(options.cwd ?? process.cwd(), options.out), inputPaths);
+        artifacts = await copyArtifacts(artifactDir, resolve(options.cwd ?? process.cwd(), options.out), inputPaths, notice);
       } else {
         artifacts = (await listFiles(artifactDir)).filter((f) => !inputPaths.has(f));
       }

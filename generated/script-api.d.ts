@@ -231,6 +231,8 @@ export interface Page extends PageExtras {
  * of Playwright's classes works as Playwright documents it, or with a restriction
  * (PlaywrightRestrictions). */
 export interface PlaywrightRefusals {
+  /** its nodes carry field values uncut: use pg.ariaSnapshot() or snapshot(pg), which cut secret values */
+  "Page.ariaSnapshotJSON": never;
   /** pg.cancelPickLocator() belongs to pickLocator, which a flow script cannot use: take snapshot(pg, { interactive: true }) and use a ref. */
   "Page.cancelPickLocator": never;
   /** pg.pause() needs Playwright's inspector and a person at the browser, which a flow script has neither of: look at the page with snapshot(pg) or pg.screenshot({ path: path.join(pwd, "page.png") }). */
@@ -239,6 +241,8 @@ export interface PlaywrightRefusals {
   "Page.pickLocator": never;
   /** removeAllListeners() is not available in a flow script (the runner listens too): remove your own listener with pg.off(event, handler). */
   "Page.removeAllListeners": never;
+  /** its nodes carry field values uncut: use locator.ariaSnapshot() or snapshot(pg), which cut secret values */
+  "Locator.ariaSnapshotJSON": never;
   /** The browser context is the session's and outlives the call: close your own tabs with closeTab(pg) instead. */
   "BrowserContext.[Symbol.asyncDispose]": never;
   /** The browser context is the session's and outlives the call: close your own tabs with closeTab(pg) instead. */
@@ -302,6 +306,8 @@ export interface PlaywrightRefusals {
 /** Playwright members that work with a restriction (catalog "playwright"): files under pwd only,
  * no file: URLs, secret values cut, raw CDP on an allow-list. */
 export interface PlaywrightRestrictions {
+  /** the values of password and other secret fields are cut, as in snapshots */
+  "Page.ariaSnapshot": never;
   /** `{ path }` is read from pwd only */
   "Page.addInitScript": never;
   /** `{ path }` is read from pwd only */
@@ -330,6 +336,8 @@ export interface PlaywrightRestrictions {
   "Frame.goto": never;
   /** file paths are read from pwd only */
   "Frame.setInputFiles": never;
+  /** the values of password and other secret fields are cut, as in snapshots */
+  "Locator.ariaSnapshot": never;
   /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
   "Locator.screenshot": never;
   /** file paths are read from pwd only */

@@ -82,3 +82,18 @@ test('oneLine drops a library call log and folds lines', () => {
   assert.equal(oneLine('page.goto: boom\nCall log:\n  - navigating to "x"\n'), 'page.goto: boom');
   assert.equal(oneLine('first\n  second\tthird  '), 'first second third');
 });
+
+test('a value that becomes the sentinel only once controls are stripped is page text, not the sentinel', () => {
+  for (const forged of ['GSTACK_STEP_OK\x1b[0m', '\u200BGSTACK_STEP_OK', 'GSTACK_STEP_OK\u00AD']) {
+    const { out, f } = make(10_000);
+    f.write(forged);
+    assert.equal(f.sawSentinel, false, JSON.stringify(forged)); // runScript's verdict reads this
+    f.finish('no sentinel of its own');
+    assert.equal(out.at(-1), '[error] no sentinel of its own', JSON.stringify(forged));
+  }
+  const { out, f } = make(10_000);
+  f.write('GSTACK_STEP_OK');
+  assert.equal(f.sawSentinel, true);
+  f.finish();
+  assert.equal(out.at(-1), 'GSTACK_STEP_OK');
+});

@@ -1,0 +1,64 @@
+// Attacks from the red-team pass on the merged tree (issue 22's acceptance: fresh agents that saw
+// only the docs tried to break docs/SECURITY.md's promises). Each is the script a careless agent
+// would write; each failed before its fix.
+// - ariaSnapshot() of a page or a locator printed a password field's value;
+// - `--out DIR` copied files the page named (`.git/hooks/pre-commit`, `.envrc`) into DIR.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliEnv, runCli, tempHome } from './helpers/cli.js';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+
+let server: FixtureServer;
+let home: string;
+let env: NodeJS.ProcessEnv;
+before(async () => {
+  server = await startFixtureServer();
+  home = tempHome();
+  env = cliEnv(home);
+});
+after(async () => {
+  await runCli(['sessions', 'stop', 'redteam'], { env });
+  await server.close();
+  await rm(home, { recursive: true, force: true });
+});
+const run = (script: string, extra: string[] = [], cwd?: string) => runCli(['run', script, '--session', 'redteam', ...extra], { env, cwd });
+
+test('ariaSnapshot() of the page and of a locator never prints a password value', async () => {
+  const r = await run(`const pg = await openTab(${JSON.stringify(server.url + 'secrets.html')});
+console.log("PAGE_ARIA_START\\n" + await pg.ariaSnapshot() + "\\nPAGE_ARIA_END");
+console.log("LOC_ARIA_START\\n" + await pg.locator("input[type=password]").first().ariaSnapshot() + "\\nLOC_ARIA_END");
+await closeTab(pg);
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /PAGE_ARIA_START[\s\S]*textbox[\s\S]*PAGE_ARIA_END/, 'the snapshot is printed');
+  assert.doesNotMatch(r.stdout, /prefilled-secret-1|secret-passwordConfirm-4/, r.stdout);
+  const json = await run(`const pg = await openTab(${JSON.stringify(server.url + 'secrets.html')});
+try { await pg.ariaSnapshotJSON(); console.log("JSON=passed"); } catch (e) { console.log("JSON_REFUSED=" + e.message.split("\\n")[0]); }
+await closeTab(pg); console.log("GSTACK_STEP_OK");`);
+  assert.match(json.stdout, /^JSON_REFUSED=.*ariaSnapshot/m, json.stdout + json.stderr);
+});
+
+test('--out never copies a hidden name the page chose (.git/hooks, .envrc); visible files still come out', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'gstack-out-'));
+  try {
+    const r = await run(
+      `for (const name of [".git/hooks/pre-commit", ".envrc", "report/page.txt"]) {
+  await fs.mkdir(path.dirname(path.join(pwd, name)), { recursive: true });
+  await fs.writeFile(path.join(pwd, name), "from the page: " + name);
+}
+console.log("GSTACK_STEP_OK");`,
+      ['--out', out],
+    );
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(existsSync(join(out, '.git', 'hooks', 'pre-commit')), false);
+    assert.equal(existsSync(join(out, '.envrc')), false);
+    assert.equal(readFileSync(join(out, 'report', 'page.txt'), 'utf8'), 'from the page: report/page.txt');
+    assert.match(r.stderr, /--out: "\.git\/hooks\/pre-commit" was not copied \(a hidden name\)/);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+});
