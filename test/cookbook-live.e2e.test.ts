@@ -301,7 +301,10 @@ describe('committed scripts run as they are', () => {
     }
     assert.ok(scripts.length >= 3);
     for (const s of scripts) {
-      const r = await runCli(['run', '-', '--engine', 'chromium'], { env: { GSTACK_HOME: home }, input: s.code.replaceAll(EXAMPLE_ORIGIN, server.origin) });
+      // A saved flow's example reads its inputs from `params` (the reference's "Saved flows"):
+      // it runs as `gstack run --params` would run it, on the fixture sign-up page.
+      const params = /\bparams\b/.test(s.code) ? ['--params', JSON.stringify({ url: `${server.origin}/signup.html`, email: 'a@example.com' })] : [];
+      const r = await runCli(['run', '-', '--engine', 'chromium', ...params], { env: { GSTACK_HOME: home }, input: s.code.replaceAll(EXAMPLE_ORIGIN, server.origin) });
       assert.equal(r.code, 0, `${s.where}\n${r.stdout}\n${r.stderr}`);
       assert.equal(r.lines.at(-1), 'GSTACK_STEP_OK', s.where);
     }
