@@ -67,7 +67,7 @@ test('tools/list: every tool with its catalog description and schema; run only w
   // A cookbook shape's own JSON schema is the tool's input schema, plus the session arguments.
   const read = tools.find((t) => t.name === 'cookbook_read')!;
   assert.deepEqual(read.inputSchema.required, ['url']);
-  assert.ok(read.inputSchema.properties!.maxTextChars && read.inputSchema.properties!.session, JSON.stringify(read.inputSchema));
+  assert.ok(read.inputSchema.properties!.maxChars && read.inputSchema.properties!.session, JSON.stringify(read.inputSchema));
   assert.match(read.description!, /^Read a page/);
   const render = tools.find((t) => t.name === 'render')!;
   const stepProps = (render.inputSchema.properties!.steps as { items: { properties: Record<string, unknown> } }).items.properties;

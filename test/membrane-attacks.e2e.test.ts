@@ -129,7 +129,7 @@ test('11. raw CDP: String objects, toJSON and getters are made plain data before
   assert.match(r.stdout, /^getterFiles (ALLOWED|refused: .*inside\.txt)/m);
   for (const k of ['downloadsToJSONMethod', 'downloadsSession']) assert.match(r.stdout, new RegExp(`^${k} refused: Browser\\.setDownloadBehavior is not available in a flow script: .*saveAs`, 'm'), k);
   assert.match(r.stdout, /^otherDomain refused: The CDP domain Extensions is not available/m);
-  assert.match(r.stdout, /^fileNavigateToJSON refused: Refused to open file:/m);
+  assert.match(r.stdout, /^fileNavigateToJSON refused: Refused to open "file:/m);
   assert.match(r.stdout, /^CHOSEN_AFTER_ATTACKS=(inside\.txt:\d+)?$/m, 'no file from outside pwd reached the input');
   assert.match(r.stdout, /^CHOSEN_INSIDE=inside\.txt:5$/m);
   assert.match(r.stdout, /^URL=http:\/\/127\.0\.0\.1/m);
