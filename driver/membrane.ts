@@ -144,6 +144,9 @@ export class Membrane {
   private readonly tracings = new Set<any>();
   private readonly table: PolicyTable = policies();
   revoked = false;
+  /** The script's own body has finished: what it left pending never settles into it any more,
+   * even in the moments before the call is revoked (sandbox.ts sets it). */
+  ended = false;
   /** The first error a script function threw when Playwright called it (a route handler, a
    * listener): the call fails with it when the script ends, instead of the host crashing. */
   callbackError: AgentError | undefined;
@@ -159,9 +162,9 @@ export class Membrane {
       // Once the call has ended nothing settles into the script any more: what it chained on
       // a page call (a spin, a write, a held buffer) never runs and is released with it.
       return Promise.resolve(value).then(
-        (v) => (this.revoked ? never() : this.wrap(v)),
+        (v) => (this.revoked || this.ended ? never() : this.wrap(v)),
         (err) => {
-          if (this.revoked) return never();
+          if (this.revoked || this.ended) return never();
           throw rewrite(err);
         },
       );

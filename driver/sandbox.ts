@@ -103,8 +103,8 @@ const sleeps = new WeakMap<Tabs, Set<NodeJS.Timeout>>();
 function whileLive<T>(tabs: Tabs, p: Promise<T>): Promise<T> {
   const never = () => new Promise<never>(() => undefined);
   return p.then(
-    (v) => (tabs.membrane.revoked ? never() : v),
-    (err) => (tabs.membrane.revoked ? never() : Promise.reject(err)),
+    (v) => (tabs.membrane.revoked || tabs.membrane.ended ? never() : v),
+    (err) => (tabs.membrane.revoked || tabs.membrane.ended ? never() : Promise.reject(err)),
   );
 }
 
@@ -221,12 +221,12 @@ export function describeThrown(err: unknown, names: string[]): string {
 
 function describeUnhandled(reason: unknown, names: string[]): string {
   const what = reason instanceof Error || (reason && typeof reason === 'object' && 'message' in reason) ? `${(reason as Error).name ?? 'Error'}: ${rewriteError(reason, { availableGlobals: names })}` : formatArg(reason);
-  return `Unhandled promise rejection in the script: ${what}. A promise was rejected and nothing awaited or caught it (Node ends a program for this too): await the call that made it, or add .catch().`;
+  return `Unhandled promise rejection in the script: ${what.replace(/\.+$/, '')}. A promise was rejected and nothing awaited or caught it (Node ends a program for this too): await the call that made it, or add .catch().`;
 }
 
 function describeListenerThrow(err: unknown, names: string[]): string {
   const what = err instanceof Error || (err && typeof err === 'object' && 'message' in err) ? `${(err as Error).name ?? 'Error'}: ${rewriteError(err, { availableGlobals: names })}` : `a non-Error value: ${formatArg(err)}`;
-  return `Uncaught exception in a callback the script gave Playwright (an event listener such as pg.on(...)): ${what}. Node ends a program for this too: catch errors inside the callback.`;
+  return `Uncaught exception in a callback the script gave Playwright (an event listener such as pg.on(...)): ${what.replace(/\.+$/, "")}. Node ends a program for this too: catch errors inside the callback.`;
 }
 
 /** Compiles the script (wrapped as an async function so top-level await works). Throws an
@@ -282,6 +282,10 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
           await (compiled.runInContext(ctx, { displayErrors: false }) as Promise<unknown>);
         } catch (err) {
           throw new AgentError(describeThrown(tabs.membrane.callbackError ?? err, names));
+        } finally {
+          // From the body's last line on, a continuation the script left (a fetch body's
+          // .then(spin), a page call's) never runs, though the call is revoked a moment later.
+          tabs.membrane.ended = true;
         }
         // Node reports a rejection nobody handled once the microtasks have run: give it that
         // turn, so a script that rejects and then ends at once still fails.
