@@ -121,7 +121,7 @@ const FORCE_GRACE_MS = 3_000;
  * told who stopped it (the stop note, driver/host/control.ts).
  */
 async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: NodeJS.ProcessEnv): Promise<number> {
-  const { stopSessionHost, stopRenderHost, renderHostPid } = await import('../host/control.js');
+  const { stopSessionHost, stopRenderHost } = await import('../host/control.js');
   const emit = (obj: unknown) => io.out(JSON.stringify(obj));
   if ([args.all, args.render, !!args.target].filter(Boolean).length > 1) {
     throw new UsageError('`sessions stop` takes one of KEY, --render or --all');
@@ -150,7 +150,7 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
   const own = resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug;
   const running = async () => {
     const sessions = (await listSessions({ home, env })).filter((s) => s.slug !== own && s.lockedBy);
-    const renderBusy = await renderHostBusy(env, renderHostPid);
+    const renderBusy = !!(await renderHostInfo(env))?.busy;
     return { sessions, renderBusy };
   };
   let busy = await running();
@@ -189,19 +189,6 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
     if (!stopped.length && !renderPid) io.out('NOT_RUNNING no host was running');
   }
   return 0;
-}
-
-/** Whether the user's render host is in the middle of a render (it answers `status`). */
-async function renderHostBusy(env: NodeJS.ProcessEnv, renderHostPid: (env: NodeJS.ProcessEnv) => Promise<number | undefined>): Promise<boolean> {
-  if (!(await renderHostPid(env))) return false;
-  const { hostAddress, openRuntimeDir } = await import('../host/address.js');
-  const { queryHost } = await import('../host/client.js');
-  try {
-    const dir = openRuntimeDir(env);
-    return dir ? !!(await queryHost(hostAddress(dir, { kind: 'render' })))?.busy : false;
-  } catch {
-    return false;
-  }
 }
 
 export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Promise<number> {
