@@ -41,7 +41,7 @@ import { AgentError, toAgentError } from './errors.js';
 import type { Confinement } from './confined-fs.js';
 import { checkCdp, everyString, memberKey, plainData, policies, type PolicyTable } from './playwright-policy.js';
 import { isFileUrl, plainUrl } from './url-policy.js';
-import { pageCallbackScope } from './output.js';
+import { defuseSentinel, pageCallbackScope } from './output.js';
 
 export interface MembraneOptions {
   /** Every file a script's API call reads or writes goes through this (pwd only). */
@@ -51,6 +51,8 @@ export interface MembraneOptions {
   redactedContent?: (raw: object, kind: 'Page' | 'Frame') => Promise<string>;
   /** A Page's or Locator's ariaSnapshot() text with secret field values cut (snapshot.ts). */
   redactedAria?: (raw: object, kind: 'Page' | 'Locator', text: string) => Promise<string>;
+  /** An innerHTML() text with the secret field values of its page cut (snapshot.ts). */
+  redactedHtml?: (raw: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle', html: string) => Promise<string>;
   /** Page-specific members (`locator` with refs, `_sendToTarget`); see page.ts. */
   pageMember?: (raw: object, prop: string) => unknown;
   /** Locator methods guarded by a ref's staleness check; see page.ts. */
@@ -96,6 +98,8 @@ const CALLBACK_METHODS = new Set([
   'route', 'unroute', 'routeWebSocket', 'exposeFunction', 'exposeBinding', 'waitForEvent',
   'waitForRequest', 'waitForResponse', 'waitForURL', 'addLocatorHandler', 'onMessage', 'onClose',
 ]);
+/** Members that answer an image or a PDF: their bytes are passed as they are (not text). */
+const IMAGE_MEMBERS = new Set(['screenshot', 'pdf']);
 const ADD_LISTENER = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']);
 const REMOVE_LISTENER = new Set(['off', 'removeListener']);
 
@@ -157,18 +161,21 @@ export class Membrane {
 
   /** The script's view of `value`: proxies for Playwright objects (also inside arrays, Maps and
    * promises); data as it is. */
-  wrap(value: unknown, rewrite: (err: unknown) => Error = toAgentError): any {
+  wrap(value: unknown, rewrite: (err: unknown) => Error = toAgentError, image = false): any {
     if (isThenable(value) && !isPlaywrightObject(value)) {
       // Once the call has ended nothing settles into the script any more: what it chained on
       // a page call (a spin, a write, a held buffer) never runs and is released with it.
       return Promise.resolve(value).then(
-        (v) => (this.revoked || this.ended ? never() : this.wrap(v)),
+        (v) => (this.revoked || this.ended ? never() : this.wrap(v, toAgentError, image)),
         (err) => {
           if (this.revoked || this.ended) return never();
           throw rewrite(err);
         },
       );
     }
+    // Data from the page carries the page's mark wherever it holds the sentinel (output.ts),
+    // except an image's bytes, which are not text and must stay a valid image.
+    if (!image && !isPlaywrightObject(value)) value = defuseSentinel(value);
     if (Array.isArray(value)) return value.some(isPlaywrightObject) ? value.map((v) => this.wrap(v)) : value;
     // JSHandle.getProperties() answers a Map of handles.
     if (value instanceof Map) return [...value.values()].some(isPlaywrightObject) ? new Map([...value].map(([k, v]) => [k, this.wrap(v)])) : value;
@@ -290,18 +297,19 @@ export class Membrane {
       try {
         const before = kind === 'Locator' ? self.opts.beforeLocatorAction?.(target, prop) : undefined;
         const prepared = self.prepareArgs(`${kind}.${prop}`, prop, args);
-        if (!before && !confiner) return self.wrap(call(prepared), rewrite);
+        const image = IMAGE_MEMBERS.has(prop);
+        if (!before && !confiner) return self.wrap(call(prepared), rewrite, image);
         const act = () => (confiner ? confiner(self, prepared, call, target) : call(prepared));
         if (!before) {
           const out = act();
-          return self.wrap(out, rewrite);
+          return self.wrap(out, rewrite, image);
         }
         // A ref's staleness check runs beside the action, not before it (one round trip less
         // per action): a live ref answers with the action; a stale one fails at once, and its
         // action, which could only wait for an element that is gone, is abandoned.
         const action = Promise.resolve().then(act);
         action.catch(() => undefined);
-        return self.wrap(before.then(() => action), rewrite);
+        return self.wrap(before.then(() => action), rewrite, image);
       } catch (err) {
         throw rewrite(err);
       }
@@ -542,6 +550,11 @@ export class Membrane {
     return this.opts.redactedContent?.(target, kind);
   }
 
+  /** An innerHTML() text with the secret field values of its page cut (page.ts). */
+  async redactedHtml(target: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle', html: string): Promise<string> {
+    return this.opts.redactedHtml ? this.opts.redactedHtml(target, kind, html) : html;
+  }
+
   /** An ariaSnapshot() text with the secret field values of its page cut (page.ts). */
   async redactedAria(target: object, kind: 'Page' | 'Locator', text: string): Promise<string> {
     return this.opts.redactedAria ? this.opts.redactedAria(target, kind, text) : text;
@@ -683,6 +696,9 @@ const setStorageState: Confiner = async (m, a, call) => {
 
 const content = (kind: 'Page' | 'Frame'): Confiner => (m, a, call, target) => m.redacted(target, kind) ?? call(a);
 
+/** innerHTML() holds prefilled `value` attributes: secret ones are cut as content() cuts them. */
+const innerHTML = (kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Confiner => async (m, a, call, target) => m.redactedHtml(target, kind, String(await call(a)));
+
 /** ariaSnapshot() prints field values: secret ones are cut as snapshot() cuts them. */
 const ariaSnapshot = (kind: 'Page' | 'Locator'): Confiner => async (m, a, call, target) => m.redactedAria(target, kind, String(await call(a)));
 
@@ -714,6 +730,10 @@ export const CONFINERS: Record<string, Confiner> = {
   'Page.routeFromHAR': routeFromHAR,
   'BrowserContext.routeFromHAR': routeFromHAR,
   'Page.content': content('Page'),
+  'Page.innerHTML': innerHTML('Page'),
+  'Frame.innerHTML': innerHTML('Frame'),
+  'Locator.innerHTML': innerHTML('Locator'),
+  'ElementHandle.innerHTML': innerHTML('ElementHandle'),
   'Page.ariaSnapshot': ariaSnapshot('Page'),
   'Locator.ariaSnapshot': ariaSnapshot('Locator'),
   'Frame.content': content('Frame'),

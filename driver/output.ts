@@ -103,6 +103,66 @@ export function wellFormed(s: string): string {
  * (membrane.ts) runs every callback inside it. */
 export const pageCallbackScope = new AsyncLocalStorage<true>();
 
+/** What the sentinel becomes inside a value that came from the page (docs/SECURITY.md, "forge
+ * success"): still readable, never the exact line a success is. */
+export const PAGE_SENTINEL = `[page text: ${SENTINEL}]`;
+const SENTINEL_BYTES = Buffer.from(SENTINEL);
+
+/**
+ * A value that came from the page (a Playwright result, an event's payload, a fetch body, a
+ * file the page may have written) with every sentinel in it marked as the page's. A string
+ * carries no origin once the script holds it, so the mark is put on at the door: whatever the
+ * script then prints of it alone can never be the exact sentinel line. Strings, byte arrays,
+ * arrays, Maps and plain objects are walked (copied only where something changed); anything
+ * else is returned as it is.
+ */
+export function defuseSentinel<T>(value: T, seen: Set<object> = new Set()): T {
+  if (typeof value === 'string') return (value.includes(SENTINEL) ? value.split(SENTINEL).join(PAGE_SENTINEL) : value) as T;
+  if (!value || typeof value !== 'object' || seen.has(value) || seen.size > 100_000) return value;
+  if (value instanceof Uint8Array) {
+    if (Buffer.from(value.buffer, value.byteOffset, value.byteLength).indexOf(SENTINEL_BYTES) < 0) return value;
+    const text = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1');
+    const out = Buffer.from(text.split(SENTINEL).join(PAGE_SENTINEL), 'latin1');
+    return (Buffer.isBuffer(value) ? out : new Uint8Array(out)) as T;
+  }
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      value.forEach((v, i) => {
+        const d = defuseSentinel(v, seen);
+        if (d !== v) (copy ??= Array.from(value))[i] = d;
+      });
+      return (copy ?? value) as T;
+    }
+    if (value instanceof Map) {
+      let changed = false;
+      const entries = [...value].map(([k, v]) => {
+        const d = defuseSentinel(v, seen);
+        const dk = defuseSentinel(k, seen);
+        changed ||= d !== v || dk !== k;
+        return [dk, d] as const;
+      });
+      return (changed ? new Map(entries) : value) as T;
+    }
+    const proto = Object.getPrototypeOf(value) as object | null;
+    if (proto !== null && proto !== Object.prototype) return value;
+    let copy: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(value)) {
+      const d = defuseSentinel(v, seen);
+      const dk = defuseSentinel(k, seen);
+      if (d !== v || dk !== k) {
+        copy ??= { ...(value as Record<string, unknown>) };
+        if (dk !== k) delete copy[k];
+        copy[dk] = d;
+      }
+    }
+    return (copy ?? value) as T;
+  } finally {
+    seen.delete(value);
+  }
+}
+
 /** How one printed value may be read. */
 export interface LineOptions {
   /** The script itself printed this as one string (console.log("GSTACK_STEP_OK")), outside

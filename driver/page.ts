@@ -14,8 +14,8 @@ import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
 import { EVIDENCE_BUDGET_MS, HUNG_NOTE, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
 import { plainUrl } from './url-policy.js';
-import type { LineOptions } from './output.js';
-import { newSnapshotState, playwrightRef, redact, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+import { defuseSentinel, type LineOptions } from './output.js';
+import { newSnapshotState, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 /** The browser's own icon request is not the page's (some browsers make it, headless does not). */
 function isBrowserIcon(url: string): boolean {
@@ -60,6 +60,16 @@ export interface TabsOptions {
 
 /** The tabs of one call: every page that appears in the context during the call (openTab,
  * context.newPage, popups), each seen by the script only through the membrane. */
+/** The page an object belongs to, whose secret fields decide what is cut from its text. */
+async function pageOf(raw: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Promise<Page> {
+  if (kind === 'Page') return raw as Page;
+  if (kind === 'Frame') return (raw as Frame).page();
+  if (kind === 'Locator') return (raw as import('playwright-core').Locator).page();
+  const frame = await (raw as import('playwright-core').ElementHandle).ownerFrame();
+  if (!frame) throw new AgentError('The element is detached from its page: take a new handle or use a locator.');
+  return frame.page();
+}
+
 export class Tabs {
   readonly membrane: Membrane;
   private readonly states = new WeakMap<object, PageState>();
@@ -78,6 +88,7 @@ export class Tabs {
       files: confinementFor(opts.pwd),
       allowFileUrls: !!opts.allowFileUrls,
       redactedContent: (raw, kind) => (kind === 'Page' ? redactedContent(raw as Page) : redactedFrameContent(raw as Frame)),
+      redactedHtml: async (raw, kind, html) => redactHtml(html, await secretValues(await pageOf(raw, kind))),
       redactedAria: async (raw, kind, text) => redact(text, await secretValues(kind === 'Page' ? (raw as Page) : (raw as import('playwright-core').Locator).page())),
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
       beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
@@ -221,7 +232,8 @@ export class Tabs {
       return s;
     });
     try {
-      return await (await state.cdp).send(safe.method as never, safe.params as never);
+      // What the browser answers is the page's data (a Runtime.evaluate result): marked (output.ts).
+      return defuseSentinel(await (await state.cdp).send(safe.method as never, safe.params as never));
     } catch (err) {
       throw new AgentError(`CDP ${safe.method} failed: ${(err as Error).message.split('\n')[0]}. Check the method name and params against the Chrome DevTools Protocol.`);
     }

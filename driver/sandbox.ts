@@ -12,7 +12,7 @@ import { AgentError, rewriteError, toAgentError } from './errors.js';
 import { Tabs } from './page.js';
 import { CallEnded } from './membrane.js';
 import type { TabEvidence } from './evidence.js';
-import { pageCallbackScope, type LineOptions } from './output.js';
+import { defuseSentinel, pageCallbackScope, type LineOptions } from './output.js';
 import { plainUrl } from './url-policy.js';
 
 export interface SandboxHost {
@@ -65,18 +65,19 @@ function formatArg(v: unknown): string {
 }
 
 function fetchResponse(res: import('playwright-core').APIResponse, tabs: Tabs): FetchResponse {
-  const headers = res.headers();
+  const headers = defuseSentinel(res.headers());
   let body: Promise<Buffer> | undefined;
   // The body is read while the call lives, or never (whileLive): text().then(...) chained by
   // a script that has ended must not run.
-  const bytes = () => whileLive(tabs, (body ??= res.body()));
+  // The body, headers and URL are the page's data: a sentinel in them is marked (output.ts).
+  const bytes = () => whileLive(tabs, (body ??= res.body().then((b) => defuseSentinel(b))));
   // `satisfies`: a member here that the catalog's FetchResponse lacks is a compile error too,
   // so the script API's .d.ts never misses what the sandbox gives.
   return Object.freeze({
     ok: res.ok(),
     status: res.status(),
-    statusText: res.statusText(),
-    url: res.url(),
+    statusText: defuseSentinel(res.statusText()),
+    url: defuseSentinel(res.url()),
     headers: Object.freeze({
       get: (name: string) => headers[String(name).toLowerCase()] ?? null,
       has: (name: string) => String(name).toLowerCase() in headers,
@@ -120,7 +121,7 @@ const chromiumOnlyMissing = (name: string) => async () => {
 export const CHROMIUM_GLOBALS: Implementations = {
   openTab: (_h, tabs) => (url?: string) => whileLive(tabs, tabs.open(url)),
   closeTab: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.close(pg)),
-  snapshot: (_h, tabs) => (pg: unknown, opts?: object) => whileLive(tabs, tabs.snapshot(pg, opts)),
+  snapshot: (_h, tabs) => (pg: unknown, opts?: object) => whileLive(tabs, tabs.snapshot(pg, opts).then((r) => defuseSentinel(r))),
   annotatedScreenshot: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.annotatedScreenshot(pg)),
   sleep: (_h, tabs) => (ms: unknown) => {
     const n = Number(ms);
@@ -189,7 +190,8 @@ function deepFreeze<T>(value: T): T {
 function liveOnly<T extends Record<string, Function>>(fs: T, tabs: Tabs): T {
   const out: Record<string, Function> = {};
   for (const [name, fn] of Object.entries(fs)) {
-    out[name] = (...args: unknown[]) => (tabs.membrane.revoked ? Promise.reject(new CallEnded()) : whileLive(tabs, Promise.resolve(fn(...args))));
+    // A file under pwd may hold what a page sent (a download): what is read is marked too.
+    out[name] = (...args: unknown[]) => (tabs.membrane.revoked ? Promise.reject(new CallEnded()) : whileLive(tabs, Promise.resolve(fn(...args)).then((v) => defuseSentinel(v))));
   }
   return Object.freeze(out) as T;
 }

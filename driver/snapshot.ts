@@ -145,16 +145,22 @@ const SECRET_WORDS = [
   'password', 'passwd', 'pwd', 'pass', 'passcode', 'passphrase', 'secret', 'token', 'otp', 'totp', 'hotp',
   'pin', 'cvv', 'cvc', 'csc', 'cvn', 'ssn', 'apikey', 'credential', 'credentials', 'privatekey', 'cardnumber', 'ccnumber', 'ccnum',
   'passwort', 'kennwort', 'contraseña', 'contrasena', 'senha', 'wachtwoord', 'lösenord', 'salasana', 'пароль',
+  'hasło', 'haslo', 'heslo', 'passord', 'adgangskode', 'jelszó', 'jelszo', 'parolă', 'şifre', 'sifre', 'κωδικός',
+  'jwt', 'mfa', 'bearer', 'sessionid', 'mnemonic', 'pincode',
 ];
 /** Runs of words that make a field secret together (neither word alone does). */
 const SECRET_PHRASES = [
   'api key', 'private key', 'access key', 'one time code', 'one time password', 'security code', 'verification code',
-  'auth code', 'card number', 'cc number', 'cc num', 'mot de passe',
+  'auth code', 'card number', 'cc number', 'cc num', 'mot de passe', '2 fa', 'two factor', 'session id', 'session key',
+  'recovery code', 'backup code', 'seed phrase', 'recovery phrase', 'clave de acceso', 'clave secreta', 'código de verificación', 'codigo de verificacion',
 ];
+/** Secret words of scripts written without spaces between words (Chinese, Japanese, Korean):
+ * matched anywhere in a hint. */
+const SECRET_SUBSTRINGS = ['パスワード', '暗証番号', '認証コード', '密码', '密碼', '口令', '验证码', '驗證碼', '비밀번호', '인증번호'];
 /** `autocomplete` tokens of secret fields: passwords, one-time codes, and every `cc-*` (card). */
 const SECRET_AUTOCOMPLETE = ['current-password', 'new-password', 'one-time-code'];
 
-export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, autocomplete: SECRET_AUTOCOMPLETE };
+export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE };
 
 /** Whether a form field holds a secret, from its type, autocomplete tokens and hints. Runs in
  * Node (tests) and, as source text, in the page (secretValues): self-contained on purpose. */
@@ -162,6 +168,7 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
   if ((field.type ?? '').toLowerCase() === 'password') return true;
   const tokens = (field.autocomplete ?? '').toLowerCase().split(/\s+/);
   if (tokens.some((t) => rules.autocomplete.includes(t) || t.startsWith('cc-'))) return true;
+  if (field.hints.some((h) => rules.substrings.some((sub) => h.includes(sub)))) return true;
   const words = field.hints
     .join(' ')
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2') // userPassword

@@ -306,6 +306,8 @@ export interface PlaywrightRefusals {
 /** Playwright members that work with a restriction (catalog "playwright"): files under pwd only,
  * no file: URLs, secret values cut, raw CDP on an allow-list. */
 export interface PlaywrightRestrictions {
+  /** the values of password and other secret fields are cut, as in content() */
+  "Page.innerHTML": never;
   /** the values of password and other secret fields are cut, as in snapshots */
   "Page.ariaSnapshot": never;
   /** `{ path }` is read from pwd only */
@@ -326,6 +328,8 @@ export interface PlaywrightRestrictions {
   "Page.screenshot": never;
   /** file paths are read from pwd only (`{ name, mimeType, buffer }` payloads pass as they are) */
   "Page.setInputFiles": never;
+  /** the values of password and other secret fields are cut, as in content() */
+  "Frame.innerHTML": never;
   /** `{ path }` is read from pwd only */
   "Frame.addScriptTag": never;
   /** `{ path }` is read from pwd only */
@@ -336,12 +340,16 @@ export interface PlaywrightRestrictions {
   "Frame.goto": never;
   /** file paths are read from pwd only */
   "Frame.setInputFiles": never;
+  /** the values of password and other secret fields are cut, as in content() */
+  "Locator.innerHTML": never;
   /** the values of password and other secret fields are cut, as in snapshots */
   "Locator.ariaSnapshot": never;
   /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
   "Locator.screenshot": never;
   /** file paths are read from pwd only */
   "Locator.setInputFiles": never;
+  /** the values of password and other secret fields are cut, as in content() */
+  "ElementHandle.innerHTML": never;
   /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
   "ElementHandle.screenshot": never;
   /** file paths are read from pwd only */

@@ -17,3 +17,34 @@ test('6. the secret-field rule: whole words at camelCase/digit/punctuation bound
   for (const ac of ['current-password', 'new-password', 'one-time-code', 'cc-number', 'section-pay billing CC-EXP', 'cc-csc']) assert.ok(secret('x', { autocomplete: ac }), ac);
   for (const ac of ['username', 'email', 'off', 'password']) assert.ok(!secret('x', { autocomplete: ac }), ac);
 });
+
+test('22 G7. the rule knows tokens, second factors and other languages, and still leaves keyword fields alone', async () => {
+  const { isSecretField, SECRET_RULES } = await import('../driver/snapshot.js');
+  const secret = (hint: string) => isSecretField({ hints: [hint] }, SECRET_RULES);
+  for (const h of ['jwt', 'JWT token', 'mfaCode', 'MFA', '2FA code', 'Two-factor code', 'Bearer', 'sessionId', 'Session ID', 'Recovery code', 'Seed phrase', 'Contraseña', 'Clave de acceso', 'Hasło', 'Passord', 'Şifre', 'Código de verificación', 'パスワードを入力', '请输入密码', '비밀번호']) {
+    assert.ok(secret(h), `${h} should be secret`);
+  }
+  for (const h of ['Palabra clave', 'parola chiave', 'session name', 'factor', 'Recovery email', 'Seed']) {
+    assert.ok(!secret(h), `${h} should not be secret`);
+  }
+});
+
+test('22 item 2. a value from the page carries the page mark wherever it holds the sentinel', async () => {
+  const { defuseSentinel, PAGE_SENTINEL, SENTINEL } = await import('../driver/output.js');
+  assert.equal(defuseSentinel(SENTINEL), PAGE_SENTINEL);
+  assert.notEqual(PAGE_SENTINEL, SENTINEL);
+  assert.equal(defuseSentinel(`a ${SENTINEL} b`), `a ${PAGE_SENTINEL} b`);
+  const nested = { text: SENTINEL, list: ['x', SENTINEL], [SENTINEL]: 1, map: new Map([['k', SENTINEL]]) };
+  const d = defuseSentinel(nested);
+  assert.equal(d.text, PAGE_SENTINEL);
+  assert.deepEqual(d.list, ['x', PAGE_SENTINEL]);
+  assert.ok(!(SENTINEL in d) && PAGE_SENTINEL in d);
+  assert.equal(d.map.get('k'), PAGE_SENTINEL);
+  assert.equal(nested.text, SENTINEL, 'the original is not changed');
+  assert.equal(defuseSentinel(Buffer.from(SENTINEL)).toString(), PAGE_SENTINEL);
+  const plain = { a: 'x', b: [1, 2] };
+  assert.equal(defuseSentinel(plain), plain, 'nothing to mark: the same object');
+  const cyclic: Record<string, unknown> = { s: SENTINEL };
+  cyclic.self = cyclic;
+  assert.equal((defuseSentinel(cyclic) as Record<string, unknown>).s, PAGE_SENTINEL);
+});
