@@ -35,7 +35,7 @@ test('22 item 2. a value from the page carries the page mark wherever it holds t
   assert.notEqual(PAGE_SENTINEL, SENTINEL);
   assert.equal(defuseSentinel(`a ${SENTINEL} b`), `a ${PAGE_SENTINEL} b`);
   const nested = { text: SENTINEL, list: ['x', SENTINEL], [SENTINEL]: 1, map: new Map([['k', SENTINEL]]) };
-  const d = defuseSentinel(nested);
+  const d = defuseSentinel(nested) as { text: string; list: string[]; map: Map<string, string> };
   assert.equal(d.text, PAGE_SENTINEL);
   assert.deepEqual(d.list, ['x', PAGE_SENTINEL]);
   assert.ok(!(SENTINEL in d) && PAGE_SENTINEL in d);
