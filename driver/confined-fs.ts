@@ -18,13 +18,14 @@
 import { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { AgentError } from './errors.js';
+import { AgentError, sealScriptFacing } from './errors.js';
 
 export class ConfinementError extends AgentError {
   constructor(p: string, root: string, why = '') {
     super(`fs refused "${p}": flow scripts may only read and write inside pwd (${root})${why}. Use path.join(pwd, "name").`, 'FS_CONFINED');
   }
 }
+sealScriptFacing(ConfinementError);
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;

@@ -50,6 +50,16 @@ export class AgentError extends Error {
   }
 }
 
+/** An error class whose instances a flow script catches: the class and its prototype are frozen,
+ * because a session host keeps them between calls and a script reaches them from any error it
+ * catches (`Object.getPrototypeOf(err)`). A change there would outlive the call and could flip
+ * the next call's verdict (docs/SECURITY.md, "A call's verdict is its own"). */
+export function sealScriptFacing(cls: Function): void {
+  Object.freeze(cls.prototype);
+  Object.freeze(cls);
+}
+sealScriptFacing(AgentError);
+
 function firstLine(s: string): string {
   return s.split('\n')[0].trim();
 }

@@ -48,6 +48,21 @@ async function openRegular(path: string, given: string) {
   return { fh, size: st.size };
 }
 
+/** The whole file, read in chunks and never past `limit`: a file's size as stat tells it can be
+ * wrong (`/proc` files say 0 and never end), so the bytes read are what is counted. */
+async function readBounded(fh: Awaited<ReturnType<typeof open>>, given: string, limit = MAX_INPUT_BYTES): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.alloc(1024 * 1024);
+    const { bytesRead } = await fh.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    total += bytesRead;
+    if (total > limit) throw new UsageError(`--in ${given}: more than ${mb(limit)} (read so far; its size on disk said otherwise, as files under /proc do). Pass a regular file of at most ${mb(limit)}.`);
+    chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
+  }
+}
+
 /** Checks every `--in` path (exists, a regular file, within the limits, names unique). */
 export async function checkInputs(paths: string[], cwd: string): Promise<InputFile[]> {
   const out: InputFile[] = [];
@@ -73,7 +88,7 @@ export async function copyInputs(inputs: InputFile[], pwd: string): Promise<stri
     const { fh, size } = await openRegular(f.source, f.source);
     try {
       if (size > MAX_INPUT_BYTES) throw new UsageError(`--in ${f.source}: grew past the ${mb(MAX_INPUT_BYTES)} limit while the call started.`);
-      await writeFile(join(pwd, f.name), await fh.readFile(), { mode: 0o400, flag: 'wx' });
+      await writeFile(join(pwd, f.name), await readBounded(fh, f.source), { mode: 0o400, flag: 'wx' });
     } finally {
       await fh.close();
     }
@@ -93,7 +108,7 @@ export async function asidePreamble(inputs: InputFile[]): Promise<string> {
   for (const f of inputs) {
     const { fh } = await openRegular(f.source, f.source);
     try {
-      files.push([f.name, (await fh.readFile()).toString('base64')]);
+      files.push([f.name, (await readBounded(fh, f.source, MAX_ASIDE_INPUTS_BYTES)).toString('base64')]);
     } finally {
       await fh.close();
     }

@@ -37,7 +37,7 @@ import { createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createRequire } from 'node:module';
-import { AgentError, toAgentError } from './errors.js';
+import { AgentError, sealScriptFacing, toAgentError } from './errors.js';
 import type { Confinement } from './confined-fs.js';
 import { checkCdp, everyString, memberKey, plainData, policies, type PolicyTable } from './playwright-policy.js';
 import { isFileUrl, plainUrl } from './url-policy.js';
@@ -136,6 +136,7 @@ export class CallEnded extends AgentError {
     super('This call has ended: its tabs, context and files are closed. Keep the whole flow in one script, and await every step before printing GSTACK_STEP_OK.', 'CALL_ENDED');
   }
 }
+sealScriptFacing(CallEnded);
 
 export class Membrane {
   private readonly proxies = new WeakMap<object, object>();
@@ -657,6 +658,11 @@ const urlAt = (where: 'arg' | 'option'): Confiner => (m, a, call) => {
 /** Trace names become file names in Playwright's traces folder: a plain name only. */
 const traceName: Confiner = (_m, a, call) => {
   const name = isPlainObject(a[0]) ? a[0].name : undefined;
+  // `sources` copies every file on the call's stack into the trace: files outside pwd (the
+  // session host's, and whatever a `//# sourceURL` names).
+  if (isPlainObject(a[0]) && a[0].sources) {
+    throw new AgentError('tracing.start({ sources: true }) refused: it copies the source files on the stack into the trace, and those live outside pwd. Record without sources: tracing.start({ screenshots: true, snapshots: true }).', 'FS_CONFINED');
+  }
   if (name !== undefined && (typeof name !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/.test(name) || name.includes('..'))) {
     throw new AgentError(`tracing.start({ name }) refused ${JSON.stringify(typeof name === 'string' ? name.slice(0, 80) : typeof name)}: the name must be a plain file name (letters, digits, ".", "_", "-"; no folders). Write the trace under pwd with tracing.stop({ path: path.join(pwd, "trace.zip") }).`, 'FS_CONFINED');
   }

@@ -149,6 +149,24 @@ export function resolveFlowParams(h: Pick<FlowHeader, 'name' | 'params' | 'requi
   );
 }
 
+/** How deep `--params` may nest: the script's copy is made by walking it (a 60,000-deep value
+ * overflowed the stack as an internal error instead of a usage error). */
+const MAX_PARAMS_DEPTH = 64;
+
+/** The nesting depth of parsed JSON, without recursion (the value may be deeper than the stack). */
+function depthOf(root: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > MAX_PARAMS_DEPTH) return max;
+    for (const x of Object.values(v)) stack.push([x, d + 1]);
+  }
+  return max;
+}
+
 /**
  * The `params` of `gstack run` (`--params JSON`, undefined when not given): a saved flow's
  * file (it has a header) gets them checked against its schema with its defaults filled in,
@@ -164,6 +182,7 @@ export function paramsForScript(source: string, json: string | undefined): Recor
       throw new UsageError(`--params is not valid JSON (${(err as Error).message}). Quote it for the shell: --params '{"email":"a@example.com"}'.`);
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`--params must be a JSON object, e.g. --params '{"email":"a@example.com"}'.`);
+    if (depthOf(value) > MAX_PARAMS_DEPTH) throw new UsageError(`--params nests deeper than ${MAX_PARAMS_DEPTH} levels: pass flatter data (or write it to a file under pwd with --in and read it there).`);
     given = value as Record<string, unknown>;
   }
   let header: FlowHeader | undefined;
