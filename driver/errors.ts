@@ -144,7 +144,7 @@ export interface RewriteContext {
 
 /** Playwright quotes the elements a locator matched (`<input type="password" value="hunter2"/>`,
  * `<textarea>sk-live-…</textarea> aka getByText('sk-live-…')`) in strict-mode and actionability
- * errors: what every input and textarea holds is cut, there and wherever else the message
+ * errors: what every input, textarea and rich-text field (contenteditable, role=textbox) holds is cut, there and wherever else the message
  * repeats it, so no error line carries what a field holds (docs/SECURITY.md). */
 export function redactElementValues(message: string): string {
   const held: string[] = [];
@@ -156,6 +156,11 @@ export function redactElementValues(message: string): string {
     .replace(/(<textarea\b[^<>]*>)([^<]*)(<\/textarea>|…|$)/gi, (_m, open: string, text: string, close: string) => {
       held.push(text);
       return `${open}[redacted]${close}`;
+    })
+    // A rich-text field (contenteditable, role=textbox) holds its value as its text.
+    .replace(/(<[a-z][\w-]*\b[^<>]*\s(?:contenteditable\b|role=["']?textbox\b)[^<>]*>)([^<]+)/gi, (_m, open: string, text: string) => {
+      held.push(text);
+      return `${open}[redacted]`;
     });
   for (const v of held.filter((h) => h.trim().length >= 3).sort((a, b) => b.length - a.length)) out = out.split(v).join('[redacted]');
   return out;

@@ -7,7 +7,7 @@
 // travel inside the script instead (asidePreamble): written into that `pwd` by its first line. Relative paths are the caller's: a session host resolves them against
 // the client's cwd, and runs as the same user, so it may read what the caller may.
 import { constants } from 'node:fs';
-import { open, writeFile } from 'node:fs/promises';
+import { open, realpath, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 
@@ -40,6 +40,12 @@ async function openRegular(path: string, given: string) {
     throw new UsageError(`--in ${given}: ${why} (looked at ${path}). Check the path; a relative one is taken from your current directory.`);
   }
   const st = await fh.stat();
+  // Kernel files (/proc, /sys) call themselves regular, say 0 bytes, and may never end.
+  const real = await realpath(path).catch(() => path);
+  if (/^\/(?:proc|sys)\//.test(real)) {
+    await fh.close();
+    throw new UsageError(`--in ${given}: is a kernel file (${real}), not a regular file. Copy what you need into a file first.`);
+  }
   if (!st.isFile()) {
     await fh.close();
     const what = st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';

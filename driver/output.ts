@@ -47,11 +47,13 @@ const UNSAFE_CHAR = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066
 // Beyond those named: every other Default_Ignorable_Code_Point and format character (Cf) too
 // (soft hyphen, Hangul fillers, Khmer and Mongolian inherent vowels and selectors, musical and
 // shorthand format controls, ...), and the variation selectors U+FE00-FE0F, which a page can use
-// two to a byte. An emoji's own presentation selector (one U+FE0E/U+FE0F right after a visible
-// character) is kept: a single one per character can carry no hidden text.
+// two to a byte. An emoji's own presentation selector (one U+FE0E/U+FE0F right after an
+// emoji-capable character, or in a keycap) is kept; after a letter it is replaced, since one per
+// letter would be a hidden bit per letter.
 const INVISIBLE_RUN = /(?:[\u{E0000}-\u{E007F}\u2028\u2029\u200B-\u200F\u2060-\u2064\u061C\uFEFF\u180E\u206A-\u206F\uFFF9-\uFFFB\u{E0100}-\u{E01EF}\uFE00-\uFE0F\p{Default_Ignorable_Code_Point}\p{Cf}])+/gu;
 const EMOJI_BEFORE = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F]$/u;
 const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+const VS_BASE = /\p{Emoji}$/u;
 const MARK_BEFORE = /\p{M}$/u;
 const JOINING_LETTER_BEFORE = /(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]$/u;
 const JOINING_LETTER_AFTER = /^(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]/u;
@@ -60,7 +62,10 @@ function hideNoText(s: string): string {
   return s.replace(INVISIBLE_RUN, (run, at: number, whole: string) => {
     const before = whole.slice(Math.max(0, at - 2), at);
     const after = whole.slice(at + run.length, at + run.length + 2);
-    if ((run === '\uFE0F' || run === '\uFE0E') && before && !/[\uFE00-\uFE0F\s]$/u.test(before)) return run;
+    // A presentation selector belongs after an emoji-capable character only (a pictograph, ©,
+    // ®, ...); after a digit, # or * only as part of a keycap (U+20E3 next). After a letter it
+    // shows nothing and would carry one hidden bit per letter.
+    if ((run === '\uFE0F' || run === '\uFE0E') && VS_BASE.test(before) && (!/[0-9#*]$/.test(before) || after.startsWith('\u20E3'))) return run;
     if (/^\uFE0F?\u200D$/.test(run) && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after)) return run;
     if (run === '\u200D' && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after)) return run;
     if (run === '\u200D' && MARK_BEFORE.test(before) && JOINING_LETTER_AFTER.test(after)) return run;
@@ -145,8 +150,9 @@ export function defuseSentinel<T>(value: T, seen: Set<object> = new Set()): T {
       });
       return (changed ? new Map(entries) : value) as T;
     }
+    // A plain object of any realm (JSON.parse in a flow script's vm context makes its own).
     const proto = Object.getPrototypeOf(value) as object | null;
-    if (proto !== null && proto !== Object.prototype) return value;
+    if (proto !== null && (Object.getPrototypeOf(proto) !== null || Object.prototype.toString.call(value) !== '[object Object]')) return value;
     let copy: Record<string, unknown> | undefined;
     for (const [k, v] of Object.entries(value)) {
       const d = defuseSentinel(v, seen);
@@ -203,7 +209,12 @@ export class OutputFilter {
     // stripped a control or an invisible character from it (a page's "GSTACK_STEP_OK\x1b[0m")
     // is page text, not the script's own line.
     const mayBeSentinel = opts.sentinel !== false && lines.length === 1 && lines[0] === SENTINEL;
-    for (const raw of lines) this.writeOne(stripControls(raw), mayBeSentinel);
+    for (const raw of lines) {
+      const line = stripControls(raw);
+      // A sentinel in a line the filter changed (a page's "GSTACK_\x1b[0mSTEP_OK") is the
+      // page's: it is printed with the page's mark, as defuseSentinel marks what the page says.
+      this.writeOne(line !== raw && line.includes(SENTINEL) ? line.split(SENTINEL).join(PAGE_SENTINEL) : line, mayBeSentinel);
+    }
   }
 
   private writeOne(line: string, mayBeSentinel: boolean): void {

@@ -84,7 +84,8 @@ function fetchResponse(res: import('playwright-core').APIResponse, tabs: Tabs): 
       entries: () => Object.entries(headers),
     }),
     text: async () => (await bytes()).toString('utf8'),
-    json: async () => JSON.parse((await bytes()).toString('utf8')),
+    // Parsed, then marked: a JSON escape spells the sentinel only once parsed.
+    json: async () => defuseSentinel(JSON.parse((await bytes()).toString('utf8'))),
     arrayBuffer: async () => {
       const b = await bytes();
       const copy = new ArrayBuffer(b.byteLength);
@@ -178,6 +179,17 @@ export const CHROMIUM_GLOBALS: Implementations = {
   attachBrowserTab: () => chromiumOnlyMissing('attachBrowserTab'),
 };
 
+/** The script's JSON.parse marks the sentinel in what it parses (output.ts defuseSentinel): a
+ * careless script parses page text (`JSON.parse(await r.text())`), and JSON escapes
+ * (`GSTACK\u005fSTEP_OK`) would spell the sentinel only once parsed. */
+function markJsonParse(ctx: vm.Context): void {
+  const install = vm.runInContext(
+    `(mark) => { const original = JSON.parse; Object.defineProperty(JSON, "parse", { value: function parse(text, reviver) { return mark(original.call(JSON, text, reviver)); }, writable: true, configurable: true }); }`,
+    ctx,
+  ) as (mark: typeof defuseSentinel) => void;
+  install(defuseSentinel);
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
     for (const v of Object.values(value)) deepFreeze(v);
@@ -269,6 +281,7 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
   const globals: Record<string, unknown> = Object.create(null);
   for (const name of GLOBAL_NAMES) globals[name] = CHROMIUM_GLOBALS[name](host, tabs);
   const ctx = vm.createContext(globals, { name: 'gstack flow script', codeGeneration: { strings: true, wasm: false } });
+  markJsonParse(ctx);
   // A promise the script made (its realm's Promise) or one our API handed it (rejected with our
   // AgentError) that nobody handled: Node reports it on the process after the microtasks run.
   const scriptPromise = vm.runInContext('Promise', ctx) as PromiseConstructor;

@@ -182,28 +182,61 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
   return rules.phrases.some((p) => joined.includes(` ${p} `));
 }
 
-/** The page side of secretValues: every input and textarea that isSecretField calls secret,
- * in the document and its open shadow roots; both its current and its default (attribute)
- * value. Self-contained: it is sent to the page as source text. */
+/** The page side of secretValues: every form field that isSecretField calls secret (inputs,
+ * textareas, selects, rich-text fields), in the document and its open shadow roots: an input's
+ * current and default value, a select's chosen options, a rich-text field's text. A label names
+ * a field by what it shows, not by its raw text: hidden parts are skipped, and an image's alt,
+ * an aria-label, a button's value and CSS ::before/::after content count, as in the accessible
+ * name the snapshot prints. Self-contained: it is sent to the page as source text. */
 function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<typeof isSecretField>[1]): string[] {
-  const NOT_TEXT = ['checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file', 'range', 'color'];
+  const NOT_TEXT = ['checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file'];
   const out: string[] = [];
+  const pseudo = (el: Element, which: '::before' | '::after') => {
+    const c = getComputedStyle(el, which).content;
+    return c && c !== 'none' && c !== 'normal' ? c.replace(/^["']|["']$/g, '') : '';
+  };
+  const shownName = (node: Node, depth = 0): string => {
+    if (depth > 20) return '';
+    if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+    if (node.nodeType !== Node.ELEMENT_NODE) return '';
+    const el = node as Element;
+    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('hidden')) return '';
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility === 'hidden') return '';
+    const own = el.getAttribute('aria-label');
+    if (own) return own;
+    if (el instanceof HTMLImageElement) return el.alt;
+    if (el instanceof HTMLInputElement && ['button', 'submit', 'reset'].includes(el.type)) return el.value;
+    if (el.tagName.toLowerCase() === 'svg') return el.querySelector('title')?.textContent ?? '';
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return '';
+    return pseudo(el, '::before') + Array.from(el.childNodes).map((c) => shownName(c, depth + 1)).join('') + pseudo(el, '::after');
+  };
+  const named = (el: Element) => {
+    const home = el.getRootNode() as Document | ShadowRoot;
+    const labelled = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => home.getElementById?.(id)).filter((x): x is HTMLElement => !!x);
+    const labels = Array.from((el as HTMLInputElement).labels ?? []);
+    // Both what the label shows and its raw text: either may carry the secret word.
+    return [...labels, ...labelled].flatMap((l) => [shownName(l), l.textContent ?? '']);
+  };
   const walk = (root: Document | ShadowRoot) => {
-    for (const el of Array.from(root.querySelectorAll('input, textarea'))) {
+    for (const el of Array.from(root.querySelectorAll('input, textarea, select, [contenteditable], [role="textbox"]'))) {
       const i = el as HTMLInputElement;
-      if (NOT_TEXT.includes(i.type)) continue;
-      const labels = Array.from(i.labels ?? []).map((l) => l.textContent ?? '');
-      // Every source of the field's accessible name: aria-labelledby and title name it too.
-      const home = i.getRootNode() as Document | ShadowRoot;
-      const labelledBy = (i.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => home.getElementById?.(id)?.textContent ?? '');
-      const hints = [i.name, i.id, i.getAttribute('aria-label') ?? '', i.getAttribute('placeholder') ?? '', i.getAttribute('title') ?? '', ...labels, ...labelledBy];
-      if (!isSecret({ type: i.type, autocomplete: i.getAttribute('autocomplete') ?? '', hints }, rules)) continue;
-      for (const v of [i.value, i.defaultValue]) if (v) out.push(v);
+      const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
+      if (el instanceof HTMLInputElement && NOT_TEXT.includes(i.type)) continue;
+      if (!field && el.getAttribute('contenteditable') === 'false') continue;
+      const hints = [i.name ?? '', el.id, el.getAttribute('aria-label') ?? '', el.getAttribute('placeholder') ?? '', el.getAttribute('title') ?? '', ...named(el)];
+      const type = el instanceof HTMLInputElement ? i.type : '';
+      if (!isSecret({ type, autocomplete: el.getAttribute('autocomplete') ?? '', hints }, rules)) continue;
+      if (el instanceof HTMLSelectElement) {
+        for (const o of Array.from(el.selectedOptions)) for (const v of [o.text, o.value, o.label]) if (v) out.push(v);
+      } else if (field) {
+        for (const v of [i.value, i.defaultValue]) if (v) out.push(v);
+      } else if (el.textContent) out.push(el.textContent.trim(), (el as HTMLElement).innerText.trim());
     }
     for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) walk(el.shadowRoot);
   };
   walk(document);
-  return out;
+  return out.filter(Boolean);
 }
 
 /** The expression secretValues evaluates in every frame. A string, not a function, so the
@@ -221,17 +254,39 @@ export async function secretValues(page: Page): Promise<string[]> {
 }
 
 export function redact(tree: string, secrets: string[]): string {
-  if (!secrets.length) return tree;
-  return tree
-    .split('\n')
+  const lines = tree.split('\n');
+  // A field the snapshot itself names with a secret word (`- textbox "Password" [ref=e7]: …`)
+  // is secret whatever its label's markup did to the page-side classifier (hidden parts, an
+  // image's alt, CSS content): its value is cut, and learned, so it is cut elsewhere too. A
+  // secret select's options are all cut (the chosen one is its value).
+  const learned = [...secrets];
+  let optionsUnder = -1;
+  const out = lines.map((line) => {
+    const indent = line.length - line.trimStart().length;
+    if (optionsUnder >= 0 && indent > optionsUnder && /^\s*- option\b/.test(line)) {
+      return line.replace(/^(\s*- option) (?:"(?:[^"\\]|\\.)*"|[^[:]+?)(?=\s*(?:\[|:|$))/, '$1 "[redacted]"');
+    }
+    if (indent <= optionsUnder) optionsUnder = -1;
+    const field = /^(\s*- (textbox|searchbox|combobox|listbox|slider|spinbutton)\b(?: "((?:[^"\\]|\\.)*)")?.*?)(?:: (.*))?$/.exec(line);
+    if (!field) return line;
+    const name = field[3] === undefined ? '' : yamlScalar(`"${field[3]}"`);
+    if (name && isSecretField({ hints: [name] }, SECRET_RULES)) {
+      if (field[2] === 'combobox' || field[2] === 'listbox') optionsUnder = indent;
+      if (field[4] === undefined) return line;
+      const value = yamlScalar(field[4].trim());
+      if (value && !learned.includes(value)) learned.push(value);
+      return `${field[1]}: [redacted]`;
+    }
+    if (field[4] !== undefined && (secrets.includes(field[4].trim()) || secrets.includes(yamlScalar(field[4].trim())))) return `${field[1]}: [redacted]`;
+    return line;
+  });
+  if (!learned.length) return out.join('\n');
+  const long = learned.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+  return out
     .map((line) => {
-      // A textbox line whose value is a secret: `- textbox "Password" [ref=e7]: hunter2`, or
-      // YAML-quoted when it reads as a number or keyword: `…: "123"`.
-      const m = /^(\s*- (?:textbox|searchbox|combobox)\b.*?): (.*)$/.exec(line);
-      if (m && (secrets.includes(m[2].trim()) || secrets.includes(yamlScalar(m[2].trim())))) return `${m[1]}: [redacted]`;
-      let out = line;
-      for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[redacted]');
-      return out;
+      let l = line;
+      for (const s of long) l = l.split(s).join('[redacted]');
+      return l;
     })
     .join('\n');
 }

@@ -392,7 +392,7 @@ export interface PlaywrightRestrictions {
   "APIRequestContext.storageState": never;
   /** the method must be on the CDP allow-list (catalog `playwright.cdp`); the message is made plain data first; local paths in it are read from pwd only; file: URLs are refused */
   "CDPSession.send": never;
-  /** `name` must be a plain file name (no folders): the trace is kept in the call's private folder until `stop({ path })` writes it under pwd */
+  /** `name` must be a plain file name (no folders), and `sources: true` is refused (it would copy files from outside pwd): the trace is kept in the call's private folder until `stop({ path })` writes it under pwd */
   "Tracing.start": never;
   /** `name` must be a plain file name (no folders) */
   "Tracing.startChunk": never;

@@ -48,3 +48,27 @@ test('22 item 2. a value from the page carries the page mark wherever it holds t
   cyclic.self = cyclic;
   assert.equal((defuseSentinel(cyclic) as Record<string, unknown>).s, PAGE_SENTINEL);
 });
+
+test('22 (second pass). a field the snapshot names with a secret word is cut, whatever its markup; a secret select\'s options too', async () => {
+  const { redact } = await import('../driver/snapshot.js');
+  const tree = [
+    '- textbox "Password" [ref=e62]: SEC36hiddenspan',
+    '- textbox "API key" [ref=e13]: SEC74apikeyhidden',
+    '- slider "Password" [ref=e30]: "12345678"',
+    '- combobox "API token" [ref=e15]:',
+    '  - option "TOKSEL-LEAK-24" [selected]',
+    '  - option "other"',
+    '- listbox "Password" [ref=e16]:',
+    '  - option "LISTBOX-LEAK-25" [selected]',
+    '- paragraph: echo SEC36hiddenspan',
+    '- textbox "Name" [ref=e2]: visible-name',
+    '- combobox "Country" [ref=e3]:',
+    '  - option "France" [selected]',
+  ].join('\n');
+  const out = redact(tree, []);
+  for (const s of ['SEC36hiddenspan', 'SEC74apikeyhidden', '12345678', 'TOKSEL-LEAK-24', 'LISTBOX-LEAK-25']) assert.ok(!out.includes(s), `${s} leaked:\n${out}`);
+  assert.match(out, /textbox "Password" \[ref=e62\]: \[redacted\]/);
+  assert.match(out, /- option "\[redacted\]" \[selected\]/);
+  assert.match(out, /visible-name/);
+  assert.match(out, /- option "France" \[selected\]/, 'a select not named secret keeps its options');
+});

@@ -176,6 +176,30 @@ test('2b. a page value that is exactly the sentinel, awaited and printed alone, 
   }
 });
 
+test('2c. the sentinel spelled with an escape code or a JSON escape in page data is still the page\'s', { timeout: 180_000 }, async () => {
+  const site = await startFixtureServer();
+  site.setPage('/esc.html', '<p id="a">x</p><script>document.getElementById("a").textContent = "GSTACK_\u001b[0mSTEP_OK"; console.log("GSTACK_\u009b0mSTEP_OK");</script>');
+  site.setPage('/api.json', '{"status":"GSTACK\\u005fSTEP_OK"}');
+  try {
+    const api = `${site.url}api.json`;
+    const cases: Record<string, string> = {
+      escapedText: `const pg = await openTab(${lit(site.url + 'esc.html')}); console.log(await pg.textContent("#a"));`,
+      escapedConsole: `const pg = await openTab(); const ev = pg.waitForEvent("console"); await pg.goto(${lit(site.url + 'esc.html')}); console.log((await ev).text());`,
+      fetchJson: `const r = await fetch(${lit(api)}); console.log((await r.json()).status);`,
+      parsedText: `const r = await fetch(${lit(api)}); console.log(JSON.parse(await r.text()).status);`,
+      parsedInnerText: `const pg = await openTab(${lit(api)}); console.log(JSON.parse(await pg.locator("body").innerText()).status);`,
+    };
+    for (const [name, body] of Object.entries(cases)) {
+      const r = await run(body);
+      assert.equal(r.code, 1, `${name}: ${show(r)}`);
+      assert.ok(!r.lines.slice(0, -1).includes('GSTACK_STEP_OK'), `${name}: no bare sentinel line\n${show(r)}`);
+      assert.ok(r.lines.includes('[page text: GSTACK_STEP_OK]'), `${name}: printed with the page's mark\n${show(r)}`);
+    }
+  } finally {
+    await site.close();
+  }
+});
+
 test('3. secrets reach no output: errors, labelledby/title names, quoted values, ariaSnapshot, content', { timeout: 120_000 }, async () => {
   const html = [
     '<input type="password" class="f" value="hunter2pass">',
@@ -243,6 +267,34 @@ test('3b. secrets reach no output through innerHTML, nor from fields named in ot
     assert.match(line!, /\[redacted\]/, line);
     assert.match(line!, /visible-name/, `${label}: what is not secret stays`);
   }
+});
+
+test('3c. secrets reach no output when the label hides part of its word, names the field by image, CSS or aria, or the field is a select, slider or rich-text box', { timeout: 120_000 }, async () => {
+  const html = [
+    '<label>Password<span style="display:none">x</span> <input id="h1" value="SEC36hiddenspan"></label>',
+    '<label>PIN<span aria-hidden="true">code</span> <input id="h2" value="SEC75pinaria"></label>',
+    '<label><img alt="Password"> <input id="h3" value="SEC_A3_imgalt"></label>',
+    '<style>.pw::before{content:"Password"}</style><label class="pw"> <input id="h4" value="SEC_A2_cssbefore"></label>',
+    '<label><svg aria-label="Password" width="1" height="1"></svg> <input id="h5" value="SEC_A4_svg"></label>',
+    '<label>API token <select id="s1"><option>TOKSEL-LEAK-24</option><option>other</option></select></label>',
+    '<label>Password <input type="range" id="r" max="99999999" value="12345678"></label>',
+    '<div role="textbox" class="ce" aria-label="Password" contenteditable="true">SEC90ce</div><div role="textbox" class="ce" aria-label="Password" contenteditable="true">SEC91ce</div>',
+    '<label>Name <input id="n" value="visible-name"></label>',
+  ].join('');
+  const r = await run(`
+    const pg = await openTab();
+    await pg.setContent(${lit(html)});
+    console.log("TREE " + JSON.stringify((await snapshot(pg)).tree));
+    console.log("ARIA " + JSON.stringify(await pg.ariaSnapshot()));
+    console.log("CONTENT " + JSON.stringify(await pg.content()));
+    await pg.getByLabel("Password").first().fill("x", { timeout: 1000 }).catch(() => {});
+    await pg.locator(".ce").fill("typed", { timeout: 1000 });`);
+  assert.equal(r.code, 1, show(r));
+  for (const s of ['SEC36hiddenspan', 'SEC75pinaria', 'SEC_A3_imgalt', 'SEC_A2_cssbefore', 'SEC_A4_svg', 'TOKSEL-LEAK-24', '12345678', 'SEC90ce', 'SEC91ce']) {
+    assert.ok(!r.stdout.includes(s) && !r.stderr.includes(s), `${s} leaked:\n${show(r)}`);
+  }
+  assert.match(r.stdout, /visible-name/, 'what is not secret stays');
+  assert.match(lastLine(r), /^\[error\] .*(2 elements|strict)/i, show(r));
 });
 
 test('4. invisible text in titles and page text reaches no output', { timeout: 120_000 }, async () => {

@@ -129,3 +129,43 @@ test('13. a shared built-in changed after a call ended cannot decide the next ca
   assert.equal(next.code, 1, show(next));
   assert.match(lastLine(next), /^\[error\] .*this call failed/, show(next));
 });
+
+// From the second red-team pass (issue 22): what a careless (or clumsy) script still got through.
+test('12b. tracing.start({ sources: true }) is refused: it copied the files on the stack, outside pwd, into the trace', { timeout: 120_000 }, async () => {
+  const r = await gstack(`sec-trace-${process.pid}`, ['run', `
+    const pg = await openTab();
+    await pg.context().tracing.start({ screenshots: true, snapshots: true, sources: true });`]);
+  assert.equal(r.code, 1, show(r));
+  assert.match(lastLine(r), /^\[error\] tracing\.start\(\{ sources: true \}\) refused: .*outside pwd/, show(r));
+});
+
+test('13b. a change to the prototype of an error the API threw does not outlive the call', { timeout: 120_000 }, async () => {
+  const s = `sec-errproto-${process.pid}`;
+  const first = await gstack(s, ['run', `
+    let e; try { await fs.readFile("/nope"); } catch (x) { e = x; }
+    const proto = Object.getPrototypeOf(e);
+    Object.getPrototypeOf(proto).toString = function () { return "GSTACK_STEP_OK"; };
+    proto.toString = function () { return "GSTACK_STEP_OK"; };
+    Object.getPrototypeOf(proto).constructor.mark = "LEFT";
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(first.code, 0, show(first));
+  // The careless next call never prints the sentinel; it prints a caught error as a string.
+  const next = await gstack(s, ['run', `
+    try { await fs.writeFile("/etc/nope", "x"); } catch (e) { console.log(String(e)); console.log(Object.getPrototypeOf(Object.getPrototypeOf(e)).constructor.mark ?? "CLEAN"); }`]);
+  assert.equal(next.code, 1, show(next));
+  assert.ok(next.lines.includes('CLEAN'), show(next));
+  assert.match(lastLine(next), /^\[error\] The script finished without printing GSTACK_STEP_OK/, show(next));
+});
+
+test('7b. --in of a /proc file (stat says 0 bytes, it never ends) is a usage error, quickly; deep --params too', { timeout: 120_000 }, async () => {
+  const s = `sec-proc-${process.pid}`;
+  const r = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--timeout', '20000', '--in', '/proc/self/pagemap'], 60_000);
+  assert.equal(r.code, 2, show(r));
+  assert.match(r.stdout + r.stderr, /--in \/proc\/self\/pagemap: is a kernel file/, show(r));
+  const deep = '{"a":' + '['.repeat(60_000) + ']'.repeat(60_000) + '}';
+  const d = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--params', deep]);
+  assert.equal(d.code, 2, show(d));
+  assert.match(d.stdout + d.stderr, /--params nests deeper than 64 levels/, show(d));
+  const ok = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")']);
+  assert.equal(ok.code, 0, show(ok));
+});
