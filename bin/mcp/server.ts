@@ -3,9 +3,10 @@
 // Owns: the connection (one per server process: stdio has one client), its sessions (a default
 // key derived per process, and the named ones its calls joined), mapping tool calls onto
 // `gstack` command lines (bin/mcp/tools.ts) run as child processes (bin/mcp/calls.ts), turning
-// exit codes and JSON results into MCP results, and the end of the connection: running calls
-// aborted in order, the connection's own session removed with its browser. It adds no way in:
-// every call goes through the CLI with its deadlines, lock, confinement and output filter.
+// exit codes and JSON results into MCP results (a saved flow's like `run`'s), and the end of
+// the connection: running calls aborted in order, the connection's own session removed with its
+// browser. It adds no way in: every call goes through the CLI with its deadlines, lock,
+// confinement and output filter, and a render's paths stay in the client's roots (roots.ts).
 //
 // The low-level SDK `Server` is used rather than `McpServer` because the input schemas are
 // JSON schemas already (the catalog's flags, the cookbook's shapes), not zod objects.
@@ -26,6 +27,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { loadCatalog, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
@@ -34,6 +36,7 @@ import { oneLine } from '../../driver/output.js';
 import { buildTools, checkArguments, ToolArgumentsError, type ToolDef } from './tools.js';
 import { Calls, GSTACK_ENTRY, type CallResult } from './calls.js';
 import { listPrompts, listResources, promptText, readResource } from './knowledge.js';
+import { confinePaths, PathOutsideRootsError, Roots } from './roots.js';
 
 export interface McpServeOptions {
   allowScripts: boolean;
@@ -58,6 +61,8 @@ const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 /** While a call runs, a client that asked for progress hears from us this often (a client's
  * request timeout, 60 s in the SDK's, can then be reset by progress; --timeout is 120 s). */
 const PROGRESS_EVERY_MS = 5_000;
+/** How long the client may take to list its roots before a render falls back to the cwd. */
+const ROOTS_TIMEOUT_MS = 5_000;
 /** bin/mcp/reaper.ts as built (tsc keeps it a file of its own: it is no part of the CLI bundle). */
 const REAPER = join(PROJECT_ROOT, 'dist', 'bin', 'mcp', 'reaper.js');
 
@@ -98,6 +103,8 @@ interface FlowJson {
   error: string | null;
   durationMs: number | null;
   pwd: string | null;
+  /** `flows save`: what was saved (null when the run failed). */
+  saved?: { name: string; file: string; params: string[]; expectations: number } | null;
 }
 
 function parseFlowJson(stdout: string): FlowJson | undefined {
@@ -143,6 +150,15 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: mcp.instructions },
   );
 
+  // Renders read and write only inside the client's roots (or this server's working directory).
+  const roots = new Roots({
+    cwd: opts.cwd,
+    declared: () => Boolean(server.getClientCapabilities()?.roots),
+    list: async () => (await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots.map((r) => r.uri),
+    log: opts.log,
+  });
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => roots.changed());
+
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
   }));
@@ -151,8 +167,8 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     const tool = byName.get(req.params.name);
     if (!tool) {
       const hint =
-        req.params.name === 'run'
-          ? 'The run tool is off: it runs arbitrary code with the user\'s rights, so the server offers it only when started as `gstack mcp --allow-scripts`. Use a cookbook_<shape> tool, or ask the user to allow scripts.'
+        req.params.name === 'run' || req.params.name === 'flows_save'
+          ? `The ${req.params.name} tool is off: it runs arbitrary code with the user's rights, so the server offers it only when started as \`gstack mcp --allow-scripts\`. Use a cookbook_<shape> tool or a saved flow (flows_list, flows_run), or ask the user to allow scripts.`
           : `No tool named "${req.params.name}". The tools are: ${tools.map((t) => t.name).join(', ')}.`;
       return errorResult(hint);
     }
@@ -174,7 +190,15 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     try {
       if (tool.kind === 'sessions') return await sessionsCall(args, extra.signal);
       if (tool.kind === 'flow') return await flowCall(tool, args, extra.signal);
-      return await renderCall(tool, args, extra.signal);
+      if (tool.kind === 'render') {
+        try {
+          args = confinePaths(tool, args, await roots.allowed(), opts.cwd);
+        } catch (err) {
+          if (err instanceof PathOutsideRootsError) return errorResult(err.message, 2, catalog);
+          throw err;
+        }
+      }
+      return await commandCall(tool, args, extra.signal);
     } finally {
       clearInterval(heartbeat);
     }
@@ -192,6 +216,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     if (!json) return commandFailure(r);
     const verdict = [exitText(catalog, json.exitCode), `SESSION=${json.session?.slug ?? key} key=${JSON.stringify(key)}${key === defaultKey ? ' (this connection\'s own)' : ''}`];
     if (json.pwd) verdict.push(`PWD=${json.pwd}`);
+    if (json.saved) verdict.push(`FLOW_SAVED name=${json.saved.name} file=${json.saved.file} params=${json.saved.params.join(',') || 'none'} expectations=${json.saved.expectations}`);
     for (const a of json.artifacts) verdict.push(`FILE ${a}`);
     const { images, skipped } = await imageContents(json.artifacts);
     for (const s of skipped) verdict.push(`NOTE image not attached (more than ${MAX_IMAGES}, or over ${MAX_IMAGE_BYTES / 1024 / 1024} MiB): ${s}`);
@@ -221,12 +246,14 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     return stdout.split('\n').filter((l) => l.trim() && !l.startsWith('{'));
   }
 
-  async function renderCall(tool: ToolDef, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  /** A render or `flows list`: its stdout lines are the answer (paths, flows), its notices follow. */
+  async function commandCall(tool: ToolDef, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const inv = tool.argv(args);
     const r = await calls.run(inv.argv, { stdin: inv.stdin, signal });
-    if (r.aborted) return errorResult('The render was cancelled.', 1, catalog);
+    if (r.aborted) return errorResult(`The ${tool.name} call was cancelled.`, 1, catalog);
     if (r.code !== 0) return commandFailure(r, false);
     const out = r.stdout.split('\n').filter((l) => l.trim());
+    if (tool.kind === 'command') out.push(...stderrLines(r.stderr).map((l) => `NOTE ${l}`));
     return { isError: false, content: [{ type: 'text', text: out.join('\n') }] };
   }
 
