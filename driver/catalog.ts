@@ -102,6 +102,8 @@ export interface McpSpec {
   instructions: string;
   promptPreamble: string;
   sessionArgument: string;
+  /** A usage error's next step through MCP (the CLI's names `--help`). */
+  usageNextStep: string;
   tools: McpToolSpec[];
 }
 export interface Catalog {

@@ -115,3 +115,14 @@ test('saved flows: list and run without --allow-scripts, save only with it; a ru
     stdin: script,
   });
 });
+
+test("the command's own usage errors in the tool's terms: flags as arguments, render steps as steps[i], no `--help` pointer", async () => {
+  const { inMcpTerms } = await import('../bin/mcp/tools.js');
+  assert.equal(inMcpTerms(tool('pdf'), '[error] --paper zz: use one of letter, a4'), '[error] `paper` zz: use one of letter, a4');
+  assert.equal(inMcpTerms(tool('pdf'), '[error] pass --no-outline or --nope'), '[error] pass `outline` or --nope', 'only flags that are arguments of the tool');
+  assert.equal(inMcpTerms(tool('render'), '[error] step 2 (--screenshot): --quality applies to JPEG only; add --jpeg or drop --quality'), '[error] steps[1] (screenshot): `quality` applies to JPEG only; add `jpeg` or drop `quality`');
+  assert.equal(inMcpTerms(tool('render'), 'Run `gstack render --help` for usage.'), undefined);
+  assert.equal(inMcpTerms(tool('run'), '[error] --timeout must be a whole number'), '[error] `timeout` must be a whole number');
+  assert.equal(inMcpTerms(tool('flows_run'), 'It takes: url string. Give each as --param name=value.'), 'It takes: url string. Give each as `params` entries.');
+  assert.equal(inMcpTerms(tool('run'), 'see http://x/--paper-trail and foo--timeout'), 'see http://x/--paper-trail and foo--timeout');
+});

@@ -220,6 +220,15 @@ test('render and pdf: files in, paths out, through the same commands as the CLI'
     assert.match(textOf(p), new RegExp(`^${join(out, 'o.pdf')}$`, 'm'));
     assert.ok(existsSync(join(out, 'o.pdf')));
 
+    // The command's own usage error names the argument as the tool calls it.
+    const paper = await c.client.callTool({ name: 'pdf', arguments: { input: md, output: join(out, 'p.pdf'), paper: 'zz' } });
+    assert.equal(paper.isError, true);
+    assert.match(textOf(paper), /^EXIT=2 USAGE: Next: Fix the argument the \[error\] line names/);
+    assert.match(textOf(paper), /^\[error\] `paper` zz: use one of/m);
+    const step = await c.client.callTool({ name: 'render', arguments: { file: report, steps: [{ screenshot: join(out, 'q.png'), quality: 50 }] } });
+    assert.match(textOf(step), /^\[error\] steps\[0\] \(screenshot\): `quality` applies to JPEG only; add `jpeg`/m);
+    assert.doesNotMatch(textOf(step), /--help/);
+
     // A command's own failure is an error result with its exit code and [error] line.
     const missing = await c.client.callTool({ name: 'pdf', arguments: { input: join(out, 'nope.md') } });
     assert.equal(missing.isError, true);

@@ -33,7 +33,7 @@ import {
 import { loadCatalog, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
 import { SHAPES } from '../../cookbook/index.js';
 import { oneLine } from '../../driver/output.js';
-import { buildTools, checkArguments, ToolArgumentsError, type ToolDef } from './tools.js';
+import { buildTools, checkArguments, inMcpTerms, ToolArgumentsError, type ToolDef } from './tools.js';
 import { Calls, GSTACK_ENTRY, type CallResult } from './calls.js';
 import { listPrompts, listResources, promptText, readResource } from './knowledge.js';
 import { confinePaths, PathOutsideRootsError, Roots } from './roots.js';
@@ -75,10 +75,11 @@ function packageVersion(): string {
   }
 }
 
-/** The exit code's catalog name, meaning and next step. */
+/** The exit code's catalog name, meaning and next step (a usage error's, in the tools' terms). */
 function exitText(catalog: Catalog, code: number): string {
   const e = catalog.exitCodes.find((x) => x.code === code);
-  return e ? `EXIT=${code} ${e.name}: ${e.meaning}${code ? ` Next: ${e.nextStep}` : ''}` : `EXIT=${code}`;
+  const next = e?.name === 'USAGE' ? catalog.mcp!.usageNextStep : e?.nextStep;
+  return e ? `EXIT=${code} ${e.name}: ${e.meaning}${code ? ` Next: ${next}` : ''}` : `EXIT=${code}`;
 }
 
 function errorResult(message: string, code = 2, catalog?: Catalog): CallToolResult {
@@ -188,7 +189,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
             void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++ticks, message: `${tool.name} still running` } }).catch(() => undefined);
           }, PROGRESS_EVERY_MS);
     try {
-      if (tool.kind === 'sessions') return await sessionsCall(args, extra.signal);
+      if (tool.kind === 'sessions') return await sessionsCall(tool, args, extra.signal);
       if (tool.kind === 'flow') return await flowCall(tool, args, extra.signal);
       if (tool.kind === 'render') {
         try {
@@ -213,14 +214,17 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     const r = await calls.run([...inv.argv, '--json', '--session', key], { stdin: inv.stdin, signal });
     if (r.aborted) return errorResult('The call was cancelled; the script was stopped and its tabs closed.', 1, catalog);
     const json = parseFlowJson(r.stdout);
-    if (!json) return commandFailure(r);
+    if (!json) return commandFailure(tool, r);
     const verdict = [exitText(catalog, json.exitCode), `SESSION=${json.session?.slug ?? key} key=${JSON.stringify(key)}${key === defaultKey ? ' (this connection\'s own)' : ''}`];
     if (json.pwd) verdict.push(`PWD=${json.pwd}`);
     if (json.saved) verdict.push(`FLOW_SAVED name=${json.saved.name} file=${json.saved.file} params=${json.saved.params.join(',') || 'none'} expectations=${json.saved.expectations}`);
     for (const a of json.artifacts) verdict.push(`FILE ${a}`);
     const { images, skipped } = await imageContents(json.artifacts);
     for (const s of skipped) verdict.push(`NOTE image not attached (more than ${MAX_IMAGES}, or over ${MAX_IMAGE_BYTES / 1024 / 1024} MiB): ${s}`);
-    for (const l of stderrLines(r.stderr)) verdict.push(`NOTE ${l}`);
+    for (const l of stderrLines(r.stderr)) {
+      const said = inMcpTerms(tool, l);
+      if (said !== undefined) verdict.push(`NOTE ${said}`);
+    }
     const content: Content[] = [{ type: 'text', text: verdict.join('\n') }];
     // The lines last, as on stdout: the sentinel, or the `[error]` line, ends them.
     content.push({ type: 'text', text: json.lines.join('\n') || '(no output)' });
@@ -233,12 +237,14 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   }
 
   /** A command that ended without its result: a usage error, no engine, a busy profile. */
-  function commandFailure(r: CallResult, flow = true): CallToolResult {
-    const lines = stderrLines(r.stderr);
+  function commandFailure(tool: ToolDef, r: CallResult, flow = true): CallToolResult {
+    const lines = stderrLines(r.stderr).flatMap((l) => inMcpTerms(tool, l) ?? []);
     if (!lines.some((l) => l.startsWith('[error]'))) lines.push(`[error] gstack exited ${r.code} without a result. Run the same call again; if it fails the same way, run \`gstack probe\` in a shell.`);
     // A render's exit codes mean what its command says (catalog: render, pdf, diagram), not
-    // what they mean for a script: only the name is given.
-    const verdict = flow ? exitText(catalog, r.code || 1) : `EXIT=${r.code || 1} ${catalog.exitCodes.find((e) => e.code === (r.code || 1))?.name ?? ''}`.trimEnd();
+    // what they mean for a script: only the name is given, and a usage error's next step.
+    const code = r.code || 1;
+    const name = catalog.exitCodes.find((e) => e.code === code)?.name;
+    const verdict = flow ? exitText(catalog, code) : name === 'USAGE' ? `EXIT=${code} USAGE: Next: ${mcp.usageNextStep}` : `EXIT=${code} ${name ?? ''}`.trimEnd();
     return { isError: true, content: [{ type: 'text', text: [verdict, ...stdoutLines(r.stdout), ...lines].join('\n') }] };
   }
 
@@ -251,25 +257,25 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     const inv = tool.argv(args);
     const r = await calls.run(inv.argv, { stdin: inv.stdin, signal });
     if (r.aborted) return errorResult(`The ${tool.name} call was cancelled.`, 1, catalog);
-    if (r.code !== 0) return commandFailure(r, false);
+    if (r.code !== 0) return commandFailure(tool, r, false);
     const out = r.stdout.split('\n').filter((l) => l.trim());
     if (tool.kind === 'command') out.push(...stderrLines(r.stderr).map((l) => `NOTE ${l}`));
     return { isError: false, content: [{ type: 'text', text: out.join('\n') }] };
   }
 
-  async function sessionsCall(args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  async function sessionsCall(tool: ToolDef, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     if (args.action === 'stop') {
       const key = (args.session as string | undefined) ?? defaultKey;
       if (!own.has(key)) {
         return errorResult(`\`session\` "${key}" is not a session of this connection (its sessions: ${[...own].join(', ')}); a client stops only its own.`, 2, catalog);
       }
       const r = await calls.run(['sessions', 'stop', key], { signal });
-      if (r.code !== 0) return commandFailure(r, false);
+      if (r.code !== 0) return commandFailure(tool, r, false);
       return { isError: false, content: [{ type: 'text', text: r.stdout.trim() }] };
     }
     if (args.session !== undefined) return errorResult('`session` is an argument of `stop` only; `list` shows every session of this connection.', 2, catalog);
     const r = await calls.run(['sessions', 'list', '--json'], { signal });
-    if (r.code !== 0) return commandFailure(r, false);
+    if (r.code !== 0) return commandFailure(tool, r, false);
     const listed = (parseFlowJson(r.stdout) as unknown as { sessions?: Array<Record<string, any>> } | undefined)?.sessions ?? [];
     const lines: string[] = [];
     for (const key of own) {

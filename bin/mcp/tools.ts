@@ -292,6 +292,28 @@ export function buildTools(catalog: Catalog, shapes: readonly Shape[], opts: { a
   return tools;
 }
 
+/** A tool's argument names, render's step options included. */
+function argumentNames(tool: ToolDef): Set<string> {
+  const steps = (tool.inputSchema.properties.steps as { items?: { properties?: Record<string, unknown> } } | undefined)?.items?.properties ?? {};
+  return new Set([...Object.keys(tool.inputSchema.properties), ...Object.keys(steps)]);
+}
+
+/**
+ * A message of the command, in the terms of the tool: a flag that is an argument (`--paper`,
+ * `--no-outline`) becomes that argument (`paper`), render's `step 2 (--pdf)` becomes
+ * `steps[1] (pdf)`, a saved flow's `--param name=value` its `params`; a pointer to
+ * `gstack X --help` is dropped (the tool's input schema is the client's help). Undefined for a
+ * line that says nothing through MCP.
+ */
+export function inMcpTerms(tool: ToolDef, line: string): string | undefined {
+  if (/^Run `gstack [a-z]+ --help` for usage\.?$/.test(line.trim())) return undefined;
+  const names = argumentNames(tool);
+  return line
+    .replace(/\bstep (\d+) \(--(pdf|screenshot|eval)\)/g, (_m, n: string, kind: string) => `steps[${Number(n) - 1}] (${kind})`)
+    .replace(/--param name=value/g, names.has('params') ? '`params` entries' : '--param name=value')
+    .replace(/(?<![\w-])--(no-)?([a-z][a-z0-9-]*)/g, (m, _no: string | undefined, name: string) => (names.has(name) ? `\`${name}\`` : m));
+}
+
 type Validator = ((data: unknown) => boolean) & {
   errors?: Array<{ instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }> | null;
 };
