@@ -124,5 +124,6 @@ test("the command's own usage errors in the tool's terms: flags as arguments, re
   assert.equal(inMcpTerms(tool('render'), 'Run `gstack render --help` for usage.'), undefined);
   assert.equal(inMcpTerms(tool('run'), '[error] --timeout must be a whole number'), '[error] `timeout` must be a whole number');
   assert.equal(inMcpTerms(tool('flows_run'), 'It takes: url string. Give each as --param name=value.'), 'It takes: url string. Give each as `params` entries.');
+  assert.equal(inMcpTerms(tool('flows_run'), '[error] No saved flow "x". `gstack flows list` shows the flows'), '[error] No saved flow "x". `flows_list` shows the flows');
   assert.equal(inMcpTerms(tool('run'), 'see http://x/--paper-trail and foo--timeout'), 'see http://x/--paper-trail and foo--timeout');
 });

@@ -301,7 +301,8 @@ function argumentNames(tool: ToolDef): Set<string> {
 /**
  * A message of the command, in the terms of the tool: a flag that is an argument (`--paper`,
  * `--no-outline`) becomes that argument (`paper`), render's `step 2 (--pdf)` becomes
- * `steps[1] (pdf)`, a saved flow's `--param name=value` its `params`; a pointer to
+ * `steps[1] (pdf)`, a saved flow's `--param name=value` its `params` and `gstack flows list`
+ * the `flows_list` tool; a pointer to
  * `gstack X --help` is dropped (the tool's input schema is the client's help). Undefined for a
  * line that says nothing through MCP.
  */
@@ -311,6 +312,7 @@ export function inMcpTerms(tool: ToolDef, line: string): string | undefined {
   return line
     .replace(/\bstep (\d+) \(--(pdf|screenshot|eval)\)/g, (_m, n: string, kind: string) => `steps[${Number(n) - 1}] (${kind})`)
     .replace(/--param name=value/g, names.has('params') ? '`params` entries' : '--param name=value')
+    .replace(/`gstack flows list`/g, '`flows_list`')
     .replace(/(?<![\w-])--(no-)?([a-z][a-z0-9-]*)/g, (m, _no: string | undefined, name: string) => (names.has(name) ? `\`${name}\`` : m));
 }
 
