@@ -84,6 +84,11 @@ export interface McpToolSpec {
   command: string;
   requires?: 'allow-scripts';
   perShape?: boolean;
+  /** The command's action (`flows list|run|save`). */
+  action?: 'list' | 'run' | 'save';
+  /** The arguments that name local files or folders (for `steps`, step options): confined to the
+   * client's roots over MCP (bin/mcp/roots.ts). */
+  paths?: string[];
   /** Positionals and flags by name, `*` for every other flag of the command, `steps` for render's steps. */
   arguments: string[];
   /** Argument descriptions that replace the command's (a CLI-only form would mislead). */
@@ -97,6 +102,8 @@ export interface McpSpec {
   instructions: string;
   promptPreamble: string;
   sessionArgument: string;
+  /** A usage error's next step through MCP (the CLI's names `--help`). */
+  usageNextStep: string;
   tools: McpToolSpec[];
 }
 export interface Catalog {

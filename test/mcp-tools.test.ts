@@ -24,10 +24,10 @@ const refusal = (name: string, args: Record<string, unknown>): string => {
   assert.fail(`${name} accepted ${JSON.stringify(args)}`);
 };
 
-test('the tools: run only with --allow-scripts, one tool per cookbook shape, each catalog tool once', () => {
+test('the tools: run and flows_save only with --allow-scripts, one tool per cookbook shape, each catalog tool once', () => {
   const safe = buildTools(catalog, SHAPES, { allowScripts: false }).map((t) => t.name);
   assert.ok(!safe.includes('run'));
-  assert.deepEqual(all.map((t) => t.name).filter((n) => n !== 'run'), safe);
+  assert.deepEqual(all.map((t) => t.name).filter((n) => n !== 'run' && n !== 'flows_save'), safe);
   assert.deepEqual(
     safe.filter((n) => n.startsWith('cookbook_')),
     SHAPES.map((s) => `cookbook_${s.name.replace(/-/g, '_')}`),
@@ -90,4 +90,40 @@ test('every catalog mcp tool names a command and arguments that exist', () => {
   const broken = structuredClone(catalog);
   broken.mcp!.tools.find((t) => t.name === 'pdf')!.arguments.push('no-such-flag');
   assert.throws(() => buildTools(broken, SHAPES, { allowScripts: false }), /"no-such-flag" is neither a positional nor a flag of `gstack pdf`/);
+});
+
+test('saved flows: list and run without --allow-scripts, save only with it; a run is `gstack flows run NAME --param k=v`', () => {
+  const safe = buildTools(catalog, SHAPES, { allowScripts: false }).map((t) => t.name);
+  assert.ok(safe.includes('flows_list') && safe.includes('flows_run'), safe.join(' '));
+  assert.ok(!safe.includes('flows_save'), 'saving a flow stores code: --allow-scripts only');
+  assert.match(tool('flows_save').description, /^CODE EXECUTION WITH THE USER'S RIGHTS/);
+  assert.deepEqual(tool('flows_list').argv(checkArguments(tool('flows_list'), {})), { argv: ['flows', 'list'] });
+  const run = tool('flows_run');
+  assert.deepEqual(Object.keys(run.inputSchema.properties), ['name', 'params', 'session', 'timeout', 'engine']);
+  assert.deepEqual(run.inputSchema.required, ['name']);
+  const args = checkArguments(run, { name: 'signup', params: { email: 'a=b@example.com', count: 3, dry: false }, timeout: 5000 });
+  assert.deepEqual(run.argv(args), { argv: ['flows', 'run', 'signup', '--param', 'email=a=b@example.com', '--param', 'count=3', '--param', 'dry=false', '--timeout', '5000'], stdin: undefined });
+  // A name is never read as a flag or a path; a parameter is a plain value.
+  assert.match(refusal('flows_run', { name: '--force' }), /`name` must match pattern/);
+  assert.match(refusal('flows_run', { name: '../x' }), /`name` must match pattern/);
+  assert.match(refusal('flows_run', { name: 'a', params: { nested: { x: 1 } } }), /`params\.nested` must be string,number,boolean/);
+  assert.match(refusal('flows_run', { params: {} }), /`name` is required/);
+  const save = tool('flows_save');
+  const script = 'const { url } = params; console.log("GSTACK_STEP_OK")';
+  assert.deepEqual(save.argv(checkArguments(save, { name: 'home', script, param: ['url=http://127.0.0.1:1/', 'n:number=2'], required: ['url'], global: true, describe: 'Opens home' })), {
+    argv: ['flows', 'save', 'home', '-', '--param', 'url=http://127.0.0.1:1/', '--param', 'n:number=2', '--required', 'url', '--describe', 'Opens home', '--global'],
+    stdin: script,
+  });
+});
+
+test("the command's own usage errors in the tool's terms: flags as arguments, render steps as steps[i], no `--help` pointer", async () => {
+  const { inMcpTerms } = await import('../bin/mcp/tools.js');
+  assert.equal(inMcpTerms(tool('pdf'), '[error] --paper zz: use one of letter, a4'), '[error] `paper` zz: use one of letter, a4');
+  assert.equal(inMcpTerms(tool('pdf'), '[error] pass --no-outline or --nope'), '[error] pass `outline` or --nope', 'only flags that are arguments of the tool');
+  assert.equal(inMcpTerms(tool('render'), '[error] step 2 (--screenshot): --quality applies to JPEG only; add --jpeg or drop --quality'), '[error] steps[1] (screenshot): `quality` applies to JPEG only; add `jpeg` or drop `quality`');
+  assert.equal(inMcpTerms(tool('render'), 'Run `gstack render --help` for usage.'), undefined);
+  assert.equal(inMcpTerms(tool('run'), '[error] --timeout must be a whole number'), '[error] `timeout` must be a whole number');
+  assert.equal(inMcpTerms(tool('flows_run'), 'It takes: url string. Give each as --param name=value.'), 'It takes: url string. Give each as `params` entries.');
+  assert.equal(inMcpTerms(tool('flows_run'), '[error] No saved flow "x". `gstack flows list` shows the flows'), '[error] No saved flow "x". `flows_list` shows the flows');
+  assert.equal(inMcpTerms(tool('run'), 'see http://x/--paper-trail and foo--timeout'), 'see http://x/--paper-trail and foo--timeout');
 });

