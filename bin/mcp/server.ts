@@ -216,6 +216,8 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     const json = parseFlowJson(r.stdout);
     if (!json) return commandFailure(tool, r);
     const verdict = [exitText(catalog, json.exitCode), `SESSION=${json.session?.slug ?? key} key=${JSON.stringify(key)}${key === defaultKey ? ' (this connection\'s own)' : ''}`];
+    // Which browser ran it (a trial agent could not tell): the engine decides which members work.
+    if (json.engine) verdict.push(`ENGINE=${json.engine}`);
     if (json.pwd) verdict.push(`PWD=${json.pwd}`);
     if (json.saved) verdict.push(`FLOW_SAVED name=${json.saved.name} file=${json.saved.file} params=${json.saved.params.join(',') || 'none'} expectations=${json.saved.expectations}`);
     for (const a of json.artifacts) verdict.push(`FILE ${a}`);
