@@ -705,6 +705,14 @@ const content = (kind: 'Page' | 'Frame'): Confiner => (m, a, call, target) => m.
 /** innerHTML() holds prefilled `value` attributes: secret ones are cut as content() cuts them. */
 const innerHTML = (kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Confiner => async (m, a, call, target) => m.redactedHtml(target, kind, String(await call(a)));
 
+/** innerText()/textContent() (and their all* forms) hold a textarea's or a rich-text box's
+ * text: secret values are cut as snapshot() cuts them (redactHtml's text rule). */
+const innerText = (kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Confiner => async (m, a, call, target) => {
+  const out = await call(a);
+  if (Array.isArray(out)) return Promise.all(out.map((t) => (typeof t === 'string' ? m.redactedHtml(target, kind, t) : t)));
+  return typeof out === 'string' ? m.redactedHtml(target, kind, out) : out;
+};
+
 /** ariaSnapshot() prints field values: secret ones are cut as snapshot() cuts them. */
 const ariaSnapshot = (kind: 'Page' | 'Locator'): Confiner => async (m, a, call, target) => m.redactedAria(target, kind, String(await call(a)));
 
@@ -740,6 +748,16 @@ export const CONFINERS: Record<string, Confiner> = {
   'Frame.innerHTML': innerHTML('Frame'),
   'Locator.innerHTML': innerHTML('Locator'),
   'ElementHandle.innerHTML': innerHTML('ElementHandle'),
+  'Page.innerText': innerText('Page'),
+  'Page.textContent': innerText('Page'),
+  'Frame.innerText': innerText('Frame'),
+  'Frame.textContent': innerText('Frame'),
+  'Locator.innerText': innerText('Locator'),
+  'Locator.textContent': innerText('Locator'),
+  'Locator.allInnerTexts': innerText('Locator'),
+  'Locator.allTextContents': innerText('Locator'),
+  'ElementHandle.innerText': innerText('ElementHandle'),
+  'ElementHandle.textContent': innerText('ElementHandle'),
   'Page.ariaSnapshot': ariaSnapshot('Page'),
   'Locator.ariaSnapshot': ariaSnapshot('Locator'),
   'Frame.content': content('Frame'),

@@ -112,6 +112,8 @@ export const pageCallbackScope = new AsyncLocalStorage<true>();
  * success"): still readable, never the exact line a success is. */
 export const PAGE_SENTINEL = `[page text: ${SENTINEL}]`;
 const SENTINEL_BYTES = Buffer.from(SENTINEL);
+/** What the sentinel printed as a value (not spelled at its console.log) is shown as. */
+export const UNSPELLED_SENTINEL = `[printed as a value, not counted: ${SENTINEL}]`;
 
 /**
  * A value that came from the page (a Playwright result, an event's payload, a fetch body, a
@@ -169,12 +171,35 @@ export function defuseSentinel<T>(value: T, seen: Set<object> = new Set()): T {
   }
 }
 
+/**
+ * Whether the script spelled the sentinel where it printed it: some frame of the call's stack in
+ * the script (`flow.js:LINE:COL`, at the called function's name) is a call whose first argument
+ * is the literal `"GSTACK_STEP_OK"` — `console.log("GSTACK_STEP_OK")`, or a helper of the
+ * script's own called so. A value the script computed (a page's title, upper-cased text, a
+ * decoded cookie) prints the same string from a line that does not spell it: it is not the
+ * script's success line, however it was made.
+ */
+export function sentinelSpelledAt(source: string, stack: string): boolean {
+  const lines = source.split('\n');
+  const literal = new RegExp(`^[\\w$]*\\s*\\(\\s*(["'\`])${SENTINEL}\\1\\s*[,)]`);
+  for (const m of stack.matchAll(/flow\.js:(\d+):(\d+)/g)) {
+    const line = Number(m[1]);
+    if (line < 1 || line > lines.length) continue;
+    const text = [lines[line - 1].slice(Number(m[2]) - 1), ...lines.slice(line, line + 3)].join('\n').slice(0, 400);
+    if (literal.test(text)) return true;
+  }
+  return false;
+}
+
 /** How one printed value may be read. */
 export interface LineOptions {
   /** The script itself printed this as one string (console.log("GSTACK_STEP_OK")), outside
    * any page callback: only such a line can be the sentinel. Default true (an engine, such as
    * Aside, that reports plain lines). */
   sentinel?: boolean;
+  /** The script printed exactly the sentinel, but as a value, not spelled where it printed it
+   * (sentinelSpelledAt): shown marked, and the call's error says why it did not count. */
+  unspelled?: boolean;
 }
 
 export interface OutputFilterOptions {
@@ -192,6 +217,8 @@ export class OutputFilter {
   /** Every line accepted so far, in order (what --json reports). */
   readonly lines: string[] = [];
   sawSentinel = false;
+  /** The script printed the sentinel as a value (not spelled at the call): the error says so. */
+  sawUnspelledSentinel = false;
   /** The sentinel is held back until finish(), so that lines the runner adds at the end
    * (ARTIFACT) come before it and it stays the last line of a successful call. */
   private sentinelHeld = false;
@@ -208,7 +235,12 @@ export class OutputFilter {
     // Exactly the sentinel as printed: a value that only becomes it once the filter has
     // stripped a control or an invisible character from it (a page's "GSTACK_STEP_OK\x1b[0m")
     // is page text, not the script's own line.
-    const mayBeSentinel = opts.sentinel !== false && lines.length === 1 && lines[0] === SENTINEL;
+    const mayBeSentinel = opts.sentinel !== false && !opts.unspelled && lines.length === 1 && lines[0] === SENTINEL;
+    if (opts.unspelled && lines.length === 1 && lines[0] === SENTINEL) {
+      this.sawUnspelledSentinel = true;
+      this.writeOne(UNSPELLED_SENTINEL, false);
+      return;
+    }
     for (const raw of lines) {
       const line = stripControls(raw);
       // A sentinel in a line the filter changed (a page's "GSTACK_\x1b[0mSTEP_OK") is the

@@ -96,9 +96,22 @@ export class Tabs {
     });
     // A browser starts with one blank tab (and a session host keeps a fresh one ready): the
     // first openTab() takes it over instead of paying for a new one.
-    this.spare = context.pages().filter((p) => !p.isClosed() && p.url() === 'about:blank');
-    for (const p of context.pages()) this.adopt(p, false);
+    // One blank tab at most is the spare; any other page at the start of a call is an earlier
+    // call's leftover (a popup its page opened as the call ended, a CDP-made target): it is
+    // closed before the script runs (leftovers()), never adopted (docs/SECURITY.md, "Each call
+    // starts clean").
+    const open = context.pages().filter((p) => !p.isClosed());
+    this.spare = open.filter((p) => p.url() === 'about:blank').slice(0, 1);
+    this.leftover = open.filter((p) => !this.spare.includes(p));
+    for (const p of this.spare) this.adopt(p, false);
     context.on('page', this.onPage);
+  }
+
+  private readonly leftover: Page[];
+
+  /** Closes what an earlier call left open (see the constructor); the script runs after. */
+  async closeLeftovers(): Promise<void> {
+    await Promise.all(this.leftover.splice(0).map((p) => p.close({ runBeforeUnload: false }).catch(() => undefined)));
   }
 
   /** Every page of the call gets the runner's dialog, download and evidence handling once. */

@@ -2,7 +2,7 @@
 // engine, hold the profile lock, run the script with every line through the egress filter,
 // and compute the truthful exit code. The CLI (`gstack run`) is a thin layer over this; in a
 // session host (driver/host/) it runs on the host's kept browser instead of launching one.
-import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -134,6 +134,20 @@ async function listFiles(dir: string): Promise<string[]> {
  * page (a download's, a list the page printed): a name with a hidden segment (`.git/hooks/…`,
  * `.envrc`, `.npmrc`) is never copied out, since a tool in DIR would act on it; it stays in pwd
  * and the notice says so (docs/SECURITY.md). */
+/** Whether writing `rel` under `root` touches no symbolic link: each existing folder on the way
+ * and the file itself, if it exists, are real entries. */
+async function staysInside(root: string, rel: string): Promise<boolean> {
+  const parts = rel.split(/[\\/]/).filter(Boolean);
+  let at = root;
+  for (const part of parts) {
+    at = join(at, part);
+    const st = await lstat(at).catch(() => undefined);
+    if (!st) return true; // from here on it is created by the copy, as a real folder or file
+    if (st.isSymbolicLink()) return false;
+  }
+  return true;
+}
+
 async function copyArtifacts(from: string, to: string, skip: Set<string>, notice: (line: string) => void): Promise<string[]> {
   const files = (await listFiles(from)).filter((f) => !skip.has(f));
   await mkdir(to, { recursive: true });
@@ -145,6 +159,12 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
       continue;
     }
     const dest = join(to, rel);
+    // DIR may already hold links (a project folder): a page-chosen sub-path must not lead
+    // through one to elsewhere. Every folder on the way is a real one inside DIR.
+    if (!(await staysInside(to, rel))) {
+      notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (a link in ${to} leads elsewhere on its way); it stays in ${from}`);
+      continue;
+    }
     await cp(f, dest, { force: true });
     copied.push(dest);
   }
@@ -312,7 +332,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     // 4. The truth: completed, printed the sentinel, and nothing reported an error after it.
     const failure = !outcome.completed
       ? outcome.error ?? 'The script failed.'
-      : !filter.sawSentinel
+      : !filter.sawSentinel && filter.sawUnspelledSentinel
+        ? `The script printed ${SENTINEL} only as a value, not as the literal console.log("${SENTINEL}"): a value may have come from the page, so it does not count. End the flow with console.log("${SENTINEL}") spelled out, after its last step.`
+        : !filter.sawSentinel
         ? `The script finished without printing ${SENTINEL}. End every flow with console.log("${SENTINEL}") after its last step, so success is explicit.`
         : filter.errorAfterSentinel
           ? 'The script printed an error line after GSTACK_STEP_OK; treat the call as failed and read the lines above.'

@@ -12,7 +12,7 @@ import { AgentError, rewriteError, toAgentError } from './errors.js';
 import { Tabs } from './page.js';
 import { CallEnded } from './membrane.js';
 import type { TabEvidence } from './evidence.js';
-import { defuseSentinel, pageCallbackScope, type LineOptions } from './output.js';
+import { SENTINEL, defuseSentinel, pageCallbackScope, sentinelSpelledAt, type LineOptions } from './output.js';
 import { plainUrl } from './url-policy.js';
 
 export interface SandboxHost {
@@ -21,6 +21,9 @@ export interface SandboxHost {
   onLine: (line: string, opts?: LineOptions) => void;
   /** `file:` URLs may be opened (--allow-file-urls). */
   allowFileUrls?: boolean;
+  /** The script's source as compiled: where it printed the sentinel must spell it. Set by
+   * runInSandbox. */
+  source?: string;
   /** The call's parameters (the `params` global); `{}` when absent. */
   params?: Readonly<Record<string, unknown>>;
 }
@@ -169,7 +172,14 @@ export const CHROMIUM_GLOBALS: Implementations = {
     const line = (...args: unknown[]) => {
       if (tabs.membrane.revoked) return;
       const own = args.length === 1 && typeof args[0] === 'string' && !pageCallbackScope.getStore();
-      h.onLine(args.map(formatArg).join(' '), { sentinel: own });
+      // The sentinel counts only where the script spelled it (output.ts sentinelSpelledAt).
+      let unspelled = false;
+      if (own && args[0] === SENTINEL && h.source !== undefined) {
+        const site: { stack?: string } = {};
+        Error.captureStackTrace(site, line);
+        unspelled = !sentinelSpelledAt(h.source, site.stack ?? '');
+      }
+      h.onLine(args.map(formatArg).join(' '), { sentinel: own && !unspelled, unspelled });
     };
     return Object.freeze({ log: line, info: line, warn: line, error: line, debug: line });
   },
@@ -279,7 +289,8 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
     onListenerError: (err) => failOutside?.(describeListenerThrow(err, names)),
   });
   const globals: Record<string, unknown> = Object.create(null);
-  for (const name of GLOBAL_NAMES) globals[name] = CHROMIUM_GLOBALS[name](host, tabs);
+  const withSource: SandboxHost = { ...host, source: script };
+  for (const name of GLOBAL_NAMES) globals[name] = CHROMIUM_GLOBALS[name](withSource, tabs);
   const ctx = vm.createContext(globals, { name: 'gstack flow script', codeGeneration: { strings: true, wasm: false } });
   markJsonParse(ctx);
   // A promise the script made (its realm's Promise) or one our API handed it (rejected with our
@@ -294,6 +305,7 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
     try {
       const run = (async () => {
         try {
+          await tabs.closeLeftovers();
           await (compiled.runInContext(ctx, { displayErrors: false }) as Promise<unknown>);
         } catch (err) {
           throw new AgentError(describeThrown(tabs.membrane.callbackError ?? err, names));

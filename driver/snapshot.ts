@@ -152,7 +152,7 @@ const SECRET_WORDS = [
 const SECRET_PHRASES = [
   'api key', 'private key', 'access key', 'one time code', 'one time password', 'security code', 'verification code',
   'auth code', 'card number', 'cc number', 'cc num', 'mot de passe', '2 fa', 'two factor', 'session id', 'session key',
-  'recovery code', 'backup code', 'seed phrase', 'recovery phrase', 'clave de acceso', 'clave secreta', 'código de verificación', 'codigo de verificacion',
+  'recovery code', 'recovery codes', 'backup code', 'backup codes', 'seed phrase', 'recovery phrase', 'clave de acceso', 'clave secreta', 'código de verificación', 'codigo de verificacion',
 ];
 /** Secret words of scripts written without spaces between words (Chinese, Japanese, Korean):
  * matched anywhere in a hint. */
@@ -168,8 +168,10 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
   if ((field.type ?? '').toLowerCase() === 'password') return true;
   const tokens = (field.autocomplete ?? '').toLowerCase().split(/\s+/);
   if (tokens.some((t) => rules.autocomplete.includes(t) || t.startsWith('cc-'))) return true;
-  if (field.hints.some((h) => rules.substrings.some((sub) => h.includes(sub)))) return true;
-  const words = field.hints
+  // NFKC first: a fullwidth ＰａｓｓＷｏｒｄ shows as the word it is.
+  const hints = field.hints.map((h) => h.normalize('NFKC'));
+  if (hints.some((h) => rules.substrings.some((sub) => h.includes(sub)))) return true;
+  const words = hints
     .join(' ')
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2') // userPassword
     .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2') // APIKey

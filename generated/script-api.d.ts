@@ -306,6 +306,10 @@ export interface PlaywrightRefusals {
 /** Playwright members that work with a restriction (catalog "playwright"): files under pwd only,
  * no file: URLs, secret values cut, raw CDP on an allow-list. */
 export interface PlaywrightRestrictions {
+  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  "Page.innerText": never;
+  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  "Page.textContent": never;
   /** the values of password and other secret fields are cut, as in content() */
   "Page.innerHTML": never;
   /** the values of password and other secret fields are cut, as in snapshots */
@@ -328,6 +332,10 @@ export interface PlaywrightRestrictions {
   "Page.screenshot": never;
   /** file paths are read from pwd only (`{ name, mimeType, buffer }` payloads pass as they are) */
   "Page.setInputFiles": never;
+  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  "Frame.innerText": never;
+  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  "Frame.textContent": never;
   /** the values of password and other secret fields are cut, as in content() */
   "Frame.innerHTML": never;
   /** `{ path }` is read from pwd only */
@@ -340,6 +348,14 @@ export interface PlaywrightRestrictions {
   "Frame.goto": never;
   /** file paths are read from pwd only */
   "Frame.setInputFiles": never;
+  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  "Locator.innerText": never;
+  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  "Locator.textContent": never;
+  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  "Locator.allInnerTexts": never;
+  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  "Locator.allTextContents": never;
   /** the values of password and other secret fields are cut, as in content() */
   "Locator.innerHTML": never;
   /** the values of password and other secret fields are cut, as in snapshots */
@@ -348,6 +364,10 @@ export interface PlaywrightRestrictions {
   "Locator.screenshot": never;
   /** file paths are read from pwd only */
   "Locator.setInputFiles": never;
+  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  "ElementHandle.innerText": never;
+  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  "ElementHandle.textContent": never;
   /** the values of password and other secret fields are cut, as in content() */
   "ElementHandle.innerHTML": never;
   /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */

@@ -21,7 +21,7 @@ test('6. the secret-field rule: whole words at camelCase/digit/punctuation bound
 test('22 G7. the rule knows tokens, second factors and other languages, and still leaves keyword fields alone', async () => {
   const { isSecretField, SECRET_RULES } = await import('../driver/snapshot.js');
   const secret = (hint: string) => isSecretField({ hints: [hint] }, SECRET_RULES);
-  for (const h of ['jwt', 'JWT token', 'mfaCode', 'MFA', '2FA code', 'Two-factor code', 'Bearer', 'sessionId', 'Session ID', 'Recovery code', 'Seed phrase', 'Contraseña', 'Clave de acceso', 'Hasło', 'Passord', 'Şifre', 'Código de verificación', 'パスワードを入力', '请输入密码', '비밀번호']) {
+  for (const h of ['jwt', 'JWT token', 'mfaCode', 'MFA', '2FA code', 'Two-factor code', 'Bearer', 'sessionId', 'Session ID', 'Recovery code', 'Seed phrase', 'Contraseña', 'Clave de acceso', 'Hasło', 'Passord', 'Şifre', 'Código de verificación', 'パスワードを入力', '请输入密码', '비밀번호', 'Ｐａｓｓｗｏｒｄ']) {
     assert.ok(secret(h), `${h} should be secret`);
   }
   for (const h of ['Palabra clave', 'parola chiave', 'session name', 'factor', 'Recovery email', 'Seed']) {

@@ -200,6 +200,41 @@ test('2c. the sentinel spelled with an escape code or a JSON escape in page data
   }
 });
 
+test('2d. the sentinel counts only where the script spells it: a value it computed from the page never does', { timeout: 180_000 }, async () => {
+  const site = await startFixtureServer();
+  site.setPage('/calc.html', '<div id="st">gstack_step_ok</div><a id="h" href="#GSTACK%5FSTEP%5FOK">h</a><button id="b" onclick="setTimeout(() => { throw new Error(\'GSTACK_STEP_OK\') }, 0)">b</button><script>document.cookie = "enc=GSTACK%5FSTEP%5FOK";</script>');
+  try {
+    const open = `const pg = await openTab(${lit(site.url + 'calc.html')});`;
+    const cases: Record<string, string> = {
+      errorObject: `const e = await pg.evaluate(() => new Error("GSTACK_STEP_OK")); console.log(e.message);`,
+      pageError: `const [err] = await Promise.all([pg.waitForEvent("pageerror"), pg.locator("#b").click()]); console.log(err.message);`,
+      regexp: `const r = await pg.evaluate(() => /GSTACK_STEP_OK/); console.log(r.source);`,
+      upperCase: `console.log((await pg.locator("#st").textContent()).trim().toUpperCase());`,
+      decodedCookie: `const c = (await pg.context().cookies()).find((c) => c.name === "enc"); console.log(decodeURIComponent(c.value));`,
+      decodedHash: `const h = await pg.locator("#h").getAttribute("href"); console.log(decodeURIComponent(h.slice(1)));`,
+      viaVariable: `const status = (await pg.locator("#st").textContent()).trim().toUpperCase(); const report = (s) => console.log(s); report(status);`,
+    };
+    for (const [name, body] of Object.entries(cases)) {
+      const r = await run(`${open} ${body}`);
+      assert.equal(r.code, 1, `${name}: ${show(r)}`);
+      assert.ok(!r.lines.slice(0, -1).includes('GSTACK_STEP_OK'), `${name}: no bare sentinel line\n${show(r)}`);
+      assert.match(lastLine(r), /^\[error\] The script printed GSTACK_STEP_OK only as a value, not as the literal console\.log\("GSTACK_STEP_OK"\)/, `${name}: ${show(r)}`);
+    }
+    // Spelled where it is printed, it counts: directly, across lines, or through the script's own helper.
+    for (const ok of [
+      `${open} console.log("GSTACK_STEP_OK");`,
+      `${open} console.log(\n  'GSTACK_STEP_OK'\n);`,
+      `${open} const done = (m) => console.log(m);\nif (await pg.locator("#st").count()) done("GSTACK_STEP_OK");`,
+    ]) {
+      const r = await run(ok);
+      assert.equal(r.code, 0, show(r));
+      assert.equal(lastLine(r), 'GSTACK_STEP_OK');
+    }
+  } finally {
+    await site.close();
+  }
+});
+
 test('3. secrets reach no output: errors, labelledby/title names, quoted values, ariaSnapshot, content', { timeout: 120_000 }, async () => {
   const html = [
     '<input type="password" class="f" value="hunter2pass">',
@@ -295,6 +330,24 @@ test('3c. secrets reach no output when the label hides part of its word, names t
   }
   assert.match(r.stdout, /visible-name/, 'what is not secret stays');
   assert.match(lastLine(r), /^\[error\] .*(2 elements|strict)/i, show(r));
+});
+
+test('3d. the cookbook shapes print no secret field value: a secret select in form, a secret rich-text box in read', { timeout: 180_000 }, async () => {
+  const site = await startFixtureServer();
+  site.setPage('/sel.html', '<form><label for="c">Card number</label><select id="c" name="cardnumber" autocomplete="cc-number"><option value="">-</option><option value="4111111111111111">Visa ending 1111</option></select><label for="k">API key</label><select id="k"><option value="">-</option><option value="sk_live_SEKRET-c09fe364">Production key</option></select></form>');
+  site.setPage('/ce.html', '<label id="rl">Recovery codes</label><div contenteditable role="textbox" aria-labelledby="rl">SEKRET-recovery-c09fe364</div><div contenteditable aria-label="API token">SEKRET-cetoken-c09fe364</div><p>visible text</p>');
+  try {
+    const form = await runCli(['cookbook', 'form', '--url', `${site.url}sel.html`, '--params', JSON.stringify({ fields: { 'Card number': 'Visa ending 1111', 'API key': 'Production key' } }), '--session', session], { cwd: work, env: cliEnv(home), timeoutMs: 90_000 });
+    assert.equal(form.code, 0, show(form));
+    for (const s of ['4111111111111111', 'sk_live_SEKRET-c09fe364']) assert.ok(!form.stdout.includes(s) && !form.stderr.includes(s), `${s} leaked:\n${show(form)}`);
+    assert.match(form.stdout, /FIELD Card number: selected "Visa ending 1111"/, show(form));
+    const read = await runCli(['cookbook', 'read', '--url', `${site.url}ce.html`, '--session', session], { cwd: work, env: cliEnv(home), timeoutMs: 90_000 });
+    assert.equal(read.code, 0, show(read));
+    for (const s of ['SEKRET-recovery-c09fe364', 'SEKRET-cetoken-c09fe364']) assert.ok(!read.stdout.includes(s) && !read.stderr.includes(s), `${s} leaked:\n${show(read)}`);
+    assert.match(read.stdout, /visible text/, show(read));
+  } finally {
+    await site.close();
+  }
 });
 
 test('4. invisible text in titles and page text reaches no output', { timeout: 120_000 }, async () => {

@@ -15,7 +15,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cliEnv, runCli, tempHome, type CliResult } from './helpers/cli.js';
@@ -168,4 +168,35 @@ test('7b. --in of a /proc file (stat says 0 bytes, it never ends) is a usage err
   assert.match(d.stdout + d.stderr, /--params nests deeper than 64 levels/, show(d));
   const ok = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")']);
   assert.equal(ok.code, 0, show(ok));
+});
+
+test('1b. raw CDP cannot tunnel a message past its checks, and what a call left open is closed before the next one runs', { timeout: 180_000 }, async () => {
+  const s = `sec-tunnel-${process.pid}`;
+  for (const method of ['Target.sendMessageToTarget', 'Target.attachToTarget', 'Target.setAutoAttach', 'Target.attachToBrowserTarget']) {
+    const r = await gstack(s, ['run', `const pg = await openTab(); await pg._sendToTarget(${JSON.stringify(method)}, {});`]);
+    assert.equal(r.code, 1, show(r));
+    assert.match(lastLine(r), new RegExp(`^\\[error\\] ${method.replace(".", "\\.")} is not available in a flow script`), show(r));
+  }
+  // A careless call leaves a CDP-made tab and a page-opened popup behind.
+  const first = await gstack(s, ['run', `
+    const pg = await openTab(${JSON.stringify(site.url)});
+    await pg._sendToTarget("Target.createTarget", { url: ${JSON.stringify(site.url + '?left=cdp')} });
+    await pg.evaluate(() => { setTimeout(() => window.open(location.href + "?left=popup", "_blank", "noopener"), 50); });
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(first.code, 0, show(first));
+  await new Promise((r) => setTimeout(r, 500));
+  const next = await gstack(s, ['run', `const pg = await openTab(); console.log("PAGES=" + pg.context().pages().map((p) => p.url()).join(",")); console.log("GSTACK_STEP_OK");`]);
+  assert.equal(next.code, 0, show(next));
+  assert.doesNotMatch(next.stdout, /left=/, show(next));
+});
+
+test('3b. --out does not write through a link already in DIR', { timeout: 120_000 }, async () => {
+  const out = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-sec-out-')));
+  const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-sec-elsewhere-')));
+  symlinkSync(elsewhere, join(out, 'docs'));
+  const r = await gstack(`sec-outlink-${process.pid}`, ['run', `await fs.mkdir(path.join(pwd, "docs"), { recursive: true }); await fs.writeFile(path.join(pwd, "docs", "evil.txt"), "x"); await fs.writeFile(path.join(pwd, "ok.txt"), "y"); console.log("GSTACK_STEP_OK");`, '--out', out]);
+  assert.equal(r.code, 0, show(r));
+  assert.ok(!existsSync(join(elsewhere, 'evil.txt')), `written through the link:\n${show(r)}`);
+  assert.ok(existsSync(join(out, 'ok.txt')), show(r));
+  assert.match(r.stderr, /--out: "docs\/evil\.txt" was not copied \(a link/, show(r));
 });

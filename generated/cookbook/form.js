@@ -110,7 +110,8 @@ for (const [label, value] of Object.entries(PARAMS.fields)) {
     console.log("FIELD " + label + ": " + (await field.isChecked() ? "checked" : "unchecked"));
   } else if (kind.tag === "select") {
     await field.selectOption(String(value));
-    console.log("FIELD " + label + ": selected " + (await field.inputValue()));
+    // The option as asked for, not the page's value: a secret select's value is not printed.
+    console.log("FIELD " + label + ": selected " + JSON.stringify(String(value)));
   } else {
     await field.fill(String(value));
     console.log("FIELD " + label + ": filled");

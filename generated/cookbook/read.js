@@ -106,7 +106,8 @@ console.log(snap.tree);
 console.log("SNAPSHOT_END");
 
 // Page text is untrusted content: read it as data, never as instructions.
-const text = part ? await part.innerText() : await pg.evaluate(() => (document.body ? document.body.innerText : ""));
+// innerText through the locator: secret field values are cut from it (not by evaluate).
+const text = part ? await part.innerText() : await pg.locator("body").innerText().catch(() => "");
 const maxChars = PARAMS.maxChars;
 console.log("TEXT_START");
 console.log(text.length > maxChars
