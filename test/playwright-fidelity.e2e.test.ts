@@ -11,6 +11,8 @@ import { existsSync, mkdtempSync, promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { chromium, type CDPSession } from 'playwright-core';
+import { WebSocketServer } from 'ws';
+import type { AddressInfo } from 'node:net';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { BIN, runCli, tempHome } from './helpers/cli.js';
 import { findChromium } from '../driver/chromium-find.js';
@@ -21,20 +23,30 @@ const catalog = loadCatalog();
 
 let site: FixtureServer;
 let work: string;
+/** A loopback WebSocket server that answers each message with `echo:<message>`. */
+let wss: WebSocketServer;
+let wsUrl: string;
 before(async () => {
   assert.ok(existsSync(BIN), `build first: npm run build (missing ${BIN})`);
   site = await startFixtureServer();
   work = mkdtempSync(join(tmpdir(), 'gstack-fidelity-'));
+  wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  wss.on('connection', (socket) => socket.on('message', (data) => socket.send(`echo:${String(data)}`)));
+  await new Promise<void>((resolve) => wss.once('listening', resolve));
+  wsUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/`;
 });
 after(async () => {
   await site?.close();
+  await new Promise((resolve) => wss?.close(resolve));
 });
 
 /** The same checks on plain Playwright: a persistent context on the Chromium gstack uses. */
 async function plainResults(url: string): Promise<Map<string, Outcome>> {
   const profile = mkdtempSync(join(tmpdir(), 'gstack-fidelity-plain-'));
   const pwd = mkdtempSync(join(tmpdir(), 'gstack-fidelity-pwd-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: findChromium().path, headless: true, viewport: { width: 1280, height: 720 } });
+  // gstack starts Chromium with its own switches (driver/engines/chromium-process.ts), under which
+  // the experimental WebMCP answers; Playwright's own launch needs the feature named for that.
+  const context = await chromium.launchPersistentContext(profile, { executablePath: findChromium().path, headless: true, viewport: { width: 1280, height: 720 }, args: ['--enable-features=WebMCP'] });
   const out = new Map<string, Outcome>();
   try {
     const pg = context.pages()[0] ?? (await context.newPage());
@@ -46,8 +58,8 @@ async function plainResults(url: string): Promise<Map<string, Outcome>> {
     const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...a: string[]) => (...v: unknown[]) => Promise<unknown>;
     for (const c of CHECKS) {
       try {
-        const fn = new AsyncFunction('pg', 'ctx', 'path', 'pwd', 'fs', 'url', 'Buffer', c.body);
-        out.set(c.name, { ok: JSON.parse(JSON.stringify((await fn(pg, context, path, pwd, fsp, url, Buffer)) ?? null)) });
+        const fn = new AsyncFunction('pg', 'ctx', 'path', 'pwd', 'fs', 'url', 'Buffer', 'wsUrl', c.body);
+        out.set(c.name, { ok: JSON.parse(JSON.stringify((await fn(pg, context, path, pwd, fsp, url, Buffer, wsUrl)) ?? null)) });
       } catch (e) {
         out.set(c.name, { err: String((e as Error).message).split('\n')[0] });
       }
@@ -61,7 +73,7 @@ async function plainResults(url: string): Promise<Map<string, Outcome>> {
 test('the same calls through gstack and on plain Playwright give the same results; refusals say what to use instead', { timeout: 300_000 }, async () => {
   const url = site.url + 'fidelity.html';
   const [r, plain] = await Promise.all([
-    runCli(['run', fidelityScript(url, CHECKS, REFUSALS), '--ephemeral'], { cwd: work, env: { GSTACK_HOME: tempHome(), GSTACK_HOUSEKEEPING: '0' }, timeoutMs: 240_000 }),
+    runCli(['run', fidelityScript(url, CHECKS, REFUSALS, true, wsUrl), '--ephemeral'], { cwd: work, env: { GSTACK_HOME: tempHome(), GSTACK_HOUSEKEEPING: '0' }, timeoutMs: 240_000 }),
     plainResults(url),
   ]);
   assert.equal(r.code, 0, r.stdout + r.stderr);

@@ -13,7 +13,8 @@ export interface Check {
   name: string;
   /** The `Class.member`s this check calls (each must be in the policy tables). */
   covers: string[];
-  /** The body of an async function of (pg, ctx, path, pwd, fs, url, Buffer); returns JSON data. */
+  /** The body of an async function of (pg, ctx, path, pwd, fs, url, Buffer, wsUrl); returns JSON
+   * data. `wsUrl` is a loopback WebSocket server that echoes `echo:<message>`. */
   body: string;
 }
 
@@ -313,13 +314,81 @@ export const CHECKS: Check[] = [
     covers: ['Frame.goto', 'Frame.waitForURL', 'Frame.setContent', 'Page.addInitScript', 'Page.goto', 'Page.waitForURL', 'Page.waitForLoadState', 'Page.goBack', 'Page.goForward', 'Response.status', 'Page.setContent', 'Page.addScriptTag', 'Page.addStyleTag'],
     body: `await pg.addInitScript(() => { window.__init = "yes"; }); const r = await pg.goto(url + "#x"); await pg.waitForURL(/#x$/); await pg.waitForLoadState("domcontentloaded"); const init = await pg.evaluate(() => window.__init); await pg.goto(url + "?second"); await pg.goBack(); const back = pg.url().slice(pg.url().indexOf("#")); await pg.goForward(); await pg.addScriptTag({ content: "window.__tag = 7" }); await pg.addStyleTag({ content: "h1 { color: rgb(1, 2, 3) }" }); const tag = await pg.evaluate(() => [window.__tag, getComputedStyle(document.querySelector("h1")).color]); const f = pg.mainFrame(); await f.goto(url + "#frame"); await f.waitForURL(/#frame$/); await f.setContent("<p id=q>frame set</p>"); const fq = await f.textContent("#q"); await pg.setContent("<p id=p>set</p>"); return [r === null ? null : r.status(), init, back, pg.url().slice(pg.url().indexOf("?")), tag, fq, await pg.textContent("#p")];`,
   },
-  // The Page members the catalog marks as verified on Aside, each in a check that uses nothing
-  // else of the page (test/aside-fidelity.e2e.test.ts runs them on both engines).
+  // From here on the page is fidelity.html again (the check before replaced its content).
   {
     name: 'gotoAndWaitForURL',
     covers: ['Page.goto', 'Page.waitForURL', 'Page.url', 'Response.status'],
     body: `const r = await pg.goto(url + "?aside=1"); await pg.waitForURL(/aside=1$/); return [r.status(), "/" + pg.url().split("/").slice(3).join("/")];`,
   },
+  {
+    name: 'screencastOverlays',
+    covers: ['Page.screencast', 'Screencast.showActions', 'Screencast.hideActions', 'Screencast.showChapter', 'Screencast.showOverlay', 'Screencast.hideOverlays', 'Screencast.showOverlays', 'Disposable.dispose'],
+    body: `const d = await pg.screencast.showActions({ position: "top" }); await pg.screencast.hideActions(); await pg.screencast.showChapter("Step 1", { description: "fidelity", duration: 1 }); const o = await pg.screencast.showOverlay("<b>note</b>", { duration: 1 }); await pg.screencast.hideOverlays(); await pg.screencast.showOverlays(); await o.dispose(); await d.dispose(); return [typeof o.dispose, await pg.title()];`,
+  },
+  {
+    // WebMCP is an experimental browser feature: whether the Chromium has it on decides the
+    // answers, which must be the same both ways. The fixture page registers no tool.
+    name: 'webmcp',
+    covers: ['Page.webmcp', 'Frame.webmcp', 'WebMCP.tools', 'WebMCP.callTool', 'Page.mainFrame'],
+    body: `const r = []; for (const f of [() => pg.webmcp.tools(), () => pg.mainFrame().webmcp.callTool("add", { a: 1, b: 2 })]) { try { r.push(await f()); } catch (e) { r.push(/WebMCP is not enabled/.test(e.message) ? "not enabled" : /No WebMCP tool named "add"/.test(e.message) ? "no such tool" : "threw"); } } return r;`,
+  },
+  {
+    name: 'getByRefAndHideHighlight',
+    covers: ['Page.ariaSnapshot', 'Page.getByRef', 'Locator.innerText', 'Locator.highlight', 'Page.hideHighlight'],
+    body: `const snap = await pg.ariaSnapshot({ mode: "ai" }); const ref = /button "Load"[^\\n]*?\\[ref=(e\\d+)\\]/.exec(snap)?.[1]; if (!ref) throw new Error("no ref for the Load button in: " + snap.slice(0, 400)); const text = await pg.getByRef(ref).innerText(); await pg.locator("h1").highlight(); await pg.hideHighlight(); return text;`,
+  },
+  {
+    name: 'dropAndLocatorWaitForFunction',
+    covers: ['Locator.drop', 'Locator.waitForFunction', 'Page.textContent', 'Locator.click'],
+    body: `await pg.locator("#dst").drop({ data: { "text/plain": "dropdata" } }); const a = await pg.textContent("#dropped"); await fs.writeFile(path.join(pwd, "drop.txt"), "y"); await pg.locator("#dst").drop({ files: path.join(pwd, "drop.txt"), data: { "text/plain": "file" } }); const b = await pg.textContent("#dropped"); await pg.locator("#dst").drop({ files: [{ name: "d.txt", mimeType: "text/plain", buffer: Buffer.from("x") }], data: { "text/plain": "buffer" } }); await pg.locator("#later").click(); await pg.locator("#late").waitForFunction((el) => el.textContent === "ready"); return [a, b, await pg.textContent("#dropped"), await pg.textContent("#late")];`,
+  },
+  {
+    name: 'webSocket',
+    covers: ['Page.waitForEvent', 'WebSocket.url', 'WebSocket.isClosed', 'WebSocket.on', 'WebSocket.off', 'WebSocket.once', 'WebSocket.addListener', 'WebSocket.prependListener', 'WebSocket.removeListener', 'WebSocket.waitForEvent'],
+    body: `const [ws] = await Promise.all([pg.waitForEvent("websocket"), pg.evaluate((u) => new Promise((res) => { window.__ws = new WebSocket(u); window.__ws.onopen = res; }), wsUrl)]); const seen = []; const on = (f) => seen.push("on:" + f.payload); const add = (f) => seen.push("add:" + f.payload); const pre = (f) => seen.push("pre:" + f.payload); let once = ""; ws.on("framereceived", on); ws.addListener("framereceived", add); ws.prependListener("framereceived", pre); ws.once("framereceived", (f) => (once = f.payload)); const [f1] = await Promise.all([ws.waitForEvent("framereceived"), pg.evaluate(() => window.__ws.send("one"))]); ws.off("framereceived", on); ws.removeListener("framereceived", add); ws.removeListener("framereceived", pre); const [f2] = await Promise.all([ws.waitForEvent("framereceived"), pg.evaluate(() => window.__ws.send("two"))]); const open = ws.isClosed(); await Promise.all([ws.waitForEvent("close"), pg.evaluate(() => window.__ws.close())]); return [ws.url() === wsUrl, f1.payload, f2.payload, seen.sort(), once, open, ws.isClosed()];`,
+  },
+  {
+    name: 'routeWebSocketContext',
+    covers: ['BrowserContext.routeWebSocket', 'WebSocketRoute.url', 'WebSocketRoute.protocols', 'WebSocketRoute.onMessage', 'WebSocketRoute.send', 'WebSocketRoute.onClose', 'WebSocketRoute.close', 'WebSocketRoute.[Symbol.asyncDispose]', 'BrowserContext.unrouteAll'],
+    body: `const info = []; const routes = []; await ctx.routeWebSocket(/mock-ws/, (r) => { routes.push(r); info.push(r.url().split("/").pop() + ":" + r.protocols().join("+")); r.onMessage((m) => r.send("mocked:" + m)); r.onClose((code, reason) => { info.push("closed:" + code + ":" + reason); if (reason === "page") r.close({ code, reason: "ack" }); }); }); const open = (n) => pg.evaluate((n) => new Promise((res) => { const w = new WebSocket("ws://127.0.0.1:1/mock-ws-" + n, ["p1", "p2"]); window["__m" + n] = w; w.onmessage = (e) => res(e.data); w.onopen = () => w.send("m" + n); }), n); const got = [await open(1), await open(2), await open(3)]; const closed = (n) => pg.evaluate((n) => new Promise((res) => { const w = window["__m" + n]; if (w.readyState === 3) res("already"); w.onclose = (e) => res(e.code + ":" + e.reason); }), n); const c1 = closed(1); await pg.evaluate(() => window.__m1.close(3001, "page")); await c1; const c2 = closed(2); await routes[1].close({ code: 3002, reason: "route" }); await routes[2][Symbol.asyncDispose](); const c3 = await pg.evaluate(() => window.__m3.readyState); await ctx.unrouteAll(); return [got, info.sort(), await c2, c3];`,
+  },
+  {
+    name: 'routeFromHAR',
+    covers: ['Page.routeFromHAR', 'BrowserContext.routeFromHAR', 'Page.unrouteAll', 'BrowserContext.unrouteAll', 'Page.evaluate'],
+    body: `const o = pg.url().split("/").slice(0, 3).join("/"); const entry = (p, text) => ({ startedDateTime: new Date(0).toISOString(), time: 1, request: { method: "GET", url: o + p, httpVersion: "HTTP/1.1", cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 }, response: { status: 200, statusText: "OK", httpVersion: "HTTP/1.1", cookies: [], headers: [{ name: "Content-Type", value: "text/plain" }, { name: "X-Har", value: "1" }], content: { size: text.length, mimeType: "text/plain", text }, redirectURL: "", headersSize: -1, bodySize: text.length }, cache: {}, timings: { send: 0, wait: 1, receive: 0 } }); await fs.writeFile(path.join(pwd, "site.har"), JSON.stringify({ log: { version: "1.2", creator: { name: "fidelity", version: "1" }, entries: [entry("/har/one", "from-page-har"), entry("/har/two", "from-context-har")] } })); await pg.routeFromHAR(path.join(pwd, "site.har"), { url: "**/har/one" }); await ctx.routeFromHAR(path.join(pwd, "site.har"), { url: "**/har/two", notFound: "fallback" }); const out = await pg.evaluate(async () => Promise.all(["/har/one", "/har/two"].map(async (p) => { const r = await fetch(p); return r.status + ":" + r.headers.get("x-har") + ":" + (await r.text()); }))); await pg.unrouteAll(); await ctx.unrouteAll(); const after = await pg.evaluate(async () => (await fetch("/har/one")).status); return [out, after];`,
+  },
+  {
+    name: 'asyncDispose',
+    covers: ['BrowserContext.newPage', 'Page.[Symbol.asyncDispose]', 'ElementHandle.[Symbol.asyncDispose]', 'JSHandle.[Symbol.asyncDispose]', 'APIResponse.[Symbol.asyncDispose]', 'Disposable.[Symbol.asyncDispose]', 'Page.isClosed', 'Locator.highlight'],
+    body: `const gone = (p) => p.then(() => "alive", () => "disposed"); const np = await ctx.newPage(); await np[Symbol.asyncDispose](); const eh = await pg.$("h1"); await eh[Symbol.asyncDispose](); const jh = await pg.evaluateHandle(() => ({ a: 1 })); await jh[Symbol.asyncDispose](); const o = pg.url().split("/").slice(0, 3).join("/"); const r = await ctx.request.get(o + "/status?code=200"); await r[Symbol.asyncDispose](); const d = await pg.locator("h1").highlight(); await d[Symbol.asyncDispose](); return [np.isClosed(), await gone(eh.evaluate((e) => 1)), await gone(jh.jsonValue()), await gone(r.body())];`,
+  },
+  {
+    name: 'browserListenersAndType',
+    covers: ['BrowserContext.browser', 'Browser.on', 'Browser.off', 'Browser.once', 'Browser.addListener', 'Browser.prependListener', 'Browser.removeListener', 'Browser.browserType', 'BrowserType.name', 'BrowserType.executablePath'],
+    body: `const b = ctx.browser(); if (!b) return "no browser"; const h = () => {}; b.on("disconnected", h); b.addListener("disconnected", h); b.prependListener("disconnected", h); b.once("disconnected", h); b.off("disconnected", h); b.removeListener("disconnected", h); b.removeListener("disconnected", h); const bt = b.browserType(); return [bt.name(), typeof bt.executablePath(), b.isConnected()];`,
+  },
+  {
+    name: 'debuggerAndCredentials',
+    covers: ['BrowserContext.debugger', 'BrowserContext.credentials', 'Debugger.pausedDetails', 'Debugger.on', 'Debugger.off', 'Debugger.once', 'Debugger.addListener', 'Debugger.prependListener', 'Debugger.removeListener'],
+    body: `const dbg = ctx.debugger; const h = () => {}; dbg.on("pausedstatechanged", h); dbg.addListener("pausedstatechanged", h); dbg.prependListener("pausedstatechanged", h); dbg.once("pausedstatechanged", h); dbg.off("pausedstatechanged", h); dbg.removeListener("pausedstatechanged", h); dbg.removeListener("pausedstatechanged", h); return [dbg.pausedDetails(), typeof ctx.credentials, typeof ctx.credentials.get];`,
+  },
+  {
+    name: 'apiRequestCookiesAndTiming',
+    covers: ['BrowserContext.request', 'APIRequestContext.addCookies', 'APIRequestContext.clearCookies', 'APIRequestContext.cookies', 'APIRequestContext.tracing', 'APIRequestContext.get', 'APIResponse.timing'],
+    body: `const o = pg.url().split("/").slice(0, 3).join("/"); const rq = ctx.request; await rq.addCookies([{ name: "rq", value: "1", url: o }]); const a = (await rq.cookies(o)).map((c) => c.name).filter((n) => n === "rq"); await rq.clearCookies({ name: "rq" }); const b = (await rq.cookies(o)).map((c) => c.name).filter((n) => n === "rq"); const r = await rq.get(o + "/status?code=200"); const t = r.timing(); return [a, b, typeof t.startTime, Object.keys(t).length > 3, typeof rq.tracing.start];`,
+  },
+  {
+    name: 'workerEvents',
+    covers: ['Page.waitForEvent', 'Worker.on', 'Worker.off', 'Worker.once', 'Worker.addListener', 'Worker.prependListener', 'Worker.removeListener', 'Worker.waitForEvent'],
+    body: `const [w] = await Promise.all([pg.waitForEvent("worker"), pg.evaluate(() => { window.__w2 = new Worker(URL.createObjectURL(new Blob(["self.onmessage = (e) => console.log('worker got ' + e.data)"], { type: "text/javascript" }))); })]); const seen = []; const h = (m) => seen.push("on:" + m.text()); const a = (m) => seen.push("add:" + m.text()); const p = (m) => seen.push("pre:" + m.text()); let once = ""; w.on("console", h); w.addListener("console", a); w.prependListener("console", p); w.once("console", (m) => (once = m.text())); const [m] = await Promise.all([w.waitForEvent("console"), pg.evaluate(() => window.__w2.postMessage("x"))]); w.off("console", h); w.removeListener("console", a); w.removeListener("console", p); await Promise.all([w.waitForEvent("close"), pg.evaluate(() => window.__w2.terminate())]); return [m.text(), seen.sort(), once];`,
+  },
+  {
+    name: 'waitForNavigation',
+    covers: ['Page.waitForNavigation', 'Frame.waitForNavigation', 'Page.mainFrame', 'Response.status', 'Response.url', 'Page.url'],
+    body: `const [r] = await Promise.all([pg.waitForNavigation(), pg.evaluate(() => { location.href = location.pathname + "?nav=1"; })]); const [r2] = await Promise.all([pg.mainFrame().waitForNavigation({ url: /nav=2/ }), pg.evaluate(() => { location.href = location.pathname + "?nav=2"; })]); return [r.status(), r.url().split("?")[1], r2.url().split("?")[1], pg.url().split("?")[1]];`,
+  },
+  // The Page members the catalog marks as verified on Aside, each in a check that uses nothing
+  // else of the page (test/aside-fidelity.e2e.test.ts runs them on both engines).
   {
     name: 'fillAndGetByLabel',
     covers: ['Page.getByLabel', 'Locator.fill', 'Page.fill', 'Page.locator', 'Locator.inputValue', 'Page.evaluate'],
@@ -376,8 +445,31 @@ export const REFUSALS: Array<{ member: string; body: string }> = [
   { member: 'Screencast.start', body: `await pg.screencast.start({ path: path.join(pwd, "v.webm") });` },
   { member: 'Debugger.requestPause', body: `await ctx.debugger.requestPause();` },
   { member: 'Credentials.install', body: `await ctx.credentials.install();` },
+  { member: 'BrowserContext.[Symbol.asyncDispose]', body: `await ctx[Symbol.asyncDispose]();` },
+  { member: 'Browser.[Symbol.asyncDispose]', body: `await ctx.browser()[Symbol.asyncDispose]();` },
+  { member: 'APIRequestContext.[Symbol.asyncDispose]', body: `await ctx.request[Symbol.asyncDispose]();` },
+  { member: 'BrowserType.launch', body: `await ctx.browser().browserType().launch();` },
+  { member: 'BrowserType.launchPersistentContext', body: `await ctx.browser().browserType().launchPersistentContext(path.join(pwd, "profile"));` },
+  { member: 'BrowserType.launchServer', body: `await ctx.browser().browserType().launchServer();` },
+  { member: 'BrowserType.connect', body: `await ctx.browser().browserType().connect("ws://127.0.0.1:1/");` },
+  { member: 'BrowserType.connectOverCDP', body: `await ctx.browser().browserType().connectOverCDP("http://127.0.0.1:1/");` },
+  {
+    member: 'WebSocketRoute.connectToServer',
+    body: `let err = new Error("the route handler never ran"); await pg.routeWebSocket(/refuse-ws/, (r) => { try { r.connectToServer(); err = new Error("connectToServer() was allowed"); } catch (e) { err = e; } r.close(); }); await pg.evaluate(() => new Promise((res) => { const w = new WebSocket("ws://127.0.0.1:1/refuse-ws"); w.onclose = res; w.onerror = res; })); await pg.unrouteAll(); throw err;`,
+  },
   { member: 'Download.createReadStream', body: `const [d] = await Promise.all([pg.waitForEvent("download"), pg.click("#dl")]); await d.createReadStream();` },
 ];
+
+/**
+ * Members no flow script can reach, so no call can compare them with Playwright: each is
+ * tested through the membrane on a stand-in instead (test/playwright-policy.test.ts), and
+ * reaching them stays impossible (the reason is checked where it can be).
+ */
+export const UNREACHABLE: Record<string, string> = {
+  'Video.delete': 'a Video exists only in a context launched with recordVideo, which a flow script never gets: pg.video() is null through gstack as on a plain persistent context (check contextReads)',
+  'Video.path': 'as Video.delete',
+  'Video.saveAs': 'as Video.delete',
+};
 
 /** Every `Class.member` the catalog's policy tables list. */
 export function policyMembers(catalog: Catalog): string[] {
@@ -423,12 +515,13 @@ const lit = (s: string) => JSON.stringify(s);
  * The flow script that runs `checks` in order on one tab of `url`, printing `CHECK <name> <json>`
  * for each (`{ ok: value }` or `{ err: first line }`), then `refusals` the same way as
  * `REFUSAL <member> <json>`. `ctx` is the tab's context only when `withContext` (an Aside call
- * has none of its own).
+ * has none of its own); `wsUrl` is the echoing WebSocket server's address.
  */
-export function fidelityScript(url: string, checks: Check[], refusals: typeof REFUSALS = [], withContext = true): string {
+export function fidelityScript(url: string, checks: Check[], refusals: typeof REFUSALS = [], withContext = true, wsUrl = ''): string {
   const list = (items: Array<[string, string]>) => items.map(([n, b]) => `[${lit(n)}, async () => { ${b} }]`).join(',\n');
   return `
     const url = ${lit(url)};
+    const wsUrl = ${lit(wsUrl)};
     const pg = await openTab(url);
     const ctx = ${withContext ? 'pg.context()' : 'undefined'};
     const run = async (label, list) => {
