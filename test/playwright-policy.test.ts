@@ -262,6 +262,17 @@ test('every member with a policy has a fidelity check or a refusal test: N of N'
   console.log(`# ${all.length} of ${all.length} public members of ${classes} classes have a policy and a fidelity test (${unreachable.length} unreachable ones on a stand-in)`);
 });
 
+test('the idioms of Playwright\'s docs that issue 24 names are each a fidelity check', () => {
+  const idioms = [
+    'filterHasGridcell', 'filterHasNot', 'locatorOptionHas', 'locatorOptionHasNot', 'filterHasText', 'filterHasNotText', 'filterVisible',
+    'andOr', 'nthFirstLast', 'frameLocator', 'contentFrame', 'handleAsEvaluateArg', 'nestedHandles', 'dragTo', 'waitForResponse', 'routeFulfill',
+    'toPassPolling', 'describe', 'ariaSnapshot', 'setInputFilesFromPwd', 'clock', 'keyboard', 'mouse',
+  ];
+  const names = new Set(CHECKS.map((c) => c.name));
+  assert.deepEqual(idioms.filter((n) => !names.has(n)), []);
+  assert.equal(names.size, CHECKS.length, 'two checks share a name');
+});
+
 test('Video, which no flow script can reach, acts through the membrane as its policy says', async () => {
   const pwd = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-video-')));
   const m = new Membrane({ files: confinementFor(pwd), allowFileUrls: false });
