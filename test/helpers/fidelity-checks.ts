@@ -101,6 +101,11 @@ export const CHECKS: Check[] = [
   { name: 'describe', covers: ['Locator.describe', 'Locator.description', 'Locator.toString'], body: `const l = pg.getByRole("button", { name: "Load" }).describe("load button"); return [l.description(), typeof l.toString()];` },
   { name: 'ariaSnapshot', covers: ['Locator.ariaSnapshot'], body: `return await pg.locator("#fruits").ariaSnapshot();` },
   {
+    name: 'getByRefAndHideHighlight',
+    covers: ['Page.ariaSnapshot', 'Page.getByRef', 'Locator.innerText', 'Locator.highlight', 'Page.hideHighlight'],
+    body: `const snap = await pg.ariaSnapshot({ mode: "ai" }); const ref = /button "Load"[^\\n]*?\\[ref=(e\\d+)\\]/.exec(snap)?.[1]; if (!ref) throw new Error("no ref for the Load button in: " + snap.slice(0, 400)); const text = await pg.getByRef(ref).innerText(); await pg.locator("h1").highlight(); await pg.hideHighlight(); return text;`,
+  },
+  {
     name: 'setInputFilesFromPwd',
     covers: ['Page.setInputFiles', 'Locator.setInputFiles', 'Page.evaluate'],
     body: `await fs.writeFile(path.join(pwd, "a.txt"), "hello"); await pg.setInputFiles("#upload", path.join(pwd, "a.txt")); const one = await pg.evaluate(() => [...document.getElementById("upload").files].map((f) => f.name + ":" + f.size)); let mixed = "accepted"; try { await pg.locator("#upload").setInputFiles([{ name: "b.txt", mimeType: "text/plain", buffer: Buffer.from("abc") }, path.join(pwd, "a.txt")]); } catch { mixed = "refused"; } await pg.locator("#upload").setInputFiles([{ name: "b.txt", mimeType: "text/plain", buffer: Buffer.from("abc") }, { name: "c.txt", mimeType: "text/plain", buffer: Buffer.from("") }]); const two = await pg.evaluate(() => [...document.getElementById("upload").files].map((f) => f.name + ":" + f.size)); return [one, mixed, two];`,
@@ -295,6 +300,12 @@ export const CHECKS: Check[] = [
     body: `const r = []; for (const f of [() => pg.tap("h1"), () => pg.locator("h1").tap(), () => pg.mainFrame().tap("h1"), async () => (await pg.$("h1")).tap()]) { try { await f(); r.push("ok"); } catch { r.push("threw"); } } return r;`,
   },
   {
+    // Before any clock is installed: a chapter's overlay goes away on a page timer.
+    name: 'screencastOverlays',
+    covers: ['Page.screencast', 'Screencast.showActions', 'Screencast.hideActions', 'Screencast.showChapter', 'Screencast.showOverlay', 'Screencast.hideOverlays', 'Screencast.showOverlays', 'Disposable.dispose'],
+    body: `const d = await pg.screencast.showActions({ position: "top" }); await pg.screencast.hideActions(); await pg.screencast.showChapter("Step 1", { description: "fidelity", duration: 1 }); const o = await pg.screencast.showOverlay("<b>note</b>", { duration: 1 }); await pg.screencast.hideOverlays(); await pg.screencast.showOverlays(); await o.dispose(); await d.dispose(); return [typeof o.dispose, await pg.title()];`,
+  },
+  {
     name: 'contextMore',
     covers: ['BrowserContext.addInitScript', 'BrowserContext.setHTTPCredentials', 'BrowserContext.clock', 'Clock.setFixedTime', 'BrowserContext.setStorageState'],
     body: `await ctx.addInitScript(() => { window.__ctxInit = 1; }); await ctx.setHTTPCredentials(null); await ctx.clock.setFixedTime(new Date("2023-05-06T00:00:00Z")); const st = await ctx.storageState(); await ctx.setStorageState(st); return [await pg.evaluate(() => new Date().getUTCFullYear()), Array.isArray(st.cookies)];`,
@@ -321,21 +332,11 @@ export const CHECKS: Check[] = [
     body: `const r = await pg.goto(url + "?aside=1"); await pg.waitForURL(/aside=1$/); return [r.status(), "/" + pg.url().split("/").slice(3).join("/")];`,
   },
   {
-    name: 'screencastOverlays',
-    covers: ['Page.screencast', 'Screencast.showActions', 'Screencast.hideActions', 'Screencast.showChapter', 'Screencast.showOverlay', 'Screencast.hideOverlays', 'Screencast.showOverlays', 'Disposable.dispose'],
-    body: `const d = await pg.screencast.showActions({ position: "top" }); await pg.screencast.hideActions(); await pg.screencast.showChapter("Step 1", { description: "fidelity", duration: 1 }); const o = await pg.screencast.showOverlay("<b>note</b>", { duration: 1 }); await pg.screencast.hideOverlays(); await pg.screencast.showOverlays(); await o.dispose(); await d.dispose(); return [typeof o.dispose, await pg.title()];`,
-  },
-  {
     // WebMCP is an experimental browser feature: whether the Chromium has it on decides the
     // answers, which must be the same both ways. The fixture page registers no tool.
     name: 'webmcp',
     covers: ['Page.webmcp', 'Frame.webmcp', 'WebMCP.tools', 'WebMCP.callTool', 'Page.mainFrame'],
     body: `const r = []; for (const f of [() => pg.webmcp.tools(), () => pg.mainFrame().webmcp.callTool("add", { a: 1, b: 2 })]) { try { r.push(await f()); } catch (e) { r.push(/WebMCP is not enabled/.test(e.message) ? "not enabled" : /No WebMCP tool named "add"/.test(e.message) ? "no such tool" : "threw"); } } return r;`,
-  },
-  {
-    name: 'getByRefAndHideHighlight',
-    covers: ['Page.ariaSnapshot', 'Page.getByRef', 'Locator.innerText', 'Locator.highlight', 'Page.hideHighlight'],
-    body: `const snap = await pg.ariaSnapshot({ mode: "ai" }); const ref = /button "Load"[^\\n]*?\\[ref=(e\\d+)\\]/.exec(snap)?.[1]; if (!ref) throw new Error("no ref for the Load button in: " + snap.slice(0, 400)); const text = await pg.getByRef(ref).innerText(); await pg.locator("h1").highlight(); await pg.hideHighlight(); return text;`,
   },
   {
     name: 'dropAndLocatorWaitForFunction',
