@@ -211,7 +211,9 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
             ? 'The TLS certificate was rejected: check the URL (http vs https).'
             : /ABORTED/.test(code)
               ? 'The navigation was interrupted (often a download or a second navigation): wait for the page with pg.waitForURL() instead.'
-              : 'Check the URL and that the site is reachable from this machine.';
+              : /UNSAFE_PORT/.test(code)
+                ? 'Chromium never loads this port (it is on its list of unsafe ports): serve the site on another port.'
+                : 'Check the URL and that the site is reachable from this machine.';
     return `Could not load ${url || 'the page'} (${code}). ${hint}`;
   }
   if (name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(msg)) return timeoutMessage(raw, msg);
@@ -223,6 +225,13 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
   }
   if (/Element is not attached to the DOM|element was detached/i.test(msg)) {
     return `The element was removed from the page (re-rendered) during the action. Take a new snapshot and use the new ref.`;
+  }
+  if (/is interrupted by another navigation to/.test(msg)) {
+    const m = /Navigation to "([^"]*)" is interrupted by another navigation to "([^"]*)"/.exec(msg);
+    return `The navigation${m ? ` to ${truncate(m[1], 120)}` : ''} was cut short by another one${m ? ` (to ${truncate(m[2], 120)})` : ''}. Let the page settle first (await pg.waitForLoadState()), or wait for where it ends up with pg.waitForURL().`;
+  }
+  if (/Frame locators are not allowed inside composite locators/.test(msg)) {
+    return `A locator inside an iframe cannot be the "has", "hasNot", "and" or "or" of a locator outside it (${truncate(firstLine(msg), 200)}). Build the whole locator inside the frame: pg.frameLocator("#frame").getByRole("row").filter({ has: ... }), with the inner locator from the same frameLocator.`;
   }
   if (/must belong to the same frame/.test(msg)) {
     return `${truncate(firstLine(msg), 200)} Build the inner locator from the same page or frame as the outer one (inside an iframe: frame.getByRole(...), not pg.getByRole(...)).`;

@@ -626,6 +626,13 @@ const uploads = (i: number, what: string): Confiner => async (m, a, call) => {
   return call(copy);
 };
 
+/** drop({ files }): the files of the payload as uploads() takes them (paths read from pwd). */
+const dropFiles: Confiner = (m, a, call, target) => {
+  const payload = a[0];
+  if (!isPlainObject(payload) || payload.files === undefined) return call(a);
+  return uploads(0, 'drop({ files })')(m, [payload.files], ([files]) => call([{ ...payload, files }, ...a.slice(1)]), target);
+};
+
 /** `{ path }` of a script or style: its text is read from pwd and handed over as content. */
 const contentFromPath = (prop: string): Confiner => async (m, a, call) => {
   const p = optPath(a, 0);
@@ -734,6 +741,7 @@ export const CONFINERS: Record<string, Confiner> = {
   'Frame.setInputFiles': uploads(1, 'setInputFiles()'),
   'Locator.setInputFiles': uploads(0, 'setInputFiles()'),
   'ElementHandle.setInputFiles': uploads(0, 'setInputFiles()'),
+  'Locator.drop': dropFiles,
   'FileChooser.setFiles': uploads(0, 'setFiles()'),
   'Page.addInitScript': contentFromPath('addInitScript'),
   'BrowserContext.addInitScript': contentFromPath('addInitScript'),

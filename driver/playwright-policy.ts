@@ -17,8 +17,10 @@ const PASS: Policy = { kind: 'pass' };
 /** A member name as the tables write it: `[Symbol.asyncDispose]` for that symbol, else the name. */
 export function memberKey(prop: string | symbol): string | undefined {
   if (typeof prop === 'string') return prop;
-  const desc = prop.description;
-  return desc && desc.startsWith('Symbol.') && (Symbol as unknown as Record<string, symbol>)[desc.slice(7)] === prop ? `[${desc}]` : undefined;
+  // Told by identity, not by description: Node 20's own Symbol.asyncDispose reads "nodejs.asyncDispose".
+  const wellKnown = Symbol as unknown as Record<string, unknown>;
+  const name = Object.getOwnPropertyNames(Symbol).find((k) => wellKnown[k] === prop);
+  return name ? `[Symbol.${name}]` : undefined;
 }
 
 export class PolicyTable {

@@ -293,6 +293,14 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
   for (const name of GLOBAL_NAMES) globals[name] = CHROMIUM_GLOBALS[name](withSource, tabs);
   const ctx = vm.createContext(globals, { name: 'gstack flow script', codeGeneration: { strings: true, wasm: false } });
   markJsonParse(ctx);
+  // Node 20 puts Symbol.dispose and Symbol.asyncDispose on its own realm's Symbol only; a script
+  // written for Playwright on Node calls `page[Symbol.asyncDispose]()`, so its realm gets the same
+  // symbols (the membrane knows them by identity).
+  const scriptSymbol = vm.runInContext('Symbol', ctx) as unknown as Record<string, symbol | undefined>;
+  for (const k of ['dispose', 'asyncDispose']) {
+    const own = (Symbol as unknown as Record<string, symbol | undefined>)[k];
+    if (own && scriptSymbol[k] === undefined) Object.defineProperty(scriptSymbol, k, { value: own });
+  }
   // A promise the script made (its realm's Promise) or one our API handed it (rejected with our
   // AgentError) that nobody handled: Node reports it on the process after the microtasks run.
   const scriptPromise = vm.runInContext('Promise', ctx) as PromiseConstructor;

@@ -269,6 +269,16 @@ export interface PlaywrightRefusals {
   "Browser.stopTracing": never;
   /** The browser is the session's and outlives the call: use the context you have, pg.context(), and open tabs with openTab(url). */
   "Browser.unbind": never;
+  /** A flow script cannot connect to another browser: run the whole call there with gstack run --connect ws://... (or --cdp URL). */
+  "BrowserType.connect": never;
+  /** A flow script cannot connect to another browser: run the whole call there with gstack run --cdp URL (or --connect ws://...). */
+  "BrowserType.connectOverCDP": never;
+  /** A flow script runs in the session's browser and cannot start another: open tabs with openTab(url), or run the call with --ephemeral for a throwaway profile. */
+  "BrowserType.launch": never;
+  /** A flow script runs in the session's browser and cannot start another: open tabs with openTab(url), or run the call with --ephemeral for a throwaway profile. */
+  "BrowserType.launchPersistentContext": never;
+  /** A flow script runs in the session's browser and cannot start another: open tabs with openTab(url), or run the call with --ephemeral for a throwaway profile. */
+  "BrowserType.launchServer": never;
   /** download.createReadStream() hands out a Node stream, which a flow script cannot use: save it with download.saveAs(path.join(pwd, download.suggestedFilename())) and read it with fs.readFile. */
   "Download.createReadStream": never;
   /** The context's request client is the session's and serves fetch(): it cannot be disposed by a flow script. */
@@ -360,6 +370,8 @@ export interface PlaywrightRestrictions {
   "Locator.innerHTML": never;
   /** the values of password and other secret fields are cut, as in snapshots */
   "Locator.ariaSnapshot": never;
+  /** file paths in `files` are read from pwd only (`{ name, mimeType, buffer }` payloads pass as they are) */
+  "Locator.drop": never;
   /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
   "Locator.screenshot": never;
   /** file paths are read from pwd only */

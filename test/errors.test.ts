@@ -103,3 +103,13 @@ test('no error class outside driver/errors.ts carries its own exit code; every r
     if (!(err.constructor === Error)) assert.ok(err instanceof GstackError, err.constructor.name);
   }
 });
+
+test('a navigation cut short by another one, an unsafe port and a frame locator in a filter each get their own next step', () => {
+  const cut = rewriteError(pwErr('Error', 'page.goto: Navigation to "http://127.0.0.1:5000/a.html" is interrupted by another navigation to "chrome-error://chromewebdata/"\nCall log:\n  - navigating to "http://127.0.0.1:5000/a.html", waiting until "load"'), { call: 'Page.goto' });
+  assert.equal(cut, 'The navigation to http://127.0.0.1:5000/a.html was cut short by another one (to chrome-error://chromewebdata/). Let the page settle first (await pg.waitForLoadState()), or wait for where it ends up with pg.waitForURL().');
+  assert.match(rewriteError(pwErr('Error', 'page.goto: net::ERR_UNSAFE_PORT at http://127.0.0.1:1/')), /\(net::ERR_UNSAFE_PORT\)\. Chromium never loads this port .*serve the site on another port\.$/);
+  assert.match(
+    rewriteError(pwErr('Error', `locator.count: Frame locators are not allowed inside composite locators, while querying "getByRole('row').filter({ has: locator('#frame').contentFrame().getByRole('button') })"`), { call: 'Locator.count' }),
+    /^A locator inside an iframe cannot be .*\. Build the whole locator inside the frame: /,
+  );
+});

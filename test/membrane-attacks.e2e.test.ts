@@ -183,3 +183,27 @@ test('12. trace names and storage-state files stay in pwd, and a refused file is
   assert.deepEqual(readdirSync(outside).sort(), ['secret.txt', 'state.json'], 'nothing was written outside pwd');
   assert.ok(!existsSync(join(outside, 'trace-escape.trace')));
 });
+
+test('13. drop({ files }) reads only files under pwd, and the page never gets a byte of one outside it', { timeout: 120_000 }, async () => {
+  const r = await run(`
+    const pg = await openTab(${lit(site.url + 'form.html')});
+    await pg.setContent('<div id="zone" style="width:200px;height:60px">drop</div><p id="out"></p><script>zone.ondragover = (e) => e.preventDefault(); zone.ondrop = async (e) => { e.preventDefault(); out.textContent = (await Promise.all([...e.dataTransfer.files].map(async (f) => f.name + ":" + (await f.text())))).join(","); };</script>');
+    ${attempts({
+      dropAbsolute: `await pg.locator("#zone").drop({ files: ${lit(join(outside, 'secret.txt'))} })`,
+      dropRelative: `await pg.locator("#zone").drop({ files: ["../../../../../../../../" + ${lit(join(outside, 'secret.txt').slice(1))}] })`,
+      dropStringObject: `await pg.locator("#zone").drop({ files: new String(${lit(join(outside, 'secret.txt'))}) })`,
+    })}
+    console.log("OUT=" + await pg.textContent("#out"));
+    await fs.writeFile(path.join(pwd, "mine.txt"), "MINE");
+    await pg.locator("#zone").drop({ files: "mine.txt", data: { "text/plain": "t" } });
+    console.log("OWN=" + await pg.textContent("#out"));
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  for (const k of ['dropAbsolute', 'dropRelative']) {
+    assert.match(r.stdout, new RegExp(`^${k} refused: drop\\(\\{ files \\}\\) refused .*may only read and write inside pwd`, 'm'), `${k}\n${r.stdout}`);
+  }
+  assert.match(r.stdout, /^dropStringObject refused: drop\(\{ files \}\) refused/m);
+  assert.ok(!r.stdout.includes(' ALLOWED'), r.stdout);
+  assert.doesNotMatch(r.stdout + r.stderr, /TOP-SECRET-BYTES/);
+  assert.match(r.stdout, /^OWN=mine\.txt:MINE$/m);
+});

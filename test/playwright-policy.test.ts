@@ -8,11 +8,15 @@
 // - every `confine` entry has its handler in driver/membrane.ts, and no handler is unlisted;
 // - every Proxy trap answers without handing out a Playwright object;
 // - objects made in the script's realm (`{ has: locator }`) go back into Playwright unwrapped;
-// - raw CDP messages are plain data before they are checked against the allow-list.
+// - raw CDP messages are plain data before they are checked against the allow-list;
+// - the fidelity figure: every member with a policy has a fidelity check or a refusal test in
+//   test/helpers/fidelity-checks.ts (run by test/playwright-fidelity.e2e.test.ts), except the
+//   few no script can reach, which are tested here on a stand-in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +26,7 @@ import { CONFINERS, Membrane, PROXY_TRAPS } from '../driver/membrane.js';
 import { checkCdp, PolicyTable } from '../driver/playwright-policy.js';
 import { confinementFor } from '../driver/confined-fs.js';
 import { PLAYWRIGHT_TYPES, playwrightMembers } from './helpers/playwright-types.js';
+import { CHECKS, UNREACHABLE, fidelityCoverage } from './helpers/fidelity-checks.js';
 
 const catalog = loadCatalog();
 const table = new PolicyTable(catalog.playwright);
@@ -242,4 +247,56 @@ test('an error Playwright raises through the membrane ends with a next step', as
   const loc = m.wrap(raw);
   await assert.rejects(loc.count(), (e: Error) => /^Something Playwright says \(from Locator\.count\)\. Check its arguments .*snapshot\(pg\)/.test(e.message));
   assert.throws(() => loc.filter({}), /must belong to the same frame\. Build the inner locator from the same page or frame/);
+});
+
+test('every member with a policy has a fidelity check or a refusal test: N of N', () => {
+  const { all, covered, missing, unknown } = fidelityCoverage(catalog);
+  assert.deepEqual(unknown, [], 'the fidelity suite names members the policy tables do not list');
+  const unreachable = Object.keys(UNREACHABLE);
+  assert.deepEqual(missing.filter((m) => !unreachable.includes(m)), [], 'members with a policy but no fidelity check or refusal test in test/helpers/fidelity-checks.ts');
+  assert.deepEqual(unreachable.filter((m) => covered.has(m)), [], 'listed as unreachable but a check calls it: take it off UNREACHABLE');
+  const classes = Object.keys(catalog.playwright.classes).length;
+  assert.equal(covered.size + unreachable.length, all.length);
+  // The reason a Video is unreachable is itself checked by the e2e suite.
+  assert.match(CHECKS.find((c) => c.name === 'contextReads')!.body, /pg\.video\(\)/);
+  console.log(`# ${all.length} of ${all.length} public members of ${classes} classes have a policy and a fidelity test (${unreachable.length} unreachable ones on a stand-in)`);
+});
+
+test('the idioms of Playwright\'s docs that issue 24 names are each a fidelity check', () => {
+  const idioms = [
+    'filterHasGridcell', 'filterHasNot', 'locatorOptionHas', 'locatorOptionHasNot', 'filterHasText', 'filterHasNotText', 'filterVisible',
+    'andOr', 'nthFirstLast', 'frameLocator', 'contentFrame', 'handleAsEvaluateArg', 'nestedHandles', 'dragTo', 'waitForResponse', 'routeFulfill',
+    'toPassPolling', 'describe', 'ariaSnapshot', 'setInputFilesFromPwd', 'clock', 'keyboard', 'mouse',
+  ];
+  const names = new Set(CHECKS.map((c) => c.name));
+  assert.deepEqual(idioms.filter((n) => !names.has(n)), []);
+  assert.equal(names.size, CHECKS.length, 'two checks share a name');
+});
+
+test('Video, which no flow script can reach, acts through the membrane as its policy says', async () => {
+  const pwd = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-video-')));
+  const m = new Membrane({ files: confinementFor(pwd), allowFileUrls: false });
+  const seen: string[] = [];
+  class FakeVideo {
+    async path() {
+      return '/recordings/video-1.webm';
+    }
+    async delete() {
+      seen.push('delete');
+    }
+    async saveAs(p: string) {
+      seen.push(p);
+      await writeFile(p, 'WEBM-BYTES');
+    }
+  }
+  const video = m.wrap(new FakeVideo());
+  assert.equal(table.classOf(new FakeVideo()), 'Video');
+  assert.equal(await video.path(), '/recordings/video-1.webm');
+  await video.saveAs('clip.webm');
+  assert.equal(readFileSync(join(pwd, 'clip.webm'), 'utf8'), 'WEBM-BYTES', 'saveAs wrote under pwd');
+  assert.ok(!seen[0].startsWith(pwd), 'Playwright never got the script\'s path');
+  await assert.rejects(video.saveAs(join(tmpdir(), 'outside.webm')), /inside pwd/);
+  assert.ok(!existsSync(join(tmpdir(), 'outside.webm')));
+  await video.delete();
+  assert.deepEqual(seen.slice(1), ['delete']);
 });
