@@ -152,7 +152,8 @@ console.log("GSTACK_STEP_OK");`;
  * the LAN.
  */
 export const IS_LOCAL_HOST = String.raw`// Local means this machine; a non-local site gets looked at, not acted on or crawled.
-const host = await pg.evaluate(() => location.hostname);
+// The host is read from the address the browser loaded (pg.url()), never from the page's own scripts.
+const host = (/^[a-z][a-z0-9+.-]*:\/\/(?:[^@\/?#]*@)?(\[[^\]\/?#]*\]|[^:\/?#]*)/i.exec(pg.url()) || [])[1] || "";
 const isLocal = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(host) || /\.(localhost|test)$/i.test(host);`;
 
 /** The settle parameter every page-loading shape has. */

@@ -529,7 +529,7 @@ export interface RenderFlags {
   marginBottom?: string;
   /** --margin-left: Left margin (wins over --margin). */
   marginLeft?: string;
-  /** --header: Header on every page: HTML, or a file holding it. Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
+  /** --header: Header on every page: HTML, or a regular file holding it (a FIFO, device or directory of that name exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
   header?: string;
   /** --footer: Footer on every page, like --header. */
   footer?: string;
@@ -636,7 +636,7 @@ export interface PdfFlags {
   marginBottom?: string;
   /** --margin-left: Left margin (wins over --margin). */
   marginLeft?: string;
-  /** --header: Header on every page: HTML, or a file holding it. Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
+  /** --header: Header on every page: HTML, or a regular file holding it (a FIFO, device or directory of that name exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
   header?: string;
   /** --footer: Footer on every page, like --header. */
   footer?: string;

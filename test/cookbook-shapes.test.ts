@@ -94,9 +94,9 @@ test('every page-loading shape takes waitFor next to settleMs', () => {
 });
 
 test('the local-target rule: loopback, 0.0.0.0, *.localhost and *.test are local; *.local (mDNS) and anything else is not', async () => {
-  // The snippet itself, run against a stand-in page that reports a hostname.
+  // The snippet itself, run against a stand-in page at an address on that host.
   const decide = new Function('pg', `return (async () => { ${IS_LOCAL_HOST}\nreturn isLocal; })();`) as (pg: object) => Promise<boolean>;
-  const isLocal = (host: string) => decide({ evaluate: async () => host });
+  const isLocal = (host: string) => decide({ url: () => `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:8080/a?b=c` });
   for (const h of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1', '0.0.0.0', 'app.localhost', 'shop.test', 'a.b.test', 'LOCALHOST', 'Shop.TEST']) assert.equal(await isLocal(h), true, h);
   for (const h of ['example.com', 'printer.local', 'nas.local', '127.0.0.1.nip.io', 'localhost.example.com', 'test', 'mytest', 'test.example.com', '10.0.0.1', '192.168.1.2', 'evil-localhost', '']) {
     assert.equal(await isLocal(h), false, h);

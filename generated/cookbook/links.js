@@ -91,28 +91,98 @@ await sleep(PARAMS.settleMs);
 console.log("URL=" + pg.url());
 
 // Local means this machine; a non-local site gets looked at, not acted on or crawled.
-const host = await pg.evaluate(() => location.hostname);
+// The host is read from the address the browser loaded (pg.url()), never from the page's own scripts.
+const host = (/^[a-z][a-z0-9+.-]*:\/\/(?:[^@\/?#]*@)?(\[[^\]\/?#]*\]|[^:\/?#]*)/i.exec(pg.url()) || [])[1] || "";
 const isLocal = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(host) || /\.(localhost|test)$/i.test(host);
 
-// Same-origin links only, as absolute URLs without #fragments.
-const found = await pg.evaluate(() => Array.from(document.links)
-  .filter((a) => a.origin === location.origin)
-  .map((a) => ({ url: a.href.split("#")[0], text: (a.textContent || "").trim().slice(0, 80) })));
+// Same-origin links only. The page hands over its raw href attributes and link texts as plain
+// data, and everything is decided here, outside the page: a page can replace any built-in its
+// own scripts see (Array.from, URL, location's helpers), so nothing it computes is trusted, not
+// an origin and not a resolved URL. The sandbox has no URL class, so links are resolved by the
+// small, strict reader below; whatever it cannot read plainly is never requested.
+const rawLinks = await pg.evaluate(() => {
+  const out = [];
+  for (const a of document.querySelectorAll("a[href], area[href]")) out.push([a.getAttribute("href"), a.textContent]);
+  return out;
+});
+
+// scheme://host[:port] of an absolute http(s) URL, with the rest (path, query) apart. A host
+// with anything but letters, digits, dots and dashes (user@host, %-escapes) or a bracketed
+// IPv6 address is not read, so it is never taken for the page's own origin.
+function originOf(u) {
+  const m = /^(https?):\/\/([^\/?#]*)([^#]*)/i.exec(u);
+  const auth = m && /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i.exec(m[2]);
+  if (!auth) return null;
+  const scheme = m[1].toLowerCase();
+  const port = auth[2] === undefined ? "" : String(Number(auth[2]));
+  const origin = scheme + "://" + auth[1].toLowerCase() + (port === "" || port === (scheme === "http" ? "80" : "443") ? "" : ":" + port);
+  const rest = m[3] === "" ? "/" : m[3].startsWith("?") ? "/" + m[3] : m[3];
+  return { scheme, origin, rest, path: rest.split("?")[0] };
+}
+// An href as an absolute URL against the page's address, read as a browser reads it (spaces
+// and controls around it dropped, tabs and newlines inside dropped, a backslash before the
+// query is a slash), or null: another scheme (mailto:, javascript:) or a form it does not read.
+function resolveLink(href, base) {
+  let h = String(href).replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "").split("#")[0];
+  const q = h.indexOf("?");
+  h = q < 0 ? h.replace(/\\/g, "/") : h.slice(0, q).replace(/\\/g, "/") + h.slice(q);
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(h);
+  if (scheme) {
+    const abs = /^https?:\/\//i.test(h) && originOf(h);
+    return abs ? abs.origin + abs.rest : null;
+  }
+  if (h.startsWith("//")) {
+    const abs = originOf(base.scheme + ":" + h);
+    return abs ? abs.origin + abs.rest : null;
+  }
+  if (h.startsWith("/")) return base.origin + h;
+  if (h === "") return base.origin + base.rest;
+  if (h.startsWith("?")) return base.origin + base.path + h;
+  return base.origin + base.path.replace(/[^\/]*$/, "") + h;
+}
+// %-escapes decoded (again, while any are left) before the rule is matched: a server reads
+// /%64elete as /delete.
+function decoded(s) {
+  for (let i = 0; i < 5 && /%[0-9a-f]{2}/i.test(s); i++) s = s.replace(/%([0-9a-f]{2})/gi, (_, x) => String.fromCharCode(parseInt(x, 16)));
+  return s.replace(/\+/g, " ");
+}
+
+const page = originOf(pg.url());
+if (!page) throw new Error("links: the page's address " + pg.url() + " is not a plain http(s) URL; give the shape an http:// or https:// URL.");
 const unique = [];
-for (const l of found) if (!unique.some((u) => u.url === l.url)) unique.push(l);
+for (const entry of Array.isArray(rawLinks) ? rawLinks.slice(0, 10000) : []) {
+  if (!Array.isArray(entry) || typeof entry[0] !== "string" || entry[0].length > 4096) continue;
+  const url = resolveLink(entry[0], page);
+  // Same origin: scheme, host and port equal to the page's, as read here.
+  if (url === null || originOf(url)?.origin !== page.origin || unique.some((u) => u.url === url)) continue;
+  unique.push({ url, text: typeof entry[1] === "string" ? entry[1].trim().slice(0, 80) : "" });
+}
 
 // Requesting one of these could sign the user out or change data: never follow them.
-const UNSAFE = /(log|sign)[\s_-]?(out|off)|delete|remove|cancel|unsubscribe/i;
+const UNSAFE = /(log|sign)[\s_+.-]?(out|off)|delete|remove|cancel|unsubscribe/i;
+// Each check is a fetch from an isolated world of the page (CDP): the page's cookies apply (same
+// origin), its scripts cannot reach that world's built-ins, and redirect: "manual" stops at a
+// redirect without requesting where it leads (a same-origin link may redirect to a sign-out or
+// to another site). Such a link prints LINK 3xx; the browser does not tell a script its Location.
+const frames = await pg._sendToTarget("Page.getFrameTree", {});
+const world = await pg._sendToTarget("Page.createIsolatedWorld", { frameId: frames.frameTree.frame.id, worldName: "gstack links check" });
+async function check(url) {
+  const ask = "(async (u) => { const ask = (method) => fetch(u, { method, redirect: 'manual', credentials: 'same-origin', cache: 'no-store' });" +
+    " let r = await ask('HEAD'); if (r.status === 405 || r.status === 501) r = await ask('GET');" +
+    " return { status: r.status, redirect: r.type === 'opaqueredirect' }; })(" + JSON.stringify(url) + ")";
+  const out = await pg._sendToTarget("Runtime.evaluate", { expression: ask, contextId: world.executionContextId, awaitPromise: true, returnByValue: true });
+  if (out.exceptionDetails) throw new Error((out.exceptionDetails.exception && out.exceptionDetails.exception.description) || out.exceptionDetails.text);
+  const res = out.result.value;
+  return res.redirect ? "LINK 3xx " + url + " (redirect not followed)" : "LINK " + res.status + " " + url;
+}
 for (const link of unique.slice(0, PARAMS.maxLinks)) {
-  if (UNSAFE.test(link.url) || UNSAFE.test(link.text)) {
+  if (UNSAFE.test(decoded(link.url)) || UNSAFE.test(link.text)) {
     console.log("LINK ? " + link.url + " (not followed: looks like sign-out or a destructive action)");
   } else if (!isLocal) {
     console.log("LINK ? " + link.url);
   } else {
     try {
-      let res = await fetch(link.url, { method: "HEAD" });
-      if (res.status === 405 || res.status === 501) res = await fetch(link.url);
-      console.log("LINK " + res.status + " " + link.url);
+      console.log(await check(link.url));
     } catch (err) {
       console.log("LINK ERR " + link.url + " (" + String(err).split("\n")[0] + ")");
     }

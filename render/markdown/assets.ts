@@ -2,10 +2,17 @@
 // the rendered page needs nothing but itself; remote loads are refused (unless the caller allows
 // the network) and every refusal is reported once, so a hostile or careless document can never
 // phone home while looking as if it rendered completely.
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { extname, isAbsolute, resolve, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GstackError } from '../../driver/errors.js';
+import { MAX_IMAGE_BYTES, readRegularFileSync } from '../api/read-file.js';
+
+/** The first segment of a relative path that starts with a dot (`.ssh`), if any. `..` never
+ * reaches here: the path is inside the document folder. */
+function hiddenSegment(rel: string): string | undefined {
+  return rel.split(/[\\/]/).find((seg) => seg.startsWith('.') && seg !== '.' && seg !== '..');
+}
 
 export type ImageResolution =
   | { kind: 'inline'; src: string }
@@ -135,14 +142,17 @@ export class AssetPolicy {
     // Same rule as the render server: a document may only pull files from its own folder, so a
     // rendered report cannot smuggle ~/.ssh or /etc into a PDF.
     if (real !== this.root && !real.startsWith(this.root + sep)) return this.missing(src, 'outside the document folder');
+    // And the render server's other rule: nothing under a dot-name (.ssh, .git, .env), as
+    // written or as its real path, since a document folder may be a home or a project whose
+    // dotfiles hold keys (docs/SECURITY.md).
+    const hidden = hiddenSegment(relative(this.root, abs)) ?? hiddenSegment(relative(this.root, real));
+    if (hidden) return this.missing(src, `under ${hidden}: files and folders whose name starts with "." are never inlined`);
     const type = IMAGE_TYPES[extname(real).toLowerCase()];
     if (!type) return this.missing(src, 'not an image file type');
-    try {
-      if (!statSync(real).isFile()) return this.missing(src, 'not a file');
-      return { kind: 'inline', src: `data:${type};base64,${readFileSync(real).toString('base64')}` };
-    } catch {
-      return this.missing(src, 'unreadable');
-    }
+    // Opened without blocking and read bounded: a FIFO or device named as an image never hangs.
+    const read = readRegularFileSync(real, MAX_IMAGE_BYTES);
+    if (!read.ok) return this.missing(src, read.why === 'missing' ? 'file not found' : read.detail);
+    return { kind: 'inline', src: `data:${type};base64,${read.bytes.toString('base64')}` };
   }
 
   private missing(ref: string, reason: string): ImageResolution {

@@ -4,7 +4,6 @@
 // printed at least twice (up to MAX_TOC_PASSES): the first PDF says on which page each heading
 // landed (named destinations), each later one carries those numbers and is checked against
 // itself until nothing moves.
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { flagGroup } from '../../driver/catalog.js';
 import { AssetPolicy, StrictAssetError, type RemoteImages } from './assets.js';
@@ -18,6 +17,7 @@ import { countPages, readPdfLayout } from './make-pdf-pages.js';
 import { OptionError } from '../api/pdf-options.js';
 import { PRINT_GROUP, RenderUsageError, printStep, type Value } from '../cli/cli-args.js';
 import { RenderError } from '../api/errors.js';
+import { inputProblem, readRegularFile } from '../api/read-file.js';
 import type { PdfStep, RenderCallOptions, RenderEngineChoice, RenderStep } from '../api/types.js';
 import { render } from '../index.js';
 import { writeOutputFile } from '../orchestrate/outputs.js';
@@ -95,13 +95,9 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   const to = opts.to ?? 'pdf';
   const cwd = opts.cwd ?? process.cwd();
   const input = resolve(cwd, opts.input);
-  let source: string;
-  try {
-    source = await readFile(input, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw usage(code === 'EISDIR' ? `input is a directory: ${opts.input}; name a Markdown file` : `input file not found: ${opts.input} (looked at ${input})`);
-  }
+  const read = await readRegularFile(input);
+  if (!read.ok) throw usage(inputProblem(opts.input, input, read));
+  const source = read.bytes.toString('utf8');
   const output = resolve(cwd, opts.output ?? join(dirname(input), basename(input, extname(input)) + (to === 'html' ? '.html' : '.pdf')));
   const tocDepth = opts.tocDepth ?? 3;
   if (!(Number.isInteger(tocDepth) && tocDepth >= 1 && tocDepth <= 6)) throw usage(`--toc-depth ${opts.tocDepth}: use 1 to 6`);

@@ -1,7 +1,6 @@
 // `gstack diagram`: mermaid sources -> SVG and/or PNG, all in one render (one browser
 // session, one page): every diagram becomes a figure, the bundled mermaid draws them, one
 // eval step collects the SVGs and one screenshot step per PNG crops each figure.
-import { readFile } from 'node:fs/promises';
 import { commandSpec } from '../../driver/catalog.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { EMOJI_FACE, SANS } from '../page/fonts.js';
@@ -17,6 +16,7 @@ import {
   type MermaidPageState,
 } from './mermaid-page.js';
 import { RenderError } from '../api/errors.js';
+import { inputProblem, readRegularFile } from '../api/read-file.js';
 import type { RenderCallOptions, RenderStep } from '../api/types.js';
 import { render } from '../index.js';
 import { writeOutputFile } from '../orchestrate/outputs.js';
@@ -68,12 +68,9 @@ export async function collectDiagrams(inputs: string[], cwd = process.cwd()): Pr
   const out: DiagramSource[] = [];
   for (const input of inputs) {
     const abs = resolve(cwd, input);
-    let text: string;
-    try {
-      text = await readFile(abs, 'utf8');
-    } catch {
-      throw usage(`input file not found: ${input} (looked at ${abs})`);
-    }
+    const read = await readRegularFile(abs);
+    if (!read.ok) throw usage(inputProblem(input, abs, read));
+    const text = read.bytes.toString('utf8');
     const base = basename(abs, extname(abs));
     if (/^\.(md|markdown)$/i.test(extname(abs))) {
       // Only Markdown inputs need the parser; a plain .mmd call does not load it.

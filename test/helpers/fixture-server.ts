@@ -30,6 +30,8 @@ export interface FixtureServer {
   /** Serves `html` at `path` from now on, over any file of the site: a test that changes a page
    * between two calls (a saved flow's drift). */
   setPage(path: string, html: string): void;
+  /** Answers `path` with a 302 to `location` from now on (a redirect a test chooses). */
+  setRedirect(path: string, location: string): void;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   const requests: FixtureServer['requests'] = [];
   const signins = new Map<string, string>();
   const pages = new Map<string, string>();
+  const redirects = new Map<string, string>();
   const server = http.createServer(async (req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     requests.push({ method: req.method ?? 'GET', path: u.pathname, cookie: req.headers.cookie });
@@ -124,6 +127,11 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           return;
         }
       }
+      const to = redirects.get(u.pathname);
+      if (to !== undefined) {
+        res.writeHead(302, { location: to }).end();
+        return;
+      }
       const page = pages.get(u.pathname);
       if (page !== undefined) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -158,6 +166,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     requests,
     signins,
     setPage: (path, html) => void pages.set(path, html),
+    setRedirect: (path, location) => void redirects.set(path, location),
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections?.();

@@ -1,0 +1,115 @@
+// Reading a file a render names (the Markdown or Mermaid input, a --header/--footer file, an
+// image to inline) so that it can never hang and never read without end. A plain open of a FIFO
+// with no writer waits forever, before any --timeout is armed; a device or /proc file says size
+// 0 and never ends. So the file is opened without blocking, checked to be a regular file on the
+// open handle (what is read is what was checked), and read up to a limit counted in the bytes
+// actually read. Callers turn a refusal into their own message (a usage error for an input, a
+// missing image for an asset); docs/SECURITY.md, "Bad input is a usage error, never a hang".
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/** The largest Markdown, Mermaid or header/footer file a render reads. */
+export const MAX_RENDER_INPUT_BYTES = 16 * 1024 * 1024;
+/** The largest local image `gstack pdf` inlines. */
+export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
+
+export type ReadRefusal =
+  | { ok: false; why: 'missing' | 'directory' | 'unreadable'; detail: string }
+  /** A FIFO, socket or device: reading it could wait forever. */
+  | { ok: false; why: 'special'; detail: string }
+  | { ok: false; why: 'too-big'; detail: string };
+export type ReadResult = { ok: true; bytes: Buffer } | ReadRefusal;
+
+const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+const mib = (n: number) => `${Math.round(n / 1024 / 1024)} MiB`;
+
+function openFailure(err: unknown): ReadRefusal {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, why: 'missing', detail: 'not found' };
+  if (code === 'EISDIR') return { ok: false, why: 'directory', detail: 'a directory' };
+  return { ok: false, why: 'unreadable', detail: code === 'EACCES' ? 'permission denied' : (code ?? (err as Error).message) };
+}
+
+function typeRefusal(st: Stats, limit: number): ReadRefusal | undefined {
+  if (st.isDirectory()) return { ok: false, why: 'directory', detail: 'a directory' };
+  if (!st.isFile()) {
+    const what = st.isFIFO() ? 'a FIFO (named pipe)' : st.isSocket() ? 'a socket' : 'a device';
+    return { ok: false, why: 'special', detail: `${what}, not a regular file` };
+  }
+  if (st.size > limit) return { ok: false, why: 'too-big', detail: `${st.size} bytes, more than ${mib(limit)}` };
+  return undefined;
+}
+
+const grew = (limit: number): ReadRefusal => ({ ok: false, why: 'too-big', detail: `more than ${mib(limit)} (read so far)` });
+
+/** The whole regular file at `path`, at most `limit` bytes, or why not. */
+export async function readRegularFile(path: string, limit = MAX_RENDER_INPUT_BYTES): Promise<ReadResult> {
+  let fh;
+  try {
+    fh = await open(path, FLAGS);
+  } catch (err) {
+    return openFailure(err);
+  }
+  try {
+    const refused = typeRefusal(await fh.stat(), limit);
+    if (refused) return refused;
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(1024 * 1024);
+      const { bytesRead } = await fh.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) return { ok: true, bytes: Buffer.concat(chunks, total) };
+      total += bytesRead;
+      if (total > limit) return grew(limit);
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+  } catch (err) {
+    return openFailure(err);
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+/** readRegularFile for the synchronous callers (the asset policy, the CLI's flag parsing). */
+export function readRegularFileSync(path: string, limit = MAX_RENDER_INPUT_BYTES): ReadResult {
+  let fd: number;
+  try {
+    fd = openSync(path, FLAGS);
+  } catch (err) {
+    return openFailure(err);
+  }
+  try {
+    const refused = typeRefusal(fstatSync(fd), limit);
+    if (refused) return refused;
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(1024 * 1024);
+      const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
+      if (bytesRead === 0) return { ok: true, bytes: Buffer.concat(chunks, total) };
+      total += bytesRead;
+      if (total > limit) return grew(limit);
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+  } catch (err) {
+    return openFailure(err);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The usage message for an input file (`gstack pdf`, `gstack diagram`) that cannot be read. */
+export function inputProblem(given: string, abs: string, r: ReadRefusal): string {
+  switch (r.why) {
+    case 'missing':
+      return `input file not found: ${given} (looked at ${abs})`;
+    case 'directory':
+      return `input is a directory: ${given}; name a file`;
+    case 'special':
+      return `input ${given} is ${r.detail}: only regular files are read (a pipe, socket or device could wait forever). Save the text to a file and name that file.`;
+    case 'too-big':
+      return `input ${given} is ${r.detail}: split it into smaller files.`;
+    default:
+      return `cannot read input ${given}: ${r.detail} (looked at ${abs})`;
+  }
+}

@@ -1,0 +1,88 @@
+// Attacks on the cookbook's promises (docs/SECURITY.md, "The page is hostile"): the links shape
+// requests same-origin links only, never a sign-out or destructive one, and never lets a page
+// or a redirect steer it elsewhere. A hostile page on a real loopback site, a second loopback
+// server as the victim that records every request, `gstack cookbook links` on Chromium and on
+// the Aside test double.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { ROOT, runCli, tempHome, type CliResult } from './helpers/cli.js';
+
+let site: FixtureServer;
+let victim: FixtureServer;
+let home: string;
+before(async () => {
+  site = await startFixtureServer();
+  // Another origin (same host, another port): what the page would like the check to reach.
+  victim = await startFixtureServer();
+  home = tempHome('gstack-sec-cookbook-');
+});
+after(async () => {
+  await site?.close();
+  await victim?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+const ENGINES = {
+  chromium: () => ({ GSTACK_HOME: home }),
+  aside: () => ({ GSTACK_HOME: home, PATH: `${join(ROOT, 'test', 'doubles')}:${process.env.PATH}`, ASIDE_DOUBLE_HOME: join(home, 'aside') }),
+} as const;
+
+/** (a) The page replaces the built-ins an in-page collector would use, so that "its links"
+ * include the victim's URLs with a forged `origin` equal to the page's own. */
+const forgingPage = (victimOrigin: string) => `<!doctype html><title>forged links</title>
+<a href="/form.html">Form</a>
+<a href="${victimOrigin}/plain-other-origin">Other origin</a>
+<script>
+  const forged = [${JSON.stringify(`${victimOrigin}/account/%64elete?confirm=yes`)}, ${JSON.stringify(`${victimOrigin}/profile`)}].map((href) => ({
+    href, origin: location.origin, textContent: "Docs", getAttribute: () => href,
+  }));
+  const from0 = Array.from;
+  Array.from = function (...args) { return from0.apply(Array, args).concat(forged); };
+  const qsa0 = Document.prototype.querySelectorAll;
+  Document.prototype.querySelectorAll = function (...args) { return from0(qsa0.apply(this, args)).concat(forged); };
+</script>`;
+
+for (const engine of Object.keys(ENGINES) as Array<keyof typeof ENGINES>) {
+  describe(`cookbook links against a hostile page on ${engine}`, () => {
+    let r: CliResult;
+    let siteSeen: FixtureServer['requests'];
+    let victimSeen: FixtureServer['requests'];
+    before(async () => {
+      site.setPage(`/hostile-${engine}.html`, forgingPage(victim.origin) +
+        // (b) destructive words behind %-escapes, on the page's own origin.
+        `<a href="/%64elete-account">Account</a><a href="/log%6Fut">Bye</a><a href="/account/%2564elete">Twice</a>` +
+        // (c) a same-origin link that redirects to another origin's destructive URL.
+        `<a href="/r/guide">Guide</a>`);
+      site.setRedirect('/r/guide', `${victim.origin}/account/delete`);
+      const siteBefore = site.requests.length;
+      const victimBefore = victim.requests.length;
+      r = await runCli(['cookbook', 'links', '--url', `${site.origin}/hostile-${engine}.html`, '--engine', engine], { env: ENGINES[engine](), timeoutMs: 120_000 });
+      siteSeen = site.requests.slice(siteBefore);
+      victimSeen = victim.requests.slice(victimBefore);
+      assert.equal(r.code, 0, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
+      // The ordinary same-origin link is still checked: the shape did its job.
+      assert.ok(r.lines.includes(`LINK 200 ${site.origin}/form.html`), r.stdout);
+    });
+
+    test('(a) links a page forges through replaced built-ins are never requested on another origin', () => {
+      assert.deepEqual(victimSeen.filter((q) => q.path !== '/account/delete'), [], `the victim was reached:\n${r.stdout}`);
+      assert.ok(!r.stdout.includes(`${victim.origin}/profile`), `a forged other-origin link is not even listed:\n${r.stdout}`);
+    });
+
+    test('(b) sign-out and delete links behind %-escapes are listed, never requested', () => {
+      for (const path of ['/%64elete-account', '/log%6Fut', '/account/%2564elete']) {
+        assert.ok(r.lines.some((l) => l.startsWith(`LINK ? ${site.origin}${path} (not followed`)), `${path}:\n${r.stdout}`);
+        assert.deepEqual(siteSeen.filter((q) => q.path === path), [], `${path} was requested`);
+      }
+    });
+
+    test('(c) a same-origin link that redirects to another origin is reported, and the redirect is not followed', () => {
+      assert.ok(r.lines.includes(`LINK 3xx ${site.origin}/r/guide (redirect not followed)`), r.stdout);
+      assert.ok(siteSeen.some((q) => q.path === '/r/guide' && q.method === 'HEAD'), 'the link itself was checked');
+      assert.deepEqual(victimSeen, [], 'the redirect was followed to the victim');
+    });
+  });
+}
