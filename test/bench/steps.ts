@@ -1,9 +1,10 @@
 // The cost of single steps inside one browser, in-process (no CLI, no host): a snapshot today
 // (Playwright's aria snapshot, the secret scan, the whole takeSnapshot) against the browser's
 // accessibility tree over CDP, on pages of about 100, 1,000 and 10,000 nodes (15, 150 and 1,500
-// rows of input, button and link); pg.screenshot against CDP Page.captureScreenshot (and whether
-// the images are the same bytes); and a new tab against a blank one kept ready. Medians of
-// --runs (default 7), interleaved. Not part of `npm test`.
+// rows of input, button and link); Playwright's pg.screenshot against the fast path (and
+// whether the pixels are the same); a new tab against a blank one kept ready; and what the
+// first action on a new document costs. Medians of --runs (default 7), interleaved. Not part
+// of `npm test`.
 //   node --import tsx test/bench/steps.ts [--runs N]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { newSnapshotState, secretValues, takeSnapshot } from '../../driver/snaps
 import { DEFAULT_VIEWPORT } from '../../driver/page.js';
 import { rowsPage } from './rows-page.js';
 import { fastScreenshot } from '../../driver/screenshot.js';
+import { PNG } from 'pngjs';
 
 const argv = process.argv.slice(2);
 const RUNS = Number(argv[argv.indexOf('--runs') + 1]) || 7;
@@ -58,28 +60,31 @@ async function main() {
       }
       console.log(`${rows} rows (${nodes} DOM nodes): ${Object.entries(t).map(([k, xs]) => `${k} ${Math.round(median(xs))} ms`).join(', ')}`);
     }
-    // Screenshots of the shop-sized page: Playwright's against one CDP capture (the fast path
-    // of driver/screenshot.ts), also with a field focused (its caret hidden); the same bytes?
+    // Screenshots of the shop-sized page: Playwright's against the fast path of
+    // driver/screenshot.ts (one CDP capture encoded for speed), also with a field focused (its
+    // caret hidden); the same pixels?
     await pg.goto(`${base}?rows=15`);
     const s: Record<string, number[]> = {};
     let same = true;
+    const size = { playwright: 0, fast: 0 };
     for (const focused of [false, true]) {
       if (focused) await pg.locator('#q3').focus();
       for (let i = 0; i < RUNS; i++) {
         let t0 = performance.now();
-        const a = await Object.getPrototypeOf(pg).screenshot.call(pg);
+        const a: Buffer = await Object.getPrototypeOf(pg).screenshot.call(pg);
         (s[`pg.screenshot${focused ? ' (focused)' : ''}`] ??= []).push(performance.now() - t0);
         t0 = performance.now();
         const b = (await fastScreenshot(pg, undefined))!;
         (s[`fast path${focused ? ' (focused)' : ''}`] ??= []).push(performance.now() - t0);
-        if (!a.equals(b)) same = false;
-        t0 = performance.now();
-        const c = Buffer.from(((await cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true })) as { data: string }).data, 'base64');
-        (s[`CDP optimizeForSpeed${focused ? ' (focused)' : ''}`] ??= []).push(performance.now() - t0);
-        if (i === 0) console.log(`  png sizes: playwright ${a.length}, optimizeForSpeed ${c.length}`);
+        if (!PNG.sync.read(a).data.equals(PNG.sync.read(b).data)) same = false;
+        size.playwright = a.length;
+        size.fast = b.length;
       }
     }
-    console.log(`screenshot (15 rows): ${Object.entries(s).map(([k, xs]) => `${k} ${Math.round(median(xs))} ms`).join(', ')}; same bytes: ${same}`);
+    console.log(
+      `screenshot (15 rows): ${Object.entries(s).map(([k, xs]) => `${k} ${Math.round(median(xs))} ms`).join(', ')}; ` +
+        `same pixels: ${same}; PNG ${Math.round(size.playwright / 1024)} KiB (Playwright) vs ${Math.round(size.fast / 1024)} KiB`,
+    );
     // Opening a tab: a new one against a blank one kept ready (what a session host does).
     const n: number[] = [];
     const ready: number[] = [];
