@@ -3,7 +3,7 @@
 // screenshot is Chromium compressing the PNG; Playwright asks for the smallest file, this path
 // for the fastest encoding (`optimizeForSpeed`): the same pixels in a larger file (about 1.5x).
 // Around the capture it does what Playwright does, with fewer round trips: in a world of its
-// own (page scripts cannot see or change it; made anew for each capture) it waits for fonts and
+// own (page scripts cannot see or change it; one per document) it waits for fonts and
 // hides the text caret of the focused field (the only one that paints a caret), and puts the
 // caret back afterwards.
 //
@@ -11,6 +11,7 @@
 // with Playwright's defaults (caret hidden, animations running, device scale) and nothing
 // else asked for. Every other screenshot, and any hitch on the way (a document that went away
 // under it, fonts that do not settle in time), is Playwright's own.
+import { randomBytes } from 'node:crypto';
 import type { CDPSession, Page } from 'playwright-core';
 
 /** The options a fast capture takes as Playwright's defaults mean them. */
@@ -35,6 +36,12 @@ interface ShotSession {
   cdp: CDPSession;
   /** The main frame's id: a page keeps it across navigations. */
   frameId: string;
+  /** Our isolated world in the page's current document, as of the last capture. */
+  world?: number;
+  /** What our world holds (`__gstackShot`) to know itself by: an execution context id may be
+   * reused by the next document's process for a context of the page's own, which cannot hold
+   * this value. */
+  token: string;
 }
 const sessions = new WeakMap<Page, Promise<ShotSession>>();
 
@@ -64,7 +71,7 @@ async function session(page: Page): Promise<ShotSession> {
     s = (async () => {
       const cdp = await page.context().newCDPSession(page);
       const tree = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
-      return { cdp, frameId: tree.frameTree.frame.id };
+      return { cdp, frameId: tree.frameTree.frame.id, token: randomBytes(16).toString('hex') };
     })();
     sessions.set(page, s);
     s.catch(() => sessions.delete(page));
@@ -72,13 +79,23 @@ async function session(page: Page): Promise<ShotSession> {
   return s;
 }
 
-/** Evaluates in a new isolated world of the page's current document. A world is made for
- * each screenshot: an execution context id may be reused by the next document's process, so a
- * remembered one could name a world of the page's own. */
-async function evaluateInWorld(s: ShotSession, expression: string, contextId?: number): Promise<{ value: unknown; contextId: number }> {
-  contextId ??= ((await s.cdp.send('Page.createIsolatedWorld', { frameId: s.frameId, worldName: WORLD })) as { executionContextId: number }).executionContextId;
+async function evaluate(s: ShotSession, contextId: number, expression: string): Promise<unknown> {
   const r = (await s.cdp.send('Runtime.evaluate', { expression, contextId, awaitPromise: true, returnByValue: true })) as { result: { value?: unknown }; exceptionDetails?: unknown };
-  return { value: r.exceptionDetails ? undefined : r.result.value, contextId };
+  return r.exceptionDetails ? undefined : r.result.value;
+}
+
+const PREPARED = new Set(['ready', 'hidden', 'slow']);
+
+/** PREPARE in our world of the page's current document: the one of the previous capture when
+ * it still answers with our token, else a new one (a navigation ended the old one). */
+async function prepare(s: ShotSession, ms: number): Promise<{ state: unknown; contextId: number }> {
+  const token = JSON.stringify(s.token);
+  if (s.world !== undefined) {
+    const state = await evaluate(s, s.world, `globalThis.__gstackShot === ${token} ? ${PREPARE(ms)} : 'elsewhere'`).catch(() => undefined);
+    if (PREPARED.has(state as string)) return { state, contextId: s.world };
+  }
+  s.world = ((await s.cdp.send('Page.createIsolatedWorld', { frameId: s.frameId, worldName: WORLD })) as { executionContextId: number }).executionContextId;
+  return { state: await evaluate(s, s.world, `(globalThis.__gstackShot = ${token}, ${PREPARE(ms)})`), contextId: s.world };
 }
 
 /**
@@ -90,17 +107,17 @@ export async function fastScreenshot(page: Page, options: unknown): Promise<Buff
   if (!isPlainViewportShot(options) || page.frames().length !== 1 || !page.viewportSize()) return undefined;
   const s = await session(page);
   const timeout = (options as { timeout?: number } | undefined)?.timeout;
-  let prepared: { value: unknown; contextId: number };
+  let prepared: { state: unknown; contextId: number };
   try {
-    prepared = await evaluateInWorld(s, PREPARE(Math.min(timeout && timeout > 0 ? timeout : 5_000, 5_000)));
+    prepared = await prepare(s, Math.min(timeout && timeout > 0 ? timeout : 5_000, 5_000));
   } catch {
     return undefined; // the document went away under us: Playwright's path waits for the next
   }
-  if (prepared.value !== 'ready' && prepared.value !== 'hidden') return undefined;
+  if (prepared.state !== 'ready' && prepared.state !== 'hidden') return undefined;
   try {
     const shot = (await s.cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true })) as { data: string };
     return Buffer.from(shot.data, 'base64');
   } finally {
-    if (prepared.value === 'hidden') await evaluateInWorld(s, RESTORE, prepared.contextId).catch(() => undefined);
+    if (prepared.state === 'hidden') await evaluate(s, prepared.contextId, RESTORE).catch(() => undefined);
   }
 }

@@ -1,6 +1,7 @@
 // The fast screenshot (driver/screenshot.ts): a plain viewport PNG through one CDP capture has
 // the same pixels as Playwright's own page.screenshot() — on a plain page, a scrolled one, with
-// a focused field whose caret Playwright hides (and whose own caret style is put back after) —
+// a focused field whose caret Playwright hides (and whose own caret style is put back after),
+// after a reload and on another site —
 // and every screenshot it cannot take the same way (child frames, options beyond the defaults)
 // is left to Playwright. A script's pg.screenshot({ path }) in a session host takes it.
 // Run alone (needs the build and a browser):
@@ -59,6 +60,12 @@ test('a plain page and a scrolled one: the same pixels as Playwright, in a faste
   assert.ok(!fast!.equals(slow), 'the fast path encodes for speed: the same pixels in other bytes');
   await page.evaluate(() => window.scrollTo(0, 1234));
   assertSamePixels(await fastScreenshot(page, { timeout: 5000, type: 'png' }), await playwrights(page), 'scrolled');
+  // Its world goes with the document: after a reload and after a move to another site (a new
+  // renderer process), a capture still gets the new document's pixels.
+  await page.reload();
+  assertSamePixels(await fastScreenshot(page, undefined), await playwrights(page), 'after a reload');
+  await page.goto(`${site.url.replace('127.0.0.1', 'localhost')}form.html`);
+  assertSamePixels(await fastScreenshot(page, undefined), await playwrights(page), 'on another site');
 });
 
 test('a focused field: its caret is hidden as Playwright hides it, and its own caret style comes back', { timeout: 60_000 }, async () => {
