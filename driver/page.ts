@@ -15,7 +15,25 @@ import { Membrane } from './membrane.js';
 import { EVIDENCE_BUDGET_MS, HUNG_NOTE, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
 import { plainUrl } from './url-policy.js';
 import { defuseSentinel, type LineOptions } from './output.js';
+import { fastScreenshot } from './screenshot.js';
 import { newSnapshotState, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+
+/**
+ * `page.screenshot()` takes a plain viewport PNG through one CDP capture when that gives
+ * Playwright's image (driver/screenshot.ts), and is Playwright's own otherwise. An own member of
+ * the page, so the script's call still goes through the membrane (its policy, the confinement
+ * of `path`, its errors) and the runner's own captures (evidence) take the same path.
+ */
+function useFastScreenshot(raw: Page): void {
+  const playwright = Object.getPrototypeOf(raw).screenshot as Page['screenshot'];
+  Object.defineProperty(raw, 'screenshot', {
+    configurable: true,
+    writable: true,
+    enumerable: false,
+    // Any hitch of the fast path (a tab closing under it) gets Playwright's answer, and its error.
+    value: async (options?: Parameters<Page['screenshot']>[0]) => (await fastScreenshot(raw, options).catch(() => undefined)) ?? playwright.call(raw, options),
+  });
+}
 
 /** The browser's own icon request is not the page's (some browsers make it, headless does not). */
 function isBrowserIcon(url: string): boolean {
@@ -124,6 +142,7 @@ export class Tabs {
     this.states.set(raw, state);
     this.pages.add(raw);
     if (used) this.used.push(raw);
+    useFastScreenshot(raw);
     raw.on('dialog', (d: Dialog) => this.onDialog(raw, d));
     raw.on('download', (d: Download) => void this.downloads.push(d));
     // The evidence of a failed call: the latest console errors and failed requests, recorded

@@ -8,25 +8,30 @@
 // and the split of a host call into its script's steps and the rest; a warm call that only
 // prints the sentinel against `node -e ''`. Then a four-flow QA session against agent-browser
 // (pinned, test/bench/peers.ts), on the same Chromium with the same flags, warm against warm and
-// cold against cold, with the per-step split of both; and the idle memory of one session host
-// with its browser. Not part of `npm test`.
-//   npm run bench -- [--runs N] [--no-agent-browser]
+// cold against cold, with the per-step split of both; `snapshot -i` of a 1,500-row page (an
+// input, a button and a link a row) in a warm call against agent-browser's; and the idle memory
+// of one session host with its browser. Not part of `npm test`.
+//   npm run bench -- [--runs N] [--no-agent-browser] [--only big-snapshot] [--bin dist/bin/gstack.cjs]
+// --bin runs another build (a copy of dist/ taken before a change) for a before/after.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixtureServer } from '../helpers/fixture-server.js';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { BIN as OWN_BIN, ROOT } from '../helpers/cli.js';
 import { findChromium } from '../../driver/chromium-find.js';
 import { lockHolder } from '../../driver/sessions/lock.js';
 import { sessionPaths, slugFor } from '../../driver/sessions/key.js';
 import { hostLockTarget } from '../../driver/host/address.js';
+import { rowsPage } from './rows-page.js';
 import { sampleTree, treeRssKb } from './proc-sampler.js';
 import { AGENT_BROWSER, agentBrowserEnv, ensureAgentBrowser } from './peers.js';
 
 const argv = process.argv.slice(2);
 const RUNS = Number(argv[argv.indexOf('--runs') + 1]) || 9;
 const WITH_AB = !argv.includes('--no-agent-browser');
+const ONLY = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+const BIN = argv.includes('--bin') ? argv[argv.indexOf('--bin') + 1] : OWN_BIN;
 
 interface Sample {
   ms: number;
@@ -96,6 +101,14 @@ async function main() {
   const hostPidOf = async (session: string) =>
     (await lockHolder(hostLockTarget({ kind: 'session', profileDir: sessionPaths(slugFor(session), env).profileDir })))?.pid;
 
+  if (ONLY === 'big-snapshot') {
+    await bigSnapshot(WITH_AB ? ensureAgentBrowser() : undefined, { site, chromium, env, home });
+    await timed(process.execPath, [BIN, 'sessions', 'stop', '--all', '--force'], env).catch(() => undefined);
+    await site.close();
+    rmSync(home, { recursive: true, force: true });
+    rmSync(runtime, { recursive: true, force: true });
+    return;
+  }
   console.log(`five-step flow, ${RUNS} runs each, alternating (warm-up excluded); Chromium: ${chromium} (${found.kind})`);
   await timed(process.execPath, gstack('bench'), env); // profile creation, disk cache; starts the session host
   await timed(process.execPath, gstack('bench'), env);
@@ -160,6 +173,7 @@ async function main() {
     const ab = ensureAgentBrowser();
     if (ab) await qaSessions(ab, { url, chromium, env, home, script });
   }
+  await bigSnapshot(WITH_AB ? ensureAgentBrowser() : undefined, { site, chromium, env, home });
 
   // Idle memory of one session host with its browser, after its calls (its own account).
   await new Promise((r) => setTimeout(r, 2000));
@@ -244,6 +258,47 @@ async function qaSessions(ab: string, o: { url: string; chromium: string; env: N
     console.log(`  agent-browser (20 cmds)   median ${fmt(median(as))}   per command: ${[...aPer].map(([k, xs]) => `${k} ${Math.round(median(xs))}`).join(', ')}`);
     console.log(`  ratio gstack/agent-browser ${(median(gs) / median(as)).toFixed(2)}   (target ${warm ? '<= 1.0' : 'first call <= 1.3x'})`);
   }
+}
+
+
+/**
+ * `snapshot -i` of a 1,500-row page, warm against warm: gstack's snapshot step inside a call of
+ * a session whose host is up (the call opens the page, then snapshots; the step is timed in the
+ * script), against agent-browser's `snapshot -i` command on the page its warm session has open.
+ * Alternating, medians of at least 5.
+ */
+async function bigSnapshot(ab: string | undefined, o: { site: Awaited<ReturnType<typeof startFixtureServer>>; chromium: string; env: NodeJS.ProcessEnv; home: string }) {
+  o.site.setPage('/rows-1500.html', rowsPage(1500));
+  const url = `${o.site.url}rows-1500.html`;
+  const script = `const pg = await openTab(${JSON.stringify(url)}); const t = Date.now(); const s = await snapshot(pg, { interactive: true }); console.log("STEP snapshot " + (Date.now() - t)); console.log("LINES " + s.tree.split("\\n").length); console.log("GSTACK_STEP_OK");`;
+  const key = `bench-big-${process.pid}`;
+  const call = [BIN, 'run', script, '--engine', 'chromium', '--session', key, '--timeout', '120000'];
+  // The host and its browser start, and the page is served once; not timed.
+  await timed(process.execPath, [BIN, 'run', `await openTab(${JSON.stringify(url)}); console.log("GSTACK_STEP_OK")`, '--engine', 'chromium', '--session', key], o.env);
+  const abEnv = ab ? agentBrowserEnv(o.chromium, `bench-big-${process.pid}`) : undefined;
+  if (ab) await timed(ab, ['open', url], abEnv);
+  const g: number[] = [];
+  const gCall: number[] = [];
+  const a: number[] = [];
+  let lines = '';
+  for (let i = 0; i < Math.max(5, RUNS); i++) {
+    const s = await timed(process.execPath, call, o.env).catch((err: Error) => {
+      // A loaded machine can take longer than the snapshot's own timeout: say so, not crash.
+      console.log(`  gstack call failed: ${/\[error\] .*/.exec(err.message)?.[0] ?? err.message.slice(0, 300)}`);
+      return undefined;
+    });
+    if (s) {
+      g.push(steps(s.out).get('snapshot')!);
+      gCall.push(s.ms);
+      lines = /^LINES (\d+)$/m.exec(s.out)?.[1] ?? '?';
+    }
+    if (ab) a.push((await timed(ab, ['snapshot', '-i'], abEnv)).ms);
+  }
+  await timed(process.execPath, [BIN, 'sessions', 'stop', key], o.env).catch(() => undefined);
+  if (ab) await timed(ab, ['close'], abEnv).catch(() => undefined);
+  console.log(`snapshot -i of a 1,500-row page (${lines} lines), warm, ${g.length} gstack calls that finished, ${a.length} agent-browser snapshots:`);
+  console.log(`  gstack snapshot step      median ${fmt(median(g))}   (whole call with its open: ${fmt(median(gCall))})`);
+  if (ab) console.log(`  agent-browser snapshot -i median ${fmt(median(a))}   ratio ${(median(g) / median(a)).toFixed(2)}`);
 }
 
 main().catch((err) => {
