@@ -46,7 +46,7 @@ export const form: Shape = {
   } else if (kind.tag === "select") {
     await field.selectOption(String(value));
     // The option as asked for, not the page's value: a secret select's value is not printed.
-    console.log("FIELD " + label + ": selected " + JSON.stringify(String(value)));
+    console.log("FIELD " + label + ": selected " + String(value));
   } else {
     await field.fill(String(value));
     console.log("FIELD " + label + ": filled");

@@ -316,9 +316,9 @@ export interface PlaywrightRefusals {
 /** Playwright members that work with a restriction (catalog "playwright"): files under pwd only,
  * no file: URLs, secret values cut, raw CDP on an allow-list. */
 export interface PlaywrightRestrictions {
-  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  /** the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it) */
   "Page.innerText": never;
-  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  /** the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it) */
   "Page.textContent": never;
   /** the values of password and other secret fields are cut, as in content() */
   "Page.innerHTML": never;
@@ -342,9 +342,9 @@ export interface PlaywrightRestrictions {
   "Page.screenshot": never;
   /** file paths are read from pwd only (`{ name, mimeType, buffer }` payloads pass as they are) */
   "Page.setInputFiles": never;
-  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  /** the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it) */
   "Frame.innerText": never;
-  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  /** the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it) */
   "Frame.textContent": never;
   /** the values of password and other secret fields are cut, as in content() */
   "Frame.innerHTML": never;
@@ -358,13 +358,13 @@ export interface PlaywrightRestrictions {
   "Frame.goto": never;
   /** file paths are read from pwd only */
   "Frame.setInputFiles": never;
-  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  /** the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it) */
   "Locator.innerText": never;
-  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  /** the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it) */
   "Locator.textContent": never;
-  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  /** the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it) */
   "Locator.allInnerTexts": never;
-  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  /** the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it) */
   "Locator.allTextContents": never;
   /** the values of password and other secret fields are cut, as in content() */
   "Locator.innerHTML": never;
@@ -376,9 +376,9 @@ export interface PlaywrightRestrictions {
   "Locator.screenshot": never;
   /** file paths are read from pwd only */
   "Locator.setInputFiles": never;
-  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  /** the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it) */
   "ElementHandle.innerText": never;
-  /** the values of password and other secret fields (a textarea's or rich-text box's text) are cut, as in snapshots */
+  /** the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it) */
   "ElementHandle.textContent": never;
   /** the values of password and other secret fields are cut, as in content() */
   "ElementHandle.innerHTML": never;

@@ -104,6 +104,10 @@ test('run: a script that takes a screenshot returns its lines, the verdict and t
   assert.deepEqual(lines, ['TITLE=mcp-shot', 'GSTACK_STEP_OK']);
   const images = (r.content as Array<{ type: string; data?: string; mimeType?: string }>).filter((x) => x.type === 'image');
   assert.equal(images.length, 1, text);
+  // Each image is named by a text part just before it (a flow's before and after told apart).
+  const content = r.content as Array<{ type: string; text?: string }>;
+  const at = content.findIndex((x) => x.type === 'image');
+  assert.match(content[at - 1]?.text ?? '', /^IMAGE \S+\.png \(/, text);
   assert.equal(images[0].mimeType, 'image/png');
   const png = Buffer.from(images[0].data!, 'base64');
   assert.equal(png.subarray(1, 4).toString(), 'PNG');

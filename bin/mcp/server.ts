@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
@@ -125,10 +125,13 @@ async function imageContents(paths: string[]): Promise<{ images: Content[]; skip
     const mimeType = IMAGE_TYPES[extname(p).toLowerCase()];
     if (!mimeType) continue;
     const size = (await stat(p).catch(() => undefined))?.size ?? 0;
-    if (images.length >= MAX_IMAGES || size > MAX_IMAGE_BYTES || size === 0) {
+    if (images.filter((c) => c.type === 'image').length >= MAX_IMAGES || size > MAX_IMAGE_BYTES || size === 0) {
       skipped.push(p);
       continue;
     }
+    // Each image is named first: a client shows images apart from the text, and a trial agent
+    // could not tell a flow's before from its after.
+    images.push({ type: 'text', text: `IMAGE ${basename(p)} (${p})` });
     images.push({ type: 'image', mimeType, data: (await readFile(p)).toString('base64') });
   }
   return { images, skipped };
