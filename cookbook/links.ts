@@ -1,5 +1,6 @@
 // links: the page's same-origin links, checked only where checking is harmless.
 import type { Shape } from './types.js';
+import { SENTINEL } from '../driver/catalog.gen.js';
 import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const links: Shape = {
@@ -7,7 +8,7 @@ export const links: Shape = {
   summary: 'Link check: same-origin links, HEAD-checked on a local target (`LINK <status> <url>`), listed unfetched elsewhere (`LINK ? <url>`).',
   description:
     'Collects the same-origin links of the page (deduplicated, fragments dropped). On a local target (localhost, 127.x, 0.0.0.0, ::1, `*.localhost`, `*.test`) each is requested with HEAD (GET when the server refuses HEAD) through the browser context, so cookies apply, and printed as `LINK <status> <url>`. On any other target nothing is fetched: each link is listed as `LINK ? <url>`. Links that look like sign-out or destructive actions (logout, sign-out, delete, remove, cancel, unsubscribe) are never requested, on any target: they print `LINK ? <url> (not followed: ...)`.',
-  evidence: ['ASIDE_DIR=', 'URL=', 'LINK', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
+  evidence: ['ASIDE_DIR=', 'URL=', 'LINK', 'CONSOLE_ERRORS=', SENTINEL],
   params: {
     type: 'object',
     additionalProperties: false,

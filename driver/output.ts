@@ -105,7 +105,7 @@ export const pageCallbackScope = new AsyncLocalStorage<true>();
 
 /** How one printed value may be read. */
 export interface LineOptions {
-  /** The script itself printed this as one string (console.log("GSTACK_STEP_OK")), outside
+  /** The script itself printed this as one string (console.log(SENTINEL)), outside
    * any page callback: only such a line can be the sentinel. Default true (an engine, such as
    * Aside, that reports plain lines). */
   sentinel?: boolean;
@@ -136,11 +136,11 @@ export class OutputFilter {
 
   /** Feed one logical output line (may contain newlines; each is treated as a line). A
    * sentinel counts only as the whole of a single-line value that may be one (`opts`): a
-   * GSTACK_STEP_OK line inside page text the script printed is just text. */
+   * sentinel line inside page text the script printed is just text. */
   write(text: string, opts: LineOptions = {}): void {
     const lines = wellFormed(text).split(/\r?\n|\r/);
     // Exactly the sentinel as printed: a value that only becomes it once the filter has
-    // stripped a control or an invisible character from it (a page's "GSTACK_STEP_OK\x1b[0m")
+    // stripped a control or an invisible character from it (a page's sentinel followed by "\x1b[0m")
     // is page text, not the script's own line.
     const mayBeSentinel = opts.sentinel !== false && lines.length === 1 && lines[0] === SENTINEL;
     for (const raw of lines) this.writeOne(stripControls(raw), mayBeSentinel);

@@ -315,7 +315,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       : !filter.sawSentinel
         ? `The script finished without printing ${SENTINEL}. End every flow with console.log("${SENTINEL}") after its last step, so success is explicit.`
         : filter.errorAfterSentinel
-          ? 'The script printed an error line after GSTACK_STEP_OK; treat the call as failed and read the lines above.'
+          ? `The script printed an error line after ${SENTINEL}; treat the call as failed and read the lines above.`
           : null;
     if (failure === null) return finish(0, null);
     // 5. A failed call explains itself: the evidence its engine took, just before the [error]
