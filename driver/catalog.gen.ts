@@ -35,10 +35,61 @@ export type ExitCode = (typeof EXIT)[ExitName];
 
 /** The evidence labels the cookbook and the runner print. */
 export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "INPUT=", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "EVIDENCE_START", "EVIDENCE_END", "EVIDENCE_SKIPPED", "SUBMIT_BLOCKED=", "ARTIFACT", "DIALOG"] as const;
+export type EvidenceLabel = (typeof EVIDENCE_LABELS)[number];
 
 /** Every `gstack` command. */
 export const COMMAND_NAMES = ["run", "probe", "cookbook", "flows", "sessions", "login", "render", "pdf", "diagram", "skills", "mcp"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
+
+/** Each command's own failures (catalog `commands[].errors`), by name, with the exit they end the call with. */
+export const COMMAND_ERRORS = {
+  "flows": {
+    /** run, show, check: no saved flow of that name in this repository's .gstack/flows/ or in GSTACK_HOME/flows/. */
+    FLOW_NOT_FOUND: "USAGE",
+    /** run, and `gstack run --params` on a flow's file: a parameter is missing, unknown or not of its type; the message names it and the schema's rule. */
+    FLOW_PARAMS_INVALID: "USAGE",
+    /** a flow's name is not a plain name, a `--param` or `--required` cannot be read, or a saved file's header block is broken. */
+    FLOW_INVALID: "USAGE",
+    /** save: a flow of that name is already saved there. */
+    FLOW_EXISTS: "USAGE",
+    /** save: the script did not pass, so nothing was saved. */
+    FLOW_NOT_SAVED: "SCRIPT_FAILED",
+    /** save: this directory is in no git repository, so there is no project to keep the flow in. */
+    NO_REPOSITORY: "USAGE",
+  },
+  "sessions": {
+    /** import-cookies --from-browser: the browser has no data folder for this user (not installed, or never started). */
+    BROWSER_NOT_FOUND: "USAGE",
+    /** import-cookies --from-browser: no profile of that name, or the profile has no cookie database yet; the message lists the profiles there. */
+    BROWSER_PROFILE_NOT_FOUND: "USAGE",
+    /** import-cookies --from-browser: the cookie database could not be read (locked by another program, or permission denied), or it changed under every read. */
+    COOKIE_DB_LOCKED: "USAGE",
+    /** import-cookies --from-browser: the file is not a readable Chromium cookie database. */
+    COOKIE_DB_CORRUPT: "USAGE",
+    /** import-cookies --from-browser: the cookies are encrypted with a key this machine cannot get (Linux: no `secret-tool` or no matching Secret Service entry, e.g. KWallet; macOS: the Keychain refused; Windows: not supported). */
+    KEYRING_UNAVAILABLE: "NO_ENGINE",
+    /** import-cookies --from-browser: the profile has no unexpired cookie for the `--domain` sites. */
+    NO_MATCHING_COOKIES: "USAGE",
+  },
+  "login": {
+    /** There is no display to show the window on (Linux without DISPLAY or WAYLAND_DISPLAY: a CI box, an SSH session). */
+    NO_DISPLAY: "NO_ENGINE",
+    /** URL is not an http(s) URL. */
+    BAD_URL: "USAGE",
+    /** The window was still open after `--timeout`; it was closed and what was signed in so far is kept. */
+    SIGN_IN_TIMEOUT: "SCRIPT_FAILED",
+    /** The command was interrupted (Ctrl-C, SIGTERM); the window was closed and what was signed in so far is kept. */
+    INTERRUPTED: "SCRIPT_FAILED",
+  },
+} as const satisfies Partial<Record<CommandName, Record<string, ExitName>>>;
+export type CommandWithErrors = keyof typeof COMMAND_ERRORS;
+/** The error names of command C: a name the catalog does not list does not compile. */
+export type CommandErrorName<C extends CommandWithErrors> = C extends CommandWithErrors ? keyof (typeof COMMAND_ERRORS)[C] & string : never;
+
+/** A flag value yargs gives once or, repeated, as an array: always a list. */
+function list(v: unknown): string[] {
+  return v === undefined || v === null ? [] : (Array.isArray(v) ? v : [v]).map(String);
+}
 
 // ---- The script API: its types (catalog "types"), the Page a script gets, every global ----
 
@@ -162,7 +213,7 @@ export interface ScriptGlobals {
 export type GlobalName = keyof ScriptGlobals;
 export const GLOBAL_NAMES = ["openTab", "closeTab", "snapshot", "annotatedScreenshot", "sleep", "pwd", "fs", "path", "Buffer", "fetch", "console", "params", "listBrowserTabs", "attachBrowserTab"] as const satisfies readonly GlobalName[];
 
-// ---- Each command's flags: their names, types and defaults ----
+// ---- Each command's flags and positionals: their names, types and defaults ----
 
 export interface SharedFlags {
   /** --engine: Which browser runs the script. `auto` uses the user's Aside browser when it answers the readiness probe, else our Chromium profile. */
@@ -192,7 +243,7 @@ export interface SharedFlags {
   /** --allow-file-urls: Let this call's script open `file:` URLs (refused by default: a page would get local files). */
   allowFileUrls: boolean;
   /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
-  in?: string[];
+  in: string[];
   /** --headed: Show the Chromium window (debugging on a desktop). Needs the full browser: a headless call prefers Chromium's faster headless shell when one is installed. */
   headed: boolean;
 }
@@ -213,7 +264,7 @@ export function readSharedFlags(argv: Record<string, unknown>): SharedFlags {
     cdp: (argv["cdp"] as string | undefined),
     evidence: (argv["evidence"] as boolean | undefined) ?? true,
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
-    in: (argv["in"] as string[] | undefined),
+    in: list(argv["in"]),
     headed: (argv["headed"] as boolean | undefined) ?? false,
   };
 }
@@ -242,7 +293,7 @@ export interface RunFlags {
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
-  in?: string[];
+  in: string[];
   /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=` and an open `DIALOG`; `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
   evidence: boolean;
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
@@ -269,12 +320,24 @@ export function readRunFlags(argv: Record<string, unknown>): RunFlags {
     maxOutput: (argv["max-output"] as number | undefined) ?? 200000,
     json: (argv["json"] as boolean | undefined) ?? false,
     out: (argv["out"] as string | undefined),
-    in: (argv["in"] as string[] | undefined),
+    in: list(argv["in"]),
     evidence: (argv["evidence"] as boolean | undefined) ?? true,
     connect: (argv["connect"] as string | undefined),
     cdp: (argv["cdp"] as string | undefined),
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
     headed: (argv["headed"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface RunPositionals {
+  /** <script>: The flow script, or `-` to read it from stdin. */
+  script?: string;
+}
+
+/** The RunPositionals of one invocation, from yargs' argv (which has already checked choices and that required ones are there). */
+export function readRunPositionals(argv: Record<string, unknown>): RunPositionals {
+  return {
+    script: argv["script"] === undefined ? undefined : String(argv["script"]),
   };
 }
 
@@ -322,7 +385,7 @@ export interface CookbookFlags {
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
-  in?: string[];
+  in: string[];
   /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=` and an open `DIALOG`; `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
   evidence: boolean;
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
@@ -350,12 +413,24 @@ export function readCookbookFlags(argv: Record<string, unknown>): CookbookFlags 
     maxOutput: (argv["max-output"] as number | undefined) ?? 200000,
     json: (argv["json"] as boolean | undefined) ?? false,
     out: (argv["out"] as string | undefined),
-    in: (argv["in"] as string[] | undefined),
+    in: list(argv["in"]),
     evidence: (argv["evidence"] as boolean | undefined) ?? true,
     connect: (argv["connect"] as string | undefined),
     cdp: (argv["cdp"] as string | undefined),
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
     headed: (argv["headed"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface CookbookPositionals {
+  /** <shape>: `list`, or the shape to run. */
+  shape: "list" | "read" | "flow" | "annotated" | "responsive" | "links" | "perf" | "pdf" | "element-shot" | "form";
+}
+
+/** The CookbookPositionals of one invocation, from yargs' argv (which has already checked choices and that required ones are there). */
+export function readCookbookPositionals(argv: Record<string, unknown>): CookbookPositionals {
+  return {
+    shape: String(argv["shape"]) as "list" | "read" | "flow" | "annotated" | "responsive" | "links" | "perf" | "pdf" | "element-shot" | "form",
   };
 }
 
@@ -365,9 +440,9 @@ export interface FlowsFlags {
   /** --describe: save: one line saying what the flow does and proves (`list` shows it). */
   describe?: string;
   /** --param: save: declare a parameter, with its type (`string` unless named: `number`, `integer`, `boolean`) and its default, which the save run uses. run: one parameter's value. Repeat for several. */
-  param?: string;
+  param: string[];
   /** --required: save: a parameter every run must give; its `--param` value is used by the save run and by `check`, not as a default. Repeat for several. */
-  required?: string;
+  required: string[];
   /** --global: save: keep the flow in GSTACK_HOME/flows/ (yours, for every project) instead of the repository's .gstack/flows/. */
   global: boolean;
   /** --force: save: replace a saved flow of that name. */
@@ -391,7 +466,7 @@ export interface FlowsFlags {
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
-  in?: string[];
+  in: string[];
   /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=` and an open `DIALOG`; `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
   evidence: boolean;
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
@@ -409,8 +484,8 @@ export function readFlowsFlags(argv: Record<string, unknown>): FlowsFlags {
   return {
     file: (argv["file"] as string | undefined),
     describe: (argv["describe"] as string | undefined),
-    param: (argv["param"] as string | undefined),
-    required: (argv["required"] as string | undefined),
+    param: list(argv["param"]),
+    required: list(argv["required"]),
     global: (argv["global"] as boolean | undefined) ?? false,
     force: (argv["force"] as boolean | undefined) ?? false,
     engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
@@ -422,12 +497,27 @@ export function readFlowsFlags(argv: Record<string, unknown>): FlowsFlags {
     maxOutput: (argv["max-output"] as number | undefined) ?? 200000,
     json: (argv["json"] as boolean | undefined) ?? false,
     out: (argv["out"] as string | undefined),
-    in: (argv["in"] as string[] | undefined),
+    in: list(argv["in"]),
     evidence: (argv["evidence"] as boolean | undefined) ?? true,
     connect: (argv["connect"] as string | undefined),
     cdp: (argv["cdp"] as string | undefined),
     allowFileUrls: (argv["allow-file-urls"] as boolean | undefined) ?? false,
     headed: (argv["headed"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface FlowsPositionals {
+  /** <action>: save, run, list, show or check. */
+  action: "save" | "run" | "list" | "show" | "check";
+  /** <args>: save: NAME, then the script (or `-` for stdin) unless `-f` gives it. run, show: NAME. check: the flows to check (default: every flow `list` shows). */
+  args: string[];
+}
+
+/** The FlowsPositionals of one invocation, from yargs' argv (which has already checked choices and that required ones are there). */
+export function readFlowsPositionals(argv: Record<string, unknown>): FlowsPositionals {
+  return {
+    action: String(argv["action"]) as "save" | "run" | "list" | "show" | "check",
+    args: list(argv["args"]),
   };
 }
 
@@ -453,7 +543,7 @@ export interface SessionsFlags {
   /** --browser-profile: import-cookies --from-browser: which of the browser's profiles, by folder (`Default`, `Profile 1`) or by the name the browser shows. */
   browserProfile: string;
   /** --domain: import-cookies: only cookies of this site and its subdomains (`example.com` also takes `www.example.com`). Repeat for several sites; without it every cookie is imported. */
-  domain?: string;
+  domain: string[];
   /** --lock-timeout: import-cookies: how long to wait for a call holding the session before exiting 4. */
   lockTimeout: number;
   /** --json: Print one JSON object instead of lines. */
@@ -473,9 +563,24 @@ export function readSessionsFlags(argv: Record<string, unknown>): SessionsFlags 
     remote: (argv["remote"] as boolean | undefined) ?? false,
     fromBrowser: (argv["from-browser"] as "chrome" | "chromium" | "brave" | "edge" | undefined),
     browserProfile: (argv["browser-profile"] as string | undefined) ?? "Default",
-    domain: (argv["domain"] as string | undefined),
+    domain: list(argv["domain"]),
     lockTimeout: (argv["lock-timeout"] as number | undefined) ?? 60000,
     json: (argv["json"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface SessionsPositionals {
+  /** <action>: What to do: list, stop, gc, clear or import-cookies. */
+  action: "list" | "stop" | "gc" | "clear" | "import-cookies";
+  /** <target>: stop, clear: the session KEY or the slug `list` shows (default: this directory's session). import-cookies: the cookie FILE (leave it out with `--from-browser`). */
+  target?: string;
+}
+
+/** The SessionsPositionals of one invocation, from yargs' argv (which has already checked choices and that required ones are there). */
+export function readSessionsPositionals(argv: Record<string, unknown>): SessionsPositionals {
+  return {
+    action: String(argv["action"]) as "list" | "stop" | "gc" | "clear" | "import-cookies",
+    target: argv["target"] === undefined ? undefined : String(argv["target"]),
   };
 }
 
@@ -497,6 +602,18 @@ export function readLoginFlags(argv: Record<string, unknown>): LoginFlags {
     timeout: (argv["timeout"] as number | undefined) ?? 600000,
     lockTimeout: (argv["lock-timeout"] as number | undefined) ?? 60000,
     json: (argv["json"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface LoginPositionals {
+  /** <url>: The http(s) page to open, usually the site's sign-in page. */
+  url: string;
+}
+
+/** The LoginPositionals of one invocation, from yargs' argv (which has already checked choices and that required ones are there). */
+export function readLoginPositionals(argv: Record<string, unknown>): LoginPositionals {
+  return {
+    url: String(argv["url"]),
   };
 }
 
@@ -611,6 +728,18 @@ export function readRenderFlags(argv: Record<string, unknown>): RenderFlags {
   };
 }
 
+export interface RenderPositionals {
+  /** <file>: The HTML file to render. */
+  file: string;
+}
+
+/** The RenderPositionals of one invocation, from yargs' argv (which has already checked choices and that required ones are there). */
+export function readRenderPositionals(argv: Record<string, unknown>): RenderPositionals {
+  return {
+    file: String(argv["file"]),
+  };
+}
+
 export interface PdfFlags {
   /** --to: Output format. `html` writes one self-contained file (images inlined, diagrams as inline SVG, no scripts). */
   to: "pdf" | "html";
@@ -722,11 +851,26 @@ export function readPdfFlags(argv: Record<string, unknown>): PdfFlags {
   };
 }
 
+export interface PdfPositionals {
+  /** <input>: The Markdown file. */
+  input: string;
+  /** <output>: Where to write the PDF (or HTML). Default: the input path with .pdf (.html with --to html). */
+  output?: string;
+}
+
+/** The PdfPositionals of one invocation, from yargs' argv (which has already checked choices and that required ones are there). */
+export function readPdfPositionals(argv: Record<string, unknown>): PdfPositionals {
+  return {
+    input: String(argv["input"]),
+    output: argv["output"] === undefined ? undefined : String(argv["output"]),
+  };
+}
+
 export interface DiagramFlags {
   /** --svg: Write the SVG here; repeat once per diagram, in order. */
-  svg?: string[];
+  svg: string[];
   /** --png: Write the PNG here; repeat once per diagram, in order. */
-  png?: string[];
+  png: string[];
   /** --out-dir: Write <name>.svg / <name>.png for every diagram into DIR (formats from --format). Default when neither --svg nor --png is given: next to each input. */
   outDir?: string;
   /** --format: Formats written for diagrams without an explicit --svg/--png path. */
@@ -750,8 +894,8 @@ export interface DiagramFlags {
 /** The DiagramFlags of one invocation, from yargs' argv (which has already checked types and choices). */
 export function readDiagramFlags(argv: Record<string, unknown>): DiagramFlags {
   return {
-    svg: (argv["svg"] as string[] | undefined),
-    png: (argv["png"] as string[] | undefined),
+    svg: list(argv["svg"]),
+    png: list(argv["png"]),
     outDir: (argv["out-dir"] as string | undefined),
     format: (argv["format"] as "svg" | "png" | "both" | undefined) ?? "svg",
     width: (argv["width"] as number | undefined),
@@ -761,6 +905,18 @@ export function readDiagramFlags(argv: Record<string, unknown>): DiagramFlags {
     engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
     timeout: (argv["timeout"] as number | undefined) ?? 120000,
     session: (argv["session"] as string | undefined),
+  };
+}
+
+export interface DiagramPositionals {
+  /** <inputs>: One or more .mmd files (a .md file contributes each of its ```mermaid fences). */
+  inputs: string[];
+}
+
+/** The DiagramPositionals of one invocation, from yargs' argv (which has already checked choices and that required ones are there). */
+export function readDiagramPositionals(argv: Record<string, unknown>): DiagramPositionals {
+  return {
+    inputs: list(argv["inputs"]),
   };
 }
 
@@ -788,6 +944,21 @@ export function readSkillsFlags(argv: Record<string, unknown>): SkillsFlags {
     allowScripts: (argv["allow-scripts"] as boolean | undefined) ?? false,
     config: (argv["config"] as string | undefined),
     print: (argv["print"] as boolean | undefined) ?? false,
+  };
+}
+
+export interface SkillsPositionals {
+  /** <action>: list, get or install. */
+  action: "list" | "get" | "install";
+  /** <name>: get: the skill to print (browse, qa, make-pdf, diagram). */
+  name?: string;
+}
+
+/** The SkillsPositionals of one invocation, from yargs' argv (which has already checked choices and that required ones are there). */
+export function readSkillsPositionals(argv: Record<string, unknown>): SkillsPositionals {
+  return {
+    action: String(argv["action"]) as "list" | "get" | "install",
+    name: argv["name"] === undefined ? undefined : String(argv["name"]),
   };
 }
 

@@ -33,6 +33,8 @@ export interface Flag {
   default?: unknown;
   description: string;
   placeholder?: string;
+  /** A string flag given once per value (`--domain a --domain b`): the code reads a list. */
+  repeatable?: boolean;
   /** gstack render: the step this flag opens (a flag named like its step) or configures. */
   step?: RenderStepKind;
   /** Set by resolveCommand on a flag that comes from the catalog's shared flags. */

@@ -17,6 +17,7 @@ const lit = (v: unknown) => JSON.stringify(v);
 const doc = (s: string, indent = '') => `${indent}/** ${s.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ').trim()} */`;
 
 function flagType(f: Flag): string {
+  if (f.repeatable) return 'string[]';
   if (f.choices) return f.choices.map(lit).join(' | ');
   switch (f.type) {
     case 'string':
@@ -31,13 +32,18 @@ function flagType(f: Flag): string {
   }
 }
 
-/** A flag the parser always fills (a default, a boolean or a count) is required in the type. */
-const alwaysSet = (f: Flag) => f.default !== undefined || f.type === 'boolean' || f.type === 'count';
+/** A flag given once per value: an array flag, or a string flag the catalog marks repeatable. */
+const isList = (f: Flag) => f.type === 'array' || f.repeatable === true;
+
+/** A flag the reader always fills (a default, a boolean, a count or a list) is required in the type. */
+const alwaysSet = (f: Flag) => f.default !== undefined || f.type === 'boolean' || f.type === 'count' || isList(f);
 
 /** The typed view of a command's parsed flags, and its reader from yargs' argv. */
 function flagsCode(typeName: string, flags: Flag[]): string {
   const fields = flags.map((f) => `${doc(`--${f.name}: ${f.description}`, '  ')}\n  ${camel(f.name)}${alwaysSet(f) ? '' : '?'}: ${flagType(f)};`);
   const reads = flags.map((f) => {
+    // yargs gives a repeated flag as an array and a single one as a value: a list either way.
+    if (isList(f)) return `    ${camel(f.name)}: list(argv[${lit(f.name)}]),`;
     const fallback = f.default !== undefined ? ` ?? ${lit(f.default)}` : f.type === 'boolean' ? ' ?? false' : f.type === 'count' ? ' ?? 0' : '';
     return `    ${camel(f.name)}: (argv[${lit(f.name)}] as ${flagType(f)} | undefined)${fallback},`;
   });
@@ -55,11 +61,46 @@ function flagsCode(typeName: string, flags: Flag[]): string {
   ].join('\n');
 }
 
+type Positional = NonNullable<Command['positionals']>[number];
+
+function positionalType(p: Positional): string {
+  if (p.variadic) return 'string[]';
+  return p.choices ? p.choices.map(lit).join(' | ') : 'string';
+}
+
+/** A command's positionals by their catalog names, and their reader from yargs' argv. */
+function positionalsCode(typeName: string, positionals: Positional[]): string {
+  const fields = positionals.map((p) => `${doc(`<${p.name}>: ${p.description}`, '  ')}\n  ${camel(p.name)}${p.required || p.variadic ? '' : '?'}: ${positionalType(p)};`);
+  const reads = positionals.map((p) => {
+    const v = `argv[${lit(p.name)}]`;
+    if (p.variadic) return `    ${camel(p.name)}: list(${v}),`;
+    const value = p.choices ? `String(${v}) as ${positionalType(p)}` : `String(${v})`;
+    return `    ${camel(p.name)}: ${p.required ? value : `${v} === undefined ? undefined : ${value}`},`;
+  });
+  return [
+    `export interface ${typeName} {`,
+    ...fields,
+    '}',
+    '',
+    `/** The ${typeName} of one invocation, from yargs' argv (which has already checked choices and that required ones are there). */`,
+    `export function read${typeName}(argv: Record<string, unknown>): ${typeName} {`,
+    '  return {',
+    reads.join('\n'),
+    '  };',
+    '}',
+  ].join('\n');
+}
+
 export function renderCode(catalog: Catalog): string {
   const engineFlag = catalog.sharedFlags?.find((f) => f.name === 'engine');
   if (!engineFlag?.choices) throw new Error('driver/catalog.json: the shared --engine flag must list its choices');
   const commands: Command[] = catalog.commands.map((c) => resolveCommand(c, catalog));
   const shared = catalog.sharedFlags ?? [];
+  const exitName = (code: number) => {
+    const e = catalog.exitCodes.find((x) => x.code === code);
+    if (!e) throw new Error(`driver/catalog.json: exit code ${code} is not one of the catalog's exitCodes`);
+    return e.name;
+  };
   const out: string[] = [
     '// AUTO-GENERATED from driver/catalog.json by templates/gen-code.ts. Do not edit: edit the catalog and run `npm run gen`.',
     '//',
@@ -89,10 +130,26 @@ export function renderCode(catalog: Catalog): string {
     '',
     '/** The evidence labels the cookbook and the runner print. */',
     `export const EVIDENCE_LABELS = [${catalog.evidenceLabels.map((l) => lit(l.label)).join(', ')}] as const;`,
+    'export type EvidenceLabel = (typeof EVIDENCE_LABELS)[number];',
     '',
     '/** Every `gstack` command. */',
     `export const COMMAND_NAMES = [${commands.map((c) => lit(c.name)).join(', ')}] as const;`,
     'export type CommandName = (typeof COMMAND_NAMES)[number];',
+    '',
+    '/** Each command\'s own failures (catalog `commands[].errors`), by name, with the exit they end the call with. */',
+    'export const COMMAND_ERRORS = {',
+    ...commands
+      .filter((c) => c.errors?.length)
+      .map((c) => `  ${lit(c.name)}: {\n${c.errors!.map((e) => `${doc(e.when, '    ')}\n    ${e.name}: ${lit(exitName(e.exitCode))},`).join('\n')}\n  },`),
+    '} as const satisfies Partial<Record<CommandName, Record<string, ExitName>>>;',
+    'export type CommandWithErrors = keyof typeof COMMAND_ERRORS;',
+    '/** The error names of command C: a name the catalog does not list does not compile. */',
+    'export type CommandErrorName<C extends CommandWithErrors> = C extends CommandWithErrors ? keyof (typeof COMMAND_ERRORS)[C] & string : never;',
+    '',
+    '/** A flag value yargs gives once or, repeated, as an array: always a list. */',
+    'function list(v: unknown): string[] {',
+    '  return v === undefined || v === null ? [] : (Array.isArray(v) ? v : [v]).map(String);',
+    '}',
     '',
     '// ---- The script API: its types (catalog "types"), the Page a script gets, every global ----',
     '',
@@ -113,13 +170,14 @@ export function renderCode(catalog: Catalog): string {
     'export type GlobalName = keyof ScriptGlobals;',
     `export const GLOBAL_NAMES = [${catalog.globals.map((g) => lit(g.name)).join(', ')}] as const satisfies readonly GlobalName[];`,
     '',
-    '// ---- Each command\'s flags: their names, types and defaults ----',
+    '// ---- Each command\'s flags and positionals: their names, types and defaults ----',
     '',
     flagsCode('SharedFlags', shared),
     '',
   ];
   for (const c of commands) {
     out.push(flagsCode(`${pascal(c.name)}Flags`, c.flags), '');
+    if (c.positionals?.length) out.push(positionalsCode(`${pascal(c.name)}Positionals`, c.positionals), '');
   }
   const renderFlags = commands.find((c) => c.name === 'render')?.flags ?? [];
   const stepFlags = renderFlags.filter((f) => f.step && f.step === f.name);
