@@ -14,8 +14,7 @@ export type EngineChoice = (typeof ENGINE_CHOICES)[number];
 export type EngineName = Exclude<EngineChoice, 'auto'>;
 
 /** What the Aside readiness probe can say. */
-export const PROBE_OUTCOMES = ["READY: aside", "NEEDS_ASIDE", "ASIDE_NOT_RUNNING", "ASIDE_TIMEOUT", "ASIDE_CLI_ERROR"] as const;
-export type ProbeOutcome = (typeof PROBE_OUTCOMES)[number];
+export type ProbeOutcome = "READY: aside" | "NEEDS_ASIDE" | "ASIDE_NOT_RUNNING" | "ASIDE_TIMEOUT" | "ASIDE_CLI_ERROR";
 
 /** Exit codes by name. */
 export const EXIT = {
@@ -34,8 +33,11 @@ export type ExitName = keyof typeof EXIT;
 export type ExitCode = (typeof EXIT)[ExitName];
 
 /** The evidence labels the cookbook and the runner print. */
-export const EVIDENCE_LABELS = ["GSTACK_STEP_OK", "[error]", "URL=", "TITLE=", "CONSOLE_ERRORS=", "NETWORK_ERRORS=", "TEXT_START", "TEXT_END", "SNAPSHOT_START", "SNAPSHOT_END", "DIFF_START", "DIFF_END", "INPUT=", "ASIDE_DIR=", "SCREENSHOT=", "LINK", "NAV=", "RESOURCES=", "VIEWPORT=", "PDF=", "STEP", "FIELD", "EVIDENCE_START", "EVIDENCE_END", "EVIDENCE_SKIPPED", "SUBMIT_BLOCKED=", "ARTIFACT", "DIALOG"] as const;
-export type EvidenceLabel = (typeof EVIDENCE_LABELS)[number];
+export type EvidenceLabel = "GSTACK_STEP_OK" | "[error]" | "URL=" | "TITLE=" | "CONSOLE_ERRORS=" | "NETWORK_ERRORS=" | "TEXT_START" | "TEXT_END" | "SNAPSHOT_START" | "SNAPSHOT_END" | "DIFF_START" | "DIFF_END" | "INPUT=" | "ASIDE_DIR=" | "SCREENSHOT=" | "LINK" | "NAV=" | "RESOURCES=" | "VIEWPORT=" | "PDF=" | "STEP" | "FIELD" | "EVIDENCE_START" | "EVIDENCE_END" | "EVIDENCE_SKIPPED" | "SUBMIT_BLOCKED=" | "ARTIFACT" | "DIALOG";
+
+/** The fields of the object `--json` prints for a script call (the shared flag's description). */
+export const RUN_RESULT_FIELDS = ["ok", "exitCode", "engine", "session", "lines", "artifacts", "error", "durationMs", "pwd", "evidence"] as const;
+export type RunResultField = (typeof RUN_RESULT_FIELDS)[number];
 
 /** Every `gstack` command. */
 export const COMMAND_NAMES = ["run", "probe", "cookbook", "flows", "sessions", "login", "render", "pdf", "diagram", "skills", "mcp"] as const;
@@ -686,46 +688,6 @@ export interface RenderFlags {
   out?: string;
   /** --session: Session key (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). Each key has its own profile and logins. */
   session?: string;
-}
-
-/** The RenderFlags of one invocation, from yargs' argv (which has already checked types and choices). */
-export function readRenderFlags(argv: Record<string, unknown>): RenderFlags {
-  return {
-    engine: (argv["engine"] as "auto" | "aside" | "chromium" | undefined) ?? "auto",
-    serveRoot: (argv["serve-root"] as string | undefined),
-    waitSelector: (argv["wait-selector"] as string | undefined),
-    waitExpr: (argv["wait-expr"] as string | undefined),
-    waitTimeout: (argv["wait-timeout"] as number | undefined) ?? 30000,
-    timeout: (argv["timeout"] as number | undefined) ?? 120000,
-    allowNetwork: (argv["allow-network"] as boolean | undefined) ?? false,
-    pdf: (argv["pdf"] as string | undefined),
-    paper: (argv["paper"] as string | undefined) ?? "letter",
-    margin: (argv["margin"] as string | undefined) ?? "0.75in 0.7in",
-    marginTop: (argv["margin-top"] as string | undefined),
-    marginRight: (argv["margin-right"] as string | undefined),
-    marginBottom: (argv["margin-bottom"] as string | undefined),
-    marginLeft: (argv["margin-left"] as string | undefined),
-    header: (argv["header"] as string | undefined),
-    footer: (argv["footer"] as string | undefined),
-    pageNumbers: (argv["page-numbers"] as boolean | undefined) ?? true,
-    tagged: (argv["tagged"] as boolean | undefined) ?? true,
-    outline: (argv["outline"] as boolean | undefined) ?? true,
-    landscape: (argv["landscape"] as boolean | undefined) ?? false,
-    printBackground: (argv["print-background"] as boolean | undefined) ?? true,
-    preferCssPageSize: (argv["prefer-css-page-size"] as boolean | undefined) ?? false,
-    pageRanges: (argv["page-ranges"] as string | undefined),
-    scale: (argv["scale"] as number | undefined) ?? 1,
-    screenshot: (argv["screenshot"] as string | undefined),
-    width: (argv["width"] as number | undefined),
-    height: (argv["height"] as number | undefined),
-    selector: (argv["selector"] as string | undefined),
-    viewportOnly: (argv["viewport-only"] as boolean | undefined) ?? false,
-    jpeg: (argv["jpeg"] as boolean | undefined) ?? false,
-    quality: (argv["quality"] as number | undefined),
-    eval: (argv["eval"] as string | undefined),
-    out: (argv["out"] as string | undefined),
-    session: (argv["session"] as string | undefined),
-  };
 }
 
 export interface RenderPositionals {

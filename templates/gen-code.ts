@@ -38,8 +38,8 @@ const isList = (f: Flag) => f.type === 'array' || f.repeatable === true;
 /** A flag the reader always fills (a default, a boolean, a count or a list) is required in the type. */
 const alwaysSet = (f: Flag) => f.default !== undefined || f.type === 'boolean' || f.type === 'count' || isList(f);
 
-/** The typed view of a command's parsed flags, and its reader from yargs' argv. */
-function flagsCode(typeName: string, flags: Flag[]): string {
+/** The typed view of a command's parsed flags, and (with `reader`) its reader from yargs' argv. */
+function flagsCode(typeName: string, flags: Flag[], reader = true): string {
   const fields = flags.map((f) => `${doc(`--${f.name}: ${f.description}`, '  ')}\n  ${camel(f.name)}${alwaysSet(f) ? '' : '?'}: ${flagType(f)};`);
   const reads = flags.map((f) => {
     // yargs gives a repeated flag as an array and a single one as a value: a list either way.
@@ -51,13 +51,17 @@ function flagsCode(typeName: string, flags: Flag[]): string {
     `export interface ${typeName} {`,
     ...fields,
     '}',
-    '',
-    `/** The ${typeName} of one invocation, from yargs' argv (which has already checked types and choices). */`,
-    `export function read${typeName}(argv: Record<string, unknown>): ${typeName} {`,
-    '  return {',
-    reads.join('\n'),
-    '  };',
-    '}',
+    ...(reader
+      ? [
+          '',
+          `/** The ${typeName} of one invocation, from yargs' argv (which has already checked types and choices). */`,
+          `export function read${typeName}(argv: Record<string, unknown>): ${typeName} {`,
+          '  return {',
+          reads.join('\n'),
+          '  };',
+          '}',
+        ]
+      : []),
   ].join('\n');
 }
 
@@ -96,6 +100,11 @@ export function renderCode(catalog: Catalog): string {
   if (!engineFlag?.choices) throw new Error('driver/catalog.json: the shared --engine flag must list its choices');
   const commands: Command[] = catalog.commands.map((c) => resolveCommand(c, catalog));
   const shared = catalog.sharedFlags ?? [];
+  // The fields of the one JSON object `--json` prints (driver/run-result.ts builds it), as the
+  // shared flag's description names them: a field renamed there is a compile error there.
+  const jsonFlag = shared.find((f) => f.name === 'json');
+  const runResultFields = /`\{ ([a-zA-Z, ]+) \}`/.exec(jsonFlag?.description ?? '')?.[1].split(', ');
+  if (!runResultFields) throw new Error('driver/catalog.json: the shared --json flag must name its fields as `{ a, b, ... }`');
   const exitName = (code: number) => {
     const e = catalog.exitCodes.find((x) => x.code === code);
     if (!e) throw new Error(`driver/catalog.json: exit code ${code} is not one of the catalog's exitCodes`);
@@ -118,8 +127,7 @@ export function renderCode(catalog: Catalog): string {
     "export type EngineName = Exclude<EngineChoice, 'auto'>;",
     '',
     '/** What the Aside readiness probe can say. */',
-    `export const PROBE_OUTCOMES = [${catalog.probeOutcomes.map((p) => lit(p.name)).join(', ')}] as const;`,
-    'export type ProbeOutcome = (typeof PROBE_OUTCOMES)[number];',
+    `export type ProbeOutcome = ${catalog.probeOutcomes.map((p) => lit(p.name)).join(' | ')};`,
     '',
     '/** Exit codes by name. */',
     'export const EXIT = {',
@@ -129,8 +137,11 @@ export function renderCode(catalog: Catalog): string {
     'export type ExitCode = (typeof EXIT)[ExitName];',
     '',
     '/** The evidence labels the cookbook and the runner print. */',
-    `export const EVIDENCE_LABELS = [${catalog.evidenceLabels.map((l) => lit(l.label)).join(', ')}] as const;`,
-    'export type EvidenceLabel = (typeof EVIDENCE_LABELS)[number];',
+    `export type EvidenceLabel = ${catalog.evidenceLabels.map((l) => lit(l.label)).join(' | ')};`,
+    '',
+    '/** The fields of the object `--json` prints for a script call (the shared flag\'s description). */',
+    `export const RUN_RESULT_FIELDS = [${runResultFields.map(lit).join(', ')}] as const;`,
+    'export type RunResultField = (typeof RUN_RESULT_FIELDS)[number];',
     '',
     '/** Every `gstack` command. */',
     `export const COMMAND_NAMES = [${commands.map((c) => lit(c.name)).join(', ')}] as const;`,
@@ -176,7 +187,9 @@ export function renderCode(catalog: Catalog): string {
     '',
   ];
   for (const c of commands) {
-    out.push(flagsCode(`${pascal(c.name)}Flags`, c.flags), '');
+    // A command of ordered steps (render) reads its raw tokens (render/cli/cli-args.ts): yargs'
+    // argv loses the order, so it gets no argv reader.
+    out.push(flagsCode(`${pascal(c.name)}Flags`, c.flags, !c.flags.some((f) => f.step)), '');
     if (c.positionals?.length) out.push(positionalsCode(`${pascal(c.name)}Positionals`, c.positionals), '');
   }
   const renderFlags = commands.find((c) => c.name === 'render')?.flags ?? [];

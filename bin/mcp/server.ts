@@ -28,6 +28,7 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { RunResult } from '../../driver/run-result.js';
 import { loadCatalog, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
 import { SHAPES } from '../../cookbook/index.js';
 import { oneLine } from '../../driver/output.js';
@@ -88,17 +89,8 @@ function stderrLines(stderr: string): string[] {
   return stderr.split('\n').map((l) => l.trimEnd()).filter(Boolean);
 }
 
-interface FlowJson {
-  ok: boolean;
-  exitCode: number;
-  engine: string | null;
-  session: { key: string; slug: string } | null;
-  lines: string[];
-  artifacts: string[];
-  error: string | null;
-  durationMs: number | null;
-  pwd: string | null;
-}
+/** What `gstack run --json` printed (driver/run-result.ts). */
+type FlowJson = RunResult;
 
 function parseFlowJson(stdout: string): FlowJson | undefined {
   const line = stdout.split('\n').reverse().find((l) => l.startsWith('{'));
