@@ -3,9 +3,9 @@
 // sentinel, engine and probe-outcome unions, exit codes, script API types, each command's
 // flags and defaults) come from the catalog and a disagreement is a compile error.
 //
-// Owns: turning the catalog into TypeScript source text. It reads the catalog through
-// driver/catalog.ts only (which imports nothing generated), so a catalog change can always
-// be regenerated, even one that breaks the code that uses the generated file.
+// Owns: turning the catalog into TypeScript source text, the catalog itself included
+// (CATALOG_JSON, which driver/catalog.ts hands the code, so no call reads the JSON file). The
+// catalog it is given was read and validated by templates/catalog-file.ts.
 import type { Catalog, Command, Flag } from '../driver/catalog.js';
 import { resolveCommand } from '../driver/catalog.js';
 
@@ -186,6 +186,12 @@ export function renderCode(catalog: Catalog): string {
     flagsCode('SharedFlags', shared),
     '',
   ];
+  out.push(
+    '// ---- The catalog itself (driver/catalog.json, validated by `npm run gen`): driver/catalog.ts types it ----',
+    '',
+    `export const CATALOG_JSON: unknown = ${JSON.stringify(catalog, null, 1)};`,
+    '',
+  );
   for (const c of commands) {
     // A command of ordered steps (render) reads its raw tokens (render/cli/cli-args.ts): yargs'
     // argv loses the order, so it gets no argv reader.
