@@ -25,7 +25,7 @@ test('CommandError takes its exit code from the catalog and refuses names the ca
   for (const c of loadCatalog().commands) {
     for (const e of c.errors ?? []) assert.equal(new make(c.name, e.name, 'x').exitCode, e.exitCode, `${c.name} ${e.name}`);
   }
-  // tsc refuses this call (test/codegen-tsc.e2e.test.ts); untyped code gets an error at once.
+  // tsc refuses this call (test/codegen-check.e2e.test.ts); untyped code gets an error at once.
   // @ts-expect-error NOT_IN_CATALOG is not one of login's errors
   assert.throws(() => new CommandError('login', 'NOT_IN_CATALOG', 'x'), /command "login" lists no error NOT_IN_CATALOG/);
 });
