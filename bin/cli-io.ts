@@ -4,6 +4,7 @@
 import type { CallIo, DeadlineHandle } from '../driver/host/protocol.js';
 import type { SessionHostBinding } from '../driver/run.js';
 import { armWatchdog } from '../driver/watchdog.js';
+import { runResult } from '../driver/run-result.js';
 import type { StopCause } from '../driver/stop-cause.js';
 
 export interface CliIo extends CallIo {
@@ -60,7 +61,7 @@ export function processIo(argv: string[]): CliIo {
     },
     armDeadline: (ms: number, message: string): DeadlineHandle => {
       const finalLine = argv.includes('--json')
-        ? JSON.stringify({ ok: false, exitCode: 1, engine: 'chromium', session: null, lines: [], artifacts: [], error: message, durationMs: null, pwd: null })
+        ? JSON.stringify(runResult({ exitCode: 1, engine: 'chromium', error: message }))
         : `[error] ${message}`;
       const dog = armWatchdog({ deadlineMs: ms, finalLine });
       return { browserStarted: (pid) => dog.setBrowserPid(pid), done: () => dog.disarm() };

@@ -76,7 +76,7 @@ function runFlagsToOptions(flags: SharedFlags): RunOptions {
     cdp: flags.cdp,
     headed: flags.headed,
     allowFileUrls: flags.allowFileUrls,
-    inputs: flags.in?.map(String),
+    inputs: flags.in.length ? flags.in : undefined,
     evidence: flags.evidence,
   };
 }

@@ -48,14 +48,14 @@ if found=$(find_chromium); then
   esac
 else
   say "no Chromium found; trying Playwright's download (needs network)"
-  if timeout 180 npx --no-install playwright install chromium >/tmp/gstack-playwright-install.log 2>&1 && found=$(find_chromium); then
+  if timeout 180 npx --no-install playwright-core install chromium >/tmp/gstack-playwright-install.log 2>&1 && found=$(find_chromium); then
     say "installed Playwright's Chromium (${found})"
   else
     say "Playwright's download is not possible here; trying the OS package"
     if { apt_install chromium chromium-headless-shell || apt_install chromium; } && found=$(find_chromium); then
       say "installed Debian's chromium package (${found})"
     else
-      say "could not install a Chromium. Install one yourself: sudo apt-get install -y chromium, or npx playwright install chromium, or set GSTACK_CHROMIUM=/path/to/chrome"
+      say "could not install a Chromium. Install one yourself: sudo apt-get install -y chromium, or npx playwright-core install chromium, or set GSTACK_CHROMIUM=/path/to/chrome"
       exit 3
     fi
   fi

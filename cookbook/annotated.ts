@@ -1,5 +1,6 @@
 // annotated: a screenshot with every interactive ref drawn on it, next to the snapshot.
 import type { Shape } from './types.js';
+import { SENTINEL } from '../driver/catalog.gen.js';
 import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const annotated: Shape = {
@@ -7,7 +8,7 @@ export const annotated: Shape = {
   summary: 'Annotated screenshot: the ref label of every interactive element drawn on the page, plus the snapshot it matches.',
   description:
     'Loads the page, prints the interactive snapshot, then writes `annotated.png` with each ref label drawn over its element, so refs can be matched to what a person (or a vision model) sees. Use it when the snapshot alone does not tell which of several similar controls is which.',
-  evidence: ['ASIDE_DIR=', 'URL=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
+  evidence: ['ASIDE_DIR=', 'URL=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', SENTINEL],
   params: {
     type: 'object',
     additionalProperties: false,

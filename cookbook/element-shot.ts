@@ -1,5 +1,6 @@
 // element-shot: a screenshot of one element, and its text.
 import type { Shape } from './types.js';
+import { SENTINEL } from '../driver/catalog.gen.js';
 import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const elementShot: Shape = {
@@ -7,7 +8,7 @@ export const elementShot: Shape = {
   summary: 'Screenshot of one element (CSS or Playwright selector), with its visible text.',
   description:
     'Loads the page, waits for the element to be visible, and writes a screenshot cropped to it, plus its visible text. The selector is a CSS or Playwright selector (`h1`, `#chart`, `text=Pricing`, `role=button[name="Save"]`); if several elements match, the first is taken and the count is said.',
-  evidence: ['ASIDE_DIR=', 'URL=', 'TEXT_START', 'TEXT_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
+  evidence: ['ASIDE_DIR=', 'URL=', 'TEXT_START', 'TEXT_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', SENTINEL],
   params: {
     type: 'object',
     additionalProperties: false,

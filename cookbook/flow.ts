@@ -1,5 +1,6 @@
 // flow: act on a page by snapshot refs and capture what each action changed.
 import type { Shape } from './types.js';
+import { SENTINEL } from '../driver/catalog.gen.js';
 import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, STEP_WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const flow: Shape = {
@@ -7,7 +8,7 @@ export const flow: Shape = {
   summary: 'Act by ref (click, fill, type, press, check, select) and show the snapshot diff, URL and screenshots before and after.',
   description:
     'Loads the page, takes a compact snapshot (elements with their refs, and the text around them), then for each step finds the element by its accessible role and name in the snapshot, acts on it through its ref (`pg.locator(ref)`), and prints a STEP line, the snapshot diff (what the action changed, messages included; a dialog that opens or closes is one line) and the URL, then what the step caused: its own `CONSOLE_ERRORS=` and `NETWORK_ERRORS=` (only when there are some) and, for a submit the browser blocked, `SUBMIT_BLOCKED=` with the invalid field and its message. Before the diff it waits for the page to settle (no request under way and a quiet DOM, 3 s at most), so a late answer is credited to its own step; a step may also wait for its result (`waitFor`, as after load). Screenshots before (the first screen) and after (the whole page), console errors and failed requests (`NETWORK_ERRORS=`) of the last page at the end. On a non-local target it refuses to act until `confirmed` is true: ask the user first. It never types into password fields.',
-  evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'STEP', 'DIFF_START', 'DIFF_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', 'GSTACK_STEP_OK'],
+  evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'STEP', 'DIFF_START', 'DIFF_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', SENTINEL],
   params: {
     type: 'object',
     additionalProperties: false,

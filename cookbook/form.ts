@@ -1,5 +1,6 @@
 // form: fill a form by its labels and show the result, without submitting it.
 import type { Shape } from './types.js';
+import { SENTINEL } from '../driver/catalog.gen.js';
 import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const form: Shape = {
@@ -7,7 +8,7 @@ export const form: Shape = {
   summary: 'Fill a form by field labels without submitting it; secret fields (passwords, one-time codes) are left for the user.',
   description:
     'Loads the page and fills each field named by its label: text fields get the text, checkboxes and radios are checked for `true` and unchecked for `false`, selects get the option. Password and one-time-code fields are never filled: credentials do not pass through the agent. Nothing is submitted: no Enter, no submit click. Prints a FIELD line per field, a snapshot of the form (secret values never appear), a screenshot and the URL, which stays the one loaded. With no `fields` it only prints the form snapshot, so you learn the labels.',
-  evidence: ['ASIDE_DIR=', 'URL=', 'FIELD', 'SNAPSHOT_START', 'SNAPSHOT_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
+  evidence: ['ASIDE_DIR=', 'URL=', 'FIELD', 'SNAPSHOT_START', 'SNAPSHOT_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', SENTINEL],
   params: {
     type: 'object',
     additionalProperties: false,

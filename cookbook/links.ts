@@ -1,5 +1,6 @@
 // links: the page's same-origin links, checked only where checking is harmless.
 import type { Shape } from './types.js';
+import { SENTINEL } from '../driver/catalog.gen.js';
 import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const links: Shape = {
@@ -7,7 +8,7 @@ export const links: Shape = {
   summary: 'Link check: same-origin links, HEAD-checked on a local target (`LINK <status> <url>`), listed unfetched elsewhere (`LINK ? <url>`).',
   description:
     'Collects the same-origin links of the page (deduplicated, fragments dropped). On a local target (localhost, 127.x, 0.0.0.0, ::1, `*.localhost`, `*.test`) each is requested with HEAD (GET when the server refuses HEAD) from the page\'s own origin, so its cookies apply, and printed as `LINK <status> <url>`. On any other target nothing is fetched: each link is listed as `LINK ? <url>`. Links that look like sign-out or destructive actions (logout, sign-out, delete, remove, cancel, unsubscribe, in the URL after %-decoding or in the link text) are never requested, on any target: they print `LINK ? <url> (not followed: ...)`. The page only hands over its raw `href` attributes: each is resolved outside the page against the address the browser loaded, and same origin means the same scheme, host and port. Each check is a fetch from an isolated world of the page, which the page\'s scripts cannot touch, and never follows a redirect: a link that answers 3xx prints `LINK 3xx <url> (redirect not followed)` (the browser does not tell a script the Location), so a same-origin link cannot lead the check to another site or to a sign-out.',
-  evidence: ['ASIDE_DIR=', 'URL=', 'LINK', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
+  evidence: ['ASIDE_DIR=', 'URL=', 'LINK', 'CONSOLE_ERRORS=', SENTINEL],
   params: {
     type: 'object',
     additionalProperties: false,

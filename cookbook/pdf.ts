@@ -1,5 +1,6 @@
 // pdf: the page as the browser prints it.
 import type { Shape } from './types.js';
+import { SENTINEL } from '../driver/catalog.gen.js';
 import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const pdf: Shape = {
@@ -7,7 +8,7 @@ export const pdf: Shape = {
   summary: "PDF of a live page with the browser's print pipeline (for local HTML or Markdown files use `gstack render` / `gstack pdf`).",
   description:
     'Loads the page and prints it to a PDF under `pwd` with `pg.pdf()` (print media, so the page\'s print stylesheet applies), then prints its path. For a page on the web as the user sees it; to turn local HTML or Markdown into a document use `gstack render --pdf` or `gstack pdf`.',
-  evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'PDF=', 'CONSOLE_ERRORS=', 'GSTACK_STEP_OK'],
+  evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'PDF=', 'CONSOLE_ERRORS=', SENTINEL],
   params: {
     type: 'object',
     additionalProperties: false,

@@ -1,5 +1,6 @@
 // perf: navigation timing and the slowest resources of one page load.
 import type { Shape } from './types.js';
+import { SENTINEL } from '../driver/catalog.gen.js';
 import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, URL_PARAM, script } from './snippets.js';
 
 export const perf: Shape = {
@@ -7,7 +8,7 @@ export const perf: Shape = {
   summary: 'Performance: navigation timing (`NAV=`) and the slowest resources (`RESOURCES=`) of one load.',
   description:
     "Loads the page once and prints the browser's own Navigation Timing for it (`NAV=`: HTTP status, time to first byte, DOMContentLoaded, load, transfer size, in ms from navigation start), the slowest resources it fetched (`RESOURCES=`: url, initiator type, HTTP status, duration ms, transfer bytes) from the Resource Timing buffer, and the failed requests (`NETWORK_ERRORS=`). A resource with a 4xx/5xx status is broken however fast it was; status `null` means the browser could not tell (a cross-origin resource). One load is one sample: compare runs, not single numbers.",
-  evidence: ['ASIDE_DIR=', 'URL=', 'NAV=', 'RESOURCES=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', 'GSTACK_STEP_OK'],
+  evidence: ['ASIDE_DIR=', 'URL=', 'NAV=', 'RESOURCES=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', SENTINEL],
   params: {
     type: 'object',
     additionalProperties: false,

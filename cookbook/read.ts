@@ -1,5 +1,6 @@
 // read: look at a page without touching it — everything an agent needs to understand it.
 import type { Shape } from './types.js';
+import { SENTINEL } from '../driver/catalog.gen.js';
 import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const read: Shape = {
@@ -7,7 +8,7 @@ export const read: Shape = {
   summary: 'Read a page or one part (`selector`): title, interactive snapshot, visible text, screenshot, console errors and failed requests from load.',
   description:
     'Opens the page in its own tab with the console hook installed, then prints the URL and title, the interactive accessibility snapshot (refs you can act on in a later call), the rendered text (`document.body.innerText`, bounded: text hidden with CSS (`display:none`, `visibility:hidden`) is left out, even when it is only hidden until you navigate to it, as a slide deck does with slides far from the current one; text merely scrolled or moved out of view is in it), a full-page screenshot path, the console errors seen since the first byte and the failed requests of the load (`NETWORK_ERRORS=`: 4xx/5xx responses and requests that got no answer). With `selector` the snapshot, text and screenshot cover only the first element it matches: one section of a long page. It only looks: nothing is clicked or typed.',
-  evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'TEXT_START', 'TEXT_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', 'GSTACK_STEP_OK'],
+  evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'TEXT_START', 'TEXT_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', SENTINEL],
   params: {
     type: 'object',
     additionalProperties: false,

@@ -1,5 +1,6 @@
 // responsive: the same page at phone, tablet and desktop widths.
 import type { Shape } from './types.js';
+import { SENTINEL } from '../driver/catalog.gen.js';
 import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const responsive: Shape = {
@@ -7,7 +8,7 @@ export const responsive: Shape = {
   summary: 'Responsive check: full-page screenshots at mobile 375, tablet 768 and desktop 1440, with horizontal-overflow detection.',
   description:
     'Loads the page once per viewport (sized through CDP `Emulation.setDeviceMetricsOverride`, as Aside has no `setViewportSize`; a fresh load, so layout code that reads the width at load runs at that width) and prints a VIEWPORT line (size, document scroll width, whether it overflows horizontally) and a screenshot per viewport taken through CDP too (`Page.captureScreenshot`: the image shows the layout at the viewport width, and is that wide unless the page overflows it; full page by default, `fullPage: false` for the viewport only — a phone page many screens tall is easier to look at that way), then the console errors of all loads, each prefixed with its viewport, and the failed requests of the last load (`NETWORK_ERRORS=`; every load fetches the same page).',
-  evidence: ['ASIDE_DIR=', 'VIEWPORT=', 'SCREENSHOT=', 'URL=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', 'GSTACK_STEP_OK'],
+  evidence: ['ASIDE_DIR=', 'VIEWPORT=', 'SCREENSHOT=', 'URL=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', SENTINEL],
   params: {
     type: 'object',
     additionalProperties: false,

@@ -5,6 +5,7 @@
 // Everything a shape learns about a page it learns in the page (an init script, resource
 // timing), never from Playwright page events (`pg.on`): Aside has no page events that last
 // through a call, and a shape must read the same on both engines.
+import { SENTINEL } from '../driver/catalog.gen.js';
 
 /**
  * The evidence hook: a CDP init script installed before `goto`, so it sees the page from its
@@ -143,7 +144,7 @@ const networkErrors = await pg.evaluate(() => {
 console.log("NETWORK_ERRORS=" + JSON.stringify(networkErrors));`;
 
 export const CLOSE_AND_FINISH = String.raw`await closeTab(pg);
-console.log("GSTACK_STEP_OK");`;
+console.log(${JSON.stringify(SENTINEL)});`;
 
 /**
  * A target is local when it is this machine (or a name reserved for local testing): only there

@@ -1,5 +1,6 @@
 // What a cookbook shape is: a verified flow-script pattern with JSON-schema parameters.
 // The codegen renders shapes into docs and runnable scripts; `gstack cookbook` runs them.
+import type { EvidenceLabel } from '../driver/catalog.gen.js';
 
 /** The JSON-schema subset the shapes use (validated with ajv, rendered into the docs). */
 export interface ParamSchema {
@@ -40,7 +41,7 @@ export interface Shape {
   /** A short paragraph for the docs: what it does, step by step. */
   description: string;
   /** The catalog evidence labels the script prints (a test checks they exist in the catalog). */
-  evidence: string[];
+  evidence: EvidenceLabel[];
   /** JSON schema of PARAMS; every non-required property has a default. */
   params: ShapeParams;
   /** Example parameters: the generated runnable script and the docs use them. */

@@ -1,10 +1,14 @@
-// Loads the command catalog (driver/catalog.json) and validates it against its JSON schema.
-// Everything user-facing — sandbox globals, CLI flags, generated docs — is built from it.
-import { existsSync, readFileSync } from 'node:fs';
+// The command catalog's types and the code's view of it. Everything user-facing — sandbox
+// globals, CLI flags, generated docs — is built from driver/catalog.json, which `npm run gen`
+// validates (templates/catalog-file.ts: its JSON schema and the rules a schema cannot say) and
+// writes into driver/catalog.gen.ts. At run time the catalog comes from there: no call reads
+// the file or compiles the schema.
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
-import { createHash } from 'node:crypto';
+// A namespace import: the codegen loads this file too, and must run even when the generated
+// file it is about to replace lacks an export (a catalog.gen.ts from before CATALOG_JSON).
+import * as generated from './catalog.gen.js';
 
 export type Support = 'yes' | 'no' | 'partial';
 export interface ApiEntry {
@@ -33,6 +37,8 @@ export interface Flag {
   default?: unknown;
   description: string;
   placeholder?: string;
+  /** A string flag given once per value (`--domain a --domain b`): the code reads a list. */
+  repeatable?: boolean;
   /** gstack render: the step this flag opens (a flag named like its step) or configures. */
   step?: RenderStepKind;
   /** Set by resolveCommand on a flag that comes from the catalog's shared flags. */
@@ -156,54 +162,10 @@ export function projectRoot(): string {
 
 /** The package root, found once per process. */
 export const PROJECT_ROOT = projectRoot();
+/** The catalog's source, for tools and tests; the code reads loadCatalog(). */
 export const CATALOG_PATH = join(PROJECT_ROOT, 'driver', 'catalog.json');
-export const CATALOG_SCHEMA_PATH = join(PROJECT_ROOT, 'driver', 'catalog.schema.json');
 
 export class CatalogError extends Error {}
-
-type Validator = ((data: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
-
-/** The validator precompiled at build time (bin/postbuild.mjs) when it matches the schema on
- * disk; otherwise ajv compiles the schema here (running from source, or a schema edited since
- * the build). */
-function schemaValidator(): Validator {
-  const require = createRequire(import.meta.url);
-  const schemaText = readFileSync(CATALOG_SCHEMA_PATH, 'utf8');
-  try {
-    const pre = require(join(PROJECT_ROOT, 'dist', 'driver', 'catalog-validate.cjs')) as Validator & { default?: Validator; schemaHash?: string };
-    const fn = (pre.default ?? pre) as Validator;
-    if (pre.schemaHash === createHash('sha256').update(schemaText).digest('hex') && typeof fn === 'function') return fn;
-  } catch {
-    /* not built: compile below */
-  }
-  const Ajv = require('ajv') as typeof import('ajv').default;
-  return new Ajv({ allErrors: true, allowUnionTypes: true }).compile(JSON.parse(schemaText)) as Validator;
-}
-
-/** Validates a catalog object; throws CatalogError listing every schema violation, a flag
- * group that does not exist, or a flag name (or alias) a command would have twice. */
-export function validateCatalog(data: unknown): asserts data is Catalog {
-  const validate = schemaValidator();
-  if (!validate(data)) {
-    const msgs = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
-    throw new CatalogError(`driver/catalog.json does not match its schema:\n  ${msgs.join('\n  ')}`);
-  }
-  const catalog = data as Catalog;
-  // A shared flag no command takes would be documented and parsed nowhere: a forgotten list entry.
-  for (const f of catalog.sharedFlags ?? []) {
-    const takers = catalog.commands.filter((c) => (c.sharedFlags ?? []).some((r) => (typeof r === 'string' ? r : r.name) === f.name));
-    if (!takers.length) throw new CatalogError(`driver/catalog.json: no command takes the shared flag --${f.name}; add it to the sharedFlags of the commands that accept it`);
-  }
-  for (const c of catalog.commands) {
-    const seen = new Set<string>();
-    for (const f of resolveCommand(c, catalog).flags) {
-      for (const n of [f.name, ...(f.aliases ?? [])]) {
-        if (seen.has(n)) throw new CatalogError(`driver/catalog.json: command "${c.name}" has the flag --${n} twice (check its flag groups and aliases)`);
-        seen.add(n);
-      }
-    }
-  }
-}
 
 function isGroupRef(f: Flag | FlagGroupRef): f is FlagGroupRef {
   return 'group' in f;
@@ -230,15 +192,11 @@ export function resolveCommand(c: CatalogCommand, catalog: Catalog): Command {
   return { ...rest, flags: [...own, ...shared] };
 }
 
-let cached: Catalog | undefined;
-
-/** The validated catalog (read once per process). */
-export function loadCatalog(path = CATALOG_PATH): Catalog {
-  if (cached && path === CATALOG_PATH) return cached;
-  const data = JSON.parse(readFileSync(path, 'utf8'));
-  validateCatalog(data);
-  if (path === CATALOG_PATH) cached = data;
-  return data;
+/** The catalog, as `npm run gen` validated it and wrote it into driver/catalog.gen.ts. */
+export function loadCatalog(): Catalog {
+  const catalog = generated.CATALOG_JSON as Catalog | undefined;
+  if (!catalog) throw new CatalogError('driver/catalog.gen.ts has no CATALOG_JSON: run `npm run gen`.');
+  return catalog;
 }
 
 export function commandSpec(name: string, catalog = loadCatalog()): Command {

@@ -1,26 +1,27 @@
 // Failures a command names in the catalog (`commands[].errors` in driver/catalog.json). Code
-// throws them by name; the exit code comes from the catalog, so the error table the skills
-// show and the exit code a caller sees cannot disagree. A name the catalog does not list is a
-// programming error and throws CatalogError at once.
-import { CatalogError, commandSpec } from './catalog.js';
-import { EXIT, type ExitName } from './catalog.gen.js';
+// throws them by name; the exit code comes from the catalog (COMMAND_ERRORS, generated into
+// driver/catalog.gen.ts), so the error table the skills show and the exit code a caller sees
+// cannot disagree, and a name the catalog does not list does not compile.
+import { COMMAND_ERRORS, type CommandErrorName, type CommandWithErrors, type ExitName } from './catalog.gen.js';
 import { GstackError } from './errors.js';
 
+/** `new CommandError(command, name, message)`: the name one of that command's, checked by tsc. */
+type CommandErrorArgs = { [C in CommandWithErrors]: [command: C, code: CommandErrorName<C>, message: string] }[CommandWithErrors];
+
 export class CommandError extends GstackError {
+  readonly command: CommandWithErrors;
+  readonly code: CommandErrorName<CommandWithErrors>;
   /** `message` is the one line the user sees: what happened, then the next step. */
-  constructor(
-    readonly command: string,
-    readonly code: string,
-    message: string,
-  ) {
-    const spec = commandSpec(command).errors?.find((e) => e.name === code);
-    if (!spec) throw new CatalogError(`driver/catalog.json: command "${command}" lists no error ${code}`);
-    super(message, exitName(spec.exitCode));
+  constructor(...[command, code, message]: CommandErrorArgs) {
+    super(message, exitOf(command, code));
+    this.command = command;
+    this.code = code;
   }
 }
 
-function exitName(code: number): ExitName {
-  const name = (Object.keys(EXIT) as ExitName[]).find((n) => EXIT[n] === code);
-  if (!name) throw new CatalogError(`driver/catalog.json: exit code ${code} is not one of the catalog's exitCodes`);
-  return name;
+function exitOf(command: CommandWithErrors, code: string): ExitName {
+  const exit = (COMMAND_ERRORS[command] as Readonly<Record<string, ExitName>>)[code];
+  // Only an untyped caller (plain JavaScript, a cast) gets here with a name the catalog lacks.
+  if (exit === undefined) throw new TypeError(`driver/catalog.json: command "${command}" lists no error ${code}`);
+  return exit;
 }

@@ -2,7 +2,7 @@
 // gives its kind; AgentError, what a flow script sees thrown; and rewriteError, which turns any
 // error a Page/Locator call throws into a message an agent can act on (what happened, then what
 // to do next), so the final `[error]` line is always actionable.
-import { EXIT, type ExitCode, type ExitName } from './catalog.gen.js';
+import { EXIT, SENTINEL, type ExitCode, type ExitName } from './catalog.gen.js';
 
 /** A failure that ends a command: a message written for its reader (what happened, then the
  * next step) and the exit code of its kind (catalog "exitCodes"). Every error that sets an exit
@@ -182,7 +182,7 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
       const extra =
         m[1] === 'require' ? ' Use the globals fs, path and Buffer instead of modules.'
         : m[1].startsWith('set') || m[1].startsWith('clear') ? ' Use `await sleep(ms)` to wait.'
-        : m[1] === 'process' ? ' A flow script cannot exit or read the environment: end it by printing GSTACK_STEP_OK, or throw to fail.'
+        : m[1] === 'process' ? ` A flow script cannot exit or read the environment: end it by printing ${SENTINEL}, or throw to fail.`
         : '';
       return `${m[1]} is not available in a flow script (no Node globals).${extra}${available}`;
     }

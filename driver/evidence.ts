@@ -9,6 +9,7 @@
 // page.ts's `Tabs`; when evidence is taken is the engines'.
 import { randomBytes } from 'node:crypto';
 import { EVIDENCE_HOOK_SOURCE } from '../cookbook/snippets.js';
+import { SENTINEL } from './catalog.gen.js';
 
 /** What one open tab of a failed call showed. */
 export interface TabEvidence {
@@ -214,7 +215,7 @@ const ASIDE_RUNTIME = String.raw`function __gstackEvidenceRuntime(cfg) {
   // The script's console, watched for the sentinel: a script that ends without it failed too.
   let sawSentinel = false;
   const log = (...a) => {
-    if (a.length === 1 && a[0] === "GSTACK_STEP_OK") sawSentinel = true;
+    if (a.length === 1 && a[0] === ${JSON.stringify(SENTINEL)}) sawSentinel = true;
     console.log(...a);
   };
   const ownConsole = Object.freeze({ log, info: log, warn: log, error: log, debug: log });

@@ -42,6 +42,7 @@ import type { Confinement } from './confined-fs.js';
 import { checkCdp, everyString, memberKey, plainData, policies, type PolicyTable } from './playwright-policy.js';
 import { isFileUrl, plainUrl } from './url-policy.js';
 import { defuseSentinel, pageCallbackScope } from './output.js';
+import { SENTINEL } from './catalog.gen.js';
 
 export interface MembraneOptions {
   /** Every file a script's API call reads or writes goes through this (pwd only). */
@@ -133,7 +134,7 @@ type Confiner = (m: Membrane, a: unknown[], call: Call, target: any) => unknown;
 
 export class CallEnded extends AgentError {
   constructor() {
-    super('This call has ended: its tabs, context and files are closed. Keep the whole flow in one script, and await every step before printing GSTACK_STEP_OK.', 'CALL_ENDED');
+    super(`This call has ended: its tabs, context and files are closed. Keep the whole flow in one script, and await every step before printing ${SENTINEL}.`, 'CALL_ENDED');
   }
 }
 sealScriptFacing(CallEnded);

@@ -174,7 +174,7 @@ export function defuseSentinel<T>(value: T, seen: Set<object> = new Set()): T {
 /**
  * Whether the script spelled the sentinel where it printed it: some frame of the call's stack in
  * the script (`flow.js:LINE:COL`, at the called function's name) is a call whose first argument
- * is the literal `"GSTACK_STEP_OK"` — `console.log("GSTACK_STEP_OK")`, or a helper of the
+ * is the sentinel as a string literal (`console.log(SENTINEL)` spelled out in the script), or a helper of the
  * script's own called so. A value the script computed (a page's title, upper-cased text, a
  * decoded cookie) prints the same string from a line that does not spell it: it is not the
  * script's success line, however it was made.
@@ -193,7 +193,7 @@ export function sentinelSpelledAt(source: string, stack: string): boolean {
 
 /** How one printed value may be read. */
 export interface LineOptions {
-  /** The script itself printed this as one string (console.log("GSTACK_STEP_OK")), outside
+  /** The script itself printed this as one string (console.log(SENTINEL)), outside
    * any page callback: only such a line can be the sentinel. Default true (an engine, such as
    * Aside, that reports plain lines). */
   sentinel?: boolean;
@@ -229,11 +229,11 @@ export class OutputFilter {
 
   /** Feed one logical output line (may contain newlines; each is treated as a line). A
    * sentinel counts only as the whole of a single-line value that may be one (`opts`): a
-   * GSTACK_STEP_OK line inside page text the script printed is just text. */
+   * sentinel line inside page text the script printed is just text. */
   write(text: string, opts: LineOptions = {}): void {
     const lines = wellFormed(text).split(/\r?\n|\r/);
     // Exactly the sentinel as printed: a value that only becomes it once the filter has
-    // stripped a control or an invisible character from it (a page's "GSTACK_STEP_OK\x1b[0m")
+    // stripped a control or an invisible character from it (a page's sentinel followed by "\x1b[0m")
     // is page text, not the script's own line.
     const mayBeSentinel = opts.sentinel !== false && !opts.unspelled && lines.length === 1 && lines[0] === SENTINEL;
     if (opts.unspelled && lines.length === 1 && lines[0] === SENTINEL) {

@@ -26,6 +26,7 @@ import type { EngineChoice } from './engines/select.js';
 import type { OpenedContext } from './engines/chromium.js';
 import type { DeadlineHandle } from './host/protocol.js';
 import { FLAG_DEFAULTS, type ExitCode } from './catalog.gen.js';
+import { runResult, type RunResult, type RunSessionInfo } from './run-result.js';
 
 /** What a session host lends a call: the browser it keeps on its session's profile. */
 export interface SessionHostBinding {
@@ -86,24 +87,7 @@ export interface RunOptions {
   evidence?: boolean;
 }
 
-export interface RunResult {
-  ok: boolean;
-  exitCode: ExitCode;
-  engine: EngineName | null;
-  session: { key: string; source: string; slug: string; profile: string | null; ephemeral: boolean };
-  lines: string[];
-  /** Files the script wrote under pwd (copied paths when `out` was given). */
-  artifacts: string[];
-  /** The message of the final `[error]` line, or null on success. */
-  error: string | null;
-  durationMs: number;
-  /** This call's artifact directory (it outlives the call). */
-  pwd: string | null;
-  /** A failed call's evidence, one entry per tab that was open (driver/evidence.ts), with
-   * screenshot paths as reported (the `--out` copy when given); null when the call succeeded,
-   * evidence was off, or the call failed before a script ran. */
-  evidence: TabEvidence[] | null;
-}
+export type { RunResult } from './run-result.js';
 
 // The flags' defaults, from the catalog (a library caller that leaves an option out gets the
 // same as the CLI).
@@ -178,7 +162,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   const filter = new OutputFilter({ maxBytes: options.maxOutput ?? DEFAULT_MAX_OUTPUT, emit: (l) => options.onLine?.(l) });
   const key: SessionKey = resolveSessionKey({ session: options.session, cwd: options.cwd, env });
   const paths = sessionPaths(key.slug, env);
-  const session: RunResult['session'] = { key: key.key, source: key.source, slug: key.slug, profile: null, ephemeral: !!options.ephemeral };
+  const session: RunSessionInfo = { key: key.key, source: key.source, slug: key.slug, profile: null, ephemeral: !!options.ephemeral };
   let engine: EngineName | null = null;
   let pwd: string | null = null;
   let artifacts: string[] = [];
@@ -197,7 +181,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     // Sessions (issue 4): the at-most-daily sweep of idle sessions, after the lock is released.
     // One stat on most calls; never throws.
     if (pwd) await maybeHousekeep({ env });
-    return { ok: exitCode === 0, exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : oneLine(error), durationMs, pwd, evidence };
+    return runResult({ exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : oneLine(error), durationMs, pwd, evidence });
   };
 
   if (typeof script !== 'string' || !script.trim()) {
@@ -337,7 +321,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         : !filter.sawSentinel
         ? `The script finished without printing ${SENTINEL}. End every flow with console.log("${SENTINEL}") after its last step, so success is explicit.`
         : filter.errorAfterSentinel
-          ? 'The script printed an error line after GSTACK_STEP_OK; treat the call as failed and read the lines above.'
+          ? `The script printed an error line after ${SENTINEL}; treat the call as failed and read the lines above.`
           : null;
     if (failure === null) return finish(0, null);
     // 5. A failed call explains itself: the evidence its engine took, just before the [error]

@@ -3,9 +3,9 @@
 // sentinel, engine and probe-outcome unions, exit codes, script API types, each command's
 // flags and defaults) come from the catalog and a disagreement is a compile error.
 //
-// Owns: turning the catalog into TypeScript source text. It reads the catalog through
-// driver/catalog.ts only (which imports nothing generated), so a catalog change can always
-// be regenerated, even one that breaks the code that uses the generated file.
+// Owns: turning the catalog into TypeScript source text, the catalog itself included
+// (CATALOG_JSON, which driver/catalog.ts hands the code, so no call reads the JSON file). The
+// catalog it is given was read and validated by templates/catalog-file.ts.
 import type { Catalog, Command, Flag } from '../driver/catalog.js';
 import { resolveCommand } from '../driver/catalog.js';
 
@@ -17,6 +17,7 @@ const lit = (v: unknown) => JSON.stringify(v);
 const doc = (s: string, indent = '') => `${indent}/** ${s.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ').trim()} */`;
 
 function flagType(f: Flag): string {
+  if (f.repeatable) return 'string[]';
   if (f.choices) return f.choices.map(lit).join(' | ');
   switch (f.type) {
     case 'string':
@@ -31,13 +32,18 @@ function flagType(f: Flag): string {
   }
 }
 
-/** A flag the parser always fills (a default, a boolean or a count) is required in the type. */
-const alwaysSet = (f: Flag) => f.default !== undefined || f.type === 'boolean' || f.type === 'count';
+/** A flag given once per value: an array flag, or a string flag the catalog marks repeatable. */
+const isList = (f: Flag) => f.type === 'array' || f.repeatable === true;
 
-/** The typed view of a command's parsed flags, and its reader from yargs' argv. */
-function flagsCode(typeName: string, flags: Flag[]): string {
+/** A flag the reader always fills (a default, a boolean, a count or a list) is required in the type. */
+const alwaysSet = (f: Flag) => f.default !== undefined || f.type === 'boolean' || f.type === 'count' || isList(f);
+
+/** The typed view of a command's parsed flags, and (with `reader`) its reader from yargs' argv. */
+function flagsCode(typeName: string, flags: Flag[], reader = true): string {
   const fields = flags.map((f) => `${doc(`--${f.name}: ${f.description}`, '  ')}\n  ${camel(f.name)}${alwaysSet(f) ? '' : '?'}: ${flagType(f)};`);
   const reads = flags.map((f) => {
+    // yargs gives a repeated flag as an array and a single one as a value: a list either way.
+    if (isList(f)) return `    ${camel(f.name)}: list(argv[${lit(f.name)}]),`;
     const fallback = f.default !== undefined ? ` ?? ${lit(f.default)}` : f.type === 'boolean' ? ' ?? false' : f.type === 'count' ? ' ?? 0' : '';
     return `    ${camel(f.name)}: (argv[${lit(f.name)}] as ${flagType(f)} | undefined)${fallback},`;
   });
@@ -45,8 +51,42 @@ function flagsCode(typeName: string, flags: Flag[]): string {
     `export interface ${typeName} {`,
     ...fields,
     '}',
+    ...(reader
+      ? [
+          '',
+          `/** The ${typeName} of one invocation, from yargs' argv (which has already checked types and choices). */`,
+          `export function read${typeName}(argv: Record<string, unknown>): ${typeName} {`,
+          '  return {',
+          reads.join('\n'),
+          '  };',
+          '}',
+        ]
+      : []),
+  ].join('\n');
+}
+
+type Positional = NonNullable<Command['positionals']>[number];
+
+function positionalType(p: Positional): string {
+  if (p.variadic) return 'string[]';
+  return p.choices ? p.choices.map(lit).join(' | ') : 'string';
+}
+
+/** A command's positionals by their catalog names, and their reader from yargs' argv. */
+function positionalsCode(typeName: string, positionals: Positional[]): string {
+  const fields = positionals.map((p) => `${doc(`<${p.name}>: ${p.description}`, '  ')}\n  ${camel(p.name)}${p.required || p.variadic ? '' : '?'}: ${positionalType(p)};`);
+  const reads = positionals.map((p) => {
+    const v = `argv[${lit(p.name)}]`;
+    if (p.variadic) return `    ${camel(p.name)}: list(${v}),`;
+    const value = p.choices ? `String(${v}) as ${positionalType(p)}` : `String(${v})`;
+    return `    ${camel(p.name)}: ${p.required ? value : `${v} === undefined ? undefined : ${value}`},`;
+  });
+  return [
+    `export interface ${typeName} {`,
+    ...fields,
+    '}',
     '',
-    `/** The ${typeName} of one invocation, from yargs' argv (which has already checked types and choices). */`,
+    `/** The ${typeName} of one invocation, from yargs' argv (which has already checked choices and that required ones are there). */`,
     `export function read${typeName}(argv: Record<string, unknown>): ${typeName} {`,
     '  return {',
     reads.join('\n'),
@@ -60,6 +100,16 @@ export function renderCode(catalog: Catalog): string {
   if (!engineFlag?.choices) throw new Error('driver/catalog.json: the shared --engine flag must list its choices');
   const commands: Command[] = catalog.commands.map((c) => resolveCommand(c, catalog));
   const shared = catalog.sharedFlags ?? [];
+  // The fields of the one JSON object `--json` prints (driver/run-result.ts builds it), as the
+  // shared flag's description names them: a field renamed there is a compile error there.
+  const jsonFlag = shared.find((f) => f.name === 'json');
+  const runResultFields = /`\{ ([a-zA-Z, ]+) \}`/.exec(jsonFlag?.description ?? '')?.[1].split(', ');
+  if (!runResultFields) throw new Error('driver/catalog.json: the shared --json flag must name its fields as `{ a, b, ... }`');
+  const exitName = (code: number) => {
+    const e = catalog.exitCodes.find((x) => x.code === code);
+    if (!e) throw new Error(`driver/catalog.json: exit code ${code} is not one of the catalog's exitCodes`);
+    return e.name;
+  };
   const out: string[] = [
     '// AUTO-GENERATED from driver/catalog.json by templates/gen-code.ts. Do not edit: edit the catalog and run `npm run gen`.',
     '//',
@@ -77,8 +127,7 @@ export function renderCode(catalog: Catalog): string {
     "export type EngineName = Exclude<EngineChoice, 'auto'>;",
     '',
     '/** What the Aside readiness probe can say. */',
-    `export const PROBE_OUTCOMES = [${catalog.probeOutcomes.map((p) => lit(p.name)).join(', ')}] as const;`,
-    'export type ProbeOutcome = (typeof PROBE_OUTCOMES)[number];',
+    `export type ProbeOutcome = ${catalog.probeOutcomes.map((p) => lit(p.name)).join(' | ')};`,
     '',
     '/** Exit codes by name. */',
     'export const EXIT = {',
@@ -88,11 +137,30 @@ export function renderCode(catalog: Catalog): string {
     'export type ExitCode = (typeof EXIT)[ExitName];',
     '',
     '/** The evidence labels the cookbook and the runner print. */',
-    `export const EVIDENCE_LABELS = [${catalog.evidenceLabels.map((l) => lit(l.label)).join(', ')}] as const;`,
+    `export type EvidenceLabel = ${catalog.evidenceLabels.map((l) => lit(l.label)).join(' | ')};`,
+    '',
+    '/** The fields of the object `--json` prints for a script call (the shared flag\'s description). */',
+    `export const RUN_RESULT_FIELDS = [${runResultFields.map(lit).join(', ')}] as const;`,
+    'export type RunResultField = (typeof RUN_RESULT_FIELDS)[number];',
     '',
     '/** Every `gstack` command. */',
     `export const COMMAND_NAMES = [${commands.map((c) => lit(c.name)).join(', ')}] as const;`,
     'export type CommandName = (typeof COMMAND_NAMES)[number];',
+    '',
+    '/** Each command\'s own failures (catalog `commands[].errors`), by name, with the exit they end the call with. */',
+    'export const COMMAND_ERRORS = {',
+    ...commands
+      .filter((c) => c.errors?.length)
+      .map((c) => `  ${lit(c.name)}: {\n${c.errors!.map((e) => `${doc(e.when, '    ')}\n    ${e.name}: ${lit(exitName(e.exitCode))},`).join('\n')}\n  },`),
+    '} as const satisfies Partial<Record<CommandName, Record<string, ExitName>>>;',
+    'export type CommandWithErrors = keyof typeof COMMAND_ERRORS;',
+    '/** The error names of command C: a name the catalog does not list does not compile. */',
+    'export type CommandErrorName<C extends CommandWithErrors> = C extends CommandWithErrors ? keyof (typeof COMMAND_ERRORS)[C] & string : never;',
+    '',
+    '/** A flag value yargs gives once or, repeated, as an array: always a list. */',
+    'function list(v: unknown): string[] {',
+    '  return v === undefined || v === null ? [] : (Array.isArray(v) ? v : [v]).map(String);',
+    '}',
     '',
     '// ---- The script API: its types (catalog "types"), the Page a script gets, every global ----',
     '',
@@ -113,13 +181,22 @@ export function renderCode(catalog: Catalog): string {
     'export type GlobalName = keyof ScriptGlobals;',
     `export const GLOBAL_NAMES = [${catalog.globals.map((g) => lit(g.name)).join(', ')}] as const satisfies readonly GlobalName[];`,
     '',
-    '// ---- Each command\'s flags: their names, types and defaults ----',
+    '// ---- Each command\'s flags and positionals: their names, types and defaults ----',
     '',
     flagsCode('SharedFlags', shared),
     '',
   ];
+  out.push(
+    '// ---- The catalog itself (driver/catalog.json, validated by `npm run gen`): driver/catalog.ts types it ----',
+    '',
+    `export const CATALOG_JSON: unknown = ${JSON.stringify(catalog, null, 1)};`,
+    '',
+  );
   for (const c of commands) {
-    out.push(flagsCode(`${pascal(c.name)}Flags`, c.flags), '');
+    // A command of ordered steps (render) reads its raw tokens (render/cli/cli-args.ts): yargs'
+    // argv loses the order, so it gets no argv reader.
+    out.push(flagsCode(`${pascal(c.name)}Flags`, c.flags, !c.flags.some((f) => f.step)), '');
+    if (c.positionals?.length) out.push(positionalsCode(`${pascal(c.name)}Positionals`, c.positionals), '');
   }
   const renderFlags = commands.find((c) => c.name === 'render')?.flags ?? [];
   const stepFlags = renderFlags.filter((f) => f.step && f.step === f.name);

@@ -14,7 +14,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
-import { loadCatalog, resolveCommand, type Catalog, type Flag } from '../driver/catalog.js';
+import { resolveCommand, type Catalog, type Flag } from '../driver/catalog.js';
+import { readCatalogFile } from './catalog-file.js';
 import { SHAPES, buildScript, type ParamSchema, type Shape } from '../cookbook/index.js';
 import { paramType } from '../cookbook/list.js';
 import { EVIDENCE_HOOK, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS } from '../cookbook/snippets.js';
@@ -175,7 +176,7 @@ function checkFrontMatter(path: string, content: string): void {
 
 /** Renders every generated file in memory. Throws TemplateError on any template problem. */
 export function renderAll(): GeneratedFile[] {
-  const catalog = loadCatalog(join(ROOT, 'driver', 'catalog.json'));
+  const catalog = readCatalogFile(join(ROOT, 'driver', 'catalog.json'));
   const shapes = SHAPES.map((s) => ({
     ...s,
     params: paramRows(s),
@@ -297,9 +298,11 @@ export function generate(log: (line: string) => void): void {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const checkOnly = process.argv.slice(2).includes('--check');
+  // --quiet (the build's check): only what is wrong is printed.
+  const quiet = process.argv.slice(2).includes('--quiet');
   try {
     if (checkOnly) {
-      const ok = check((l) => console.log(l));
+      const ok = check((l) => (quiet && l.startsWith('FRESH: ') ? undefined : console.log(l)));
       if (!ok) console.log('[error] generated/ is stale: run `npm run gen` and commit the result.');
       process.exitCode = ok ? 0 : 1;
     } else {

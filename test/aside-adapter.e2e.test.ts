@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, delimiter } from 'node:path';
@@ -136,11 +137,14 @@ test('timeout: aside repl and the browser it started are killed; the error says 
   // A private TMPDIR makes every process of this call (the CLI's browser profile lives there)
   // findable by its command line afterwards.
   const tmp = mkdtempSync(join(tmpdir(), 'gstack-aside-timeout-'));
+  // The aside CLI carries the script in its arguments: a word only this call's script has
+  // finds it, and never another test file's (or agent's) script that also sleeps.
+  const mark = `timeout-call-${randomUUID()}`;
   const t0 = Date.now();
   const { outcome, lines } = await run(
     `const pg = await openTab(${JSON.stringify(base + '/index.html')});
      console.log("OPENED");
-     await sleep(60000);
+     await sleep(60000); /* ${mark} */
      console.log("GSTACK_STEP_OK");`,
     // 8 s: time enough for the double's browser to open the page on a slow, busy machine.
     { timeoutMs: 8000, env: asideEnv({ TMPDIR: tmp, ASIDE_DOUBLE_HOME: join(tmp, 'runs') }) },
@@ -156,7 +160,7 @@ test('timeout: aside repl and the browser it started are killed; the error says 
   for (let i = 0; i < 20; i++) {
     left = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
       .split('\n')
-      .filter((l) => l.includes(tmp) || l.includes('await sleep(60000)'));
+      .filter((l) => l.includes(tmp) || l.includes(mark));
     if (!left.length) break;
     await new Promise((r) => setTimeout(r, 250));
   }

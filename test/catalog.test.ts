@@ -3,13 +3,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { commandSpec, loadCatalog, validateCatalog, CATALOG_PATH, CatalogError } from '../driver/catalog.js';
+import { commandSpec, loadCatalog, CATALOG_PATH, CatalogError } from '../driver/catalog.js';
+import { validateCatalog } from '../templates/catalog-file.js';
 import { CHROMIUM_GLOBALS, runInSandbox } from '../driver/sandbox.js';
 
 const catalog = loadCatalog();
 
 test('catalog.json matches catalog.schema.json', () => {
   validateCatalog(JSON.parse(readFileSync(CATALOG_PATH, 'utf8')));
+});
+
+test('the code reads the catalog `npm run gen` validated and wrote, never the file', () => {
+  assert.deepEqual(loadCatalog(), JSON.parse(readFileSync(CATALOG_PATH, 'utf8')), 'driver/catalog.gen.ts is stale: run npm run gen');
+  // No call reads catalog.json or compiles its schema: only the codegen does (templates/catalog-file.ts).
+  const source = readFileSync(new URL('../driver/catalog.ts', import.meta.url), 'utf8');
+  assert.doesNotMatch(source, /readFileSync|require\(|from 'ajv'|from '\.\.\/templates\//);
 });
 
 test('a catalog that breaks the schema is rejected with the offending path', () => {

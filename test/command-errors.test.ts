@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommandError } from '../driver/command-errors.js';
-import { CatalogError, loadCatalog, PROJECT_ROOT } from '../driver/catalog.js';
+import { loadCatalog, PROJECT_ROOT } from '../driver/catalog.js';
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -21,8 +21,11 @@ test('every catalog command error is thrown by name somewhere in the code', () =
 });
 
 test('CommandError takes its exit code from the catalog and refuses names the catalog does not list', () => {
+  const make = CommandError as unknown as new (command: string, code: string, message: string) => CommandError;
   for (const c of loadCatalog().commands) {
-    for (const e of c.errors ?? []) assert.equal(new CommandError(c.name, e.name, 'x').exitCode, e.exitCode, `${c.name} ${e.name}`);
+    for (const e of c.errors ?? []) assert.equal(new make(c.name, e.name, 'x').exitCode, e.exitCode, `${c.name} ${e.name}`);
   }
-  assert.throws(() => new CommandError('login', 'NOT_IN_CATALOG', 'x'), CatalogError);
+  // tsc refuses this call (test/codegen-check.e2e.test.ts); untyped code gets an error at once.
+  // @ts-expect-error NOT_IN_CATALOG is not one of login's errors
+  assert.throws(() => new CommandError('login', 'NOT_IN_CATALOG', 'x'), /command "login" lists no error NOT_IN_CATALOG/);
 });

@@ -5,10 +5,15 @@
 //
 // unit: files in parallel, and no browser: GSTACK_CHROMIUM names no file, so a unit test that
 // starts Chromium after all fails with "No Chromium found" instead of quietly slowing the tier.
-// e2e: one file at a time: the suites share the per-user render host and look for their own
-// leftover processes by command line, so side by side they would fail each other
-// (docs/ARCHITECTURE.md, "Tests").
+// e2e: several files at a time. Each file has its own GSTACK_HOME and runtime directory
+// (isolatedEnv in test/helpers/cli.ts), so no two share a profile, a session host, the render
+// host or a socket, and a file that looks for its leftover processes by a profile path sees
+// only its own (docs/ARCHITECTURE.md, "Tests"). GSTACK_TEST_CONCURRENCY overrides the number.
+// Each e2e file runs as its own `node --test`, its output printed in one block when it ends
+// (side by side, lines would interleave), and the run ends with every file's wall time,
+// slowest first: the list to cut from when the tier grows slow.
 import { spawn } from 'node:child_process';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2E_SUFFIX, testFiles, tierOf, type Tier } from './helpers/test-tiers.js';
 
@@ -16,8 +21,10 @@ const TEST_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /** Unit files are small and often wait on child processes and timers, so more of them than
  * cores keeps both cores busy: on a loaded 2-core machine 4 at a time ran the tier in 188 s
- * where 2 took 256 s (about 34 s of CPU in all). */
-const CONCURRENCY: Record<Tier, number> = { unit: 4, e2e: 1 };
+ * where 2 took 256 s (about 34 s of CPU in all). E2e files wait on browsers, servers and
+ * hosts much of the time too; see E2E_CONCURRENCY. */
+const E2E_CONCURRENCY = 3;
+const CONCURRENCY: Record<Tier, number> = { unit: 4, e2e: Number(process.env.GSTACK_TEST_CONCURRENCY) || E2E_CONCURRENCY };
 
 /** Not a path any Chromium lives at: the unit tier has no browser. */
 const NO_BROWSER = '/nonexistent/unit-tests-run-without-a-browser';
@@ -36,9 +43,48 @@ function main(argv: string[]): Promise<number> {
   }
   const files = named.length ? named : testFiles(TEST_DIR, tier);
   const options = rest.filter((a) => !named.includes(a));
-  const env = tier === 'unit' ? { ...process.env, GSTACK_CHROMIUM: NO_BROWSER } : process.env;
+  if (tier === 'e2e') return runEachFile(files, options, CONCURRENCY.e2e);
+  const env = { ...process.env, GSTACK_CHROMIUM: NO_BROWSER };
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY[tier]}`, ...options, ...files], { stdio: 'inherit', env });
   return new Promise((done) => child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0))));
+}
+
+interface FileRun {
+  file: string;
+  ms: number;
+  code: number;
+}
+
+/** `node --test` on one file, its stdout and stderr kept together until it ends. */
+function runOne(file: string, options: string[]): Promise<FileRun & { output: string }> {
+  const started = Date.now();
+  const reporter = options.some((o) => o.startsWith('--test-reporter')) ? [] : ['--test-reporter=spec'];
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...reporter, ...options, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+  return new Promise((done) =>
+    child.on('close', (code, signal) => done({ file, ms: Date.now() - started, code: code ?? (signal ? 1 : 0), output })),
+  );
+}
+
+async function runEachFile(files: string[], options: string[], concurrency: number): Promise<number> {
+  const queue = [...files];
+  const runs: FileRun[] = [];
+  const started = Date.now();
+  const worker = async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const { output, ...run } = await runOne(file, options);
+      runs.push(run);
+      process.stdout.write(`\n# ${relative(process.cwd(), file)} (${(run.ms / 1000).toFixed(1)} s, exit ${run.code})\n${output}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+  const failed = runs.filter((r) => r.code !== 0);
+  process.stdout.write(`\n# e2e: ${files.length} files, ${concurrency} at a time, in ${((Date.now() - started) / 1000).toFixed(1)} s; by wall time:\n`);
+  for (const r of [...runs].sort((a, b) => b.ms - a.ms)) process.stdout.write(`#   ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.code === 0 ? 'ok    ' : 'FAILED'}  ${relative(process.cwd(), r.file)}\n`);
+  if (failed.length) process.stdout.write(`# failed: ${failed.map((r) => relative(process.cwd(), r.file)).join(', ')}\n`);
+  return failed.length ? 1 : 0;
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -13,29 +13,26 @@
 // or agent is touched (the render host is per runtime dir).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliEnv, runCli, startCli, tempHome, type CliRun } from './helpers/cli.js';
+import { cliEnv, isolatedEnv, runCli, startCli, type CliRun } from './helpers/cli.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { lockHolder } from '../driver/sessions/lock.js';
 import { hostLockTarget } from '../driver/host/address.js';
 
 let server: FixtureServer;
-let home: string;
-let runtime: string;
+// This file's own GSTACK_HOME and runtime dir (test/helpers/cli.ts).
+const { GSTACK_HOME: home } = isolatedEnv();
 let work: string;
 let env: NodeJS.ProcessEnv;
 
 before(async () => {
   server = await startFixtureServer();
-  home = tempHome();
-  runtime = mkdtempSync(join(tmpdir(), 'gstack-xdg-'));
-  chmodSync(runtime, 0o700);
   work = mkdtempSync(join(tmpdir(), 'gstack-crowd-'));
-  env = cliEnv(home, { XDG_RUNTIME_DIR: runtime, GSTACK_HOUSEKEEPING: '0' });
+  env = cliEnv(home, { GSTACK_HOUSEKEEPING: '0' });
   writeFileSync(join(work, 'doc.md'), '# Crowd\n\nA paragraph.\n\n```mermaid\ngraph TD; A-->B\n```\n');
   writeFileSync(join(work, 'flow.mmd'), 'graph LR; X-->Y\n');
   writeFileSync(join(work, 'page.html'), '<!doctype html><title>r</title><h1>render me</h1>');
@@ -43,7 +40,7 @@ before(async () => {
 after(async () => {
   await runCli(['sessions', 'stop', '--all', '--force'], { env });
   await server.close();
-  for (const d of [home, runtime, work]) await rm(d, { recursive: true, force: true });
+  await rm(work, { recursive: true, force: true });
 });
 
 const gstack = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli(args, { cwd: work, env: { ...env, ...extra } });

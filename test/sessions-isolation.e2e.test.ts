@@ -5,25 +5,23 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliEnv, runCli, startCli, tempHome } from './helpers/cli.js';
+import { cliEnv, isolatedEnv, runCli, startCli } from './helpers/cli.js';
 import { killGroup, pgidOf, processesMentioning, waitNoProcesses } from './helpers/processes.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 
 let server: FixtureServer;
-let home: string;
+// This file's own GSTACK_HOME and runtime dir (test/helpers/cli.ts).
+const { GSTACK_HOME: home } = isolatedEnv();
 let env: NodeJS.ProcessEnv;
 
 before(async () => {
   server = await startFixtureServer();
-  home = await tempHome();
   env = cliEnv(home);
 });
 after(async () => {
   await server.close();
-  await rm(home, { recursive: true, force: true });
 });
 
 const profileOf = (key: string) => sessionPaths(slugFor(key), { GSTACK_HOME: home }).profileDir;

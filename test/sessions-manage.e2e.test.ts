@@ -8,23 +8,22 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliEnv, runCli, startCli, tempHome } from './helpers/cli.js';
+import { cliEnv, isolatedEnv, runCli, startCli, tempHome } from './helpers/cli.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { HOUSEKEEPING_STAMP } from '../driver/sessions/housekeep.js';
 import { touchSession } from '../driver/sessions/registry.js';
 
 let server: FixtureServer;
-let home: string;
+// This file's own GSTACK_HOME and runtime dir (test/helpers/cli.ts).
+const { GSTACK_HOME: home } = isolatedEnv();
 let env: NodeJS.ProcessEnv;
 
 before(async () => {
   server = await startFixtureServer();
-  home = await tempHome();
   env = cliEnv(home);
 });
 after(async () => {
   await server.close();
-  await rm(home, { recursive: true, force: true });
 });
 
 const lit = (s: string) => JSON.stringify(s);

@@ -3,31 +3,26 @@
 // commands the docs tell an agent to pass it to on each call.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliEnv, runCli, tempHome } from './helpers/cli.js';
+import { cliEnv, isolatedEnv, runCli } from './helpers/cli.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { loadCatalog, resolveCommand } from '../driver/catalog.js';
 
 const catalog = loadCatalog();
 let server: FixtureServer;
-let home: string;
-let runtime: string;
 let env: NodeJS.ProcessEnv;
 before(async () => {
   server = await startFixtureServer();
-  home = tempHome();
-  runtime = mkdtempSync(join(tmpdir(), 'gstack-xdg-'));
-  chmodSync(runtime, 0o700);
-  env = cliEnv(home, { XDG_RUNTIME_DIR: runtime });
+  // This file's own GSTACK_HOME and runtime dir (test/helpers/cli.ts).
+  env = cliEnv(isolatedEnv().GSTACK_HOME);
 });
 after(async () => {
   await runCli(['sessions', 'stop', 'K'], { env });
   await runCli(['sessions', 'stop', '--render'], { env });
   await server.close();
-  for (const d of [home, runtime]) await rm(d, { recursive: true, force: true });
 });
 
 // An option line of its own (`  --session  ...`), not a mention in another flag's prose.

@@ -5,7 +5,7 @@ import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
 import { runFlowCall } from '../run-support.js';
-import { readCookbookFlags } from '../../driver/catalog.gen.js';
+import { readCookbookFlags, readCookbookPositionals } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('cookbook', catalog);
@@ -16,13 +16,14 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
     (b) => applyFlags(b.positional('shape', { type: 'string', describe: shapeArg?.description, choices: shapeArg?.choices }), spec.flags),
     async (argv) => {
       const { SHAPES, findShape, buildScript } = await import('../../cookbook/index.js');
-      if (argv.shape === 'list') {
+      const { shape: shapeName } = readCookbookPositionals(argv);
+      if (shapeName === 'list') {
         const { formatShapeList } = await import('../../cookbook/list.js');
         io.out(formatShapeList(SHAPES));
         return;
       }
-      const shape = findShape(String(argv.shape));
-      if (!shape) throw new UsageError(`Unknown cookbook shape "${String(argv.shape)}". \`gstack cookbook list\` names them.`);
+      const shape = findShape(shapeName);
+      if (!shape) throw new UsageError(`Unknown cookbook shape "${shapeName}". \`gstack cookbook list\` names them.`);
       const f = readCookbookFlags(argv);
       const params = parseParams(f.params);
       if (f.url !== undefined) params.url = f.url;

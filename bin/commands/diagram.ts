@@ -5,7 +5,7 @@ import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
-import { readDiagramFlags } from '../../driver/catalog.gen.js';
+import { readDiagramFlags, readDiagramPositionals } from '../../driver/catalog.gen.js';
 import { GstackError } from '../../driver/errors.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
@@ -25,7 +25,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       // Typed from the catalog (driver/catalog.gen.ts): a flag renamed there is a compile error here.
       const f = readDiagramFlags(argv);
       const result = await renderDiagrams({
-        inputs: (argv.inputs as unknown[]).map(String),
+        inputs: readDiagramPositionals(argv).inputs,
         svg: f.svg,
         png: f.png,
         outDir: f.outDir,

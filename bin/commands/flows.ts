@@ -6,8 +6,7 @@ import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
 import { readScriptSource, runFlowScript } from '../run-support.js';
-import { readFlowsFlags } from '../../driver/catalog.gen.js';
-import type { FlowsArgs } from '../../driver/flows/command.js';
+import { readFlowsFlags, readFlowsPositionals } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('flows', catalog);
@@ -25,10 +24,8 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
     },
     async (argv) => {
       const { runFlowsCommand } = await import('../../driver/flows/command.js');
-      const { asList } = await import('../../driver/flows/params.js');
       const f = readFlowsFlags(argv);
-      const act = argv[action.name] as unknown as FlowsArgs['action'];
-      const args = ((argv[rest.name] as unknown[] | undefined) ?? []).map(String);
+      const { action: act, args } = readFlowsPositionals(argv);
       // yargs drops a lone `-` from a variadic positional: that is the stdin form (`flows save NAME -`).
       if (act === 'save' && args.length === 1 && io.argv.includes('-')) args.push('-');
       let source: string | undefined;
@@ -44,9 +41,8 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
           args,
           source,
           describe: f.describe,
-          // Repeated flags give arrays (the catalog's type names one value).
-          param: asList(argv.param),
-          required: asList(argv.required),
+          param: f.param,
+          required: f.required,
           global: f.global,
           force: f.force,
           json: f.json,

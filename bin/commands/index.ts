@@ -1,5 +1,7 @@
-// Every subcommand, in the order `gstack --help` lists them.
+// Every subcommand, in the order `gstack --help` lists them: the catalog's (COMMAND_NAMES). A
+// command the catalog lists without a register function here, or the reverse, does not compile.
 import type { Argv } from 'yargs';
+import { COMMAND_NAMES, type CommandName } from '../../driver/catalog.gen.js';
 import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { register as run } from './run.js';
@@ -15,4 +17,5 @@ import { register as skills } from './skills.js';
 import { register as mcp } from './mcp.js';
 
 type Register = (y: Argv<any>, catalog: Catalog, io: CliIo) => Argv<any>;
-export const COMMANDS: Register[] = [run, probe, cookbook, flows, sessions, login, render, pdf, diagram, skills, mcp];
+const BY_NAME: Record<CommandName, Register> = { run, probe, cookbook, flows, sessions, login, render, pdf, diagram, skills, mcp };
+export const COMMANDS: Register[] = COMMAND_NAMES.map((name) => BY_NAME[name]);

@@ -7,7 +7,7 @@ import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
-import { readLoginFlags } from '../../driver/catalog.gen.js';
+import { readLoginFlags, readLoginPositionals } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('login', catalog);
@@ -24,7 +24,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       const { runLogin } = await import('../../driver/sessions/login.js');
       const stdin = io.inHost ? undefined : process.stdin;
       try {
-        io.exitCode = await runLogin({ ...readLoginFlags(argv), url: String(argv[url.name]) }, {
+        io.exitCode = await runLogin({ ...readLoginFlags(argv), ...readLoginPositionals(argv) }, {
           out: (l) => io.out(l + '\n'),
           err: (l) => io.err(l + '\n'),
           env: io.env,

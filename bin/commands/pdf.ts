@@ -6,7 +6,7 @@ import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { commandSpec, flagGroup } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
-import { readPdfFlags } from '../../driver/catalog.gen.js';
+import { readPdfFlags, readPdfPositionals } from '../../driver/catalog.gen.js';
 import type { Value } from '../../render/cli/cli-args.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
@@ -28,8 +28,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       // Typed from the catalog (driver/catalog.gen.ts): a flag renamed there is a compile error here.
       const f = readPdfFlags(argv);
       const result = await makePdf({
-        input: String(argv[input.name]),
-        output: argv[output.name] === undefined ? undefined : String(argv[output.name]),
+        ...readPdfPositionals(argv),
         to: f.to,
         cover: f.cover,
         toc: f.toc,

@@ -1,5 +1,5 @@
 // The body of `gstack probe`, loaded only when that command runs.
-import type { EngineChoice } from '../../driver/catalog.gen.js';
+import { EXIT, type EngineChoice, type EngineName } from '../../driver/catalog.gen.js';
 import { probeAside, type ProbeResult } from '../../driver/engines/aside-probe.js';
 import { decideEngine, type EngineDecision } from '../../driver/engines/select.js';
 import { findChromium, type ChromiumFound } from '../../driver/chromium-find.js';
@@ -9,10 +9,10 @@ import { sessionHostPid } from '../../driver/host/control.js';
 
 interface ProbeReport {
   ok: boolean;
-  exitCode: 0 | 3;
+  exitCode: typeof EXIT.OK | typeof EXIT.NO_ENGINE;
   probe: ProbeResult;
   /** The engine a `gstack run` with the same --engine and environment would use, if any. */
-  engine: 'aside' | 'chromium' | null;
+  engine: EngineName | null;
   why: string;
   chromium: ChromiumFound | null;
   chromiumError?: string;
@@ -44,7 +44,7 @@ async function probeReport(engineFlag: EngineChoice, session: string | undefined
   // so PROBE= and ENGINE_REASON= do not read as a contradiction.
   if (engineFlag === 'auto' && engine === 'chromium' && /GSTACK_SKIP_ASIDE/.test(why)) why += ' (gstack probe asked Aside anyway: PROBE= is its answer)';
   const ok = engine !== null;
-  return { ok, exitCode: ok ? 0 : 3, probe, engine, why, chromium, chromiumError, session: { ...key, profile, hostPid: hostPid ?? null } };
+  return { ok, exitCode: ok ? EXIT.OK : EXIT.NO_ENGINE, probe, engine, why, chromium, chromiumError, session: { ...key, profile, hostPid: hostPid ?? null } };
 }
 
 export async function runProbeCommand(args: { engine?: EngineChoice; json?: boolean; session?: string }, io: Pick<CliIo, 'out' | 'env' | 'cwd'>): Promise<number> {

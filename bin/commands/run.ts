@@ -4,7 +4,7 @@ import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { applyFlags } from '../cli-flags.js';
 import { readScriptSource, runFlowCall } from '../run-support.js';
-import { readRunFlags } from '../../driver/catalog.gen.js';
+import { readRunFlags, readRunPositionals } from '../../driver/catalog.gen.js';
 import { HEADER_START } from '../../driver/flows/header.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
@@ -14,9 +14,9 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
     spec.description,
     (b) => applyFlags(b.positional('script', { type: 'string', describe: spec.positionals?.[0]?.description }), spec.flags),
     async (argv) => {
-      // yargs turns a lone `-` positional into "" (or true): that is the stdin form.
-      const loneDash = io.argv.includes('-') && ((argv.script as unknown) === '' || (argv.script as unknown) === true);
-      const script = loneDash ? '-' : (argv.script as string | undefined);
+      // yargs turns a lone `-` positional into "": that is the stdin form.
+      const { script: given } = readRunPositionals(argv);
+      const script = io.argv.includes('-') && given === '' ? '-' : given;
       const flags = readRunFlags(argv);
       const source = await readScriptSource(script, flags.file, io);
       // `params` (catalog global): --params, checked against a saved flow's schema when the

@@ -5,8 +5,7 @@ import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
-import { readSessionsFlags } from '../../driver/catalog.gen.js';
-import type { SessionsArgs } from '../../driver/sessions/command.js';
+import { readSessionsFlags, readSessionsPositionals } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('sessions', catalog);
@@ -26,10 +25,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       const { runSessionsCommand } = await import('../../driver/sessions/command.js');
       const code = await runSessionsCommand({
         ...readSessionsFlags(argv),
-        // Repeated --domain gives an array (the catalog's type names one value).
-        domain: argv.domain as string | string[] | undefined,
-        action: argv[action.name] as SessionsArgs['action'],
-        target: argv[target.name] as string | undefined,
+        ...readSessionsPositionals(argv),
       }, {
         out: (l) => io.out(l + '\n'),
         err: (l) => io.err(l + '\n'),

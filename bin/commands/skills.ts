@@ -5,7 +5,7 @@ import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../cli-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
-import { readSkillsFlags, type SkillsFlags } from '../../driver/catalog.gen.js';
+import { readSkillsFlags, readSkillsPositionals, type SkillsFlags } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('skills', catalog);
@@ -18,8 +18,8 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       const { listSkills, skillText, installSkills } = await import('../../driver/skills.js');
       // SkillsError ends the command like any GstackError (bin/cli.ts: `[error]` line, its exit code).
       const f = readSkillsFlags(argv);
-      const skill = argv[name.name] as string | undefined;
-      switch (argv[action.name]) {
+      const { action: act, name: skill } = readSkillsPositionals(argv);
+      switch (act) {
         case 'list':
           for (const s of await listSkills()) io.out(`SKILL ${s.name} files=${s.files.join(',')} ${s.description}\n`);
           return;

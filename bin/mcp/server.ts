@@ -30,6 +30,7 @@ import {
   RootsListChangedNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { RunResult } from '../../driver/run-result.js';
 import { loadCatalog, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
 import { SHAPES } from '../../cookbook/index.js';
 import { oneLine } from '../../driver/output.js';
@@ -94,19 +95,12 @@ function stderrLines(stderr: string): string[] {
   return stderr.split('\n').map((l) => l.trimEnd()).filter(Boolean);
 }
 
-interface FlowJson {
-  ok: boolean;
-  exitCode: number;
-  engine: string | null;
-  session: { key: string; slug: string } | null;
-  lines: string[];
-  artifacts: string[];
-  error: string | null;
-  durationMs: number | null;
-  pwd: string | null;
+/** What `gstack run --json` printed (driver/run-result.ts), and what `flows save --json` adds. */
+type FlowJson = RunResult & {
+  pwd?: string | null;
   /** `flows save`: what was saved (null when the run failed). */
   saved?: { name: string; file: string; params: string[]; expectations: number } | null;
-}
+};
 
 function parseFlowJson(stdout: string): FlowJson | undefined {
   const line = stdout.split('\n').reverse().find((l) => l.startsWith('{'));

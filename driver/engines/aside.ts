@@ -40,18 +40,18 @@ export function judgeAsideOutput(lines: string[], exitCode: number | null): Asid
       return {
         completed: false,
         artifactDir,
-        error: 'Aside cut the script\'s output before GSTACK_STEP_OK. Print less (write long text to a file under pwd and print its path), then run again.',
+        error: `Aside cut the script's output before ${SENTINEL}. Print less (write long text to a file under pwd and print its path), then run again.`,
       };
     if (exitCode !== 0 && exitCode !== null)
       return { completed: false, artifactDir, error: `The aside CLI exited with code ${exitCode} before the script finished. Check the Aside app with \`gstack probe\`, or run with --engine chromium.` };
     return {
       completed: false,
       artifactDir,
-      error: 'The script ended without printing GSTACK_STEP_OK. End every script with console.log("GSTACK_STEP_OK") after its last step.',
+      error: `The script ended without printing ${SENTINEL}. End every script with console.log("${SENTINEL}") after its last step.`,
     };
   }
   if (exitCode !== 0)
-    return { completed: false, artifactDir, error: `The aside CLI exited with code ${exitCode} after the script printed GSTACK_STEP_OK; the call's result is not reliable. Check the Aside app with \`gstack probe\`.` };
+    return { completed: false, artifactDir, error: `The aside CLI exited with code ${exitCode} after the script printed ${SENTINEL}; the call's result is not reliable. Check the Aside app with \`gstack probe\`.` };
   return { completed: true, artifactDir };
 }
 

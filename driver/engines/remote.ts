@@ -8,7 +8,7 @@ import { GstackError } from '../errors.js';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { loadPlaywright } from '../playwright-load.js';
-import type { Browser, BrowserContext } from 'playwright';
+import type { Browser, BrowserContext } from 'playwright-core';
 
 export interface RemoteContextOptions {
   /** Playwright browser server websocket endpoint (ws://…). */

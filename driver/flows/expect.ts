@@ -7,8 +7,10 @@
 // TEXT / SNAPSHOT / DIFF blocks, each kept whole. Lines that differ on every run whatever the
 // site does are not expectations: paths of this call's files, timings, the sentinel.
 
+import { SENTINEL, type EvidenceLabel } from '../catalog.gen.js';
+
 /** Labels whose values change on every run (paths under the call's own directory, timings). */
-const VOLATILE = new Set(['GSTACK_STEP_OK', 'ARTIFACT', 'ASIDE_DIR=', 'SCREENSHOT=', 'PDF=', 'NAV=', 'RESOURCES=', 'INPUT=']);
+const VOLATILE = new Set<string>([SENTINEL, 'ARTIFACT', 'ASIDE_DIR=', 'SCREENSHOT=', 'PDF=', 'NAV=', 'RESOURCES=', 'INPUT='] satisfies EvidenceLabel[]);
 
 /** The label of an evidence line (`HEADING=`, `STEP`, `TEXT_START`), or undefined. */
 export function labelOf(line: string): string | undefined {

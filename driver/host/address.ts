@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { CATALOG_PATH, PROJECT_ROOT } from '../catalog.js';
+import { PROJECT_ROOT } from '../catalog.js';
 
 /** Bumped when a message changes shape: a client never talks to a host of another version. */
 export const PROTOCOL_VERSION = 2;
@@ -23,13 +23,13 @@ let cachedBuild: string | undefined | null = null;
 
 /**
  * Identifies the code a host runs: Node's version, the protocol, the CLI and host bundles (size
- * and mtime change on every build) and the catalog. A client that finds a host of another
+ * and mtime change on every build; the catalog is inside them). A client that finds a host of another
  * build asks it to stop and starts one of its own. Undefined without the bundles.
  */
 export function buildId(fresh = false): string | undefined {
   if (cachedBuild !== null && !fresh) return cachedBuild;
   try {
-    const stamp = [join(PROJECT_ROOT, 'dist', 'bin', 'gstack.cjs'), hostEntry(), CATALOG_PATH]
+    const stamp = [join(PROJECT_ROOT, 'dist', 'bin', 'gstack.cjs'), hostEntry()]
       .map((f) => {
         const st = statSync(f);
         return `${st.size}:${st.mtimeMs}`;

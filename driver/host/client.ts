@@ -22,6 +22,7 @@ import { decoder, encode, parseHostMessage, type ClientMessage, type HostMessage
 import { flagValue } from './route.js';
 import { killHostTree, readStopNote } from './control.js';
 import { parseStopCause, stoppedMessage } from '../stop-cause.js';
+import { runResult } from '../run-result.js';
 
 /** What the client needs of its process. */
 export interface ClientIo {
@@ -312,17 +313,12 @@ function runCall(socket: net.Socket, io: ClientIo, target: HostTarget, address: 
 function printFailure(io: ClientIo, target: HostTarget, message: string): void {
   if (target.kind === 'session' && io.argv.includes('--json')) {
     const key = resolveSessionKey({ session: flagValue(io.argv, 'session'), cwd: io.cwd, env: io.env });
-    const result = {
-      ok: false,
+    const result = runResult({
       exitCode: 1,
       engine: 'chromium',
       session: { key: key.key, source: key.source, slug: key.slug, profile: target.profileDir, ephemeral: false },
-      lines: [],
-      artifacts: [],
       error: message,
-      durationMs: null,
-      pwd: null,
-    };
+    });
     io.out(JSON.stringify(result) + '\n');
   } else {
     io.out(`[error] ${message}\n`);

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CommandError } from '../command-errors.js';
+import type { CommandErrorName } from '../catalog.gen.js';
 import {
   HOST_HASH_SCHEMA_VERSION,
   KeyUnavailable,
@@ -62,7 +63,7 @@ export interface BrowserCookies extends ParsedCookies {
   skipped: { undecryptable: number; partitioned: number; expired: number };
 }
 
-function fail(code: string, message: string): CommandError {
+function fail(code: CommandErrorName<'sessions'>, message: string): CommandError {
   return new CommandError('sessions', code, message);
 }
 

@@ -8,7 +8,7 @@ import { createCipheriv, createHash, pbkdf2Sync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium } from 'playwright';
+import { chromium } from 'playwright-core';
 import initSqlJs from 'sql.js';
 import { findChromium } from '../../driver/chromium-find.js';
 

@@ -7,9 +7,15 @@
 // The environment of a call: this process's, then the test defaults (no Aside probe, hosts
 // idle out after 20 s), then `env`. A variable set to undefined in `env` is removed; `exactEnv`
 // uses `env` alone.
+//
+// Each test file has its own GSTACK_HOME and runtime directory (isolatedEnv), set in this
+// process's environment as soon as a file imports this helper: node --test runs every file in
+// a process of its own, so files that run side by side (test/run-tier.ts) share no profile,
+// session host, render host or socket, and a test that looks for its leftover processes by a
+// profile path sees only its own.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +72,42 @@ export interface CliRun {
   done: Promise<CliResult>;
 }
 
+/** A test file's own places: what GSTACK_HOME and XDG_RUNTIME_DIR name in its process. */
+export interface IsolatedEnv {
+  GSTACK_HOME: string;
+  /** 0700, as a real per-user runtime directory is (driver/host/address.ts refuses others). */
+  XDG_RUNTIME_DIR: string;
+}
+
+let isolated: IsolatedEnv | undefined;
+
+/**
+ * This test file's own GSTACK_HOME and XDG_RUNTIME_DIR, made on first use and set in this
+ * process's environment, so the CLI calls it spawns and the library calls it makes in-process
+ * both use them. When the process exits, the hosts started under them are stopped (a stop
+ * scoped to this runtime directory touches no other file's or agent's host) and both
+ * directories are removed.
+ */
+export function isolatedEnv(): IsolatedEnv {
+  if (isolated) return isolated;
+  const runtime = mkdtempSync(join(tmpdir(), 'gstack-test-xdg-'));
+  chmodSync(runtime, 0o700);
+  isolated = { GSTACK_HOME: mkdtempSync(join(tmpdir(), 'gstack-test-home-')), XDG_RUNTIME_DIR: runtime };
+  Object.assign(process.env, isolated);
+  process.once('exit', () => {
+    const env = { ...process.env, ...TEST_DEFAULTS, ...isolated };
+    // Sockets or locks in the runtime directory: some host may still run there.
+    const hosts = join(runtime, 'gstack');
+    if (existsSync(BIN) && existsSync(hosts) && readdirSync(hosts).length) {
+      spawnSync(process.execPath, [BIN, 'sessions', 'stop', '--all', '--force'], { env, stdio: 'ignore', timeout: 20_000 });
+    }
+    for (const d of Object.values(isolated!)) rmSync(d, { recursive: true, force: true, maxRetries: 3 });
+  });
+  return isolated;
+}
+
+isolatedEnv();
+
 export function tempHome(prefix = 'gstack-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -75,6 +117,7 @@ export function tempHome(prefix = 'gstack-test-'): string {
 export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    ...isolatedEnv(),
     GSTACK_HOME: home,
     ...TEST_DEFAULTS,
     GSTACK_HOUSEKEEPING: '0',
