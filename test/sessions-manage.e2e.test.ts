@@ -127,7 +127,7 @@ test('list shows key, profile, size, last use, lock; gc removes what is idle and
   await utimes(join(p('gc-fresh').artifactsDir, oldCall), when, when);
 
   // gc-locked: a call is running in it right now, and it looks idle on disk.
-  const locked = startCli(['run', '--session', 'gc-locked', `const pg = await openTab("about:blank"); console.log("READY"); await sleep(8000); console.log("GSTACK_STEP_OK");`], { env: e });
+  const locked = startCli(['run', '--session', 'gc-locked', `const pg = await openTab("about:blank"); console.log("READY"); await sleep(20000); console.log("GSTACK_STEP_OK");`], { env: e });
   await locked.waitFor(/READY/, 60_000);
   await writeFile(join(p('gc-locked').sessionDir, 'session.json'), JSON.stringify({ key: 'gc-locked', lastUsed: when.toISOString(), profileDir: p('gc-locked').profileDir }));
   for (const d of [p('gc-locked').profileDir, p('gc-locked').sessionDir, p('gc-locked').artifactsDir]) await utimes(d, when, when);
