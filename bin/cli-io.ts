@@ -54,9 +54,18 @@ export function processIo(argv: string[]): CliIo {
     err: (text) => {
       if (!stderrGone) process.stderr.write(text);
     },
-    readStdin: async () => {
+    readStdin: async (maxBytes?: number) => {
       const chunks: Buffer[] = [];
-      for await (const c of process.stdin) chunks.push(c as Buffer);
+      let total = 0;
+      for await (const c of process.stdin) {
+        total += (c as Buffer).length;
+        // Over the limit: stop reading (and say so) instead of holding all of an endless pipe.
+        chunks.push(c as Buffer);
+        if (maxBytes !== undefined && total > maxBytes) {
+          process.stdin.destroy();
+          return Buffer.concat(chunks).subarray(0, maxBytes + 1).toString('utf8');
+        }
+      }
       return Buffer.concat(chunks).toString('utf8');
     },
     armDeadline: (ms: number, message: string): DeadlineHandle => {

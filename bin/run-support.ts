@@ -1,6 +1,7 @@
 // Shared by the commands that run a flow script (run, cookbook, flows): reading the script and
 // mapping CLI flags onto runScript options.
 import { readSharedFlags, type SharedFlags } from '../driver/catalog.gen.js';
+import { MAX_SCRIPT_BYTES } from '../driver/host/protocol.js';
 import { open } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { resolve } from 'node:path';
@@ -10,7 +11,7 @@ import { UsageError } from './cli-flags.js';
 import type { CliIo } from './cli-io.js';
 
 /** The largest script file `-f` reads (a flow script is a few KB; 4 MiB is far past any). */
-export const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
+export { MAX_SCRIPT_BYTES };
 
 /**
  * `-f FILE`, read before the call's deadline starts, so it must never block: opened without
@@ -42,13 +43,21 @@ async function readScriptFile(file: string, cwd: string): Promise<string> {
   }
 }
 
+/** A script from stdin: at most MAX_SCRIPT_BYTES, as `-f` (an endless `yes |` grew the client
+ * without bound before). */
+async function readStdinScript(io: CliIo): Promise<string> {
+  const text = await io.readStdin(MAX_SCRIPT_BYTES);
+  if (Buffer.byteLength(text) > MAX_SCRIPT_BYTES) throw new UsageError(`The script on stdin is over ${MAX_SCRIPT_BYTES} bytes; a flow script may have at most that. Split the flow into several calls.`);
+  return text;
+}
+
 export async function readScriptSource(script: string | undefined, file: string | undefined, io: CliIo): Promise<string> {
   if (file !== undefined && script !== undefined) throw new UsageError('Give the script either as an argument or with -f FILE, not both.');
   if (file !== undefined) {
-    if (file === '-') return io.readStdin();
+    if (file === '-') return readStdinScript(io);
     return readScriptFile(file, io.cwd);
   }
-  if (script === '-') return io.readStdin();
+  if (script === '-') return readStdinScript(io);
   if (script === undefined || !script.trim()) {
     throw new UsageError("No script given. Usage: gstack run '<script>' | gstack run -f flow.js | echo '<script>' | gstack run -");
   }

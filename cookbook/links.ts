@@ -33,7 +33,7 @@ export const links: Shape = {
 // small, strict reader below; whatever it cannot read plainly is never requested.
 const rawLinks = await pg.evaluate(() => {
   const out = [];
-  for (const a of document.querySelectorAll("a[href], area[href]")) out.push([a.getAttribute("href"), a.textContent]);
+  document.querySelectorAll("a[href], area[href]").forEach((a) => out.push([a.getAttribute("href"), a.textContent]));
   return out;
 });
 

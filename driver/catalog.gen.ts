@@ -1439,7 +1439,7 @@ export const CATALOG_JSON: unknown = {
      "name": "force",
      "type": "boolean",
      "default": false,
-     "description": "With --all: stop even sessions with a call running, after waiting up to 3 s for those calls to end; each stopped call's `[error]` line names this command and its pid."
+     "description": "With --all: stop even sessions with a call running, after waiting up to 3 s for those calls to end (with --render: stop the render host during a render, after the same wait); each stopped call's `[error]` line names this command and its pid."
     },
     {
      "name": "render",
@@ -3651,7 +3651,7 @@ export interface SessionsFlags {
   dryRun: boolean;
   /** --all: stop: every background host of this user (all sessions' and the render host). The user's tool: it refuses (exit 4) while another session has a call running, unless --force. */
   all: boolean;
-  /** --force: With --all: stop even sessions with a call running, after waiting up to 3 s for those calls to end; each stopped call's `[error]` line names this command and its pid. */
+  /** --force: With --all: stop even sessions with a call running, after waiting up to 3 s for those calls to end (with --render: stop the render host during a render, after the same wait); each stopped call's `[error]` line names this command and its pid. */
   force: boolean;
   /** --render: stop: only the render host (the browser `render`, `pdf` and `diagram` keep up between renders); no session is touched. */
   render: boolean;

@@ -157,6 +157,11 @@ export function redactElementValues(message: string): string {
       held.push(text);
       return `${open}[redacted]${close}`;
     })
+    // A select's options are its possible values: their text is cut too.
+    .replace(/(<option\b[^<>]*>)([^<]+)/gi, (_m, open: string, text: string) => {
+      held.push(text);
+      return `${open}[redacted]`;
+    })
     // A rich-text field (contenteditable, role=textbox) holds its value as its text.
     .replace(/(<[a-z][\w-]*\b[^<>]*\s(?:contenteditable\b|role=["']?textbox\b)[^<>]*>)([^<]+)/gi, (_m, open: string, text: string) => {
       held.push(text);
@@ -248,9 +253,10 @@ function truncate(s: string, n: number): string {
   return s.length > n ? s.slice(0, n - 1) + '…' : s;
 }
 
+/** The agent's error for any failure. Playwright's own error is not attached as `cause`: its
+ * call log quotes what the rewritten message cuts (field values, a request's cookie header), and
+ * a script prints `e.cause` as readily as `e.message` (docs/SECURITY.md, "get a secret"). */
 export function toAgentError(err: unknown, ctx: RewriteContext = {}): AgentError {
   if (err instanceof AgentError) return err;
-  const out = new AgentError(rewriteError(err, ctx));
-  (out as { cause?: unknown }).cause = err;
-  return out;
+  return new AgentError(rewriteError(err, ctx));
 }

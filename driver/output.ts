@@ -132,6 +132,23 @@ export function defuseSentinel<T>(value: T, seen: Set<object> = new Set()): T {
     const out = Buffer.from(text.split(SENTINEL).join(PAGE_SENTINEL), 'latin1');
     return (Buffer.isBuffer(value) ? out : new Uint8Array(out)) as T;
   }
+  // An Error from the page (an evaluate that returned or threw one, a pageerror): its text is
+  // the page's. It is a fresh object Playwright made for this value, so it is marked in place.
+  if (value instanceof Error || Object.prototype.toString.call(value) === '[object Error]') {
+    const e = value as unknown as Error;
+    for (const k of ['message', 'stack', 'name'] as const) {
+      const v = e[k];
+      if (typeof v === 'string' && v.includes(SENTINEL)) {
+        try {
+          Object.defineProperty(e, k, { value: v.split(SENTINEL).join(PAGE_SENTINEL), writable: true, configurable: true });
+        } catch {
+          /* a frozen error keeps its text; the call site still decides (sentinelSpelledAt) */
+        }
+      }
+    }
+    return value;
+  }
+  if (value instanceof URL) return (value.href.includes(SENTINEL) ? new URL(value.href.split(SENTINEL).join(encodeURIComponent(PAGE_SENTINEL))) : value) as T;
   seen.add(value);
   try {
     if (Array.isArray(value)) {
@@ -180,7 +197,9 @@ export function defuseSentinel<T>(value: T, seen: Set<object> = new Set()): T {
  * script's success line, however it was made.
  */
 export function sentinelSpelledAt(source: string, stack: string): boolean {
-  const lines = source.split('\n');
+  // Lines as V8 counts them in stack traces: LF, CR, CRLF, and U+2028/U+2029 (a page's text
+  // pasted into a string literal may hold those raw).
+  const lines = source.split(/\r\n|[\n\r\u2028\u2029]/);
   const literal = new RegExp(`^[\\w$]*\\s*\\(\\s*(["'\`])${SENTINEL}\\1\\s*[,)]`);
   for (const m of stack.matchAll(/flow\.js:(\d+):(\d+)/g)) {
     const line = Number(m[1]);

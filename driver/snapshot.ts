@@ -168,8 +168,9 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
   if ((field.type ?? '').toLowerCase() === 'password') return true;
   const tokens = (field.autocomplete ?? '').toLowerCase().split(/\s+/);
   if (tokens.some((t) => rules.autocomplete.includes(t) || t.startsWith('cc-'))) return true;
-  // NFKC first: a fullwidth ＰａｓｓＷｏｒｄ shows as the word it is.
-  const hints = field.hints.map((h) => h.normalize('NFKC'));
+  // NFKC first: a fullwidth ＰａｓｓＷｏｒｄ shows as the word it is; and characters that show
+  // nothing (a soft hyphen, a zero-width or word joiner) cannot split a word a person reads whole.
+  const hints = field.hints.map((h) => h.normalize('NFKC').replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, ''));
   if (hints.some((h) => rules.substrings.some((sub) => h.includes(sub)))) return true;
   const words = hints
     .join(' ')
@@ -221,7 +222,7 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
     return [...labels, ...labelled].flatMap((l) => [shownName(l), l.textContent ?? '']);
   };
   const walk = (root: Document | ShadowRoot) => {
-    for (const el of Array.from(root.querySelectorAll('input, textarea, select, [contenteditable], [role="textbox"]'))) {
+    for (const el of Array.from(root.querySelectorAll('input, textarea, select, [contenteditable], [role="textbox"], [role="combobox"], [role="searchbox"], [role="spinbutton"]'))) {
       const i = el as HTMLInputElement;
       const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
       if (el instanceof HTMLInputElement && NOT_TEXT.includes(i.type)) continue;
@@ -230,7 +231,8 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
       const type = el instanceof HTMLInputElement ? i.type : '';
       if (!isSecret({ type, autocomplete: el.getAttribute('autocomplete') ?? '', hints }, rules)) continue;
       if (el instanceof HTMLSelectElement) {
-        for (const o of Array.from(el.selectedOptions)) for (const v of [o.text, o.value, o.label]) if (v) out.push(v);
+        // Every option: the choices of a secret select give its value away as much as the choice.
+        for (const o of Array.from(el.options)) for (const v of [o.text, o.value, o.label]) if (v) out.push(v);
       } else if (field) {
         for (const v of [i.value, i.defaultValue]) if (v) out.push(v);
       } else if (el.textContent) out.push(el.textContent.trim(), (el as HTMLElement).innerText.trim());

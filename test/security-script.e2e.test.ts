@@ -157,7 +157,7 @@ test('13b. a change to the prototype of an error the API threw does not outlive 
   assert.match(lastLine(next), /^\[error\] The script finished without printing GSTACK_STEP_OK/, show(next));
 });
 
-test('7b. --in of a /proc file (stat says 0 bytes, it never ends) is a usage error, quickly; deep --params too', { timeout: 120_000 }, async () => {
+test('7b. --in of a /proc file (stat says 0 bytes, it never ends), deep --params and an over-long script on stdin are usage errors', { timeout: 120_000 }, async () => {
   const s = `sec-proc-${process.pid}`;
   const r = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--timeout', '20000', '--in', '/proc/self/pagemap'], 60_000);
   assert.equal(r.code, 2, show(r));
@@ -166,6 +166,10 @@ test('7b. --in of a /proc file (stat says 0 bytes, it never ends) is a usage err
   const d = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--params', deep]);
   assert.equal(d.code, 2, show(d));
   assert.match(d.stdout + d.stderr, /--params nests deeper than 64 levels/, show(d));
+  // A script on stdin is held to the -f limit: more is a usage error, not a client that grows.
+  const big = await runCli(['run', '-', '--session', s], { cwd: work, env: cliEnv(home), timeoutMs: 60_000, input: 'y\n'.repeat(2_200_000) });
+  assert.equal(big.code, 2, show(big));
+  assert.match(big.stdout + big.stderr, /The script on stdin is over 4194304 bytes/, show(big));
   const ok = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")']);
   assert.equal(ok.code, 0, show(ok));
 });

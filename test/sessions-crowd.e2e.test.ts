@@ -113,6 +113,24 @@ test('`sessions stop --all` refuses while another session runs a call; --force s
   assert.doesNotMatch(list.stdout, /\.stop|key=\?/, list.stdout);
 });
 
+test('`sessions stop --render` refuses while another session\'s render is in progress; the render finishes', async () => {
+  // A's render holds the render host for a few seconds (an --eval that settles late).
+  const render = startCli(['render', 'page.html', '--eval', 'new Promise((r) => setTimeout(() => r("finished"), 6000))', '--session', 'crowd-render-a'], { cwd: work, env });
+  // The render host is busy once it answers busy in `sessions list`.
+  let busy = false;
+  for (let i = 0; i < 200 && !busy; i++) {
+    busy = /^RENDER_HOST .*busy/m.test((await gstack(['sessions', 'list'])).stdout);
+    if (!busy) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(busy, 'the render host took the render');
+  const refused = await gstack(['sessions', 'stop', '--render'], { GSTACK_SESSION_KEY: 'crowd-render-b' });
+  assert.equal(refused.code, 4, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /\[error\] Not stopping the render host: a render is in progress.*--force/);
+  const done = await render.done;
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.match(done.stdout, /finished/);
+});
+
 test('`sessions list` shows the caller\'s own session first, marked; --mine shows only it', async () => {
   for (const key of ['crowd-list-1', 'crowd-list-2']) {
     const r = await gstack(['run', 'console.log("GSTACK_STEP_OK")', '--session', key]);

@@ -18,7 +18,7 @@ import { trace } from '../trace.js';
 import { lockHolder } from '../sessions/lock.js';
 import { resolveSessionKey } from '../sessions/key.js';
 import { buildId, hostAddress, hostEntry, openRuntimeDir, UnsafeRuntimeDirError, type HostAddress, type HostTarget } from './address.js';
-import { decoder, encode, parseHostMessage, type ClientMessage, type HostMessage, type HostStatus } from './protocol.js';
+import { decoder, encode, MAX_SCRIPT_BYTES, parseHostMessage, type ClientMessage, type HostMessage, type HostStatus } from './protocol.js';
 import { flagValue } from './route.js';
 import { killHostTree, readStopNote } from './control.js';
 import { parseStopCause, stoppedMessage } from '../stop-cause.js';
@@ -33,7 +33,7 @@ export interface ClientIo {
   signal: AbortSignal;
   out(text: string): void;
   err(text: string): void;
-  readStdin(): Promise<string>;
+  readStdin(maxBytes?: number): Promise<string>;
 }
 
 /** Time a host may take, past the script's --timeout, to report the timeout itself (it closes
@@ -281,7 +281,8 @@ function runCall(socket: net.Socket, io: ClientIo, target: HostTarget, address: 
             return;
           case 'need-stdin':
             if (phase === 'accepted') {
-              void io.readStdin().then(
+              // A script at most: the host refuses more (the socket would not carry an endless pipe).
+              void io.readStdin(MAX_SCRIPT_BYTES).then(
                 (data) => send({ t: 'stdin', data }),
                 () => send({ t: 'stdin', data: '' }),
               );

@@ -10,10 +10,15 @@ import { parseStopCause, type StopCause } from '../stop-cause.js';
 /** What a command run for a client reads and writes: the client's streams, stdin, environment,
  * directory and abort (its SIGINT/SIGTERM, or the client going away). The CLI (bin/cli.ts)
  * runs the same way in the client's own process and in a host. */
+/** The most a flow script may be (`-f FILE`, stdin): bigger is a usage error. */
+export const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
+
 export interface CallIo {
   out(text: string): void;
   err(text: string): void;
-  readStdin(): Promise<string>;
+  /** All of stdin, or with `maxBytes` no more than its first maxBytes + 1 bytes (so the caller
+   * can tell it was too long without holding an endless pipe). */
+  readStdin(maxBytes?: number): Promise<string>;
   env: NodeJS.ProcessEnv;
   cwd: string;
   columns?: number;

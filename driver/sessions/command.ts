@@ -126,10 +126,22 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
   if ([args.all, args.render, !!args.target].filter(Boolean).length > 1) {
     throw new UsageError('`sessions stop` takes one of KEY, --render or --all');
   }
-  if (args.force && !args.all) throw new UsageError('--force goes with `sessions stop --all`; your own session stops without it');
+  if (args.force && !args.all && !args.render) throw new UsageError('--force goes with `sessions stop --all` or `--render`; your own session stops without it');
   const by = ['gstack sessions stop', ...(args.target ? [args.target] : []), ...(args.render ? ['--render'] : []), ...(args.all ? ['--all'] : []), ...(args.force ? ['--force'] : [])].join(' ');
 
   if (args.render) {
+    // The render host is every agent's: a render in progress (perhaps another session's) is not
+    // cut short unless the user says so, as with --all.
+    if ((await renderHostInfo(env))?.busy) {
+      if (!args.force) {
+        io.out('RUNNING render host (a render is in progress)');
+        io.err('[error] Not stopping the render host: a render is in progress (perhaps another agent\'s), and stopping it would cut that render short. Try again when it has finished; a user who means to end it adds --force.');
+        return 4;
+      }
+      io.err(`gstack: waiting up to ${FORCE_GRACE_MS / 1000} s for the render in progress`);
+      const until = Date.now() + FORCE_GRACE_MS;
+      while (Date.now() < until && (await renderHostInfo(env))?.busy) await new Promise((r) => setTimeout(r, 200));
+    }
     const pid = await stopRenderHost(env, { by });
     if (args.json) emit({ stopped: [], renderHost: pid ?? null });
     else io.out(pid ? `STOPPED render host=pid:${pid}` : 'NOT_RUNNING render host');

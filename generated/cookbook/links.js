@@ -102,7 +102,7 @@ const isLocal = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(h
 // small, strict reader below; whatever it cannot read plainly is never requested.
 const rawLinks = await pg.evaluate(() => {
   const out = [];
-  for (const a of document.querySelectorAll("a[href], area[href]")) out.push([a.getAttribute("href"), a.textContent]);
+  document.querySelectorAll("a[href], area[href]").forEach((a) => out.push([a.getAttribute("href"), a.textContent]));
   return out;
 });
 

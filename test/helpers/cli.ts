@@ -163,6 +163,11 @@ function startCommand(cmd: string, argv: string[], args: string[], env: NodeJS.P
     }
   });
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  // A command may stop reading before the input ends (a too-long script): that is its answer,
+  // not the test's failure.
+  child.stdin!.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
   if (opts.keepStdinOpen) child.stdin!.write(opts.input ?? '');
   else child.stdin!.end(opts.input ?? '');
   const done = new Promise<CliResult>((resolve, reject) => {
