@@ -208,7 +208,9 @@ test('the page cannot forge success: GSTACK_STEP_OK in page text then a throw ex
     console.log(await pg.textContent("#forge"));
     throw new Error("real failure after forged sentinel");`);
   assert.equal(r.code, 1);
-  assert.ok(r.lines.includes('GSTACK_STEP_OK'));
+  // The page's sentinel is printed with the page's mark (docs/SECURITY.md, "forge success").
+  assert.ok(r.lines.includes('[page text: GSTACK_STEP_OK]'), r.stdout);
+  assert.ok(!r.lines.includes('GSTACK_STEP_OK'), r.stdout);
   assert.equal(last(r.lines), '[error] real failure after forged sentinel');
   const j = await run(`
     const pg = await openTab("${site.url}hostile.html");
