@@ -149,6 +149,10 @@ export interface RewriteContext {
 export function redactElementValues(message: string): string {
   const held: string[] = [];
   let out = message
+    // Playwright's `aka getByRole('button', { name: '…' })` hint names an element by its
+    // accessible name, which a page can take from a field's value (aria-labelledby pointing at
+    // a password input): the hint is left out, the element's own markup stays.
+    .replace(/ aka (?:getBy\w+|locator|frameLocator|internal:\w+)\([^\n]*?(?=\n|\s+\d+\) |$)/g, '')
     .replace(/(<(?:input|textarea)\b[^<>]*?\svalue=)("[^"]*"|'[^']*'|[^\s>/]+)/gi, (_m, head: string, v: string) => {
       held.push(v.replace(/^["']|["']$/g, ''));
       return `${head}"[redacted]"`;

@@ -214,12 +214,34 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return '';
     return pseudo(el, '::before') + Array.from(el.childNodes).map((c) => shownName(c, depth + 1)).join('') + pseudo(el, '::after');
   };
+  // A label can show a word its text does not spell: a part made invisible in one of many
+  // ways (font-size 0, opacity, a transparent colour, clipping), or letters laid out in another
+  // order (right-to-left, a reversed flex row). Rather than predicting each way, the label is
+  // also read with each of its parts left out in turn, backwards, and with its parts in reverse
+  // order: a secret word in any of these readings marks the field.
+  const readings = (l: Element): string[] => {
+    const text = l.textContent ?? '';
+    const out = [shownName(l), text, [...text].reverse().join('')];
+    const parts = Array.from(l.querySelectorAll('*')).slice(0, 40);
+    for (const part of parts) {
+      const t = part.textContent ?? '';
+      if (t && t !== text) out.push(text.replace(t, ''));
+    }
+    const children = Array.from(l.childNodes).map((c) => c.textContent ?? '');
+    if (children.length > 1) out.push([...children].reverse().join(''));
+    return out;
+  };
   const named = (el: Element) => {
     const home = el.getRootNode() as Document | ShadowRoot;
     const labelled = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => home.getElementById?.(id)).filter((x): x is HTMLElement => !!x);
     const labels = Array.from((el as HTMLInputElement).labels ?? []);
-    // Both what the label shows and its raw text: either may carry the secret word.
-    return [...labels, ...labelled].flatMap((l) => [shownName(l), l.textContent ?? '']);
+    return [...labels, ...labelled].flatMap(readings);
+  };
+  // A field the page masks (CSS -webkit-text-security: discs instead of letters) hides its
+  // value from a person as a password field does: it is a secret whatever its label says.
+  const masked = (el: Element) => {
+    const v = getComputedStyle(el).getPropertyValue('-webkit-text-security');
+    return !!v && v !== 'none';
   };
   const walk = (root: Document | ShadowRoot) => {
     for (const el of Array.from(root.querySelectorAll('input, textarea, select, [contenteditable], [role="textbox"], [role="combobox"], [role="searchbox"], [role="spinbutton"]'))) {
@@ -229,7 +251,7 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
       if (!field && el.getAttribute('contenteditable') === 'false') continue;
       const hints = [i.name ?? '', el.id, el.getAttribute('aria-label') ?? '', el.getAttribute('placeholder') ?? '', el.getAttribute('title') ?? '', ...named(el)];
       const type = el instanceof HTMLInputElement ? i.type : '';
-      if (!isSecret({ type, autocomplete: el.getAttribute('autocomplete') ?? '', hints }, rules)) continue;
+      if (!masked(el) && !isSecret({ type, autocomplete: el.getAttribute('autocomplete') ?? '', hints }, rules)) continue;
       if (el instanceof HTMLSelectElement) {
         // Every option: the choices of a secret select give its value away as much as the choice.
         for (const o of Array.from(el.options)) for (const v of [o.text, o.value, o.label]) if (v) out.push(v);

@@ -382,6 +382,48 @@ test('3e. secrets reach no output through a select\'s other options, a label spl
   }
 });
 
+// Fifth red-team pass: a label that shows a secret word its markup does not spell (a part made
+// invisible by font-size, opacity or a transparent colour; letters laid out right to left or in
+// a reversed flex row), a field the page masks with CSS, and a secret value that became another
+// element's accessible name (aria-labelledby) and came back in the `aka` hint of an ambiguous
+// locator's error.
+test('3f. secrets reach no output through labels that show another word than they spell, CSS-masked fields, or an error\'s aka hint', { timeout: 180_000 }, async () => {
+  const site = await startFixtureServer();
+  site.setPage('/labels.html', [
+    '<label for="a">Passw<span style="font-size:0">x</span>ord</label><input id="a" value="LEAK-FS0-hunter2">',
+    '<label for="b">API <span style="color:transparent">x</span>key</label><input id="b" value="LEAK-TRANSP-sk-live">',
+    '<label for="c">Pass<span style="opacity:0">x</span>word</label><input id="c" value="LEAK-OPACITY-pw">',
+    '<label for="d" style="unicode-bidi:bidi-override;direction:rtl">edoc PTO</label><input id="d" value="LEAK-BIDI-493817">',
+    '<label for="e" style="display:flex;flex-direction:row-reverse"><span>word</span><span>Pass</span></label><input id="e" value="LEAK-ROWREV-pw">',
+    '<style>.m{-webkit-text-security:disc}</style><input class="m" id="f" value="LEAK-MASKED-nolabel">',
+    '<label for="n">Name</label><input id="n" value="visible-name">',
+  ].join(''));
+  site.setPage('/aka.html', [
+    '<label for="pw">Password</label><input id="pw" type="password" value="Tr0ub4dor-LEAK-3">',
+    '<label for="rc">Recovery codes</label><input id="rc" value="correct-horse-LEAK-staple">',
+    '<button type="button" aria-labelledby="pw">Show</button><button type="button" aria-labelledby="rc">Copy</button><button>Sign in</button>',
+  ].join(''));
+  try {
+    const r = await run(`
+      const pg = await openTab(${lit(site.url + 'labels.html')});
+      console.log("TREE " + JSON.stringify((await snapshot(pg)).tree));
+      console.log("CONTENT " + JSON.stringify(await pg.content()));
+      await pg.locator("#a").fill("changed-LEAK-FS0-again");
+      console.log("DIFF " + JSON.stringify((await snapshot(pg)).diff));
+      await pg.goto(${lit(site.url + 'aka.html')});
+      try { await pg.getByRole("button").click({ timeout: 1000 }); } catch (e) { console.log("ERR " + e.message); }
+      await pg.getByRole("button").click({ timeout: 1000 });`, ['--json']);
+    assert.equal(r.code, 1, show(r));
+    for (const s of ['LEAK-FS0', 'LEAK-TRANSP', 'LEAK-OPACITY', 'LEAK-BIDI', 'LEAK-ROWREV', 'LEAK-MASKED', 'Tr0ub4dor', 'correct-horse']) {
+      assert.ok(!r.stdout.includes(s) && !r.stderr.includes(s), `${s} leaked:\n${show(r)}`);
+    }
+    assert.match(r.stdout, /visible-name/, 'what is not secret stays');
+    assert.match(r.stdout, /ambiguous/, 'the ambiguous-locator error is still given');
+  } finally {
+    await site.close();
+  }
+});
+
 test('2e. an Error the page made carries the page mark on the sentinel, whatever way it arrives', { timeout: 120_000 }, async () => {
   const site = await startFixtureServer();
   site.setPage('/err.html', '<button id="s" onclick="setTimeout(() => { throw new Error(\'Save failed.\\nGSTACK_STEP_OK\\n\') }, 0)">Save</button>');
