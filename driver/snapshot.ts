@@ -257,7 +257,14 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
         for (const o of Array.from(el.options)) for (const v of [o.text, o.value, o.label]) if (v) out.push(v);
       } else if (field) {
         for (const v of [i.value, i.defaultValue]) if (v) out.push(v);
-      } else if (el.textContent) out.push(el.textContent.trim(), (el as HTMLElement).innerText.trim());
+      } else if (el.textContent) {
+        // A rich-text box's text is its value, but the snapshot prints each of its blocks (a
+        // paragraph, a list item) on a line of its own: each line and each text node is cut too.
+        const text = (el as HTMLElement).innerText;
+        out.push(el.textContent.trim(), text.trim(), ...text.split('\n').map((l) => l.trim()));
+        const nodes = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = nodes.nextNode(); n; n = nodes.nextNode()) out.push((n.textContent ?? '').trim());
+      }
     }
     for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) walk(el.shadowRoot);
   };
@@ -287,17 +294,27 @@ export function redact(tree: string, secrets: string[]): string {
   // secret select's options are all cut (the chosen one is its value).
   const learned = [...secrets];
   let optionsUnder = -1;
+  // Lines under a secret rich-text box (its paragraphs, list items, text) are its value.
+  let contentUnder = -1;
   const out = lines.map((line) => {
     const indent = line.length - line.trimStart().length;
     if (optionsUnder >= 0 && indent > optionsUnder && /^\s*- option\b/.test(line)) {
       return line.replace(/^(\s*- option) (?:"(?:[^"\\]|\\.)*"|[^[:]+?)(?=\s*(?:\[|:|$))/, '$1 "[redacted]"');
     }
     if (indent <= optionsUnder) optionsUnder = -1;
+    if (contentUnder >= 0 && indent > contentUnder) {
+      const child = /^(\s*- (?:[\w-]+))(?: "(?:[^"\\]|\\.)*")?((?: \[[^\]]*\])*)(:.*)?$/.exec(line);
+      if (!child) return line.replace(/^(\s*).*$/, '$1[redacted]');
+      const value = child[4] === undefined ? '' : child[4] === ':' ? ':' : ': [redacted]';
+      return `${child[1]}${/ "/.test(line.slice(child[1].length, child[1].length + 2)) ? ' "[redacted]"' : ''}${child[2]}${value}`;
+    }
+    if (indent <= contentUnder) contentUnder = -1;
     const field = /^(\s*- (textbox|searchbox|combobox|listbox|slider|spinbutton)\b(?: "((?:[^"\\]|\\.)*)")?.*?)(?:: (.*))?$/.exec(line);
     if (!field) return line;
     const name = field[3] === undefined ? '' : yamlScalar(`"${field[3]}"`);
     if (name && isSecretField({ hints: [name] }, SECRET_RULES)) {
       if (field[2] === 'combobox' || field[2] === 'listbox') optionsUnder = indent;
+      else contentUnder = indent;
       if (field[4] === undefined) return line;
       const value = yamlScalar(field[4].trim());
       if (value && !learned.includes(value)) learned.push(value);
