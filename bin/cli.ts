@@ -1,15 +1,15 @@
 // The `gstack` CLI proper: a thin yargs layer. Each subcommand lives in bin/commands/<name>.ts
 // and loads its implementation lazily, so a call pays only for what it uses. It runs in the
-// invoking process or, for browser commands, in a host (driver/host/); either way it reads and
+// invoking process or, for browser commands, in a host (driver/hosts/); either way it reads and
 // writes only through `io` and returns the exit code.
 import yargs, { type Argv } from 'yargs';
 import { loadCatalog } from '../driver/catalog.js';
 import { COMMANDS } from './commands/index.js';
 import { trace } from '../driver/trace.js';
 import { exitCodeOf, UsageError } from '../driver/errors.js';
-import type { CliIo } from './cli-io.js';
+import type { CliIo } from '../driver/cli/process-io.js';
 import type { Catalog } from '../driver/catalog.js';
-import { oneLine, terminalSafe } from '../driver/output.js';
+import { oneLine, terminalSafe } from '../driver/runtime/output.js';
 
 /**
  * The catalog without its prose, for an invocation that does not ask for help. yargs renders
@@ -85,7 +85,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
     await y.parseAsync();
     return io.exitCode;
   } catch (err) {
-    // Not an error of the call: the host hands it back to its client (driver/run.ts).
+    // Not an error of the call: the host hands it back to its client (driver/runner/run-script.ts).
     if ((err as { misrouted?: boolean })?.misrouted) throw err;
     // A usage error's second line is our hint; anything else may be a library's multi-line text.
     const message = err instanceof UsageError ? err.message : oneLine(err instanceof Error ? err.message : String(err));

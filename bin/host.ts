@@ -1,18 +1,18 @@
-// Entry of a host process (driver/host/host.ts), bundled next to the CLI: `host.js session
+// Entry of a host process (driver/hosts/server.ts), bundled next to the CLI: `host.js session
 // <profileDir>` or `host.js render`. It serves `gstack` invocations through the same CLI code
 // (bin/cli.ts) a normal process runs, with the host's browser lent to each call.
-import { runHost } from '../driver/host/host.js';
-import { loadPlaywright } from '../driver/playwright-load.js';
+import { runHost } from '../driver/hosts/server.js';
+import { loadPlaywright } from '../driver/browser/playwright-load.js';
 import { loadCatalog } from '../driver/catalog.js';
-import { watchIntrinsics } from '../driver/host/tamper.js';
-import type { CliIo } from './cli-io.js';
-import type { CallIo } from '../driver/host/protocol.js';
+import { watchIntrinsics } from '../driver/hosts/tamper.js';
+import type { CliIo } from '../driver/cli/process-io.js';
+import type { CallIo } from '../driver/hosts/wire.js';
 
 async function main(): Promise<void> {
   const [kind, profileDir] = process.argv.slice(2);
   const { runCli } = await import('./cli.js');
   if (kind === 'session' && profileDir) {
-    const { SessionBrowser, browserIdleMs } = await import('../driver/host/session-browser.js');
+    const { SessionBrowser, browserIdleMs } = await import('../driver/hosts/session-browser.js');
     const browser = new SessionBrowser(profileDir);
     let lastKey: string | undefined;
     const binding = { profileDir, open: (env: NodeJS.ProcessEnv, headed: boolean) => browser.open(env, headed), noteKey: (k: string) => void (lastKey = k) };
@@ -22,16 +22,16 @@ async function main(): Promise<void> {
         loadPlaywright();
         loadCatalog();
         await Promise.all([
-          import('../driver/run.js'),
+          import('../driver/runner/run-script.js'),
           import('../driver/engines/chromium.js'),
-          import('../driver/engines/chromium-process.js'),
+          import('../driver/browser/chromium-process.js'),
           import('../driver/engines/select.js'),
           import('../driver/sessions/lock.js'),
           import('../driver/sessions/registry.js'),
-          import('../driver/sessions/housekeep.js'),
-          import('../driver/sandbox.js'),
+          import('../driver/profiles/daily-sweep.js'),
+          import('../driver/runtime/sandbox.js'),
           import('../cookbook/index.js'),
-          import('./run-support.js'),
+          import('../driver/cli/flow-call.js'),
         ]);
       },
       tamper: () => watchIntrinsics(),

@@ -18,7 +18,7 @@ import { SENTINEL } from '../driver/catalog.gen.js';
  * to go quiet before its after-snapshot.
  *
  * HOOK_LINES is its page-side source line by line (EVIDENCE_HOOK prints it as an array, so a
- * generated script reads it). The runner's Aside wrapper (driver/evidence.ts) installs the
+ * generated script reads it). The runner's Aside wrapper (driver/runtime/evidence.ts) installs the
  * same source; the hook installs once per document, so a cookbook script under the wrapper
  * keeps one set of lists.
  */

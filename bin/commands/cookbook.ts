@@ -2,9 +2,9 @@
 // flow-script shape through the same runner as `gstack run` (same flags, same exit codes).
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
-import { runFlowCall } from '../run-support.js';
+import { runFlowCall } from '../../driver/cli/flow-call.js';
 import { readCookbookFlags, readCookbookPositionals } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {

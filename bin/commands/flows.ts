@@ -1,11 +1,11 @@
 // `gstack flows save|run|list|show|check`: saved flows (docs/ARCHITECTURE.md, "Saved flows").
-// Flags and positionals come from the catalog; the implementation (driver/flows/command.ts)
+// Flags and positionals come from the catalog; the implementation (driver/cli/flows.ts)
 // loads only when the command runs, and runs scripts through the same path as `gstack run`.
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
-import { readScriptSource, runFlowScript } from '../run-support.js';
+import { readScriptSource, runFlowScript } from '../../driver/cli/flow-call.js';
 import { readFlowsFlags, readFlowsPositionals } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
@@ -23,7 +23,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       return b;
     },
     async (argv) => {
-      const { runFlowsCommand } = await import('../../driver/flows/command.js');
+      const { runFlowsCommand } = await import('../../driver/cli/flows.js');
       const f = readFlowsFlags(argv);
       const { action: act, args } = readFlowsPositionals(argv);
       // yargs drops a lone `-` from a variadic positional: that is the stdin form (`flows save NAME -`).

@@ -1,9 +1,9 @@
 // `gstack run '<script>' | -f FILE | -`: one flow script per call (docs/ARCHITECTURE.md, "One call").
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { applyFlags } from '../cli-flags.js';
-import { readScriptSource, runFlowCall } from '../run-support.js';
+import { readScriptSource, runFlowCall } from '../../driver/cli/flow-call.js';
 import { readRunFlags, readRunPositionals } from '../../driver/catalog.gen.js';
 import { HEADER_START } from '../../driver/flows/header.js';
 

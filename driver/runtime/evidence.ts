@@ -6,10 +6,10 @@
 // Aside side: a wrapper around the script that collects what Aside allows in the script
 // itself and hands it back on one line only the runner can recognise. The Chromium side
 // (what the runner records while the call runs, and the collection before the tabs close) is
-// page.ts's `Tabs`; when evidence is taken is the engines'.
+// tabs.ts's `Tabs`; when evidence is taken is the engines'.
 import { randomBytes } from 'node:crypto';
-import { EVIDENCE_HOOK_SOURCE } from '../cookbook/snippets.js';
-import { SENTINEL } from './catalog.gen.js';
+import { EVIDENCE_HOOK_SOURCE } from '../../cookbook/snippets.js';
+import { SENTINEL } from '../catalog.gen.js';
 import { defuseSentinel } from './output.js';
 
 /** What one open tab of a failed call showed. */

@@ -5,10 +5,10 @@
 // test/playwright-policy.test.ts; the generated skills and .d.ts list their refusals.
 //
 // Owns: reading the tables, telling an object's class, the CDP message check (plain data, the
-// allow-list, which params are local paths). Not: acting on any of it (driver/membrane.ts does,
+// allow-list, which params are local paths). Not: acting on any of it (driver/runtime/membrane.ts does,
 // with the call's files and URLs).
-import { loadCatalog, type PlaywrightPolicies } from './catalog.js';
-import { AgentError } from './errors.js';
+import { loadCatalog, type PlaywrightPolicies } from '../catalog.js';
+import { AgentError } from '../errors.js';
 
 export type Policy = { kind: 'pass' } | { kind: 'confine'; note: string } | { kind: 'refuse'; message: string };
 

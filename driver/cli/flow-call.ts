@@ -1,15 +1,14 @@
 // Shared by the commands that run a flow script (run, cookbook, flows): reading the script and
 // mapping CLI flags onto runScript options.
-import { readSharedFlags, type SharedFlags } from '../driver/catalog.gen.js';
-import { MAX_SCRIPT_BYTES } from '../driver/host/protocol.js';
+import { readSharedFlags, type SharedFlags } from '../catalog.gen.js';
+import { MAX_SCRIPT_BYTES } from '../hosts/wire.js';
 import { open } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { resolve } from 'node:path';
-import { millisecondsProblem } from '../driver/errors.js';
-import type { RunOptions, RunResult } from '../driver/run.js';
-import { UsageError } from './cli-flags.js';
-import type { CliIo } from './cli-io.js';
-import { jsonText } from '../driver/output.js';
+import { millisecondsProblem, UsageError } from '../errors.js';
+import type { RunOptions, RunResult } from '../runner/run-script.js';
+import type { CliIo } from './process-io.js';
+import { jsonText } from '../runtime/output.js';
 
 /** The largest script file `-f` reads (a flow script is a few KB; 4 MiB is far past any). */
 export { MAX_SCRIPT_BYTES };
@@ -114,7 +113,7 @@ export async function runFlowScript(
   io: CliIo,
   opts: { params?: Record<string, unknown>; print: boolean },
 ): Promise<RunResult> {
-  const { runScript } = await import('../driver/run.js');
+  const { runScript } = await import('../runner/run-script.js');
   const flags = readSharedFlags(argv);
   const json = flags.json;
   const print = opts.print;

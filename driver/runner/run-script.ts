@@ -1,32 +1,32 @@
 // runScript(): one call (docs/ARCHITECTURE.md, "One call") — resolve the session, pick the
 // engine, hold the profile lock, run the script with every line through the egress filter,
 // and compute the truthful exit code. The CLI (`gstack run`) is a thin layer over this; in a
-// session host (driver/host/) it runs on the host's kept browser instead of launching one.
+// session host (driver/hosts/) it runs on the host's kept browser instead of launching one.
 import { cp, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { OutputFilter, SENTINEL, oneLine } from './output.js';
-import { exitCodeOf } from './errors.js';
-import { boundEvidence, evidenceLines, type TabEvidence } from './evidence.js';
-import { makePrivateDir } from './sessions/private.js';
-import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from './sessions/lock.js';
-import { touchSession } from './sessions/registry.js';
-import { maybeHousekeep } from './sessions/housekeep.js';
-import { fallbackNoteToPrint, selectEngine } from './engines/select.js';
-import { runOnChromium } from './engines/chromium.js';
-import { stopSessionHost } from './host/control.js';
+import { OutputFilter, SENTINEL, oneLine } from '../runtime/output.js';
+import { exitCodeOf } from '../errors.js';
+import { boundEvidence, evidenceLines, type TabEvidence } from '../runtime/evidence.js';
+import { makePrivateDir } from '../sessions/owner-only.js';
+import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from '../sessions/lock.js';
+import { touchSession } from '../sessions/registry.js';
+import { maybeHousekeep } from '../profiles/daily-sweep.js';
+import { fallbackNoteToPrint, selectEngine } from '../engines/select.js';
+import { runOnChromium } from '../engines/chromium.js';
+import { stopSessionHost } from '../hosts/control.js';
 // Loaded only by the calls that use them: Aside's adapter and the remote-browser connector.
-import { trace } from './trace.js';
-import { asidePreamble, checkInputs, copyInputs, type InputFile } from './inputs.js';
-import { givenProfileDir, gstackHome, resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
-import type { EngineName, EngineRunOutcome } from './engines/types.js';
-import type { EngineChoice } from './engines/select.js';
-import type { OpenedContext } from './engines/chromium.js';
-import type { DeadlineHandle } from './host/protocol.js';
-import { FLAG_DEFAULTS, type ExitCode } from './catalog.gen.js';
-import { runResult, type RunResult, type RunSessionInfo } from './run-result.js';
+import { trace } from '../trace.js';
+import { asidePreamble, checkInputs, copyInputs, type InputFile } from '../runtime/inputs.js';
+import { givenProfileDir, gstackHome, resolveSessionKey, sessionPaths, type SessionKey } from '../sessions/key.js';
+import type { EngineName, EngineRunOutcome } from '../engines/types.js';
+import type { EngineChoice } from '../engines/select.js';
+import type { OpenedContext } from '../engines/chromium.js';
+import type { DeadlineHandle } from '../hosts/wire.js';
+import { FLAG_DEFAULTS, type ExitCode } from '../catalog.gen.js';
+import { runResult, type RunResult, type RunSessionInfo } from '../runtime/run-result.js';
 
 /** What a session host lends a call: the browser it keeps on its session's profile. */
 export interface SessionHostBinding {
@@ -87,7 +87,7 @@ export interface RunOptions {
   evidence?: boolean;
 }
 
-export type { RunResult } from './run-result.js';
+export type { RunResult } from '../runtime/run-result.js';
 
 // The flags' defaults, from the catalog (a library caller that leaves an option out gets the
 // same as the CLI).
@@ -215,7 +215,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     const failsAnyway = () => !filter.sawSentinel;
     let outcome: EngineRunOutcome;
     if (engine === 'aside') {
-      const { runOnAside } = await import('./engines/aside.js');
+      const { runOnAside } = await import('../engines/aside.js');
       // --in: Aside's pwd exists only once the script runs, so the files go in with the script.
       const withInputs = inputs.length ? (await asidePreamble(inputs)) + script : script;
       outcome = await runOnAside({ script: withInputs, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env, params: options.params, evidence: wantEvidence, failsAnyway });
@@ -272,7 +272,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         ? () => host.open(env, !!options.headed)
         : remote
         ? async () => {
-            const { openRemoteContext } = await import('./engines/remote.js');
+            const { openRemoteContext } = await import('../engines/remote.js');
             const rc = await openRemoteContext({
               connect: options.connect,
               cdp: options.cdp,

@@ -1,5 +1,5 @@
 // Confinement to a call's artifact dir (`pwd`): the `fs` global of a flow script, and the
-// writer every other script-reachable API that takes a `path` goes through (driver/page.ts).
+// writer every other script-reachable API that takes a `path` goes through (driver/runtime/tabs.ts).
 //
 // The rule: a script-given path names a place under `pwd`, and no symbolic link is followed on
 // the way to it — not even one that points back inside. Checking the path first and using it
@@ -18,7 +18,7 @@
 import { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { AgentError, sealScriptFacing } from './errors.js';
+import { AgentError, sealScriptFacing } from '../errors.js';
 
 export class ConfinementError extends AgentError {
   constructor(p: string, root: string, why = '') {

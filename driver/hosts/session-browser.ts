@@ -6,14 +6,14 @@
 // when it must: a call whose browser environment (TZ, LANG, proxies, display, which binary,
 // --headed) differs from the running browser's, a browser that crashed or was killed, a call
 // that timed out, or one that changed the context beyond undoing. Every `open` runs under the
-// session's profile lock (driver/run.ts takes it).
+// session's profile lock (driver/runner/run-script.ts takes it).
 import type { BrowserContext } from 'playwright-core';
-import { findChromium } from '../chromium-find.js';
+import { findChromium } from '../browser/chromium-find.js';
 import { launchPersistent, type OpenedContext } from '../engines/chromium.js';
-import { browserFingerprint } from '../engines/browser-env.js';
+import { browserFingerprint } from '../browser/browser-env.js';
 import { clearStaleChromiumSingletons } from '../sessions/lock.js';
-import { makePrivateDir } from '../sessions/private.js';
-import { DEFAULT_VIEWPORT } from '../page.js';
+import { makePrivateDir } from '../sessions/owner-only.js';
+import { DEFAULT_VIEWPORT } from '../runtime/tabs.js';
 import { trace } from '../trace.js';
 
 /** Closing a call's tabs and opening the next blank one take a few round trips. */

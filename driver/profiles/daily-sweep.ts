@@ -6,9 +6,9 @@
 // calls do not all sweep at once.
 import { chmod, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gstackHome } from './key.js';
+import { gstackHome } from '../sessions/key.js';
 import { gcSessions, parseDuration } from './manage.js';
-import { makePrivateDir, PRIVATE_FILE_MODE } from './private.js';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../sessions/owner-only.js';
 
 export const HOUSEKEEPING_STAMP = '.last-housekeeping';
 const DAY_MS = 86400e3;

@@ -13,7 +13,7 @@
 //   it gets one in a private temporary directory of the call;
 // - refuse `file:` URLs (goto, CDP params) unless the call allows them (--allow-file-urls);
 // - rewrite errors for agents (driver/errors.ts);
-// - follow one policy per Playwright class (driver/playwright-policy.ts, data in
+// - follow one policy per Playwright class (driver/runtime/playwright-policy.ts, data in
 //   driver/catalog.json "playwright"): every public member passes, is confined (the handlers
 //   in CONFINERS below, one per confined member) or is refused with what to use instead; a
 //   member the tables do not list is refused;
@@ -38,12 +38,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { types } from 'node:util';
 import { createRequire } from 'node:module';
-import { AgentError, sealScriptFacing, toAgentError } from './errors.js';
+import { AgentError, sealScriptFacing, toAgentError } from '../errors.js';
 import type { Confinement } from './confined-fs.js';
 import { checkCdp, everyString, memberKey, plainData, policies, type PolicyTable } from './playwright-policy.js';
 import { isFileUrl, plainUrl } from './url-policy.js';
 import { defuseSentinel, pageCallbackScope } from './output.js';
-import { SENTINEL } from './catalog.gen.js';
+import { SENTINEL } from '../catalog.gen.js';
 
 export interface MembraneOptions {
   /** Every file a script's API call reads or writes goes through this (pwd only). */
@@ -55,9 +55,9 @@ export interface MembraneOptions {
   redactedAria?: (raw: object, kind: 'Page' | 'Locator', text: string) => Promise<string>;
   /** An innerHTML() text with the secret field values of its page cut (snapshot.ts). */
   redactedHtml?: (raw: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle', html: string) => Promise<string>;
-  /** Page-specific members (`locator` with refs, `_sendToTarget`); see page.ts. */
+  /** Page-specific members (`locator` with refs, `_sendToTarget`); see tabs.ts. */
   pageMember?: (raw: object, prop: string) => unknown;
-  /** Locator methods guarded by a ref's staleness check; see page.ts. */
+  /** Locator methods guarded by a ref's staleness check; see tabs.ts. */
   beforeLocatorAction?: (raw: object, method: string) => Promise<void> | undefined;
   /** A function the script gave Playwright (an event listener, a route handler) threw or
    * rejected. Playwright calls them from its event loop, where a throw would be an uncaught
@@ -317,7 +317,7 @@ export class Membrane {
     return function (this: unknown, ...args: unknown[]) {
       self.checkLive();
       if (policy?.kind === 'refuse') throw new AgentError(policy.message, 'REFUSED');
-      if (policy?.kind === 'confine' && !confiner) throw new AgentError(`${kind}.${prop} is confined but has no handler in driver/membrane.ts: this is a bug in gstack; report it.`);
+      if (policy?.kind === 'confine' && !confiner) throw new AgentError(`${kind}.${prop} is confined but has no handler in driver/runtime/membrane.ts: this is a bug in gstack; report it.`);
       if ((kind === 'BrowserContext' && !CONTEXT_SAFE.has(prop)) || DIRTYING_CLASSES.has(kind)) self.dirty = true;
       const call: Call = (a) => {
         self.checkLive();
@@ -603,12 +603,12 @@ export class Membrane {
     return this.opts.redactedContent?.(target, kind);
   }
 
-  /** An innerHTML() text with the secret field values of its page cut (page.ts). */
+  /** An innerHTML() text with the secret field values of its page cut (tabs.ts). */
   async redactedHtml(target: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle', html: string): Promise<string> {
     return this.opts.redactedHtml ? this.opts.redactedHtml(target, kind, html) : html;
   }
 
-  /** An ariaSnapshot() text with the secret field values of its page cut (page.ts). */
+  /** An ariaSnapshot() text with the secret field values of its page cut (tabs.ts). */
   async redactedAria(target: object, kind: 'Page' | 'Locator', text: string): Promise<string> {
     return this.opts.redactedAria ? this.opts.redactedAria(target, kind, text) : text;
   }

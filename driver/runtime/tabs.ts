@@ -9,7 +9,7 @@
 // on every Playwright object is membrane.ts's.
 import { join } from 'node:path';
 import type { BrowserContext, Dialog, Download, Frame, Page } from 'playwright-core';
-import { AgentError, toAgentError } from './errors.js';
+import { AgentError, toAgentError } from '../errors.js';
 import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
 import { EVIDENCE_BUDGET_MS, HUNG_NOTE, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
@@ -20,7 +20,7 @@ import { newSnapshotState, playwrightRef, redact, redactHtml, redactedContent, r
 
 /**
  * `page.screenshot()` takes a plain viewport PNG through one CDP capture when that gives
- * Playwright's image (driver/screenshot.ts), and is Playwright's own otherwise. An own member of
+ * Playwright's image (driver/runtime/screenshot.ts), and is Playwright's own otherwise. An own member of
  * the page, so the script's call still goes through the membrane (its policy, the confinement
  * of `path`, its errors) and the runner's own captures (evidence) take the same path.
  */
@@ -60,7 +60,7 @@ export interface ScriptPage extends Page {
 interface PageState {
   snapshot: PageSnapshotState;
   cdp?: Promise<import('playwright-core').CDPSession>;
-  /** What the runner saw on this page, for the evidence of a failed call (driver/evidence.ts). */
+  /** What the runner saw on this page, for the evidence of a failed call (driver/runtime/evidence.ts). */
   consoleErrors: string[];
   networkErrors: NetworkError[];
   /** A dialog the script is handling and has not answered yet. */
@@ -293,7 +293,7 @@ export class Tabs {
   }
 
   /**
-   * The evidence of a failed call (driver/evidence.ts): for each tab the call used that is
+   * The evidence of a failed call (driver/runtime/evidence.ts): for each tab the call used that is
    * still open, its URL, title, a screenshot under pwd, the latest console errors and failed
    * requests, and a dialog the script left unanswered (dismissed, so the screenshot can be
    * taken). All tabs at once, within EVIDENCE_BUDGET_MS; a page that does not answer a trivial

@@ -1,10 +1,10 @@
 // The result of one script call: what `runScript` returns and the one JSON object
 // `gstack run --json` prints. Owns its shape and its one builder, used by every place that
-// ends a call with such an object: the runner (driver/run.ts), the client that loses its host
-// (driver/host/client.ts) and the watchdog's last line (bin/cli-io.ts). Its fields are the ones
+// ends a call with such an object: the runner (driver/runner/run-script.ts), the client that loses its host
+// (driver/hosts/client.ts) and the watchdog's last line (driver/cli/process-io.ts). Its fields are the ones
 // the catalog's `--json` flag names (RUN_RESULT_FIELDS, generated): a field added, dropped or
 // renamed on one side only is a compile error below.
-import type { EngineName, ExitCode, RunResultField } from './catalog.gen.js';
+import type { EngineName, ExitCode, RunResultField } from '../catalog.gen.js';
 import type { TabEvidence } from './evidence.js';
 
 export interface RunSessionInfo {
@@ -30,7 +30,7 @@ export interface RunResult {
   durationMs: number | null;
   /** This call's artifact directory (it outlives the call). */
   pwd: string | null;
-  /** A failed call's evidence, one entry per tab that was open (driver/evidence.ts), with
+  /** A failed call's evidence, one entry per tab that was open (driver/runtime/evidence.ts), with
    * screenshot paths as reported (the `--out` copy when given); null when the call succeeded,
    * evidence was off, or the call failed before a script ran. */
   evidence: TabEvidence[] | null;

@@ -2,13 +2,13 @@
 // post-processed for agents as a pipeline: parse (unquoting YAML-quoted lines) -> main-frame
 // refs as eN -> redact secret values -> remember refs -> filter (interactive/compact/depth) ->
 // bound -> diff against this page's previous snapshot in this call (compared without refs).
-// It also owns how a printed ref maps back to Playwright's (`playwrightRef`); page.ts resolves
+// It also owns how a printed ref maps back to Playwright's (`playwrightRef`); tabs.ts resolves
 // `pg.locator("e5")` through it.
 import type { Page, Frame } from 'playwright-core';
 import { diffArrays } from 'diff';
-import { AgentError, toAgentError } from './errors.js';
+import { AgentError, toAgentError } from '../errors.js';
 
-import type { SnapshotOptions, SnapshotResult } from './catalog.gen.js';
+import type { SnapshotOptions, SnapshotResult } from '../catalog.gen.js';
 export type { SnapshotOptions, SnapshotResult };
 
 /** Per-page memory of the last snapshot: the tree (for diffs), what each ref named (for

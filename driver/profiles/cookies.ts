@@ -7,8 +7,8 @@
 import { UsageError } from '../errors.js';
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import type { SessionPaths } from './key.js';
-import { oneLine } from '../output.js';
+import type { SessionPaths } from '../sessions/key.js';
+import { oneLine } from '../runtime/output.js';
 
 export interface ImportCookie {
   name: string;
@@ -276,8 +276,8 @@ export async function importIntoProfile(
   parsed: ParsedCookies,
   opts: { paths: Pick<SessionPaths, 'profileDir' | 'sessionDir'>; key: string; lockTimeoutMs: number; onWait?: (msg: string) => void; env?: NodeJS.ProcessEnv },
 ): Promise<ImportSummary> {
-  const { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } = await import('./lock.js');
-  const { findChromium } = await import('../chromium-find.js');
+  const { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } = await import('../sessions/lock.js');
+  const { findChromium } = await import('../browser/chromium-find.js');
   const { mkdir } = await import('node:fs/promises');
   findChromium(opts.env); // NoChromiumError (exit 3) before we take the lock
   await mkdir(opts.paths.profileDir, { recursive: true, mode: 0o700 });
@@ -290,7 +290,7 @@ export async function importIntoProfile(
   try {
     // The session's host keeps its browser on this profile between calls: stop it first, so
     // the browser started here is the only one writing the profile.
-    const { stopSessionHost } = await import('../host/control.js');
+    const { stopSessionHost } = await import('../hosts/control.js');
     await stopSessionHost(opts.paths.profileDir);
     await clearStaleChromiumSingletons(opts.paths.profileDir);
     const { launchPersistent } = await import('../engines/chromium.js');

@@ -1,11 +1,11 @@
 // Where a CLI invocation reads and writes. In a normal process that is the process itself; in
-// a host (driver/host/) it is the socket of the client process that invoked `gstack`, so a
+// a host (driver/hosts/) it is the socket of the client process that invoked `gstack`, so a
 // command never touches process.stdout, process.exit or signals directly.
-import type { CallIo, DeadlineHandle } from '../driver/host/protocol.js';
-import type { SessionHostBinding } from '../driver/run.js';
-import { armWatchdog } from '../driver/watchdog.js';
-import { runResult } from '../driver/run-result.js';
-import type { StopCause } from '../driver/stop-cause.js';
+import type { CallIo, DeadlineHandle } from '../hosts/wire.js';
+import type { SessionHostBinding } from '../runner/run-script.js';
+import { armWatchdog } from '../runner/watchdog.js';
+import { runResult } from '../runtime/run-result.js';
+import type { StopCause } from '../stop-cause.js';
 
 export interface CliIo extends CallIo {
   /** The arguments after `gstack` (render reads its steps from them in order). */
@@ -20,7 +20,7 @@ export interface CliIo extends CallIo {
 
 /** The IO of this process: stdout/stderr (a reader that goes away, `| head -1`, is ignored
  * rather than crashing the call half-way), stdin, SIGINT/SIGTERM as the abort signal, and a
- * watchdog thread for the deadline of a script run here (driver/watchdog.ts). */
+ * watchdog thread for the deadline of a script run here (driver/runner/watchdog.ts). */
 export function processIo(argv: string[]): CliIo {
   const controller = new AbortController();
   // The abort's reason names the signal and this process, so the call's `[error]` line can say

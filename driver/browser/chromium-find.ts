@@ -6,7 +6,7 @@
 // the same engine without the browser UI layer, it answers CDP in ~55 ms where the full browser
 // in headless mode takes ~250 ms, and a five-step flow runs in half the time. A headed call
 // (a window) needs the full browser.
-import { GstackError } from './errors.js';
+import { GstackError } from '../errors.js';
 import { existsSync, accessSync, constants, readdirSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { join } from 'node:path';

@@ -1,12 +1,12 @@
 // The body of `gstack probe`, loaded only when that command runs.
-import { EXIT, type EngineChoice, type EngineName } from '../../driver/catalog.gen.js';
-import { probeAside, type ProbeResult } from '../../driver/engines/aside-probe.js';
-import { decideEngine, type EngineDecision } from '../../driver/engines/select.js';
-import { findChromium, type ChromiumFound } from '../../driver/chromium-find.js';
-import type { CliIo } from '../cli-io.js';
-import { resolveSessionKey, sessionPaths, type SessionKey } from '../../driver/sessions/key.js';
-import { sessionHostPid } from '../../driver/host/control.js';
-import { jsonText } from '../../driver/output.js';
+import { EXIT, type EngineChoice, type EngineName } from '../catalog.gen.js';
+import { probeAside, type ProbeResult } from '../engines/aside-probe.js';
+import { decideEngine, type EngineDecision } from '../engines/select.js';
+import { findChromium, type ChromiumFound } from '../browser/chromium-find.js';
+import type { CliIo } from './process-io.js';
+import { resolveSessionKey, sessionPaths, type SessionKey } from '../sessions/key.js';
+import { sessionHostPid } from '../hosts/control.js';
+import { jsonText } from '../runtime/output.js';
 
 interface ProbeReport {
   ok: boolean;

@@ -18,11 +18,11 @@ import { trace } from '../trace.js';
 import { lockHolder } from '../sessions/lock.js';
 import { resolveSessionKey } from '../sessions/key.js';
 import { buildId, hostAddress, hostEntry, openRuntimeDir, UnsafeRuntimeDirError, type HostAddress, type HostTarget } from './address.js';
-import { decoder, encode, MAX_SCRIPT_BYTES, parseHostMessage, type ClientMessage, type HostMessage, type HostStatus } from './protocol.js';
+import { decoder, encode, MAX_SCRIPT_BYTES, parseHostMessage, type ClientMessage, type HostMessage, type HostStatus } from './wire.js';
 import { flagValue } from './route.js';
 import { killHostTree, readStopNote } from './control.js';
 import { parseStopCause, stoppedMessage } from '../stop-cause.js';
-import { runResult } from '../run-result.js';
+import { runResult } from '../runtime/run-result.js';
 
 /** What the client needs of its process. */
 export interface ClientIo {

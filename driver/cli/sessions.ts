@@ -4,24 +4,24 @@
 // --json) and returns the exit code. No output path here ever contains a cookie value.
 import { UsageError } from '../errors.js';
 import { join } from 'node:path';
-import { gstackHome, resolveSessionKey, sessionPaths } from './key.js';
-import { clearSession, formatBytes, gcSessions, listSessions, parseDuration, resolveSlug, sessionInfo, type SessionInfo } from './manage.js';
-import { describeHolder } from './lock.js';
-import { makePrivateDir } from './private.js';
-import type { HostStatus } from '../host/protocol.js';
+import { gstackHome, resolveSessionKey, sessionPaths } from '../sessions/key.js';
+import { clearSession, formatBytes, gcSessions, listSessions, parseDuration, resolveSlug, sessionInfo, type SessionInfo } from '../profiles/manage.js';
+import { describeHolder } from '../sessions/lock.js';
+import { makePrivateDir } from '../sessions/owner-only.js';
+import type { HostStatus } from '../hosts/wire.js';
 import { FLAG_DEFAULTS, type SessionsFlags } from '../catalog.gen.js';
-import { jsonText } from '../output.js';
+import { jsonText } from '../runtime/output.js';
 
 type HostInfo = Pick<HostStatus, 'pid'> & Partial<Pick<HostStatus, 'browserPid' | 'browserRssKb' | 'hostRssKb' | 'busy' | 'idleMs' | 'calls'>>;
 
 /** The session's background host, if one is up: its own account (memory, idle time) when it
  * answers on this user's runtime dir, else just its pid. */
 async function hostInfo(profileDir: string, env: NodeJS.ProcessEnv): Promise<HostInfo | undefined> {
-  const { sessionHostPid } = await import('../host/control.js');
+  const { sessionHostPid } = await import('../hosts/control.js');
   const pid = await sessionHostPid(profileDir);
   if (!pid) return undefined;
-  const { hostAddress, openRuntimeDir } = await import('../host/address.js');
-  const { queryHost } = await import('../host/client.js');
+  const { hostAddress, openRuntimeDir } = await import('../hosts/address.js');
+  const { queryHost } = await import('../hosts/client.js');
   try {
     const dir = openRuntimeDir(env);
     const status = dir ? await queryHost(hostAddress(dir, { kind: 'session', profileDir })) : undefined;
@@ -37,11 +37,11 @@ async function hostInfo(profileDir: string, env: NodeJS.ProcessEnv): Promise<Hos
 
 /** The user's render host, if one is up: its own account when it answers, else its pid. */
 async function renderHostInfo(env: NodeJS.ProcessEnv): Promise<HostInfo | undefined> {
-  const { renderHostPid } = await import('../host/control.js');
+  const { renderHostPid } = await import('../hosts/control.js');
   const pid = await renderHostPid(env);
   if (!pid) return undefined;
-  const { hostAddress, openRuntimeDir } = await import('../host/address.js');
-  const { queryHost } = await import('../host/client.js');
+  const { hostAddress, openRuntimeDir } = await import('../hosts/address.js');
+  const { queryHost } = await import('../hosts/client.js');
   try {
     const dir = openRuntimeDir(env);
     const status = dir ? await queryHost(hostAddress(dir, { kind: 'render' })) : undefined;
@@ -119,10 +119,10 @@ const FORCE_GRACE_MS = 3_000;
  * `gstack sessions stop`: the caller's own session (or KEY's) by default; `--render` the render
  * host alone; `--all` every host of this user, but only when no other session has a call
  * running, unless `--force` (docs/ARCHITECTURE.md, "Hosts"). A stopped host's running call is
- * told who stopped it (the stop note, driver/host/control.ts).
+ * told who stopped it (the stop note, driver/hosts/control.ts).
  */
 async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: NodeJS.ProcessEnv): Promise<number> {
-  const { stopSessionHost, stopRenderHost } = await import('../host/control.js');
+  const { stopSessionHost, stopRenderHost } = await import('../hosts/control.js');
   const emit = (obj: unknown) => io.out(jsonText(obj));
   if ([args.all, args.render, !!args.target].filter(Boolean).length > 1) {
     throw new UsageError('`sessions stop` takes one of KEY, --render or --all');
@@ -293,15 +293,15 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
           '`sessions import-cookies FILE`: name the cookie file (Playwright storageState JSON or Netscape cookies.txt), or read the browser of this machine with --from-browser chrome|chromium|brave|edge',
         );
       }
-      const { parseCookieFile, importIntoProfile, importIntoStorageState, filterByDomains } = await import('./cookies.js');
-      const { touchSession, readSessionRecord } = await import('./registry.js');
-      const { siteOf } = await import('./browser-cookies.js');
+      const { parseCookieFile, importIntoProfile, importIntoStorageState, filterByDomains } = await import('../profiles/cookies.js');
+      const { touchSession, readSessionRecord } = await import('../sessions/registry.js');
+      const { siteOf } = await import('../profiles/browser-cookies.js');
       const sites = [args.domain ?? []].flat().map(siteOf).filter(Boolean);
       let parsed;
       const notes: string[] = [];
       let source: Record<string, unknown> = {};
       if (fromBrowser) {
-        const { readBrowserCookies } = await import('./browser-cookies.js');
+        const { readBrowserCookies } = await import('../profiles/browser-cookies.js');
         const read = await readBrowserCookies({ browser: fromBrowser, profile: args.browserProfile, domains: sites, env });
         parsed = read;
         source = { browser: read.browser, browserProfile: read.profile, cookieDb: read.cookieDb, skipped: read.skipped };
@@ -321,7 +321,7 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       if (remote) {
         // Same lock a remote call holds (its session dir), so a running call's save at the end
         // cannot overwrite the import half-way.
-        const { acquireProfileLock } = await import('./lock.js');
+        const { acquireProfileLock } = await import('../sessions/lock.js');
         const lock = await acquireProfileLock(paths.sessionDir, {
           timeoutMs: lockTimeoutMs,
           key: key.key,

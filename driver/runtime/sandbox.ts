@@ -1,15 +1,15 @@
 // The flow-script sandbox: a Node `vm` context whose globals are exactly the catalog's
 // `globals`. It is NOT a security boundary (the docs say so); its job is that a script
 // written here also runs on Aside. Page content never executes in Node.
-import { GLOBAL_NAMES, type FetchResponse, type GlobalName, type ScriptGlobals } from './catalog.gen.js';
+import { GLOBAL_NAMES, type FetchResponse, type GlobalName, type ScriptGlobals } from '../catalog.gen.js';
 import vm from 'node:vm';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import type { BrowserContext } from 'playwright-core';
-import type { Catalog } from './catalog.js';
+import type { Catalog } from '../catalog.js';
 import { createConfinedFs } from './confined-fs.js';
-import { AgentError, rewriteError, toAgentError } from './errors.js';
-import { Tabs } from './page.js';
+import { AgentError, rewriteError, toAgentError } from '../errors.js';
+import { Tabs } from './tabs.js';
 import { CallEnded } from './membrane.js';
 import type { TabEvidence } from './evidence.js';
 import { SENTINEL, defuseSentinel, pageCallbackScope, sentinelSpelledAt, type LineOptions } from './output.js';
@@ -228,7 +228,7 @@ export interface SandboxRun {
   cleanUp(): Promise<void>;
   /** The call changed the context in a way cleanUp cannot undo: restart the browser. */
   readonly dirty: boolean;
-  /** Each open tab's evidence for a failed call (driver/evidence.ts); bounded, never throws. */
+  /** Each open tab's evidence for a failed call (driver/runtime/evidence.ts); bounded, never throws. */
   collectEvidence(): Promise<TabEvidence[]>;
 }
 

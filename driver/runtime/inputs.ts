@@ -1,7 +1,7 @@
 // `--in FILE…`: the user's files a flow script may use (an upload, a fixture to paste), copied
 // into the call's `pwd` before the script starts, read-only. It is the only way a script sees a
 // user's file: the sandbox's `fs` and every file-taking Playwright method stay confined to
-// `pwd` (driver/confined-fs.ts, driver/membrane.ts). Checked before anything starts (usage
+// `pwd` (driver/runtime/confined-fs.ts, driver/runtime/membrane.ts). Checked before anything starts (usage
 // errors, exit 2): regular files only (no directories, devices, FIFOs or sockets), one name
 // each, and a size limit. On Aside, whose `pwd` exists only once the script runs, the files
 // travel inside the script instead (asidePreamble): written into that `pwd` by its first line. Relative paths are the caller's: a session host resolves them against
@@ -9,7 +9,7 @@
 import { constants } from 'node:fs';
 import { open, realpath, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 /** Largest file one `--in` may name, and all of a call's inputs together. */
 export const MAX_INPUT_BYTES = 50 * 1024 * 1024;

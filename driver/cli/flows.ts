@@ -8,12 +8,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../catalog.js';
 import { CommandError } from '../command-errors.js';
-import type { RunResult } from '../run.js';
-import { compareEvidence, evidenceOf, type Drift } from './expect.js';
-import { FlowHeaderError, formatHeader, parseFlowFile, type FlowHeader } from './header.js';
-import { declareParams, describeParam, givenParams, resolveFlowParams, savedParams } from './params.js';
-import { checkFlowName, displayPath, findFlow, flowDirs, listFlowLocations, readHistory, recordRun, writeFlow, type FlowDirs, type FlowLocation } from './store.js';
-import { jsonText } from '../output.js';
+import type { RunResult } from '../runner/run-script.js';
+import { compareEvidence, evidenceOf, type Drift } from '../flows/expect.js';
+import { FlowHeaderError, formatHeader, parseFlowFile, type FlowHeader } from '../flows/header.js';
+import { declareParams, describeParam, givenParams, resolveFlowParams, savedParams } from '../flows/params.js';
+import { checkFlowName, displayPath, findFlow, flowDirs, listFlowLocations, readHistory, recordRun, writeFlow, type FlowDirs, type FlowLocation } from '../flows/store.js';
+import { jsonText } from '../runtime/output.js';
 
 /** Runs a script the way `gstack run` does with this invocation's shared flags. `print`: its
  * lines stream to stdout (or its --json object is printed) as `gstack run` prints them. */

@@ -27,7 +27,7 @@ export interface CallIo {
   callerPid?: number;
   /** Tells whoever enforces the call's deadline that the script starts now and may take `ms`:
    * a host's client ends the host if it has not answered by then plus a grace; an in-process
-   * call arms its watchdog thread (driver/watchdog.ts). `message` is the reason the enforcer
+   * call arms its watchdog thread (driver/runner/watchdog.ts). `message` is the reason the enforcer
    * prints if it has to end the call itself. Optional: library callers have neither. */
   armDeadline?(ms: number, message: string): DeadlineHandle;
 }

@@ -6,12 +6,12 @@
 // looks for skills (default ~/.claude/skills/<name>/, as Claude Code reads them), together with
 // a `gstack` shim that runs this installation, so the commands the skills show resolve even
 // when `gstack` is not on PATH. An install never overwrites a skill directory it did not make.
-import { GstackError } from './errors.js';
+import { GstackError } from '../errors.js';
 import { chmod, copyFile, mkdir, readdir, readFile, rm, stat, symlink, writeFile, lstat, readlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { PROJECT_ROOT } from './catalog.js';
+import { PROJECT_ROOT } from '../catalog.js';
 
 export interface SkillInfo {
   name: string;

@@ -4,9 +4,9 @@
 import { lstat, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gstackHome, sessionPaths, slugFor, type SessionPaths } from './key.js';
-import { acquireProfileLock, describeHolder, lockHolder, ProfileBusyError, type LockHolder, type ProfileLock } from './lock.js';
-import { readSessionRecord, type SessionRecord } from './registry.js';
+import { gstackHome, sessionPaths, slugFor, type SessionPaths } from '../sessions/key.js';
+import { acquireProfileLock, describeHolder, lockHolder, ProfileBusyError, type LockHolder, type ProfileLock } from '../sessions/lock.js';
+import { readSessionRecord, type SessionRecord } from '../sessions/registry.js';
 
 export interface SessionInfo {
   slug: string;
@@ -28,7 +28,7 @@ function envWithHome(home: string | undefined, env: NodeJS.ProcessEnv): NodeJS.P
   return home ? { ...env, GSTACK_HOME: home } : env;
 }
 
-// Beside each profile: our lock files and a host's stop note (driver/host/control.ts), never sessions.
+// Beside each profile: our lock files and a host's stop note (driver/hosts/control.ts), never sessions.
 const IGNORED = /\.(lock|takeover|tmp|stop)$/;
 
 async function namesIn(dir: string): Promise<string[]> {
@@ -126,7 +126,7 @@ async function removeSession(info: SessionInfo, why: string): Promise<RemoveOutc
       locks.push(await acquireProfileLock(target, { timeoutMs: 0, key: `gstack sessions ${why}` }));
     }
     // The session's host keeps its browser on the profile between calls: stop it first.
-    const { stopSessionHost } = await import('../host/control.js');
+    const { stopSessionHost } = await import('../hosts/control.js');
     await stopSessionHost(info.paths.profileDir);
     for (const p of [info.paths.profileDir, info.paths.sessionDir, info.paths.artifactsDir]) {
       await rm(p, { recursive: true, force: true, maxRetries: 3 });
@@ -197,7 +197,7 @@ export async function gcSessions(opts: {
   return result;
 }
 
-/** `--ephemeral` profiles (driver/run.ts: mkdtemp "gstack-ephemeral-") are removed when their
+/** `--ephemeral` profiles (driver/runner/run-script.ts: mkdtemp "gstack-ephemeral-") are removed when their
  * call ends; one whose call was SIGKILLed stays behind in the temp dir. Ours, unlocked and older
  * than this are swept (the age guard covers the moment between mkdtemp and taking the lock). */
 const EPHEMERAL_PREFIX = 'gstack-ephemeral-';

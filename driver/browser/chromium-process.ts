@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { chromiumArgs } from '../chromium-find.js';
+import { chromiumArgs } from './chromium-find.js';
 
 export interface LaunchOptions {
   executablePath: string;
@@ -20,7 +20,7 @@ export interface LaunchOptions {
   headed?: boolean;
   /** Deadline for the browser to answer on its pipe. */
   startTimeoutMs?: number;
-  /** The browser's environment (engines/browser-env.ts): the call's, never the whole of it. */
+  /** The browser's environment (browser/browser-env.ts): the call's, never the whole of it. */
   env: Record<string, string>;
   /** Start the browser in a process group of its own (a call run in the `gstack` process: a
    * harness that kills that process's group must not SIGKILL the browser, which then shuts

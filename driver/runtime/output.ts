@@ -5,7 +5,7 @@
 // What may count as the sentinel is decided here too (docs/SECURITY.md, "The page is hostile").
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { SENTINEL } from './catalog.gen.js';
+import { SENTINEL } from '../catalog.gen.js';
 
 export { SENTINEL };
 export const ERROR_PREFIX = '[error]';
@@ -297,7 +297,7 @@ export class OutputFilter {
     this.accept(line);
   }
 
-  /** The evidence of a failed call (driver/evidence.ts): through the same control filter, but
+  /** The evidence of a failed call (driver/runtime/evidence.ts): through the same control filter, but
    * outside the cap — it is bounded by its own size (a few lines per tab), and a script that
    * printed up to the cap needs it most. */
   writeEvidence(lines: string[]): void {

@@ -9,7 +9,7 @@
 //   never share a host, so nothing one session's script touches is seen by another.
 // - the render host: one per user, for `render`, `pdf` and `diagram`. They run page
 //   JavaScript only (no user script in Node); it keeps a browser up and gives each render a
-//   fresh context (render-browsers.ts).
+//   fresh context (render/engines/browser-pool.ts).
 //
 // Life cycle: started detached by a client that found none; takes its singleton lock (a
 // second host for the same target exits at once); loads what its calls use; listens; exits
@@ -25,11 +25,11 @@ import { join } from 'node:path';
 import { withTraceSink } from '../trace.js';
 import { acquireProfileLock } from '../sessions/lock.js';
 import { buildId, hostAddress, openRuntimeDir, type HostTarget } from './address.js';
-import { decoder, encode, parseClientMessage, type CallIo, type DeadlineHandle, type HostMessage, type HostStatus } from './protocol.js';
+import { decoder, encode, parseClientMessage, type CallIo, type DeadlineHandle, type HostMessage, type HostStatus } from './wire.js';
 import type { TamperCheck } from './tamper.js';
 import { clearStopNote, readStopNote } from './control.js';
 import type { StopCause } from '../stop-cause.js';
-import { terminalSafe } from '../output.js';
+import { terminalSafe } from '../runtime/output.js';
 
 export const DEFAULT_IDLE_MS = 5 * 60_000;
 
