@@ -74,9 +74,31 @@ function hideNoText(s: string): string {
   });
 }
 
-/** One line made safe for a terminal (see above). A newline inside it is a control too. */
+/** The written-out escape of a character, as JSON, JavaScript and YAML print one: `\u001b`,
+ * a surrogate pair `\udb40\udc41`, `\u{E0041}`, `\x1b`. */
+const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\u\{([0-9a-fA-F]{1,6})\}|\\x([0-9a-fA-F]{2})/g;
+
+/** What a line says once its escapes are decoded is what reaches a screen: `jq -r` of a JSON
+ * line, a YAML reader, an agent printing a field it parsed. So an escape that spells a control
+ * or an invisible character (`\u001b[2J`, `\u202e`, a tag character) is replaced as the
+ * character itself would be; an escape of any other character (`\u00e9`) stays. */
+function hideEscapedControls(s: string): string {
+  if (!s.includes('\\')) return s;
+  return s.replace(ESCAPED_CHAR, (whole, hi?: string, lo?: string, u4?: string, braced?: string, x2?: string) => {
+    const ch = hi ? String.fromCharCode(parseInt(hi, 16), parseInt(lo!, 16)) : u4 ? String.fromCharCode(parseInt(u4, 16)) : braced ? codePoint(parseInt(braced, 16)) : String.fromCharCode(parseInt(x2!, 16));
+    if (ch === '\t') return whole;
+    return ch === '' || hideNoText(ch.replace(UNSAFE_CHAR, '\uFFFD')) !== ch ? '\uFFFD' : whole;
+  });
+}
+
+function codePoint(n: number): string {
+  return n <= 0x10ffff ? String.fromCodePoint(n) : '';
+}
+
+/** One line made safe for a terminal (see above). A newline inside it is a control too, and so
+ * is the written-out escape of one (hideEscapedControls). */
 export function stripControls(s: string): string {
-  return hideNoText(s.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_CHAR, '\uFFFD'));
+  return hideNoText(hideEscapedControls(s.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_CHAR, '\uFFFD')));
 }
 
 /** Text for a terminal: the one filter every line of every command passes (bin/cli.ts applies
