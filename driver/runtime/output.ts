@@ -132,6 +132,39 @@ export function wellFormed(s: string): string {
     : s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
+/**
+ * The secret field values the current call has seen (every secretValues() of a snapshot, a
+ * read, content(), the failure evidence): a page can copy a secret into its title, its URL, a
+ * dialog or a console message, or a browser can (a GET form puts a password in the URL), so
+ * once seen a value is cut from every later line of the call, whatever path prints it. A
+ * process runs one call at a time (a session host serializes its calls), so the set is the
+ * process's and is emptied when a call starts and ends (driver/runner/run-script.ts).
+ */
+const seenSecrets = new Set<string>();
+
+/** Remember secret values for the rest of the call (each of at least 4 characters, and its
+ * %-encoded form, as a URL would carry it). */
+export function learnSecrets(values: readonly string[]): void {
+  for (const v of values) {
+    if (v.trim().length < 4) continue;
+    seenSecrets.add(v);
+    const encoded = encodeURIComponent(v);
+    if (encoded !== v) seenSecrets.add(encoded);
+  }
+}
+
+export function forgetSecrets(): void {
+  seenSecrets.clear();
+}
+
+/** `text` with every secret value the call has seen replaced by `[redacted]`. */
+export function cutSeenSecrets(text: string): string {
+  if (!seenSecrets.size) return text;
+  let out = text;
+  for (const v of [...seenSecrets].sort((a, b) => b.length - a.length)) if (out.includes(v)) out = out.split(v).join('[redacted]');
+  return out;
+}
+
 /** Set while a script's callback runs because the page did something (a `console`, `dialog`
  * or `request` listener, a route handler, a predicate), and in everything that callback goes
  * on to await: lines it prints are the page's words relayed, never the sentinel. The membrane
@@ -291,7 +324,7 @@ export class OutputFilter {
       return;
     }
     for (const raw of lines) {
-      const line = stripControls(raw);
+      const line = cutSeenSecrets(stripControls(raw));
       // A sentinel in a line the filter changed (a page's "GSTACK_\x1b[0mSTEP_OK") is the
       // page's: it is printed with the page's mark, as defuseSentinel marks what the page says.
       this.writeOne(line !== raw && line.includes(SENTINEL) ? line.split(SENTINEL).join(PAGE_SENTINEL) : line, mayBeSentinel);
@@ -324,7 +357,7 @@ export class OutputFilter {
    * printed up to the cap needs it most. */
   writeEvidence(lines: string[]): void {
     this.flushMarker();
-    for (const text of lines) for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.accept(stripControls(raw));
+    for (const text of lines) for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.accept(cutSeenSecrets(stripControls(raw)));
   }
 
   private flushMarker(): void {
@@ -355,7 +388,7 @@ export class OutputFilter {
     }
     if (errorLine !== undefined) {
       // Through the same escape filter as every line: an error message can carry page text.
-      const clean = stripControls(oneLine(wellFormed(errorLine)));
+      const clean = cutSeenSecrets(stripControls(oneLine(wellFormed(errorLine))));
       this.accept(clean.startsWith(ERROR_PREFIX) ? clean : `${ERROR_PREFIX} ${clean}`);
     }
   }
