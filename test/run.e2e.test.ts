@@ -420,7 +420,7 @@ test('dialogs: each one the runner handles is a DIALOG line; dismissed by defaul
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   // The message is JSON-quoted: page text stays one inert line (the escape is spelled out).
-  assert.deepEqual(r.lines.filter((l) => l.startsWith('DIALOG')), ['DIALOG alert "Saved \\u001b[31mred"', 'DIALOG confirm "Delete?"', 'DIALOG confirm "Delete?"']);
+  assert.deepEqual(r.lines.filter((l) => l.startsWith('DIALOG')), ['DIALOG alert "Saved \uFFFD[31mred"', 'DIALOG confirm "Delete?"', 'DIALOG confirm "Delete?"']);
   assert.ok(r.lines.includes('DEFAULT confirm=false'), 'dismissed when the script does not listen');
   assert.ok(r.lines.includes('HANDLED confirm=true'), "the script's own handler decides");
   assert.ok(!r.stdout.includes('\u001b'), 'no raw escape reaches the output');

@@ -288,3 +288,30 @@ test('16. a file name with control or invisible characters (a page title) is ref
   assert.equal(r.code, 1, show(r));
   assert.match(lastLine(r), /fs refused .*control or invisible characters/, show(r));
 });
+
+test('6c. a route.fetch a call left running cannot change the next call\'s cookies either', { timeout: 180_000 }, async () => {
+  const s = `sec-routefetch-${process.pid}`;
+  const first = await gstack(s, ['run', `
+    const pg = await openTab(${JSON.stringify(site.url)});
+    await pg.route("**/trigger", async (route) => { const r = await route.fetch({ url: ${JSON.stringify(site.url + 'slow?ms=3000&cookie=late3')} }); await route.fulfill({ response: r }); });
+    pg.evaluate(() => fetch("/trigger")).catch(() => {});
+    await sleep(500);
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(first.code, 0, show(first));
+  const next = await gstack(s, ['run', `
+    const pg = await openTab(${JSON.stringify(site.url)});
+    await sleep(4500);
+    console.log("LATE " + JSON.stringify((await pg.context().cookies()).map((c) => c.name).filter((n) => n.startsWith("late"))));
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(next.code, 0, show(next));
+  assert.ok(next.lines.includes('LATE []'), show(next));
+});
+
+test('7d. --out naming a file or a FIFO is a usage error before the script runs', { timeout: 120_000 }, async () => {
+  const file = join(work, 'not-a-folder.txt');
+  writeFileSync(file, 'x');
+  const r = await gstack(`sec-outfile-${process.pid}`, ['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', '--out', file]);
+  assert.equal(r.code, 2, show(r));
+  assert.ok(!r.lines.includes('RAN'), show(r));
+  assert.match(lastLine(r), /--out .*is not a folder \(a file\)/, show(r));
+});

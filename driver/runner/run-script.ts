@@ -3,7 +3,7 @@
 // and compute the truthful exit code. The CLI (`gstack run`) is a thin layer over this; in a
 // session host (driver/hosts/) it runs on the host's kept browser instead of launching one.
 import { cp, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -197,6 +197,13 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
 
   const host = options.sessionHost;
   if (host && (remote || options.ephemeral)) throw new MisroutedCall();
+  // --out names a folder: anything else there (a file, a FIFO) is a usage error before the
+  // script runs, not a failure after it did all its work.
+  if (options.out) {
+    const outDir = resolve(options.cwd ?? process.cwd(), options.out);
+    const kind = statSync(outDir, { throwIfNoEntry: false });
+    if (kind && !kind.isDirectory()) return finish(2, `--out ${options.out}: is not a folder (${kind.isFIFO() ? 'a FIFO' : 'a file'}). Give --out a folder of its own (it is created when missing).`);
+  }
 
   try {
     trace('runScript start');

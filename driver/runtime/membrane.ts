@@ -322,7 +322,7 @@ export class Membrane {
       const call: Call = (a) => {
         self.checkLive();
         const out = self.record(kind, target, prop, a, value.apply(target, a));
-        return kind === 'APIRequestContext' && out instanceof Promise ? self.trackRequest(out) : out;
+        return (kind === 'APIRequestContext' || (kind === 'Route' && prop === 'fetch')) && out instanceof Promise ? self.trackRequest(out) : out;
       };
       const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}` });
       try {
