@@ -1,6 +1,6 @@
 // Reading a file the user names so that it can never hang and never read without end: a render's
 // input (the Markdown or Mermaid file, a --header/--footer file, an image to inline,
-// render/api/read-file.ts) and a call's `--in` files (driver/runtime/inputs.ts). A plain open of a FIFO
+// render/api/inputs.ts) and a call's `--in` files (driver/runtime/inputs.ts). A plain open of a FIFO
 // with no writer waits forever, before any --timeout is armed; a device or /proc file says size
 // 0 and never ends. So the file is opened without blocking, checked to be a regular file on the
 // open handle (what is read is what was checked), and read up to a limit counted in the bytes

@@ -33,7 +33,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
         if (args[1] === undefined && f.file === undefined) {
           throw new UsageError(`No script given. Usage: gstack flows save ${args[0]} -f flow.js | gstack flows save ${args[0]} '<script>' | echo '<script>' | gstack flows save ${args[0]} -`);
         }
-        source = await readScriptSource(args[1], f.file, io);
+        source = await readScriptSource(args[1], f.file, io, f.timeout);
       }
       io.exitCode = await runFlowsCommand(
         {

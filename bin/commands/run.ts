@@ -18,7 +18,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       const { script: given } = readRunPositionals(argv);
       const script = io.argv.includes('-') && given === '' ? '-' : given;
       const flags = readRunFlags(argv);
-      const source = await readScriptSource(script, flags.file, io);
+      const source = await readScriptSource(script, flags.file, io, flags.timeout);
       // `params` (catalog global): --params, checked against a saved flow's schema when the
       // script is one (driver/flows/params.ts, loaded only then).
       let params: Record<string, unknown> | undefined;

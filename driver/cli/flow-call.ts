@@ -7,6 +7,7 @@ import { millisecondsProblem, UsageError } from '../errors.js';
 import { readRegularFile } from '../read-file.js';
 import type { RunOptions, RunResult } from '../runner/run-script.js';
 import type { CliIo } from './process-io.js';
+import { jsonText } from '../runtime/output.js';
 
 /** The largest script file `-f` reads (a flow script is a few KB; 4 MiB is far past any). */
 export { MAX_SCRIPT_BYTES };
@@ -38,19 +39,26 @@ async function readScriptFile(file: string, cwd: string): Promise<string> {
 
 /** A script from stdin: at most MAX_SCRIPT_BYTES, as `-f` (an endless `yes |` grew the client
  * without bound before). */
-async function readStdinScript(io: CliIo): Promise<string> {
-  const text = await io.readStdin(MAX_SCRIPT_BYTES);
+async function readStdinScript(io: CliIo, timeoutMs: number): Promise<string> {
+  // A pipe that never closes would hold the call before its deadline is armed: reading stdin
+  // is bounded by --timeout too (docs/SECURITY.md, "bad input is a usage error, never a hang").
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UsageError(`The script on stdin did not end within --timeout (${timeoutMs} ms): the pipe was never closed. Close it after the script (e.g. \`gstack run - <<'EOF'\` … \`EOF\`), or pass the script with -f FILE.`)), timeoutMs);
+    timer.unref?.();
+  });
+  const text = await Promise.race([io.readStdin(MAX_SCRIPT_BYTES), late]).finally(() => clearTimeout(timer));
   if (Buffer.byteLength(text) > MAX_SCRIPT_BYTES) throw new UsageError(`The script on stdin is over ${MAX_SCRIPT_BYTES} bytes; a flow script may have at most that. Split the flow into several calls.`);
   return text;
 }
 
-export async function readScriptSource(script: string | undefined, file: string | undefined, io: CliIo): Promise<string> {
+export async function readScriptSource(script: string | undefined, file: string | undefined, io: CliIo, timeoutMs: number): Promise<string> {
   if (file !== undefined && script !== undefined) throw new UsageError('Give the script either as an argument or with -f FILE, not both.');
   if (file !== undefined) {
-    if (file === '-') return readStdinScript(io);
+    if (file === '-') return readStdinScript(io, timeoutMs);
     return readScriptFile(file, io.cwd);
   }
-  if (script === '-') return readStdinScript(io);
+  if (script === '-') return readStdinScript(io, timeoutMs);
   if (script === undefined || !script.trim()) {
     throw new UsageError("No script given. Usage: gstack run '<script>' | gstack run -f flow.js | echo '<script>' | gstack run -");
   }
@@ -115,6 +123,6 @@ export async function runFlowScript(
     onLine: json || !print ? undefined : (line) => io.out(line + '\n'),
     onNotice: (line) => io.err(line + '\n'),
   });
-  if (json && print) io.out(JSON.stringify(result) + '\n');
+  if (json && print) io.out(jsonText(result) + '\n');
   return result;
 }

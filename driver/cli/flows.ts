@@ -13,6 +13,7 @@ import { compareEvidence, evidenceOf, type Drift } from '../flows/expect.js';
 import { FlowHeaderError, formatHeader, parseFlowFile, type FlowHeader } from '../flows/header.js';
 import { declareParams, describeParam, givenParams, resolveFlowParams, savedParams } from '../flows/params.js';
 import { checkFlowName, displayPath, findFlow, flowDirs, listFlowLocations, readHistory, recordRun, writeFlow, type FlowDirs, type FlowLocation } from '../flows/store.js';
+import { jsonText } from '../runtime/output.js';
 
 /** Runs a script the way `gstack run` does with this invocation's shared flags. `print`: its
  * lines stream to stdout (or its --json object is printed) as `gstack run` prints them. */
@@ -103,7 +104,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
 
   const result = await run(script, declared.values, !a.json);
   if (result.exitCode !== 0) {
-    if (a.json) io.out(JSON.stringify({ ...result, saved: null }));
+    if (a.json) io.out(jsonText({ ...result, saved: null }));
     const why = `Not saved: the flow did not pass (exit ${result.exitCode}). Fix the script until \`gstack run -f\` passes, then save it.`;
     if (result.exitCode === 1) throw new CommandError('flows', 'FLOW_NOT_SAVED', why);
     io.err(why);
@@ -123,7 +124,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
   await writeFlow(file, formatHeader(header, shown) + script.replace(/\n*$/, '\n'), a.force);
   await recordRun(file, io.env, result);
   const saved = { name, file, params: Object.keys(header.params), expectations: header.expect.length };
-  if (a.json) io.out(JSON.stringify({ ...result, saved }));
+  if (a.json) io.out(jsonText({ ...result, saved }));
   else io.out(`FLOW_SAVED name=${name} file=${file} params=${saved.params.join(',') || 'none'} expectations=${saved.expectations}`);
   return 0;
 }
@@ -154,7 +155,7 @@ async function list(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs): Promise<number> 
     flows.push({ ...loc, header, problem, history });
   }
   if (a.json) {
-    io.out(JSON.stringify({ flows: flows.map((f) => ({ name: f.name, where: f.where, file: f.file, description: f.header?.description ?? '', params: f.header?.params ?? {}, required: f.header?.required ?? [], created: f.header?.created ?? null, engine: f.header?.engine ?? null, lastPass: f.history.lastPass ?? null, lastFailure: f.history.lastFailure ?? null, problem: f.problem ?? null })), project: dirs.project ?? null, global: dirs.global }));
+    io.out(jsonText({ flows: flows.map((f) => ({ name: f.name, where: f.where, file: f.file, description: f.header?.description ?? '', params: f.header?.params ?? {}, required: f.header?.required ?? [], created: f.header?.created ?? null, engine: f.header?.engine ?? null, lastPass: f.history.lastPass ?? null, lastFailure: f.history.lastFailure ?? null, problem: f.problem ?? null })), project: dirs.project ?? null, global: dirs.global }));
     return 0;
   }
   for (const f of flows) {
@@ -214,7 +215,7 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
     if (!a.json) printOutcome(o, io);
   }
   const pass = outcomes.filter((o) => o.status === 'pass').length;
-  if (a.json) io.out(JSON.stringify({ ok: worst === 0, flows: outcomes, pass, drift: outcomes.length - pass }));
+  if (a.json) io.out(jsonText({ ok: worst === 0, flows: outcomes, pass, drift: outcomes.length - pass }));
   else io.out(`CHECKED flows=${outcomes.length} pass=${pass} drift=${outcomes.length - pass}`);
   return worst;
 }

@@ -6,6 +6,7 @@ import { findChromium, type ChromiumFound } from '../browser/chromium-find.js';
 import type { CliIo } from './process-io.js';
 import { resolveSessionKey, sessionPaths, type SessionKey } from '../sessions/key.js';
 import { sessionHostPid } from '../hosts/control.js';
+import { jsonText } from '../runtime/output.js';
 
 interface ProbeReport {
   ok: boolean;
@@ -50,7 +51,7 @@ async function probeReport(engineFlag: EngineChoice, session: string | undefined
 export async function runProbeCommand(args: { engine?: EngineChoice; json?: boolean; session?: string }, io: Pick<CliIo, 'out' | 'env' | 'cwd'>): Promise<number> {
   const report = await probeReport(args.engine ?? 'auto', args.session, io.env, io.cwd);
   if (args.json) {
-    io.out(JSON.stringify(report) + '\n');
+    io.out(jsonText(report) + '\n');
     return report.exitCode;
   }
   const out = [

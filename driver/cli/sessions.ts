@@ -10,6 +10,7 @@ import { describeHolder } from '../sessions/lock.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
 import type { HostStatus } from '../hosts/wire.js';
 import { FLAG_DEFAULTS, type SessionsFlags } from '../catalog.gen.js';
+import { jsonText } from '../runtime/output.js';
 
 type HostInfo = Pick<HostStatus, 'pid'> & Partial<Pick<HostStatus, 'browserPid' | 'browserRssKb' | 'hostRssKb' | 'busy' | 'idleMs' | 'calls'>>;
 
@@ -122,7 +123,7 @@ const FORCE_GRACE_MS = 3_000;
  */
 async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: NodeJS.ProcessEnv): Promise<number> {
   const { stopSessionHost, stopRenderHost } = await import('../hosts/control.js');
-  const emit = (obj: unknown) => io.out(JSON.stringify(obj));
+  const emit = (obj: unknown) => io.out(jsonText(obj));
   if ([args.all, args.render, !!args.target].filter(Boolean).length > 1) {
     throw new UsageError('`sessions stop` takes one of KEY, --render or --all');
   }
@@ -206,7 +207,7 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
 export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Promise<number> {
   const env = io.env ?? process.env;
   const home = gstackHome(env);
-  const emit = (obj: unknown) => io.out(JSON.stringify(obj));
+  const emit = (obj: unknown) => io.out(jsonText(obj));
 
   switch (args.action) {
     case 'list': {

@@ -5,8 +5,7 @@
 // whether the call is one a host runs. A misread is harmless: the host checks the profile of
 // the fully parsed call against its own and answers `misrouted`, and the call then runs in
 // the client's own process. Built-ins only.
-import { resolve } from 'node:path';
-import { resolveSessionKey, sessionPaths } from '../sessions/key.js';
+import { givenProfileDir, resolveSessionKey, sessionPaths } from '../sessions/key.js';
 import { decideEngine } from '../engines/select.js';
 import { probeWithoutSpawning } from '../engines/aside-probe.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../catalog.gen.js';
@@ -76,7 +75,7 @@ export function routeInvocation(argv: string[], env: NodeJS.ProcessEnv, cwd: str
  * same way). */
 export function profileDirFor(argv: string[], env: NodeJS.ProcessEnv, cwd: string): string {
   const profile = flagValue(argv, 'profile');
-  if (profile) return resolve(cwd, profile);
+  if (profile) return givenProfileDir(cwd, profile);
   const key = resolveSessionKey({ session: flagValue(argv, 'session'), cwd, env });
   return sessionPaths(key.slug, env).profileDir;
 }

@@ -20,7 +20,7 @@ import { stopSessionHost } from '../hosts/control.js';
 // Loaded only by the calls that use them: Aside's adapter and the remote-browser connector.
 import { trace } from '../trace.js';
 import { asidePreamble, checkInputs, copyInputs, type InputFile } from '../runtime/inputs.js';
-import { gstackHome, resolveSessionKey, sessionPaths, type SessionKey } from '../sessions/key.js';
+import { givenProfileDir, gstackHome, resolveSessionKey, sessionPaths, type SessionKey } from '../sessions/key.js';
 import type { EngineName, EngineRunOutcome } from '../engines/types.js';
 import type { EngineChoice } from '../engines/select.js';
 import { launchedBrowser, type BrowserProvider } from '../browser/launch.js';
@@ -231,7 +231,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         profileDir = mkdtempSync(join(env.TMPDIR || tmpdir(), 'gstack-ephemeral-'));
         cleanups.push(() => rm(profileDir, { recursive: true, force: true }));
       } else {
-        profileDir = options.profile ? resolve(options.cwd ?? process.cwd(), options.profile) : paths.profileDir;
+        profileDir = options.profile ? givenProfileDir(options.cwd ?? process.cwd(), options.profile) : paths.profileDir;
       }
       if (host && profileDir !== host.profileDir) throw new MisroutedCall();
       session.profile = remote ? null : profileDir;

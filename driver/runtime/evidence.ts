@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { EVIDENCE_HOOK_SOURCE } from '../../cookbook/snippets.js';
 import { SENTINEL } from '../catalog.gen.js';
+import { defuseSentinel } from './output.js';
 
 /** What one open tab of a failed call showed. */
 export interface TabEvidence {
@@ -87,8 +88,11 @@ export function evidenceLines(tabs: TabEvidence[], artifactPath: (p: string) => 
  * the `--max-output` cap, so its size must be its own. */
 export const EVIDENCE_TEXT_MAX = 500;
 
+/** Every string of the evidence is the page's (its title, URL, messages): bounded, and the
+ * sentinel in it carries the page's mark, as in every other value from the page
+ * (docs/SECURITY.md, "forge success"). */
 const clip = (s: unknown): string => {
-  const t = String(s ?? '');
+  const t = defuseSentinel(String(s ?? ''));
   return t.length > EVIDENCE_TEXT_MAX ? `${t.slice(0, EVIDENCE_TEXT_MAX)}… [${t.length - EVIDENCE_TEXT_MAX} more characters]` : t;
 };
 

@@ -36,6 +36,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { types } from 'node:util';
 import { createRequire } from 'node:module';
 import { AgentError, sealScriptFacing, toAgentError } from '../errors.js';
 import type { Confinement } from './confined-fs.js';
@@ -87,6 +88,20 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   const proto = Object.getPrototypeOf(v) as object | null;
   if (proto === null || proto === Object.prototype) return true;
   return Object.getPrototypeOf(proto) === null && Object.prototype.toString.call(v) === '[object Object]' && typeof (proto as { hasOwnProperty?: unknown }).hasOwnProperty === 'function';
+}
+
+/** Object.prototype of any realm (the end of an options object's prototype chain). */
+function isObjectPrototype(o: object): boolean {
+  return Object.getPrototypeOf(o) === null && Object.prototype.hasOwnProperty.call(o, 'isPrototypeOf');
+}
+
+/** Values Playwright takes as they are (bytes, patterns, dates, collections, errors, boxed
+ * primitives, promises): not options objects. */
+function isBuiltinValue(v: object): boolean {
+  return (
+    types.isArrayBufferView(v) || types.isAnyArrayBuffer(v) || types.isRegExp(v) || types.isDate(v) || types.isMap(v) || types.isSet(v) ||
+    types.isNativeError(v) || types.isBoxedPrimitive(v) || types.isPromise(v) || typeof v === 'function'
+  );
 }
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => !!v && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
@@ -158,6 +173,19 @@ export class Membrane {
   callbackError: AgentError | undefined;
   /** The call changed the shared context in a way cleanUp cannot undo. */
   dirty = false;
+  /** Requests the call sent through the context's request API (`fetch`, `context.request`)
+   * that have not answered yet. One still in flight when the call ends could change the
+   * session's cookies during the next call (a late Set-Cookie, a sign-out), so the call counts
+   * as dirty and its browser, with the request, is restarted before the next call. */
+  requestsInFlight = 0;
+
+  /** Counts `p` in requestsInFlight until it settles. */
+  trackRequest<T>(p: Promise<T>): Promise<T> {
+    this.requestsInFlight++;
+    const done = () => void this.requestsInFlight--;
+    p.then(done, done);
+    return p;
+  }
 
   constructor(private readonly opts: MembraneOptions) {}
 
@@ -293,12 +321,13 @@ export class Membrane {
       if ((kind === 'BrowserContext' && !CONTEXT_SAFE.has(prop)) || DIRTYING_CLASSES.has(kind)) self.dirty = true;
       const call: Call = (a) => {
         self.checkLive();
-        return self.record(kind, target, prop, a, value.apply(target, a));
+        const out = self.record(kind, target, prop, a, value.apply(target, a));
+        return kind === 'APIRequestContext' && out instanceof Promise ? self.trackRequest(out) : out;
       };
       const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}` });
       try {
         const before = kind === 'Locator' ? self.opts.beforeLocatorAction?.(target, prop) : undefined;
-        const prepared = self.prepareArgs(`${kind}.${prop}`, prop, args);
+        const prepared = self.prepareArgs(`${kind}.${prop}`, prop, args, policy?.kind === 'confine');
         const image = IMAGE_MEMBERS.has(prop);
         if (!before && !confiner) return self.wrap(call(prepared), rewrite, image);
         const act = () => (confiner ? confiner(self, prepared, call, target) : call(prepared));
@@ -400,10 +429,46 @@ export class Membrane {
    * depth: handles inside evaluate arguments, locators inside options), plain objects are
    * copied, and callbacks are wrapped.
    */
-  private prepareArgs(where: string, prop: string, args: unknown[]): unknown[] {
-    let out = args.map((a) => this.unwrapDeep(a, new Set()));
+  private prepareArgs(where: string, prop: string, args: unknown[], confined = false): unknown[] {
+    let out = args.map((a) => this.unwrapDeep(confined ? this.flattenOptions(a, new Set()) : a, new Set()));
     if (CALLBACK_METHODS.has(prop)) out = out.map((a) => this.wrapCallbackArg(a, where));
     return out;
+  }
+
+  /**
+   * For a member that touches files (a `confine` policy): an options object whose path, files
+   * or `sources` a prototype supplies (a class with a `path` getter, `Object.create({ path })`)
+   * is read whole into a plain object, every property Playwright could read, own or inherited,
+   * each read once. The confiner then checks exactly what Playwright gets: checked alone, the
+   * own properties of such an object hid an inherited path Playwright still used.
+   */
+  private flattenOptions(v: unknown, seen: Set<object>, depth = 0): unknown {
+    if (!v || typeof v !== 'object' || this.raws.has(v) || seen.has(v) || depth > 16 || isBuiltinValue(v)) return v;
+    seen.add(v);
+    if (Array.isArray(v)) return Array.from(v as unknown[], (x) => this.flattenOptions(x, seen, depth + 1));
+    const flat: Record<string, unknown> = {};
+    if (isPlainObject(v)) {
+      // Its own properties are what Playwright reads; a value in it may be such an object.
+      for (const [k, x] of Object.entries(v)) flat[k] = this.flattenOptions(x, seen, depth + 1);
+      return flat;
+    }
+    // Only an object whose prototypes give it data (a value or a getter, not just methods such
+    // as toJSON or toString, which the URL and CDP coercions read) is read whole.
+    const inherits = (o: object): boolean =>
+      Object.getOwnPropertyNames(o).some((k) => {
+        const d = Object.getOwnPropertyDescriptor(o, k)!;
+        return k !== 'constructor' && (d.get !== undefined || typeof d.value !== 'function');
+      });
+    let gives = false;
+    for (let o = Object.getPrototypeOf(v) as object | null; o && !isObjectPrototype(o); o = Object.getPrototypeOf(o) as object | null) gives ||= inherits(o);
+    if (!gives) return v;
+    for (let o: object | null = v; o && !isObjectPrototype(o); o = Object.getPrototypeOf(o) as object | null) {
+      for (const k of Object.getOwnPropertyNames(o)) {
+        if (k === 'constructor' || k === '__proto__' || Object.prototype.hasOwnProperty.call(flat, k)) continue;
+        flat[k] = this.flattenOptions((v as Record<string, unknown>)[k], seen, depth + 1);
+      }
+    }
+    return flat;
   }
 
   /** A script value on its way into Playwright: proxies become the objects behind them. */

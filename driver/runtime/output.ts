@@ -89,6 +89,14 @@ export function terminalSafe(text: string): string {
     .join('\n');
 }
 
+/** A value as one line of JSON for `--json` output, every string in it made terminal-safe
+ * first: JSON escapes an ESC as `\u001b`, but whoever decodes the value (`jq -r`, an agent's
+ * parser printing a field) would put it on screen, so what text mode strips is stripped here
+ * too (docs/SECURITY.md, "put terminal controls on screen"). */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? terminalSafe(v) : v));
+}
+
 /** An error message as one line: a library's appended detail (Playwright's "Call log:" and
  * everything after it) dropped, line breaks and runs of whitespace folded into one space. */
 export function oneLine(message: string): string {

@@ -153,13 +153,13 @@ export const CHROMIUM_GLOBALS: Implementations = {
     const refusal = tabs.membrane.urlRefusal(url);
     if (refusal) throw refusal;
     try {
-      const res = await h.context.request.fetch(url, {
+      const res = await tabs.membrane.trackRequest(h.context.request.fetch(url, {
         method: init.method ?? 'GET',
         headers: init.headers,
         data: init.body as string | undefined,
         failOnStatusCode: false,
         maxRedirects: 10,
-      });
+      }));
       return fetchResponse(res, tabs);
     } catch (err) {
       throw toAgentError(err);
@@ -348,7 +348,7 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
     cleanUp: () => tabs.cleanUp(),
     collectEvidence: () => tabs.collectEvidence(),
     get dirty() {
-      return tabs.membrane.dirty;
+      return tabs.membrane.dirty || tabs.membrane.requestsInFlight > 0;
     },
   };
 }

@@ -214,12 +214,34 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return '';
     return pseudo(el, '::before') + Array.from(el.childNodes).map((c) => shownName(c, depth + 1)).join('') + pseudo(el, '::after');
   };
+  // A label can show a word its text does not spell: a part made invisible in one of many
+  // ways (font-size 0, opacity, a transparent colour, clipping), or letters laid out in another
+  // order (right-to-left, a reversed flex row). Rather than predicting each way, the label is
+  // also read with each of its parts left out in turn, backwards, and with its parts in reverse
+  // order: a secret word in any of these readings marks the field.
+  const readings = (l: Element): string[] => {
+    const text = l.textContent ?? '';
+    const out = [shownName(l), text, [...text].reverse().join('')];
+    const parts = Array.from(l.querySelectorAll('*')).slice(0, 40);
+    for (const part of parts) {
+      const t = part.textContent ?? '';
+      if (t && t !== text) out.push(text.replace(t, ''));
+    }
+    const children = Array.from(l.childNodes).map((c) => c.textContent ?? '');
+    if (children.length > 1) out.push([...children].reverse().join(''));
+    return out;
+  };
   const named = (el: Element) => {
     const home = el.getRootNode() as Document | ShadowRoot;
     const labelled = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => home.getElementById?.(id)).filter((x): x is HTMLElement => !!x);
     const labels = Array.from((el as HTMLInputElement).labels ?? []);
-    // Both what the label shows and its raw text: either may carry the secret word.
-    return [...labels, ...labelled].flatMap((l) => [shownName(l), l.textContent ?? '']);
+    return [...labels, ...labelled].flatMap(readings);
+  };
+  // A field the page masks (CSS -webkit-text-security: discs instead of letters) hides its
+  // value from a person as a password field does: it is a secret whatever its label says.
+  const masked = (el: Element) => {
+    const v = getComputedStyle(el).getPropertyValue('-webkit-text-security');
+    return !!v && v !== 'none';
   };
   const walk = (root: Document | ShadowRoot) => {
     for (const el of Array.from(root.querySelectorAll('input, textarea, select, [contenteditable], [role="textbox"], [role="combobox"], [role="searchbox"], [role="spinbutton"]'))) {
@@ -229,13 +251,20 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
       if (!field && el.getAttribute('contenteditable') === 'false') continue;
       const hints = [i.name ?? '', el.id, el.getAttribute('aria-label') ?? '', el.getAttribute('placeholder') ?? '', el.getAttribute('title') ?? '', ...named(el)];
       const type = el instanceof HTMLInputElement ? i.type : '';
-      if (!isSecret({ type, autocomplete: el.getAttribute('autocomplete') ?? '', hints }, rules)) continue;
+      if (!masked(el) && !isSecret({ type, autocomplete: el.getAttribute('autocomplete') ?? '', hints }, rules)) continue;
       if (el instanceof HTMLSelectElement) {
         // Every option: the choices of a secret select give its value away as much as the choice.
         for (const o of Array.from(el.options)) for (const v of [o.text, o.value, o.label]) if (v) out.push(v);
       } else if (field) {
         for (const v of [i.value, i.defaultValue]) if (v) out.push(v);
-      } else if (el.textContent) out.push(el.textContent.trim(), (el as HTMLElement).innerText.trim());
+      } else if (el.textContent) {
+        // A rich-text box's text is its value, but the snapshot prints each of its blocks (a
+        // paragraph, a list item) on a line of its own: each line and each text node is cut too.
+        const text = (el as HTMLElement).innerText;
+        out.push(el.textContent.trim(), text.trim(), ...text.split('\n').map((l) => l.trim()));
+        const nodes = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = nodes.nextNode(); n; n = nodes.nextNode()) out.push((n.textContent ?? '').trim());
+      }
     }
     for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) walk(el.shadowRoot);
   };
@@ -265,17 +294,27 @@ export function redact(tree: string, secrets: string[]): string {
   // secret select's options are all cut (the chosen one is its value).
   const learned = [...secrets];
   let optionsUnder = -1;
+  // Lines under a secret rich-text box (its paragraphs, list items, text) are its value.
+  let contentUnder = -1;
   const out = lines.map((line) => {
     const indent = line.length - line.trimStart().length;
     if (optionsUnder >= 0 && indent > optionsUnder && /^\s*- option\b/.test(line)) {
       return line.replace(/^(\s*- option) (?:"(?:[^"\\]|\\.)*"|[^[:]+?)(?=\s*(?:\[|:|$))/, '$1 "[redacted]"');
     }
     if (indent <= optionsUnder) optionsUnder = -1;
+    if (contentUnder >= 0 && indent > contentUnder) {
+      const child = /^(\s*- (?:[\w-]+))(?: "(?:[^"\\]|\\.)*")?((?: \[[^\]]*\])*)(:.*)?$/.exec(line);
+      if (!child) return line.replace(/^(\s*).*$/, '$1[redacted]');
+      const value = child[4] === undefined ? '' : child[4] === ':' ? ':' : ': [redacted]';
+      return `${child[1]}${/ "/.test(line.slice(child[1].length, child[1].length + 2)) ? ' "[redacted]"' : ''}${child[2]}${value}`;
+    }
+    if (indent <= contentUnder) contentUnder = -1;
     const field = /^(\s*- (textbox|searchbox|combobox|listbox|slider|spinbutton)\b(?: "((?:[^"\\]|\\.)*)")?.*?)(?:: (.*))?$/.exec(line);
     if (!field) return line;
     const name = field[3] === undefined ? '' : yamlScalar(`"${field[3]}"`);
     if (name && isSecretField({ hints: [name] }, SECRET_RULES)) {
       if (field[2] === 'combobox' || field[2] === 'listbox') optionsUnder = indent;
+      else contentUnder = indent;
       if (field[4] === undefined) return line;
       const value = yamlScalar(field[4].trim());
       if (value && !learned.includes(value)) learned.push(value);
