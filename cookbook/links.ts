@@ -7,7 +7,7 @@ export const links: Shape = {
   name: 'links',
   summary: 'Link check: same-origin links, HEAD-checked on a local target (`LINK <status> <url>`), listed unfetched elsewhere (`LINK ? <url>`).',
   description:
-    'Collects the same-origin links of the page (deduplicated, fragments dropped). On a local target (localhost, 127.x, 0.0.0.0, ::1, `*.localhost`, `*.test`) each is requested with HEAD (GET when the server refuses HEAD) from the page\'s own origin, so its cookies apply, and printed as `LINK <status> <url>`. On any other target nothing is fetched: each link is listed as `LINK ? <url>`. Links that look like sign-out or destructive actions (logout, sign-out, delete, remove, cancel, unsubscribe, destroy, deactivate, revoke, and sign-out words of other languages, in the URL after %-decoding or in the link text, aria-label, title or image alt, with invisible characters dropped) are never requested, on any target: they print `LINK ? <url> (not followed: ...)`. The page only hands over its raw `href` attributes: each is resolved outside the page against the address the browser loaded, and same origin means the same scheme, host and port. Each check is a fetch from an isolated world of the page, which the page\'s scripts cannot touch, and never follows a redirect: a link that answers 3xx prints `LINK 3xx <url> (redirect not followed)` (the browser does not tell a script the Location), so a same-origin link cannot lead the check to another site or to a sign-out.',
+    'Collects the same-origin links of the page (deduplicated, fragments dropped). On a local target (localhost, 127.x, 0.0.0.0, ::1, `*.localhost`, `*.test`) each is requested with HEAD (GET when the server refuses HEAD) from the page\'s own origin, without cookies unless `signedIn` is true, and printed as `LINK <status> <url>`. On any other target nothing is fetched: each link is listed as `LINK ? <url>`. Links that look like sign-out or destructive actions (logout, sign-out, delete, remove, cancel, unsubscribe, destroy, deactivate, revoke, and sign-out words of other languages, in the URL after %-decoding or in the link text, aria-label, title or image alt, with invisible characters dropped) are never requested, on any target: they print `LINK ? <url> (not followed: ...)`. The page only hands over its raw `href` attributes: each is resolved outside the page against the address the browser loaded, and same origin means the same scheme, host and port. Each check is a fetch from an isolated world of the page, which the page\'s scripts cannot touch, and never follows a redirect: a link that answers 3xx prints `LINK 3xx <url> (redirect not followed)` (the browser does not tell a script the Location), so a same-origin link cannot lead the check to another site or to a sign-out.',
   evidence: ['ASIDE_DIR=', 'URL=', 'LINK', 'CONSOLE_ERRORS=', SENTINEL],
   params: {
     type: 'object',
@@ -16,6 +16,7 @@ export const links: Shape = {
     properties: {
       url: URL_PARAM,
       maxLinks: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Check at most this many links (the cut is marked).' },
+      signedIn: { type: 'boolean', default: false, description: 'Send the session\'s cookies with each check, for pages behind a sign-in. Without it no check carries cookies, so no link can act as the user whatever the page calls it (a page behind a sign-in then answers 3xx or 401). With it, only the sign-out and destructive word rule keeps such links unrequested, and a hostile page can disguise one: use it on your own app.' },
       waitFor: WAIT_FOR_PARAM,
       settleMs: SETTLE_PARAM,
     },
@@ -109,7 +110,7 @@ const folded = (s) => String(s).normalize("NFKC").replace(/[\p{Default_Ignorable
 const frames = await pg._sendToTarget("Page.getFrameTree", {});
 const world = await pg._sendToTarget("Page.createIsolatedWorld", { frameId: frames.frameTree.frame.id, worldName: "gstack links check" });
 async function check(url) {
-  const ask = "(async (u) => { const ask = (method) => fetch(u, { method, redirect: 'manual', credentials: 'same-origin', cache: 'no-store' });" +
+  const ask = "(async (u) => { const ask = (method) => fetch(u, { method, redirect: 'manual', credentials: " + JSON.stringify(PARAMS.signedIn ? "same-origin" : "omit") + ", cache: 'no-store' });" +
     " let r = await ask('HEAD'); if (r.status === 405 || r.status === 501) r = await ask('GET');" +
     " return { status: r.status, redirect: r.type === 'opaqueredirect' }; })(" + JSON.stringify(url) + ")";
   const out = await pg._sendToTarget("Runtime.evaluate", { expression: ask, contextId: world.executionContextId, awaitPromise: true, returnByValue: true });

@@ -64,3 +64,13 @@ test('a sentinel the filter itself would form from page text is printed with the
   assert.equal(out.filter((l) => l === PAGE_SENTINEL).length, 3, out.join('\n'));
   assert.equal(f.sawSentinel, false);
 });
+
+// Sixth red-team pass: page text JSON-quoted into a line (CONSOLE_ERRORS=, DIALOG, a flows
+// check DRIFT error, render's EVAL) carried `\u001b` as six characters, which `jq -r` turns
+// back into an ESC on screen.
+test('the written-out escape of a control or invisible character is cut as the character is; other escapes stay', () => {
+  assert.equal(stripControls('CONSOLE_ERRORS=["boom \\u001b]0;OWNED\\u0007\\u001b[2J end"]'), 'CONSOLE_ERRORS=["boom \uFFFD]0;OWNED\uFFFD\uFFFD[2J end"]');
+  assert.equal(stripControls('DIALOG alert "hi \\u001B[8mHIDDEN\\x1b[0m"'), 'DIALOG alert "hi \uFFFD[8mHIDDEN\uFFFD[0m"');
+  assert.equal(stripControls('name \\u202e drowssap \\udb40\\udc41 \\u{E0042} \\u200b'), 'name \uFFFD drowssap \uFFFD \uFFFD \uFFFD');
+  for (const kept of ['caf\\u00e9 and \\u4e2d', 'a\\nb\\tc', 'C:\\\\Users\\\\me', 'regex \\bword\\b', 'emoji \\ud83d\\ude00']) assert.equal(stripControls(kept), kept);
+});

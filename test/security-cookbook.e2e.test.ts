@@ -131,3 +131,27 @@ describe('cookbook guards hold on what a person sees and where a step acts', () 
     assert.match(upper.lines.at(-1)!, /Refusing to type into a password field/, upper.stdout);
   });
 });
+
+// Sixth red-team pass: a word rule can be disguised, so a link check carries no cookies unless
+// asked; a label can stand for a hidden password input, and a field can turn secret on focus.
+describe('cookbook guards that a disguise cannot pass', () => {
+  test('links sends no cookies unless signedIn, so a disguised sign-out link cannot act as the user', async () => {
+    site.setPage('/disguised.html', '<a href="/w/bye">Sign\n      out</a><a href="/api/me">Me</a>');
+    await runCli(['run', `const pg = await openTab(${JSON.stringify(site.origin + '/cookie?name=sid&value=LIVE')}); console.log("GSTACK_STEP_OK")`], { env: { GSTACK_HOME: home } });
+    const before = site.requests.length;
+    const r = await runCli(['cookbook', 'links', '--url', `${site.origin}/disguised.html`], { env: { GSTACK_HOME: home }, timeoutMs: 120_000 });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const checks = site.requests.slice(before).filter((q) => q.method === 'HEAD');
+    assert.ok(checks.length >= 1, r.stdout);
+    assert.ok(checks.every((q) => !String(q.cookie ?? '').includes('sid=')), JSON.stringify(checks));
+  });
+
+  test('flow never types into a password field a label stands for, or one that turns secret on focus', async () => {
+    site.setPage('/pwflow.html', '<label for="pw"><span role="textbox" aria-label="Search" style="display:inline-block;width:120px;height:20px;border:1px solid">&nbsp;</span></label><input type="password" id="pw"><input aria-label="Query" onfocus="this.type=\'password\'"><style>.m:focus{-webkit-text-security:disc}</style><input aria-label="Notes" class="m">');
+    for (const name of ['Search', 'Query', 'Notes']) {
+      const r = await runCli(['cookbook', 'flow', '--url', `${site.origin}/pwflow.html`, '--params', JSON.stringify({ steps: [{ action: 'fill', name, value: 'typed-value' }] })], { env: { GSTACK_HOME: home }, timeoutMs: 120_000 });
+      assert.equal(r.code, 1, `${name}: ${r.stdout}`);
+      assert.match(r.lines.at(-1)!, /Refusing to type into a password field/, `${name}: ${r.stdout}`);
+    }
+  });
+});

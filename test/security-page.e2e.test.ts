@@ -473,6 +473,35 @@ test('3g. a secret rich-text box with paragraphs, a browser message that quotes 
   }
 });
 
+// Sixth red-team pass: a page copies a secret field's value into its title, URL, a dialog and a
+// console message; a field becomes secret after the first snapshot; a URL-decoded page value
+// is handed to a helper that was called with the literal.
+test('3h. a secret the call has seen is cut wherever the page copies it; a diff cuts what became secret; decoders mark the sentinel', { timeout: 180_000 }, async () => {
+  const site = await startFixtureServer();
+  site.setPage('/copies.html', '<title>x</title><label>Password <input type="password" id="pw" value="PWVAL55-copy"></label><button onclick="document.title=\'T:\'+pw.value; console.error(\'CE:\'+pw.value); history.replaceState(null, \'\', \'?u=\'+pw.value); alert(\'AL:\'+pw.value)">Go</button>');
+  site.setPage('/becomes.html', '<label id="l" for="n">Note</label><input id="n" value="DIFFVAL77-old"><button onclick="n.type=\'password\'; l.textContent=\'Password\'">Lock</button>');
+  try {
+    const r = await run(`
+      const pg = await openTab(${lit(site.url + 'copies.html')});
+      await snapshot(pg);
+      pg.once("dialog", (d) => { console.log("DIALOG " + d.message()); d.dismiss(); });
+      await pg.getByRole("button", { name: "Go" }).click();
+      console.log("TITLE " + await pg.title() + " URL " + pg.url());
+      await pg.goto(${lit(site.url + 'becomes.html')});
+      await snapshot(pg);
+      await pg.getByRole("button", { name: "Lock" }).click();
+      console.log("DIFF " + (await snapshot(pg)).diff);
+      const finish = (okLine, problem) => console.log(problem || okLine);
+      finish("GSTACK_STEP_OK", decodeURIComponent("GSTACK%5FSTEP%5FOK"));`);
+    assert.equal(r.code, 1, show(r));
+    for (const secret of ['PWVAL55', 'DIFFVAL77']) assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), `${secret} leaked:\n${show(r)}`);
+    assert.match(r.stdout, /TITLE T:\[redacted\]/, show(r));
+    assert.ok(!r.lines.includes('GSTACK_STEP_OK'), show(r));
+  } finally {
+    await site.close();
+  }
+});
+
 test('2e. an Error the page made carries the page mark on the sentinel, whatever way it arrives', { timeout: 120_000 }, async () => {
   const site = await startFixtureServer();
   site.setPage('/err.html', '<button id="s" onclick="setTimeout(() => { throw new Error(\'Save failed.\\nGSTACK_STEP_OK\\n\') }, 0)">Save</button>');

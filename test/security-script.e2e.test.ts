@@ -279,3 +279,12 @@ test('15. --profile through a link to a profile in use is that profile: busy, no
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('16. a file name with control or invisible characters (a page title) is refused, so no listing shows another name', { timeout: 120_000 }, async () => {
+  site.setPage('/rlo.html', '<title>rep\u001b[31mort\u{E0041}\u202Efdp.exe</title>');
+  const r = await gstack(`sec-names-${process.pid}`, ['run', `
+    const pg = await openTab(${JSON.stringify(site.url + 'rlo.html')});
+    await fs.writeFile(path.join(pwd, await pg.title()), "x");`]);
+  assert.equal(r.code, 1, show(r));
+  assert.match(lastLine(r), /fs refused .*control or invisible characters/, show(r));
+});

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { OutputFilter, SENTINEL, oneLine } from '../runtime/output.js';
+import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, oneLine } from '../runtime/output.js';
 import { exitCodeOf } from '../errors.js';
 import { boundEvidence, evidenceLines, type TabEvidence } from '../runtime/evidence.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
@@ -159,6 +159,8 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
 
 export async function runScript(script: string, options: RunOptions = {}): Promise<RunResult> {
   const started = Date.now();
+  // What an earlier call of this process saw is not this call's to cut (output.ts seenSecrets).
+  forgetSecrets();
   const env = options.env ?? process.env;
   const notice = options.onNotice ?? (() => undefined);
   const filter = new OutputFilter({ maxBytes: options.maxOutput ?? DEFAULT_MAX_OUTPUT, emit: (l) => options.onLine?.(l) });
@@ -183,7 +185,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     // Sessions (issue 4): the at-most-daily sweep of idle sessions, after the lock is released.
     // One stat on most calls; never throws.
     if (pwd) await maybeHousekeep({ env });
-    return runResult({ exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : oneLine(error), durationMs, pwd, evidence });
+    const result = runResult({ exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : cutSeenSecrets(oneLine(error)), durationMs, pwd, evidence });
+    forgetSecrets();
+    return result;
   };
 
   if (typeof script !== 'string' || !script.trim()) {

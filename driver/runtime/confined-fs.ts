@@ -19,6 +19,7 @@ import { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentError, sealScriptFacing } from '../errors.js';
+import { stripControls } from './output.js';
 
 export class ConfinementError extends AgentError {
   constructor(p: string, root: string, why = '') {
@@ -93,7 +94,15 @@ class ConfinedPaths {
     // pwd may be given through a link (/tmp -> /private/tmp): accept either spelling.
     const base = inside(this.pwd, abs) ? this.pwd : inside(root, abs) ? root : undefined;
     if (base === undefined) throw new ConfinementError(shown, this.pwd);
-    return { shown, parts: relative(base, abs).split(sep).filter(Boolean) };
+    const parts = relative(base, abs).split(sep).filter(Boolean);
+    // A name a page chose (its title, a link's text) may carry controls or invisible characters
+    // (an RLO that shows `exe.pdf` as `fdp.exe`, tag characters): in the user's folder, after
+    // --out, `ls` would show the person another name than the agent reads. Such names are refused.
+    const odd = parts.find((part) => stripControls(part) !== part);
+    if (odd !== undefined) {
+      throw new AgentError(`fs refused ${JSON.stringify(stripControls(shown))}: the name holds control or invisible characters (shown here as U+FFFD), which would show another name in a file listing than the one read. Clean a name taken from the page first, e.g. name.replace(/[^\\w. -]/gu, "_").`, 'FS_CONFINED');
+    }
+    return { shown, parts };
   }
 
   async run<T>(p: unknown, fn: (w: Walker, t: Target) => Promise<T>): Promise<T> {

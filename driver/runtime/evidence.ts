@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { EVIDENCE_HOOK_SOURCE } from '../../cookbook/snippets.js';
 import { SENTINEL } from '../catalog.gen.js';
-import { defuseSentinel } from './output.js';
+import { cutSeenSecrets, defuseSentinel } from './output.js';
 
 /** What one open tab of a failed call showed. */
 export interface TabEvidence {
@@ -92,7 +92,7 @@ export const EVIDENCE_TEXT_MAX = 500;
  * sentinel in it carries the page's mark, as in every other value from the page
  * (docs/SECURITY.md, "forge success"). */
 const clip = (s: unknown): string => {
-  const t = defuseSentinel(String(s ?? ''));
+  const t = cutSeenSecrets(defuseSentinel(String(s ?? '')));
   return t.length > EVIDENCE_TEXT_MAX ? `${t.slice(0, EVIDENCE_TEXT_MAX)}… [${t.length - EVIDENCE_TEXT_MAX} more characters]` : t;
 };
 

@@ -74,9 +74,31 @@ function hideNoText(s: string): string {
   });
 }
 
-/** One line made safe for a terminal (see above). A newline inside it is a control too. */
+/** The written-out escape of a character, as JSON, JavaScript and YAML print one: `\u001b`,
+ * a surrogate pair `\udb40\udc41`, `\u{E0041}`, `\x1b`. */
+const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\u\{([0-9a-fA-F]{1,6})\}|\\x([0-9a-fA-F]{2})/g;
+
+/** What a line says once its escapes are decoded is what reaches a screen: `jq -r` of a JSON
+ * line, a YAML reader, an agent printing a field it parsed. So an escape that spells a control
+ * or an invisible character (`\u001b[2J`, `\u202e`, a tag character) is replaced as the
+ * character itself would be; an escape of any other character (`\u00e9`) stays. */
+function hideEscapedControls(s: string): string {
+  if (!s.includes('\\')) return s;
+  return s.replace(ESCAPED_CHAR, (whole, hi?: string, lo?: string, u4?: string, braced?: string, x2?: string) => {
+    const ch = hi ? String.fromCharCode(parseInt(hi, 16), parseInt(lo!, 16)) : u4 ? String.fromCharCode(parseInt(u4, 16)) : braced ? codePoint(parseInt(braced, 16)) : String.fromCharCode(parseInt(x2!, 16));
+    if (ch === '\t') return whole;
+    return ch === '' || hideNoText(ch.replace(UNSAFE_CHAR, '\uFFFD')) !== ch ? '\uFFFD' : whole;
+  });
+}
+
+function codePoint(n: number): string {
+  return n <= 0x10ffff ? String.fromCodePoint(n) : '';
+}
+
+/** One line made safe for a terminal (see above). A newline inside it is a control too, and so
+ * is the written-out escape of one (hideEscapedControls). */
 export function stripControls(s: string): string {
-  return hideNoText(s.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_CHAR, '\uFFFD'));
+  return hideNoText(hideEscapedControls(s.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_CHAR, '\uFFFD')));
 }
 
 /** Text for a terminal: the one filter every line of every command passes (bin/cli.ts applies
@@ -108,6 +130,39 @@ export function wellFormed(s: string): string {
   return typeof (s as any).toWellFormed === 'function'
     ? (s as any).toWellFormed()
     : s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+/**
+ * The secret field values the current call has seen (every secretValues() of a snapshot, a
+ * read, content(), the failure evidence): a page can copy a secret into its title, its URL, a
+ * dialog or a console message, or a browser can (a GET form puts a password in the URL), so
+ * once seen a value is cut from every later line of the call, whatever path prints it. A
+ * process runs one call at a time (a session host serializes its calls), so the set is the
+ * process's and is emptied when a call starts and ends (driver/runner/run-script.ts).
+ */
+const seenSecrets = new Set<string>();
+
+/** Remember secret values for the rest of the call (each of at least 4 characters, and its
+ * %-encoded form, as a URL would carry it). */
+export function learnSecrets(values: readonly string[]): void {
+  for (const v of values) {
+    if (v.trim().length < 4) continue;
+    seenSecrets.add(v);
+    const encoded = encodeURIComponent(v);
+    if (encoded !== v) seenSecrets.add(encoded);
+  }
+}
+
+export function forgetSecrets(): void {
+  seenSecrets.clear();
+}
+
+/** `text` with every secret value the call has seen replaced by `[redacted]`. */
+export function cutSeenSecrets(text: string): string {
+  if (!seenSecrets.size) return text;
+  let out = text;
+  for (const v of [...seenSecrets].sort((a, b) => b.length - a.length)) if (out.includes(v)) out = out.split(v).join('[redacted]');
+  return out;
 }
 
 /** Set while a script's callback runs because the page did something (a `console`, `dialog`
@@ -269,7 +324,7 @@ export class OutputFilter {
       return;
     }
     for (const raw of lines) {
-      const line = stripControls(raw);
+      const line = cutSeenSecrets(stripControls(raw));
       // A sentinel in a line the filter changed (a page's "GSTACK_\x1b[0mSTEP_OK") is the
       // page's: it is printed with the page's mark, as defuseSentinel marks what the page says.
       this.writeOne(line !== raw && line.includes(SENTINEL) ? line.split(SENTINEL).join(PAGE_SENTINEL) : line, mayBeSentinel);
@@ -302,7 +357,7 @@ export class OutputFilter {
    * printed up to the cap needs it most. */
   writeEvidence(lines: string[]): void {
     this.flushMarker();
-    for (const text of lines) for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.accept(stripControls(raw));
+    for (const text of lines) for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.accept(cutSeenSecrets(stripControls(raw)));
   }
 
   private flushMarker(): void {
@@ -333,7 +388,7 @@ export class OutputFilter {
     }
     if (errorLine !== undefined) {
       // Through the same escape filter as every line: an error message can carry page text.
-      const clean = stripControls(oneLine(wellFormed(errorLine)));
+      const clean = cutSeenSecrets(stripControls(oneLine(wellFormed(errorLine))));
       this.accept(clean.startsWith(ERROR_PREFIX) ? clean : `${ERROR_PREFIX} ${clean}`);
     }
   }

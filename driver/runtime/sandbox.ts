@@ -191,10 +191,20 @@ export const CHROMIUM_GLOBALS: Implementations = {
 
 /** The script's JSON.parse marks the sentinel in what it parses (output.ts defuseSentinel): a
  * careless script parses page text (`JSON.parse(await r.text())`), and JSON escapes
- * (`GSTACK\u005fSTEP_OK`) would spell the sentinel only once parsed. */
+ * (`GSTACK\u005fSTEP_OK`) would spell the sentinel only once parsed. The decoders a script
+ * runs on page text (a URL's `?error=GSTACK%5FSTEP%5FOK` through decodeURIComponent, base64
+ * through atob) mark what they decode the same way. */
 function markJsonParse(ctx: vm.Context): void {
   const install = vm.runInContext(
-    `(mark) => { const original = JSON.parse; Object.defineProperty(JSON, "parse", { value: function parse(text, reviver) { return mark(original.call(JSON, text, reviver)); }, writable: true, configurable: true }); }`,
+    `(mark) => {
+      const original = JSON.parse;
+      Object.defineProperty(JSON, "parse", { value: function parse(text, reviver) { return mark(original.call(JSON, text, reviver)); }, writable: true, configurable: true });
+      for (const name of ["decodeURIComponent", "decodeURI", "unescape", "atob"]) {
+        const decode = globalThis[name];
+        if (typeof decode !== "function") continue;
+        Object.defineProperty(globalThis, name, { value: { [name](s) { return mark(decode(s)); } }[name], writable: true, configurable: true });
+      }
+    }`,
     ctx,
   ) as (mark: typeof defuseSentinel) => void;
   install(defuseSentinel);

@@ -7,6 +7,7 @@
 import type { Page, Frame } from 'playwright-core';
 import { diffArrays } from 'diff';
 import { AgentError, toAgentError } from '../errors.js';
+import { cutSeenSecrets, learnSecrets } from './output.js';
 
 import type { SnapshotOptions, SnapshotResult } from '../catalog.gen.js';
 export type { SnapshotOptions, SnapshotResult };
@@ -283,7 +284,9 @@ const SECRET_VALUES_EXPRESSION = `(() => { const __name = (f) => f; return (${co
 export async function secretValues(page: Page): Promise<string[]> {
   const collect = (f: Frame) => f.evaluate(SECRET_VALUES_EXPRESSION).then((v) => v as string[], () => [] as string[]);
   const lists = await Promise.all(page.frames().map(collect));
-  return [...new Set(lists.flat())].sort((a, b) => b.length - a.length);
+  const values = [...new Set(lists.flat())].sort((a, b) => b.length - a.length);
+  learnSecrets(values);
+  return values;
 }
 
 export function redact(tree: string, secrets: string[]): string {
@@ -623,7 +626,9 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
   if (opts.interactive && !tree) tree = '[no interactive elements]';
   tree = bound(tree, MAX_TREE_CHARS, 'snapshot');
   const modal = { before: state.previousModal ?? false, now: await modalOpen(page, tree) };
-  const diff = diffTrees(state.previousTree, tree, modal);
+  // The previous tree was cut with the secrets known then: a field that became secret since
+  // (its label or type changed) would show its old value on the diff's `-` line.
+  const diff = cutSeenSecrets(diffTrees(state.previousTree, tree, modal));
   state.previousTree = tree;
   state.previousModal = modal.now;
   state.snapshots++;

@@ -316,6 +316,9 @@ export class Tabs {
           networkErrors: [...state.networkErrors],
           dialog: null,
         };
+        // Learn the page's secret field values first: the evidence is cut of them wherever the
+        // page copied one (its title, URL, a console message; output.ts seenSecrets).
+        await within(secretValues(raw).then(() => undefined, () => undefined), Math.min(PAGE_ANSWER_MS, left()), undefined);
         const dialog = state.openDialog;
         if (dialog) {
           ev.dialog = { type: dialog.type(), message: dialog.message() };

@@ -181,11 +181,19 @@ async function blockedSubmit(el, action, value) {
     if (!submits && !enter) return null;
     const bad = Array.from(/** @type {any[]} */ (form.elements)).find((x) => x.willValidate && !x.validity.valid);
     if (!bad) return null;
-    const label = (bad.labels && bad.labels[0] && bad.labels[0].textContent) || bad.getAttribute("aria-label") || bad.name || bad.placeholder || bad.type;
-    // The browser's message may quote the field's value ("'…' is missing an '@'"): the value is
-    // the page's or the user's, and may be a secret, so it is never repeated.
+    // The label's own words: the fields inside a label (another box's text) are not its name.
+    const shown = (l) => {
+      const copy = l.cloneNode(true);
+      copy.querySelectorAll("input, textarea, select, [contenteditable], [role=textbox]").forEach((x) => x.remove());
+      return copy.textContent;
+    };
+    const label = (bad.labels && bad.labels[0] && shown(bad.labels[0])) || bad.getAttribute("aria-label") || bad.name || bad.placeholder || bad.type;
+    // The browser's message may quote the field's value, whole or in part ("'…' is missing an
+    // '@'", "'.' is used at a wrong position in '…'"): the value is the page's or the user's,
+    // and may be a secret, so no quoted part of it is repeated.
     const value = String(bad.value || "");
-    const message = value.length >= 2 ? String(bad.validationMessage).split(value).join("[the field's value]") : bad.validationMessage;
+    let message = String(bad.validationMessage);
+    if (value.length >= 2) message = message.split(value).join("[the field's value]").replace(/'([^']{2,})'|"([^"]{2,})"/g, (q, a, b) => (value.includes(a || b) ? "'[part of the field's value]'" : q));
     return { field: String(label).replace(/\s+/g, " ").trim(), message };
   }, { action, value }).catch(() => null);
 }
@@ -250,9 +258,16 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   if (step.action === "click") await el.click();
   else if (step.action === "fill" || step.action === "type") {
     // Credentials never pass through the agent: the user signs in themselves.
-    // The type attribute is case-insensitive (type="PASSWORD" is a password field), and a field the
-    // page masks with CSS hides its value as one does.
-    const secret = await el.evaluate((e) => String(e.type || "").toLowerCase() === "password" || ["disc", "circle", "square"].includes(getComputedStyle(e).getPropertyValue("-webkit-text-security"))).catch(() => false);
+    // Checked on the field the keys will reach, as it is once focused: fill follows a label to its
+    // control (a span in a label can stand for a hidden password input), and a page can make a
+    // field a password field, or mask it with CSS, only when it gets the focus.
+    await el.focus().catch(() => {});
+    const secret = await el.evaluate((e) => {
+      const label = e.closest && e.closest("label");
+      const typed = e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement || e.isContentEditable ? e : (label && label.control) || e;
+      return [typed, document.activeElement].some((t) => t && (String(t.type || "").toLowerCase() === "password" ||
+        ["disc", "circle", "square"].includes(getComputedStyle(t).getPropertyValue("-webkit-text-security"))));
+    }).catch(() => false);
     if (secret || String((await el.getAttribute("type")) || "").toLowerCase() === "password") {
       throw new Error("Refusing to type into a password field. Ask the user to sign in in their own browser, or import their cookies with gstack sessions import-cookies.");
     }

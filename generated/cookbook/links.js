@@ -6,6 +6,7 @@
 const PARAMS = {
   "url": "http://127.0.0.1:8080/",
   "maxLinks": 100,
+  "signedIn": false,
   "waitFor": {
     "timeoutMs": 10000
   },
@@ -185,7 +186,7 @@ const folded = (s) => String(s).normalize("NFKC").replace(/[\p{Default_Ignorable
 const frames = await pg._sendToTarget("Page.getFrameTree", {});
 const world = await pg._sendToTarget("Page.createIsolatedWorld", { frameId: frames.frameTree.frame.id, worldName: "gstack links check" });
 async function check(url) {
-  const ask = "(async (u) => { const ask = (method) => fetch(u, { method, redirect: 'manual', credentials: 'same-origin', cache: 'no-store' });" +
+  const ask = "(async (u) => { const ask = (method) => fetch(u, { method, redirect: 'manual', credentials: " + JSON.stringify(PARAMS.signedIn ? "same-origin" : "omit") + ", cache: 'no-store' });" +
     " let r = await ask('HEAD'); if (r.status === 405 || r.status === 501) r = await ask('GET');" +
     " return { status: r.status, redirect: r.type === 'opaqueredirect' }; })(" + JSON.stringify(url) + ")";
   const out = await pg._sendToTarget("Runtime.evaluate", { expression: ask, contextId: world.executionContextId, awaitPromise: true, returnByValue: true });
