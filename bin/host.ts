@@ -6,7 +6,7 @@ import { loadPlaywright } from '../driver/browser/playwright-load.js';
 import { loadCatalog } from '../driver/catalog.js';
 import { watchIntrinsics } from '../driver/hosts/tamper.js';
 import type { CliIo } from '../driver/cli/process-io.js';
-import type { CallIo } from '../driver/hosts/wire.js';
+import type { CallIo } from '../driver/call-io.js';
 
 async function main(): Promise<void> {
   const [kind, profileDir] = process.argv.slice(2);
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     const { SessionBrowser, browserIdleMs } = await import('../driver/hosts/session-browser.js');
     const browser = new SessionBrowser(profileDir);
     let lastKey: string | undefined;
-    const binding = { profileDir, open: (env: NodeJS.ProcessEnv, headed: boolean) => browser.open(env, headed), noteKey: (k: string) => void (lastKey = k) };
+    const binding = { profileDir, browser, noteKey: (k: string) => void (lastKey = k) };
     await runHost({
       target: { kind: 'session', profileDir },
       preload: async () => {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runOnAside } from '../driver/engines/aside.js';
+import { CallDeadline } from '../driver/deadline.js';
 import { runAsideRepl } from '../driver/engines/aside-probe.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 
@@ -33,7 +34,7 @@ function asideEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 async function run(script: string, opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) {
   const lines: string[] = [];
-  const outcome = await runOnAside({ script, pwd: '', timeoutMs: opts.timeoutMs ?? 60_000, onLine: (l) => lines.push(l), env: opts.env ?? asideEnv() });
+  const outcome = await runOnAside({ script, pwd: '', deadline: new CallDeadline(opts.timeoutMs ?? 60_000), onLine: (l) => lines.push(l), env: opts.env ?? asideEnv() });
   return { outcome, lines };
 }
 

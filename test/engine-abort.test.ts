@@ -3,7 +3,9 @@
 // once, and whatever the launch opens is closed, not left running the script.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runOnChromium, type OpenedContext } from '../driver/engines/chromium.js';
+import { runOnChromium } from '../driver/engines/chromium.js';
+import type { OpenedContext } from '../driver/browser/launch.js';
+import { CallDeadline } from '../driver/deadline.js';
 
 test('a signal aborted before the engine starts interrupts the call and closes what the launch opened', async () => {
   const controller = new AbortController();
@@ -14,15 +16,16 @@ test('a signal aborted before the engine starts interrupts the call and closes w
   const outcome = await runOnChromium({
     script: 'await sleep(1000); console.log("RAN")',
     pwd: '/tmp',
-    timeoutMs: 30_000,
+    deadline: new CallDeadline(30_000),
     onLine: (l) => lines.push(l),
     signal: controller.signal,
-    profileDir: '/nonexistent',
-    openContext: async (): Promise<OpenedContext> => ({
-      context: fakeContext as never,
-      close: async () => void closed++,
-      kill: async () => void closed++,
-    }),
+    browser: {
+      open: async (): Promise<OpenedContext> => ({
+        context: fakeContext as never,
+        close: async () => void closed++,
+        kill: async () => void closed++,
+      }),
+    },
   });
   assert.equal(outcome.completed, false);
   assert.match(outcome.error ?? '', /interrupted/);

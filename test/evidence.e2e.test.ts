@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { ROOT, cliWith, startCli, tempHome } from './helpers/cli.js';
-import { DEADLINE_GRACE_MS } from '../driver/hosts/client.js';
+import { DEADLINE_GRACE_MS } from '../driver/deadline.js';
 
 const DOUBLES = join(ROOT, 'test', 'doubles');
 let site: FixtureServer;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
-import { launchPersistent, type OpenedContext } from '../driver/engines/chromium.js';
+import { launchPersistent, type OpenedContext } from '../driver/browser/launch.js';
 import { fastScreenshot } from '../driver/runtime/screenshot.js';
 import { DEFAULT_VIEWPORT } from '../driver/runtime/tabs.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';

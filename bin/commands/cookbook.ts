@@ -3,7 +3,7 @@
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../../driver/cli/process-io.js';
-import { applyFlags, UsageError } from '../cli-flags.js';
+import { applyFlags, UsageError } from './flags.js';
 import { runFlowCall } from '../../driver/cli/flow-call.js';
 import { readCookbookFlags, readCookbookPositionals } from '../../driver/catalog.gen.js';
 

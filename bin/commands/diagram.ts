@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../../driver/cli/process-io.js';
 import { commandSpec } from '../../driver/catalog.js';
-import { applyFlags } from '../cli-flags.js';
+import { applyFlags } from './flags.js';
 import { readDiagramFlags, readDiagramPositionals } from '../../driver/catalog.gen.js';
 import { GstackError } from '../../driver/errors.js';
 

@@ -4,7 +4,7 @@
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../../driver/cli/process-io.js';
-import { applyFlags, UsageError } from '../cli-flags.js';
+import { applyFlags, UsageError } from './flags.js';
 import { readScriptSource, runFlowScript } from '../../driver/cli/flow-call.js';
 import { readFlowsFlags, readFlowsPositionals } from '../../driver/catalog.gen.js';
 

@@ -2,7 +2,7 @@
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../../driver/cli/process-io.js';
-import { applyFlags, UsageError } from '../cli-flags.js';
+import { applyFlags, UsageError } from './flags.js';
 import { readMcpFlags } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {

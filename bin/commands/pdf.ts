@@ -5,7 +5,7 @@ import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../../driver/cli/process-io.js';
 import { commandSpec, flagGroup } from '../../driver/catalog.js';
-import { applyFlags } from '../cli-flags.js';
+import { applyFlags } from './flags.js';
 import { readPdfFlags, readPdfPositionals } from '../../driver/catalog.gen.js';
 import type { Value } from '../../render/cli/cli-args.js';
 

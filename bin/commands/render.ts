@@ -5,7 +5,7 @@ import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../../driver/cli/process-io.js';
 import { commandSpec } from '../../driver/catalog.js';
-import { applyFlags } from '../cli-flags.js';
+import { applyFlags } from './flags.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('render', catalog);

@@ -2,7 +2,7 @@
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../../driver/cli/process-io.js';
-import { applyFlags } from '../cli-flags.js';
+import { applyFlags } from './flags.js';
 import { readScriptSource, runFlowCall } from '../../driver/cli/flow-call.js';
 import { readRunFlags, readRunPositionals } from '../../driver/catalog.gen.js';
 import { HEADER_START } from '../../driver/flows/header.js';

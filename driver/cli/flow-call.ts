@@ -1,11 +1,10 @@
 // Shared by the commands that run a flow script (run, cookbook, flows): reading the script and
 // mapping CLI flags onto runScript options.
 import { readSharedFlags, type SharedFlags } from '../catalog.gen.js';
-import { MAX_SCRIPT_BYTES } from '../hosts/wire.js';
-import { open } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { MAX_SCRIPT_BYTES } from '../call-io.js';
 import { resolve } from 'node:path';
 import { millisecondsProblem, UsageError } from '../errors.js';
+import { readRegularFile } from '../read-file.js';
 import type { RunOptions, RunResult } from '../runner/run-script.js';
 import type { CliIo } from './process-io.js';
 import { jsonText } from '../runtime/output.js';
@@ -14,32 +13,27 @@ import { jsonText } from '../runtime/output.js';
 export { MAX_SCRIPT_BYTES };
 
 /**
- * `-f FILE`, read before the call's deadline starts, so it must never block: opened without
- * waiting (O_NONBLOCK: a FIFO with no writer would hang a plain open), checked to be a regular
- * file on the open handle (a FIFO, socket, device or directory is a usage error), and read up
- * to MAX_SCRIPT_BYTES.
+ * `-f FILE`, read before the call's deadline starts, so it must never block: read by the one
+ * bounded reader (driver/read-file.ts: opened without waiting, a regular file checked on the
+ * open handle, at most MAX_SCRIPT_BYTES counted in the bytes read); a FIFO, socket, device or
+ * directory is a usage error.
  */
 async function readScriptFile(file: string, cwd: string): Promise<string> {
-  const why = (err: unknown) => new UsageError(`Cannot read script file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Check the path.`);
-  const handle = await open(resolve(cwd, file), constants.O_RDONLY | constants.O_NONBLOCK).catch((err) => {
-    throw (err as NodeJS.ErrnoException).code === 'EISDIR' ? new UsageError(`Script file ${file} is a directory: give the path of a .js file.`) : why(err);
-  });
-  try {
-    const st = await handle.stat();
-    if (st.isDirectory()) throw new UsageError(`Script file ${file} is a directory: give the path of a .js file.`);
-    if (!st.isFile()) {
+  const r = await readRegularFile(resolve(cwd, file), MAX_SCRIPT_BYTES);
+  if (r.ok) return r.bytes.toString('utf8');
+  switch (r.why) {
+    case 'directory':
+      throw new UsageError(`Script file ${file} is a directory: give the path of a .js file.`);
+    case 'special':
       throw new UsageError(`Script file ${file} is not a regular file (a pipe, socket or device): give a file, or pipe the script in with \`gstack run - < ${file}\`.`);
-    }
-    if (st.size > MAX_SCRIPT_BYTES) throw new UsageError(`Script file ${file} is ${st.size} bytes; a flow script may have at most ${MAX_SCRIPT_BYTES}. Split the flow into several calls.`);
-    const buf = Buffer.alloc(Math.min(st.size, MAX_SCRIPT_BYTES) + 1);
-    let n = 0;
-    for (let r; n < buf.length && (r = await handle.read(buf, n, buf.length - n, n)).bytesRead > 0; ) n += r.bytesRead;
-    if (n > MAX_SCRIPT_BYTES) throw new UsageError(`Script file ${file} grew past ${MAX_SCRIPT_BYTES} bytes while it was read.`);
-    return buf.subarray(0, n).toString('utf8');
-  } catch (err) {
-    throw err instanceof UsageError ? err : why(err);
-  } finally {
-    await handle.close().catch(() => undefined);
+    case 'too-big':
+      throw new UsageError(
+        r.size === undefined
+          ? `Script file ${file} grew past ${MAX_SCRIPT_BYTES} bytes while it was read.`
+          : `Script file ${file} is ${r.size} bytes; a flow script may have at most ${MAX_SCRIPT_BYTES}. Split the flow into several calls.`,
+      );
+    default:
+      throw new UsageError(`Cannot read script file ${file}: ${r.detail}. Check the path.`);
   }
 }
 

@@ -15,7 +15,7 @@ import { keepSessionCookies } from '../profiles/cookies.js';
 import { touchSession } from '../sessions/registry.js';
 import { trace } from '../trace.js';
 import { stopSessionHost } from '../hosts/control.js';
-import type { OpenedContext } from '../engines/chromium.js';
+import type { OpenedContext } from '../browser/launch.js';
 import { FLAG_DEFAULTS, type LoginFlags } from '../catalog.gen.js';
 
 /** `gstack login`'s flags (from the catalog) and its URL. */
@@ -212,7 +212,7 @@ export async function runLogin(args: LoginArgs, io: LoginIO): Promise<number> {
     // gone before the visible one opens the same profile.
     await stopSessionHost(paths.profileDir);
     await clearStaleChromiumSingletons(paths.profileDir);
-    const { launchPersistent } = await import('../engines/chromium.js');
+    const { launchPersistent } = await import('../browser/launch.js');
     // Headed, the process's own environment reaches the browser (DISPLAY): login always runs
     // in the invoking process, never in a background one.
     const opened: OpenedContext = await launchPersistent(paths.profileDir, true, env);

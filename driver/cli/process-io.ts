@@ -1,7 +1,8 @@
 // Where a CLI invocation reads and writes. In a normal process that is the process itself; in
 // a host (driver/hosts/) it is the socket of the client process that invoked `gstack`, so a
 // command never touches process.stdout, process.exit or signals directly.
-import type { CallIo, DeadlineHandle } from '../hosts/wire.js';
+import type { CallIo, DeadlineHandle } from '../call-io.js';
+import { DEADLINE_GRACE_MS } from '../deadline.js';
 import type { SessionHostBinding } from '../runner/run-script.js';
 import { armWatchdog } from '../runner/watchdog.js';
 import { runResult } from '../runtime/run-result.js';
@@ -72,7 +73,7 @@ export function processIo(argv: string[]): CliIo {
       const finalLine = argv.includes('--json')
         ? JSON.stringify(runResult({ exitCode: 1, engine: 'chromium', error: message }))
         : `[error] ${message}`;
-      const dog = armWatchdog({ deadlineMs: ms, finalLine });
+      const dog = armWatchdog({ deadlineMs: ms, graceMs: DEADLINE_GRACE_MS, finalLine });
       return { browserStarted: (pid) => dog.setBrowserPid(pid), done: () => dog.disarm() };
     },
   };

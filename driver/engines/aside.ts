@@ -2,6 +2,7 @@
 // CLI does not give. Aside's CLI exits 0 even when the script throws (it prints an `[error`
 // line instead), so success is: the sentinel was printed and no `[error` line came after it.
 import { asideSaysNoWindow, runAsideRepl } from './aside-probe.js';
+import { timedOutMessage } from '../deadline.js';
 import { SENTINEL } from '../runtime/output.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
 import { parseAsideEvidence, wrapForAside, type TabEvidence } from '../runtime/evidence.js';
@@ -93,7 +94,7 @@ export async function runOnAside(input: EngineRunInput & { env?: NodeJS.ProcessE
     input.onLine(line);
   };
   const res = await runAsideRepl(withParamsPrelude(wrapped?.script ?? input.script, input.params), {
-    timeoutMs: input.timeoutMs,
+    timeoutMs: input.deadline.ms,
     onLine,
     signal: input.signal,
     env: input.env,
@@ -113,7 +114,7 @@ export async function runOnAside(input: EngineRunInput & { env?: NodeJS.ProcessE
       completed: false,
       timedOut: true,
       artifactDir: verdict.artifactDir,
-      error: `The script did not finish within ${Math.round(input.timeoutMs / 100) / 10} s (--timeout); aside repl was stopped. The page may be slow or a wait never matched: wait for a specific selector, or raise --timeout.`,
+      error: timedOutMessage(input.deadline.ms, 'aside'),
     });
   if (res.aborted) return withEvidence({ completed: false, artifactDir: verdict.artifactDir, error: 'The call was interrupted; aside repl was stopped.' });
   // The window was closed after the probe said ready: say so rather than "exited with code 1".

@@ -9,6 +9,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { loadPlaywright } from '../browser/playwright-load.js';
 import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserProvider } from '../browser/launch.js';
 
 export interface RemoteContextOptions {
   /** Playwright browser server websocket endpoint (ws://…). */
@@ -113,4 +114,15 @@ export async function openRemoteContext(opts: RemoteContextOptions): Promise<Rem
 
 function firstLine(err: unknown): string {
   return String((err as Error)?.message ?? err).split('\n')[0];
+}
+
+/** A remote browser as the provider of a call's context: the session's state is saved back and
+ * the connection dropped at the call's end, or on a timeout (a remote browser is never killed). */
+export function remoteBrowser(opts: RemoteContextOptions): BrowserProvider {
+  return {
+    open: async () => {
+      const rc = await openRemoteContext(opts);
+      return { context: rc.context, close: () => rc.close(), kill: () => rc.close() };
+    },
+  };
 }

@@ -5,13 +5,15 @@
 export type { EngineName } from '../catalog.gen.js';
 import type { TabEvidence } from '../runtime/evidence.js';
 import type { LineOptions } from '../runtime/output.js';
+import type { CallDeadline } from '../deadline.js';
 
 export interface EngineRunInput {
   script: string;
   /** This call's artifact directory (chromium). Aside uses its own per-run pwd. */
   pwd: string;
-  /** Whole-script deadline; the engine must kill its browser / CLI when it passes. */
-  timeoutMs: number;
+  /** The call's deadline (driver/deadline.ts), started by the runner: the engine ends the
+   * script, and kills its browser or CLI, when it expires. */
+  deadline: CallDeadline;
   /** Each evidence line the script prints, in order (the runner filters and caps them), and
    * whether it may be read as the sentinel (output.ts LineOptions). */
   onLine: (line: string, opts?: LineOptions) => void;

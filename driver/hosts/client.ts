@@ -1,8 +1,9 @@
 // The `gstack` process's side of a host (docs/ARCHITECTURE.md, "Hosts"): connect to the host
 // of the call's session (or the render host), starting one if there is none, hand it the
-// invocation, relay its output, and own the call's deadline.
+// invocation, relay its output, and enforce the call's deadline from outside the host
+// (driver/deadline.ts owns its milliseconds, grace and messages).
 //
-// The deadline is the client's because a host cannot be trusted to keep it: a flow script that
+// The enforcing is the client's because a host cannot be trusted to do it: a flow script that
 // never yields (`while(true){}`, `for(;;) await null`) stops the host's event loop. When the
 // host announces the script's start (`deadline`), the client arms a timer for --timeout plus a
 // grace; if the host has not answered by then, the client ends the host and its browser (the
@@ -18,10 +19,12 @@ import { trace } from '../trace.js';
 import { lockHolder } from '../sessions/lock.js';
 import { resolveSessionKey } from '../sessions/key.js';
 import { buildId, hostAddress, hostEntry, openRuntimeDir, UnsafeRuntimeDirError, type HostAddress, type HostTarget } from './address.js';
-import { decoder, encode, MAX_SCRIPT_BYTES, parseHostMessage, type ClientMessage, type HostMessage, type HostStatus } from './wire.js';
+import { decoder, encode, parseHostMessage, type ClientMessage, type HostMessage, type HostStatus } from './wire.js';
+import { MAX_SCRIPT_BYTES } from '../call-io.js';
 import { flagValue } from './route.js';
 import { killHostTree, readStopNote } from './control.js';
 import { parseStopCause, stoppedMessage } from '../stop-cause.js';
+import { DEADLINE_GRACE_MS, stuckMessage } from '../deadline.js';
 import { runResult } from '../runtime/run-result.js';
 
 /** What the client needs of its process. */
@@ -36,9 +39,6 @@ export interface ClientIo {
   readStdin(maxBytes?: number): Promise<string>;
 }
 
-/** Time a host may take, past the script's --timeout, to report the timeout itself (it closes
- * the call's tabs or restarts its browser first). */
-export const DEADLINE_GRACE_MS = 2_000;
 /** A host answers `hello` from its event loop at once, even during a call; one that does not is
  * wedged in a script that never yields. */
 const HELLO_TIMEOUT_MS = 2_000;
@@ -204,11 +204,7 @@ function runCall(socket: net.Socket, io: ClientIo, target: HostTarget, address: 
       if (phase !== 'accepted') return;
       ending = true;
       await killHostTree(hostPid);
-      fail(
-        `The script did not finish within ${deadlineMs} ms (--timeout) and did not give control back (a loop that never awaits?), ` +
-          `so the session's host (pid ${hostPid}) and its browser were stopped; the next call starts a fresh browser at once. ` +
-          'Make every loop await a page action or sleep(ms), or raise --timeout.',
-      );
+      fail(stuckMessage(deadlineMs, `the session's host (pid ${hostPid}) and its browser were stopped; the next call starts a fresh browser at once.`));
     };
 
     const onAbort = () => {

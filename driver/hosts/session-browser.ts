@@ -9,7 +9,7 @@
 // session's profile lock (driver/runner/run-script.ts takes it).
 import type { BrowserContext } from 'playwright-core';
 import { findChromium } from '../browser/chromium-find.js';
-import { launchPersistent, type OpenedContext } from '../engines/chromium.js';
+import { launchPersistent, type BrowserProvider, type OpenedContext } from '../browser/launch.js';
 import { browserFingerprint } from '../browser/browser-env.js';
 import { clearStaleChromiumSingletons } from '../sessions/lock.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
@@ -43,7 +43,7 @@ interface Running {
   spareDropped?: boolean;
 }
 
-export class SessionBrowser {
+export class SessionBrowser implements BrowserProvider {
   private current: Running | undefined;
   /** The previous call's clean-up; the next call waits for it. */
   private settling: Promise<void> = Promise.resolve();

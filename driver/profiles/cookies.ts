@@ -269,7 +269,7 @@ export async function importIntoStorageState(parsed: ParsedCookies, storageState
 /**
  * Adds the cookies (and localStorage) to a local Chromium profile: under the session lock,
  * stops the session's host, starts the profile's browser the way a call does
- * (engines/chromium.ts), adds them, closes. localStorage is written by visiting each origin
+ * (browser/launch.ts), adds them, closes. localStorage is written by visiting each origin
  * with every request answered locally (page.route), so nothing is fetched.
  */
 export async function importIntoProfile(
@@ -293,7 +293,7 @@ export async function importIntoProfile(
     const { stopSessionHost } = await import('../hosts/control.js');
     await stopSessionHost(opts.paths.profileDir);
     await clearStaleChromiumSingletons(opts.paths.profileDir);
-    const { launchPersistent } = await import('../engines/chromium.js');
+    const { launchPersistent } = await import('../browser/launch.js');
     const opened = await launchPersistent(opts.paths.profileDir, false, opts.env);
     const { context } = opened;
     try {

@@ -23,16 +23,18 @@ import { asidePreamble, checkInputs, copyInputs, type InputFile } from '../runti
 import { givenProfileDir, gstackHome, resolveSessionKey, sessionPaths, type SessionKey } from '../sessions/key.js';
 import type { EngineName, EngineRunOutcome } from '../engines/types.js';
 import type { EngineChoice } from '../engines/select.js';
-import type { OpenedContext } from '../engines/chromium.js';
-import type { DeadlineHandle } from '../hosts/wire.js';
+import { launchedBrowser, type BrowserProvider } from '../browser/launch.js';
+import type { DeadlineHandle } from '../call-io.js';
+import { CallDeadline } from '../deadline.js';
 import { FLAG_DEFAULTS, type ExitCode } from '../catalog.gen.js';
 import { runResult, type RunResult, type RunSessionInfo } from '../runtime/run-result.js';
 
 /** What a session host lends a call: the browser it keeps on its session's profile. */
 export interface SessionHostBinding {
   profileDir: string;
-  /** The call's view of the browser, started or restarted for the call's environment. */
-  open(env: NodeJS.ProcessEnv, headed: boolean): Promise<OpenedContext>;
+  /** The host's browser (driver/hosts/session-browser.ts), started or restarted for the call's
+   * environment, kept after it. */
+  browser: BrowserProvider;
   /** The session key of the call (for `gstack sessions list`). */
   noteKey?(key: string): void;
 }
@@ -169,7 +171,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   let pwd: string | null = null;
   let artifacts: string[] = [];
   const cleanups: Array<() => Promise<unknown>> = [];
-  let deadline: DeadlineHandle | undefined;
+  let deadline: CallDeadline | undefined;
   let evidence: TabEvidence[] | null = null;
   /** Files an evidence block already named with an ARTIFACT line. */
   const named = new Set<string>();
@@ -222,6 +224,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     }
 
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const callDeadline = (deadline = new CallDeadline(timeoutMs, options.armDeadline));
     const wantEvidence = options.evidence !== false;
     const failsAnyway = () => !filter.sawSentinel;
     let outcome: EngineRunOutcome;
@@ -229,7 +232,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       const { runOnAside } = await import('../engines/aside.js');
       // --in: Aside's pwd exists only once the script runs, so the files go in with the script.
       const withInputs = inputs.length ? (await asidePreamble(inputs)) + script : script;
-      outcome = await runOnAside({ script: withInputs, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env, params: options.params, evidence: wantEvidence, failsAnyway });
+      // Aside's adapter stops `aside repl` at the deadline's ms itself; this event loop never
+      // runs the script, so nothing outside it needs arming.
+      outcome = await runOnAside({ script: withInputs, pwd: '', deadline: callDeadline, onLine: (l) => filter.write(l), signal: options.signal, env, params: options.params, evidence: wantEvidence, failsAnyway });
     } else {
       // 2. Profile and artifact dir; the lock serializes calls on one profile.
       let profileDir: string;
@@ -245,7 +250,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       // Owner-only, like the profiles: artifacts are screenshots of logged-in pages.
       await mkdir(pwd, { recursive: true, mode: 0o700 });
       // The inputs are the user's, not the script's: listed as INPUT=, never as artifacts.
-      for (const name of await copyInputs(inputs, pwd)) {
+      if (inputs.length) for (const name of await copyInputs(inputs, pwd)) {
         inputPaths.add(join(pwd, name));
         filter.write(`INPUT=${name}`);
       }
@@ -275,36 +280,28 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       }
       if (!options.ephemeral || remote) await touchSession(paths, key.key, remote ? 'remote' : 'local');
 
-      deadline = options.armDeadline?.(
-        timeoutMs,
-        `The script did not finish within ${timeoutMs} ms (--timeout) and did not give control back (a loop that never awaits?); its browser was stopped. Make every loop await a page action or sleep(ms), or raise --timeout.`,
-      );
-      const openContext = host
-        ? () => host.open(env, !!options.headed)
+      // The one browser provider of the call: the host's, a remote one, or one launched here.
+      const browser: BrowserProvider = host
+        ? host.browser
         : remote
-        ? async () => {
-            const { openRemoteContext } = await import('../engines/remote.js');
-            const rc = await openRemoteContext({
+          ? (await import('../engines/remote.js')).remoteBrowser({
               connect: options.connect,
               cdp: options.cdp,
               storageStatePath: paths.storageStatePath,
               timeoutMs: Math.min(timeoutMs, 30_000),
               onWarning: notice,
-            });
-            return { context: rc.context, close: () => rc.close(), kill: () => rc.close() };
-          }
-        : undefined;
+            })
+          : launchedBrowser(profileDir);
+      callDeadline.start();
       outcome = await runOnChromium({
         script,
         pwd,
-        timeoutMs,
         onLine: (l, o) => filter.write(l, o),
         signal: options.signal,
-        profileDir,
+        browser,
         headed: options.headed,
-        openContext,
         env,
-        deadline,
+        deadline: callDeadline,
         allowFileUrls: options.allowFileUrls,
         params: options.params,
         evidence: wantEvidence,

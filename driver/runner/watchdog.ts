@@ -3,7 +3,7 @@
 // flow script never yields and the main thread's event loop stops (`while(true){}`,
 // `for(;;) await null`). A host's calls need none: their client keeps the deadline.
 //
-// The main thread's own timer handles an ordinary timeout (driver/engines/chromium.ts). If the
+// The main thread's own timer handles an ordinary timeout (driver/deadline.ts, raced by the engine). If the
 // main thread has not ended the call by the deadline plus a grace, its loop is stuck: the
 // watchdog ends the browser's process group (SIGTERM first, so cookies are flushed), prints
 // the call's final line, and exits the process with code 1 by running `process.exit(1)` on the
@@ -12,6 +12,7 @@
 // the session lock is released). Breaking the loop instead (Runtime.terminateExecution) is not
 // an option: Node aborts when execution is terminated inside an async callback.
 import { Worker } from 'node:worker_threads';
+import { DEADLINE_GRACE_MS } from '../deadline.js';
 
 export interface Watchdog {
   /** The call ended in time. */
@@ -66,7 +67,7 @@ export function armWatchdog(opts: WatchdogOptions): Watchdog {
   const state = new Int32Array(shared);
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { shared, waitMs: opts.deadlineMs + (opts.graceMs ?? 2_000), finalLine: opts.finalLine },
+    workerData: { shared, waitMs: opts.deadlineMs + (opts.graceMs ?? DEADLINE_GRACE_MS), finalLine: opts.finalLine },
     // The watchdog must not keep the call's process alive, nor print anything of its own.
     stdout: true,
     stderr: true,

@@ -5,11 +5,13 @@
 // errors, exit 2): regular files only (no directories, devices, FIFOs or sockets), one name
 // each, and a size limit. On Aside, whose `pwd` exists only once the script runs, the files
 // travel inside the script instead (asidePreamble): written into that `pwd` by its first line. Relative paths are the caller's: a session host resolves them against
-// the client's cwd, and runs as the same user, so it may read what the caller may.
-import { constants } from 'node:fs';
-import { open, realpath, writeFile } from 'node:fs/promises';
+// the client's cwd, and runs as the same user, so it may read what the caller may. The reading
+// (non-blocking, regular files only, bounded by the bytes read) is driver/read-file.ts's, the
+// same as a render's inputs.
+import { realpath, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { readRegularFile, statRegularFile, type ReadRefusal } from '../read-file.js';
 
 /** Largest file one `--in` may name, and all of a call's inputs together. */
 export const MAX_INPUT_BYTES = 50 * 1024 * 1024;
@@ -28,45 +30,35 @@ export interface InputFile {
 
 const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 
-/** Opens without blocking on a FIFO and without taking a terminal; the type is checked on the
- * open handle, so what is read is what was checked. */
-async function openRegular(path: string, given: string) {
-  let fh;
-  try {
-    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code ?? (err as Error).message;
-    throw new UsageError(`--in ${given}: ${why} (looked at ${path}). Check the path; a relative one is taken from your current directory.`);
+/** The usage error for an `--in` file that cannot be read (`limit`: the one it was read under). */
+function refused(given: string, path: string, r: ReadRefusal, limit: number): UsageError {
+  switch (r.why) {
+    case 'missing':
+      return new UsageError(`--in ${given}: no such file (looked at ${path}). Check the path; a relative one is taken from your current directory.`);
+    case 'directory':
+    case 'special':
+      return new UsageError(`--in ${given}: is ${r.detail.replace(/, not a regular file$/, '')}; only regular files can be passed in. Name each file (zip a folder first).`);
+    case 'too-big':
+      return r.size === undefined
+        ? new UsageError(`--in ${given}: more than ${mb(limit)} (read so far; its size on disk said otherwise, as files under /proc do). Pass a regular file of at most ${mb(limit)}.`)
+        : new UsageError(`--in ${given}: ${mb(r.size)} is over the ${mb(limit)} limit for one input. Pass a smaller file.`);
+    default:
+      return new UsageError(`--in ${given}: ${r.detail} (looked at ${path}). Check the path; a relative one is taken from your current directory.`);
   }
-  const st = await fh.stat();
-  // Kernel files (/proc, /sys) call themselves regular, say 0 bytes, and may never end.
-  const real = await realpath(path).catch(() => path);
-  if (/^\/(?:proc|sys)\//.test(real)) {
-    await fh.close();
-    throw new UsageError(`--in ${given}: is a kernel file (${real}), not a regular file. Copy what you need into a file first.`);
-  }
-  if (!st.isFile()) {
-    await fh.close();
-    const what = st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
-    throw new UsageError(`--in ${given}: is ${what}; only regular files can be passed in. Name each file (zip a folder first).`);
-  }
-  return { fh, size: st.size };
 }
 
-/** The whole file, read in chunks and never past `limit`: a file's size as stat tells it can be
- * wrong (`/proc` files say 0 and never end), so the bytes read are what is counted. */
-async function readBounded(fh: Awaited<ReturnType<typeof open>>, given: string, limit = MAX_INPUT_BYTES): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const chunk = Buffer.alloc(1024 * 1024);
-    const { bytesRead } = await fh.read(chunk, 0, chunk.length, null);
-    if (bytesRead === 0) return Buffer.concat(chunks, total);
-    total += bytesRead;
-    if (total > limit) throw new UsageError(`--in ${given}: more than ${mb(limit)} (read so far; its size on disk said otherwise, as files under /proc do). Pass a regular file of at most ${mb(limit)}.`);
-    chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
-  }
+/** The whole `--in` file, at most `limit` bytes. Kernel files (/proc, /sys) call themselves
+ * regular, say 0 bytes and may never end: refused by name before the reader bounds them. */
+async function readInput(path: string, given: string, limit: number): Promise<Buffer> {
+  await refuseKernelFile(path, given);
+  const r = await readRegularFile(path, limit);
+  if (!r.ok) throw refused(given, path, r, limit);
+  return r.bytes;
+}
+
+async function refuseKernelFile(path: string, given: string): Promise<void> {
+  const real = await realpath(path).catch(() => path);
+  if (/^\/(?:proc|sys)\//.test(real)) throw new UsageError(`--in ${given}: is a kernel file (${real}), not a regular file. Copy what you need into a file first.`);
 }
 
 /** Checks every `--in` path (exists, a regular file, within the limits, names unique). */
@@ -75,9 +67,10 @@ export async function checkInputs(paths: string[], cwd: string): Promise<InputFi
   let total = 0;
   for (const given of paths) {
     const source = resolve(cwd, given);
-    const { fh, size } = await openRegular(source, given);
-    await fh.close();
-    if (size > MAX_INPUT_BYTES) throw new UsageError(`--in ${given}: ${mb(size)} is over the ${mb(MAX_INPUT_BYTES)} limit for one input. Pass a smaller file.`);
+    await refuseKernelFile(source, given);
+    const st = await statRegularFile(source, MAX_INPUT_BYTES);
+    if (!st.ok) throw refused(given, source, st, MAX_INPUT_BYTES);
+    const size = st.size;
     total += size;
     if (total > MAX_INPUTS_TOTAL_BYTES) throw new UsageError(`--in: the inputs add up to more than ${mb(MAX_INPUTS_TOTAL_BYTES)}. Pass fewer or smaller files.`);
     const name = basename(source);
@@ -91,13 +84,7 @@ export async function checkInputs(paths: string[], cwd: string): Promise<InputFi
 /** Copies the checked inputs into `pwd`, each read-only (mode 0400); returns their names. */
 export async function copyInputs(inputs: InputFile[], pwd: string): Promise<string[]> {
   for (const f of inputs) {
-    const { fh, size } = await openRegular(f.source, f.source);
-    try {
-      if (size > MAX_INPUT_BYTES) throw new UsageError(`--in ${f.source}: grew past the ${mb(MAX_INPUT_BYTES)} limit while the call started.`);
-      await writeFile(join(pwd, f.name), await readBounded(fh, f.source), { mode: 0o400, flag: 'wx' });
-    } finally {
-      await fh.close();
-    }
+    await writeFile(join(pwd, f.name), await readInput(f.source, f.source, MAX_INPUT_BYTES), { mode: 0o400, flag: 'wx' });
   }
   return inputs.map((f) => f.name);
 }
@@ -111,13 +98,6 @@ export async function asidePreamble(inputs: InputFile[]): Promise<string> {
     throw new UsageError(`--in: ${Math.ceil(total / 1024)} KB of inputs; on Aside they travel inside the script, at most ${MAX_ASIDE_INPUTS_BYTES / 1024} KB in all. Pass smaller files, or run with --engine chromium.`);
   }
   const files: Array<[string, string]> = [];
-  for (const f of inputs) {
-    const { fh } = await openRegular(f.source, f.source);
-    try {
-      files.push([f.name, (await readBounded(fh, f.source, MAX_ASIDE_INPUTS_BYTES)).toString('base64')]);
-    } finally {
-      await fh.close();
-    }
-  }
+  for (const f of inputs) files.push([f.name, (await readInput(f.source, f.source, MAX_ASIDE_INPUTS_BYTES)).toString('base64')]);
   return `{ for (const [n, b] of ${JSON.stringify(files)}) { await fs.writeFile(path.join(pwd, n), Buffer.from(b, "base64")); console.log("INPUT=" + n); } }\n`;
 }

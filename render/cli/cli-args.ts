@@ -7,7 +7,8 @@
 // Rule: a step option belongs to the most recent step of its kind; given before any step of
 // its kind, it is a default for every step of that kind.
 import { existsSync } from 'node:fs';
-import { readRegularFileSync } from '../api/read-file.js';
+import { MAX_RENDER_INPUT_BYTES } from '../api/inputs.js';
+import { readRegularFileSync } from '../../driver/read-file.js';
 import { resolve } from 'node:path';
 import { millisecondsProblem, UsageError } from '../../driver/errors.js';
 import { RENDER_STEP_FLAGS, RENDER_STEP_OF_OPTION, type RenderStepFlag } from '../../driver/catalog.gen.js';
@@ -215,8 +216,8 @@ function templateArg(value: string | undefined, flag: string, cwd: string): stri
   if (value === undefined) return undefined;
   const file = resolve(cwd, value);
   if (value.includes('<') || !existsSync(file)) return value;
-  // Opened without blocking and read bounded (api/read-file.ts): a FIFO named here must not hang.
-  const read = readRegularFileSync(file);
+  // Opened without blocking and read bounded (driver/read-file.ts): a FIFO named here must not hang.
+  const read = readRegularFileSync(file, MAX_RENDER_INPUT_BYTES);
   if (read.ok) return read.bytes.toString('utf8');
   throw new RenderUsageError(`${flag} ${value}: the file is ${read.why === 'missing' ? 'gone' : read.detail}; pass the HTML itself or a regular, readable file`);
 }

@@ -6,7 +6,8 @@ import { realpathSync } from 'node:fs';
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GstackError } from '../../driver/errors.js';
-import { MAX_IMAGE_BYTES, readRegularFileSync } from '../api/read-file.js';
+import { MAX_IMAGE_BYTES } from '../api/inputs.js';
+import { readRegularFileSync } from '../../driver/read-file.js';
 
 /** The first segment of a relative path that starts with a dot (`.ssh`), if any. `..` never
  * reaches here: the path is inside the document folder. */

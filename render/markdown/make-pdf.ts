@@ -17,7 +17,8 @@ import { countPages, readPdfLayout } from './make-pdf-pages.js';
 import { OptionError } from '../api/pdf-options.js';
 import { PRINT_GROUP, RenderUsageError, printStep, type Value } from '../cli/cli-args.js';
 import { RenderError } from '../api/errors.js';
-import { inputProblem, readRegularFile } from '../api/read-file.js';
+import { inputProblem, MAX_RENDER_INPUT_BYTES } from '../api/inputs.js';
+import { readRegularFile } from '../../driver/read-file.js';
 import type { PdfStep, RenderCallOptions, RenderEngineChoice, RenderStep } from '../api/types.js';
 import { render } from '../index.js';
 import { writeOutputFile } from '../orchestrate/outputs.js';
@@ -95,7 +96,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   const to = opts.to ?? 'pdf';
   const cwd = opts.cwd ?? process.cwd();
   const input = resolve(cwd, opts.input);
-  const read = await readRegularFile(input);
+  const read = await readRegularFile(input, MAX_RENDER_INPUT_BYTES);
   if (!read.ok) throw usage(inputProblem(opts.input, input, read));
   const source = read.bytes.toString('utf8');
   const output = resolve(cwd, opts.output ?? join(dirname(input), basename(input, extname(input)) + (to === 'html' ? '.html' : '.pdf')));

@@ -16,7 +16,8 @@ import {
   type MermaidPageState,
 } from './mermaid-page.js';
 import { RenderError } from '../api/errors.js';
-import { inputProblem, readRegularFile } from '../api/read-file.js';
+import { inputProblem, MAX_RENDER_INPUT_BYTES } from '../api/inputs.js';
+import { readRegularFile } from '../../driver/read-file.js';
 import type { RenderCallOptions, RenderStep } from '../api/types.js';
 import { render } from '../index.js';
 import { writeOutputFile } from '../orchestrate/outputs.js';
@@ -68,7 +69,7 @@ export async function collectDiagrams(inputs: string[], cwd = process.cwd()): Pr
   const out: DiagramSource[] = [];
   for (const input of inputs) {
     const abs = resolve(cwd, input);
-    const read = await readRegularFile(abs);
+    const read = await readRegularFile(abs, MAX_RENDER_INPUT_BYTES);
     if (!read.ok) throw usage(inputProblem(input, abs, read));
     const text = read.bytes.toString('utf8');
     const base = basename(abs, extname(abs));

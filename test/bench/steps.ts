@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { launchPersistent } from '../../driver/engines/chromium.js';
+import { launchPersistent } from '../../driver/browser/launch.js';
 import { newSnapshotState, secretValues, takeSnapshot } from '../../driver/runtime/snapshot.js';
 import { DEFAULT_VIEWPORT } from '../../driver/runtime/tabs.js';
 import { rowsPage } from './rows-page.js';

@@ -142,3 +142,72 @@ export function folderEdges(edges: Map<string, string[]>, root: string): Map<str
   }
   return out;
 }
+
+/** Written import directions: folder -> the folders it may import. A folder is a path relative
+ * to the checked root ('driver/runtime'), the files directly in it ('driver' is driver/*.ts), or
+ * one file that is a folder of its own ('driver/index.ts'). */
+export type Directions = Map<string, string[]>;
+
+export interface DirectionReport {
+  /** Folders with files but no row: where may they import? */
+  unlisted: string[];
+  /** Rows for folders that hold no file. */
+  stale: string[];
+  /** Imports the rows do not allow: "from -> to (a file -> the file it imports)". */
+  against: string[];
+  /** Cycles between folders, in the imports (a -> b -> a). */
+  cycles: string[];
+  /** Cycles in the written rows themselves. */
+  ruleCycles: string[];
+}
+
+/** Checks `edges` (absolute paths) against `directions`, folders named relative to `root`. */
+export function checkDirections(edges: Map<string, string[]>, root: string, directions: Directions): DirectionReport {
+  const rel = (f: string) => relative(root, f).split(sep).join('/');
+  const folderOf = (f: string) => (directions.has(rel(f)) ? rel(f) : dirname(rel(f)));
+  const folders = new Map<string, Set<string>>();
+  const against: string[] = [];
+  const seen = new Set<string>();
+  for (const [from, tos] of edges) {
+    if (rel(from).startsWith('..')) continue;
+    const a = folderOf(from);
+    if (!folders.has(a)) folders.set(a, new Set());
+    for (const to of tos) {
+      if (rel(to).startsWith('..')) continue;
+      const b = folderOf(to);
+      if (a === b) continue;
+      folders.get(a)!.add(b);
+      if (directions.has(a) && !directions.get(a)!.includes(b) && !seen.has(`${a}>${b}`)) {
+        seen.add(`${a}>${b}`);
+        against.push(`${a} -> ${b} (${rel(from)} -> ${rel(to)})`);
+      }
+    }
+  }
+  const asLists = (m: Map<string, Iterable<string>>) => new Map([...m].map(([k, v]) => [k, [...v]]));
+  return {
+    unlisted: [...folders.keys()].filter((f) => !directions.has(f)).sort(),
+    stale: [...directions.keys()].filter((f) => !folders.has(f)).sort(),
+    against: against.sort(),
+    cycles: findCycles(asLists(folders)).map((c) => c.join(' -> ')),
+    ruleCycles: findCycles(asLists(directions)).map((c) => c.join(' -> ')),
+  };
+}
+
+/** The rows of the markdown table under `heading` in `markdown`: the first cell's folder
+ * and the folders the second cell names (`—` for none). Trailing slashes are dropped, and
+ * `driver/`'s row names the files directly in driver/. */
+export function directionsFromMarkdown(markdown: string, heading: string): Directions {
+  const at = markdown.indexOf(`\n${heading}\n`);
+  if (at < 0) throw new Error(`no "${heading}" section`);
+  const section = markdown.slice(at + heading.length + 2).split(/\n## /)[0];
+  const out: Directions = new Map();
+  const names = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/\/$/, ''));
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    if (cells.length < 2 || !cells[0].startsWith('`')) continue;
+    const [folder] = names(cells[0]);
+    if (out.has(folder)) throw new Error(`"${heading}": ${folder} has two rows`);
+    out.set(folder, names(cells[1]));
+  }
+  return out;
+}

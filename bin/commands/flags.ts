@@ -1,7 +1,7 @@
 // Turns catalog flag entries into yargs options, so `--help`, the parser and the generated
 // docs all come from driver/catalog.json.
 import type { Argv, Options } from 'yargs';
-import type { Flag } from '../driver/catalog.js';
+import type { Flag } from '../../driver/catalog.js';
 
 export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
   let out: Argv<any> = y;
@@ -19,4 +19,4 @@ export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
   return out as Argv<T>;
 }
 
-export { UsageError } from '../driver/errors.js';
+export { UsageError } from '../../driver/errors.js';

@@ -1,23 +1,22 @@
-// Reading a file a render names (the Markdown or Mermaid input, a --header/--footer file, an
-// image to inline) so that it can never hang and never read without end. A plain open of a FIFO
+// Reading a file the user names so that it can never hang and never read without end: a render's
+// input (the Markdown or Mermaid file, a --header/--footer file, an image to inline,
+// render/api/inputs.ts) and a call's `--in` files (driver/runtime/inputs.ts). A plain open of a FIFO
 // with no writer waits forever, before any --timeout is armed; a device or /proc file says size
 // 0 and never ends. So the file is opened without blocking, checked to be a regular file on the
 // open handle (what is read is what was checked), and read up to a limit counted in the bytes
 // actually read. Callers turn a refusal into their own message (a usage error for an input, a
-// missing image for an asset); docs/SECURITY.md, "Bad input is a usage error, never a hang".
+// missing image for an asset) and set their own limits; docs/SECURITY.md, "Bad input is a usage
+// error, never a hang".
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
-
-/** The largest Markdown, Mermaid or header/footer file a render reads. */
-export const MAX_RENDER_INPUT_BYTES = 16 * 1024 * 1024;
-/** The largest local image `gstack pdf` inlines. */
-export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
 
 export type ReadRefusal =
   | { ok: false; why: 'missing' | 'directory' | 'unreadable'; detail: string }
   /** A FIFO, socket or device: reading it could wait forever. */
   | { ok: false; why: 'special'; detail: string }
-  | { ok: false; why: 'too-big'; detail: string };
+  /** `size`: what the file's stat said, when that was already too big; without it, the bytes
+   * read outgrew the limit (a file that grew, or a kernel file whose stat says 0). */
+  | { ok: false; why: 'too-big'; detail: string; size?: number };
 export type ReadResult = { ok: true; bytes: Buffer } | ReadRefusal;
 
 const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
@@ -36,14 +35,33 @@ function typeRefusal(st: Stats, limit: number): ReadRefusal | undefined {
     const what = st.isFIFO() ? 'a FIFO (named pipe)' : st.isSocket() ? 'a socket' : 'a device';
     return { ok: false, why: 'special', detail: `${what}, not a regular file` };
   }
-  if (st.size > limit) return { ok: false, why: 'too-big', detail: `${st.size} bytes, more than ${mib(limit)}` };
+  if (st.size > limit) return { ok: false, why: 'too-big', detail: `${st.size} bytes, more than ${mib(limit)}`, size: st.size };
   return undefined;
 }
 
 const grew = (limit: number): ReadRefusal => ({ ok: false, why: 'too-big', detail: `more than ${mib(limit)} (read so far)` });
 
+/** Whether `path` is a regular file of at most `limit` bytes (its size as stat says), without
+ * reading it: `--in` checks every file before a call starts and reads them later. */
+export async function statRegularFile(path: string, limit: number): Promise<{ ok: true; size: number } | ReadRefusal> {
+  let fh;
+  try {
+    fh = await open(path, FLAGS);
+  } catch (err) {
+    return openFailure(err);
+  }
+  try {
+    const st = await fh.stat();
+    return typeRefusal(st, limit) ?? { ok: true, size: st.size };
+  } catch (err) {
+    return openFailure(err);
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
 /** The whole regular file at `path`, at most `limit` bytes, or why not. */
-export async function readRegularFile(path: string, limit = MAX_RENDER_INPUT_BYTES): Promise<ReadResult> {
+export async function readRegularFile(path: string, limit: number): Promise<ReadResult> {
   let fh;
   try {
     fh = await open(path, FLAGS);
@@ -70,8 +88,8 @@ export async function readRegularFile(path: string, limit = MAX_RENDER_INPUT_BYT
   }
 }
 
-/** readRegularFile for the synchronous callers (the asset policy, the CLI's flag parsing). */
-export function readRegularFileSync(path: string, limit = MAX_RENDER_INPUT_BYTES): ReadResult {
+/** readRegularFile for the synchronous callers (render's asset policy, its flag parsing). */
+export function readRegularFileSync(path: string, limit: number): ReadResult {
   let fd: number;
   try {
     fd = openSync(path, FLAGS);
@@ -95,21 +113,5 @@ export function readRegularFileSync(path: string, limit = MAX_RENDER_INPUT_BYTES
     return openFailure(err);
   } finally {
     closeSync(fd);
-  }
-}
-
-/** The usage message for an input file (`gstack pdf`, `gstack diagram`) that cannot be read. */
-export function inputProblem(given: string, abs: string, r: ReadRefusal): string {
-  switch (r.why) {
-    case 'missing':
-      return `input file not found: ${given} (looked at ${abs})`;
-    case 'directory':
-      return `input is a directory: ${given}; name a file`;
-    case 'special':
-      return `input ${given} is ${r.detail}: only regular files are read (a pipe, socket or device could wait forever). Save the text to a file and name that file.`;
-    case 'too-big':
-      return `input ${given} is ${r.detail}: split it into smaller files.`;
-    default:
-      return `cannot read input ${given}: ${r.detail} (looked at ${abs})`;
   }
 }

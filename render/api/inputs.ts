@@ -1,0 +1,26 @@
+// The files a render reads from the user: how big each may be, and the usage message for an
+// input that cannot be read. The reading itself (a non-blocking open, regular files only,
+// bounded by the bytes read) is the one reader the driver's `--in` uses too,
+// driver/read-file.ts.
+import type { ReadRefusal } from '../../driver/read-file.js';
+
+/** The largest Markdown, Mermaid or header/footer file a render reads. */
+export const MAX_RENDER_INPUT_BYTES = 16 * 1024 * 1024;
+/** The largest local image `gstack pdf` inlines. */
+export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
+
+/** The usage message for an input file (`gstack pdf`, `gstack diagram`) that cannot be read. */
+export function inputProblem(given: string, abs: string, r: ReadRefusal): string {
+  switch (r.why) {
+    case 'missing':
+      return `input file not found: ${given} (looked at ${abs})`;
+    case 'directory':
+      return `input is a directory: ${given}; name a file`;
+    case 'special':
+      return `input ${given} is ${r.detail}: only regular files are read (a pipe, socket or device could wait forever). Save the text to a file and name that file.`;
+    case 'too-big':
+      return `input ${given} is ${r.detail}: split it into smaller files.`;
+    default:
+      return `cannot read input ${given}: ${r.detail} (looked at ${abs})`;
+  }
+}

@@ -1,0 +1,65 @@
+// The one bounded reader (driver/read-file.ts) and the three kinds of file it reads for: a
+// render's input (render/api/inputs.ts), a call's `--in` files (driver/runtime/inputs.ts) and
+// `-f FILE` (driver/cli/flow-call.ts). Each must refuse at once what could hang (a FIFO with
+// no writer), stop reading at its limit even when stat says 0 (a /proc file), and say which.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readRegularFile, readRegularFileSync, statRegularFile } from '../driver/read-file.js';
+import { checkInputs, copyInputs } from '../driver/runtime/inputs.js';
+import { readScriptSource } from '../driver/cli/flow-call.js';
+import type { CliIo } from '../driver/cli/process-io.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'gstack-read-file-'));
+const fifo = join(dir, 'pipe');
+execFileSync('mkfifo', [fifo]);
+writeFileSync(join(dir, 'small.txt'), 'hello');
+writeFileSync(join(dir, 'big.txt'), Buffer.alloc(2048, 'x'));
+mkdirSync(join(dir, 'sub'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('the reader: a regular file whole; a FIFO, a directory, a missing file and one over the limit refused, sync and async alike', async () => {
+  for (const read of [readRegularFile, async (p: string, l: number) => readRegularFileSync(p, l)]) {
+    const ok = await read(join(dir, 'small.txt'), 100);
+    assert.ok(ok.ok && ok.bytes.toString() === 'hello');
+    const started = Date.now();
+    assert.deepEqual(await read(fifo, 100), { ok: false, why: 'special', detail: 'a FIFO (named pipe), not a regular file' });
+    assert.ok(Date.now() - started < 1000, 'a FIFO with no writer is refused at once');
+    assert.equal(((await read(join(dir, 'sub'), 100)) as { why: string }).why, 'directory');
+    assert.equal(((await read(join(dir, 'gone'), 100)) as { why: string }).why, 'missing');
+    const big = await read(join(dir, 'big.txt'), 1024);
+    assert.deepEqual(big.ok ? undefined : [big.why, 'size' in big && big.size], ['too-big', 2048], 'over the limit by stat: refused before reading');
+    // stat says 0 bytes; the bytes read are what counts, and the refusal says it was the reading.
+    const proc = await read('/proc/self/status', 64);
+    assert.equal(proc.ok, false);
+    assert.deepEqual(proc.ok ? undefined : [proc.why, 'size' in proc], ['too-big', false]);
+  }
+  assert.deepEqual(await statRegularFile(join(dir, 'small.txt'), 100), { ok: true, size: 5 });
+  assert.equal(((await statRegularFile(fifo, 100)) as { why: string }).why, 'special');
+});
+
+test('--in: refusals come from the one reader and name the file, the kind and the next step', async () => {
+  await assert.rejects(checkInputs(['pipe'], dir), /^UsageError: --in pipe: is a FIFO \(named pipe\); only regular files can be passed in/);
+  await assert.rejects(checkInputs(['sub'], dir), /--in sub: is a directory; only regular files can be passed in/);
+  await assert.rejects(checkInputs(['gone.txt'], dir), /--in gone\.txt: no such file \(looked at .*gone\.txt\)/);
+  await assert.rejects(checkInputs(['/proc/self/status'], dir), /--in \/proc\/self\/status: is a kernel file/);
+  const [small] = await checkInputs(['small.txt'], dir);
+  assert.deepEqual({ ...small }, { name: 'small.txt', source: join(dir, 'small.txt'), size: 5 });
+  const pwd = join(dir, 'pwd');
+  mkdirSync(pwd);
+  assert.deepEqual(await copyInputs([small], pwd), ['small.txt']);
+  assert.equal(readFileSync(join(pwd, 'small.txt'), 'utf8'), 'hello');
+  assert.equal(statSync(join(pwd, 'small.txt')).mode & 0o777, 0o400, 'read-only in pwd');
+});
+
+test('-f FILE: a FIFO, a directory and a missing file are usage errors at once', async () => {
+  const io = { cwd: dir } as unknown as CliIo;
+  await assert.rejects(readScriptSource(undefined, 'pipe', io, 5000), /Script file pipe is not a regular file \(a pipe, socket or device\)/);
+  await assert.rejects(readScriptSource(undefined, 'sub', io, 5000), /Script file sub is a directory/);
+  await assert.rejects(readScriptSource(undefined, 'gone.js', io, 5000), /Cannot read script file gone\.js: not found\. Check the path\./);
+  writeFileSync(join(dir, 'flow.js'), 'console.log("GSTACK_" + "STEP_OK")');
+  assert.equal(await readScriptSource(undefined, 'flow.js', io, 5000), 'console.log("GSTACK_" + "STEP_OK")');
+});
