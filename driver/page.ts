@@ -106,7 +106,10 @@ export class Tabs {
       files: confinementFor(opts.pwd),
       allowFileUrls: !!opts.allowFileUrls,
       redactedContent: (raw, kind) => (kind === 'Page' ? redactedContent(raw as Page) : redactedFrameContent(raw as Frame)),
-      redactedHtml: async (raw, kind, html) => redactHtml(html, await secretValues(await pageOf(raw, kind))),
+      htmlRedactor: async (raw, kind) => {
+        const secrets = await secretValues(await pageOf(raw, kind));
+        return (html) => redactHtml(html, secrets);
+      },
       redactedAria: async (raw, kind, text) => redact(text, await secretValues(kind === 'Page' ? (raw as Page) : (raw as import('playwright-core').Locator).page())),
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
       beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
