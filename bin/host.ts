@@ -1,7 +1,8 @@
 // Entry of a host process (driver/host/host.ts), bundled next to the CLI: `host.js session
-// <profileDir>` or `host.js render`. It serves `gstack` invocations through the same CLI code
-// (bin/cli.ts) a normal process runs, with the host's browser lent to each call.
-import { runHost } from '../driver/host/host.js';
+// <profileDir>` or `host.js render`. A session host runs each resolved call directly
+// (bin/call.ts, the code a normal process runs after its parse), with the host's browser lent
+// to it; the render host runs `render`, `pdf` and `diagram` argv through the CLI (bin/cli.ts).
+import { runHost, type CallRequest } from '../driver/host/host.js';
 import { loadPlaywright } from '../driver/playwright-load.js';
 import { loadCatalog } from '../driver/catalog.js';
 import { watchIntrinsics } from '../driver/host/tamper.js';
@@ -10,8 +11,8 @@ import type { CallIo } from '../driver/host/protocol.js';
 
 async function main(): Promise<void> {
   const [kind, profileDir] = process.argv.slice(2);
-  const { runCli } = await import('./cli.js');
   if (kind === 'session' && profileDir) {
+    const { runResolvedCall } = await import('./call.js');
     const { SessionBrowser, browserIdleMs } = await import('../driver/host/session-browser.js');
     const browser = new SessionBrowser(profileDir);
     let lastKey: string | undefined;
@@ -32,10 +33,12 @@ async function main(): Promise<void> {
           import('../driver/sandbox.js'),
           import('../cookbook/index.js'),
           import('./run-support.js'),
+          import('../driver/flows/command.js'),
         ]);
       },
       tamper: () => watchIntrinsics(),
-      serve: (argv: string[], io: CallIo) => runCli({ ...io, argv, exitCode: 0, inHost: true, sessionHost: binding } satisfies CliIo),
+      serve: (req: CallRequest, io: CallIo) =>
+        req.call ? runResolvedCall(req.call, { ...io, argv: [], exitCode: 0, inHost: true, sessionHost: binding } satisfies CliIo) : Promise.resolve(2),
       shutdownBrowsers: () => browser.shutdown(),
       browserPid: () => browser.browserPid,
       lastKey: () => lastKey,
@@ -44,6 +47,7 @@ async function main(): Promise<void> {
     return;
   }
   if (kind === 'render') {
+    const { runCli } = await import('./cli.js');
     const { RenderBrowserPool, installRenderBrowserPool } = await import('../render/engines/browser-pool.js');
     const pool = new RenderBrowserPool();
     installRenderBrowserPool(pool);
@@ -61,7 +65,7 @@ async function main(): Promise<void> {
           import('../render/mermaid/diagram.js'),
         ]);
       },
-      serve: (argv: string[], io: CallIo) => runCli({ ...io, argv, exitCode: 0, inHost: true } satisfies CliIo),
+      serve: (req: CallRequest, io: CallIo) => runCli({ ...io, argv: req.argv ?? [], exitCode: 0, inHost: true } satisfies CliIo),
       shutdownBrowsers: () => pool.closeAll(),
     });
     return;

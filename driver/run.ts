@@ -14,13 +14,14 @@ import { makePrivateDir } from './sessions/private.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from './sessions/lock.js';
 import { touchSession } from './sessions/registry.js';
 import { maybeHousekeep } from './sessions/housekeep.js';
-import { fallbackNoteToPrint, selectEngine } from './engines/select.js';
+import { AsideUnavailableError, fallbackNoteToPrint, selectEngine, type EngineSelection } from './engines/select.js';
+import { resolveCallTarget, type CallTarget } from './call-target.js';
 import { runOnChromium } from './engines/chromium.js';
 import { stopSessionHost } from './host/control.js';
 // Loaded only by the calls that use them: Aside's adapter and the remote-browser connector.
 import { trace } from './trace.js';
 import { asidePreamble, checkInputs, copyInputs, type InputFile } from './inputs.js';
-import { gstackHome, resolveSessionKey, sessionPaths, type SessionKey } from './sessions/key.js';
+import { gstackHome, sessionPaths, type SessionKey } from './sessions/key.js';
 import type { EngineName, EngineRunOutcome } from './engines/types.js';
 import type { EngineChoice } from './engines/select.js';
 import type { OpenedContext } from './engines/chromium.js';
@@ -37,17 +38,11 @@ export interface SessionHostBinding {
   noteKey?(key: string): void;
 }
 
-/** A call handed to a session host that is not its to run (another profile, an ephemeral or
- * remote browser, Aside): the client runs it in its own process instead. Thrown before the
- * call has printed anything. */
-export class MisroutedCall extends Error {
-  readonly misrouted = true;
-  constructor() {
-    super('this call belongs to no session host');
-  }
-}
-
 export interface RunOptions {
+  /** Where the call runs, decided once (driver/call-target.ts): its session key, profile and
+   * engine. A session host's call comes with the one its client resolved; without it the call
+   * resolves its own from engine/session/profile/ephemeral/connect/cdp. */
+  target?: CallTarget;
   engine?: EngineChoice;
   session?: string;
   profile?: string;
@@ -160,9 +155,18 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   const env = options.env ?? process.env;
   const notice = options.onNotice ?? (() => undefined);
   const filter = new OutputFilter({ maxBytes: options.maxOutput ?? DEFAULT_MAX_OUTPUT, emit: (l) => options.onLine?.(l) });
-  const key: SessionKey = resolveSessionKey({ session: options.session, cwd: options.cwd, env });
+  const cwd = options.cwd ?? process.cwd();
+  const target: CallTarget =
+    options.target ??
+    resolveCallTarget(
+      { engine: options.engine ?? 'auto', session: options.session, profile: options.profile, ephemeral: !!options.ephemeral, connect: options.connect, cdp: options.cdp },
+      env,
+      cwd,
+      { hosts: false },
+    );
+  const key: SessionKey = target.key;
   const paths = sessionPaths(key.slug, env);
-  const session: RunSessionInfo = { key: key.key, source: key.source, slug: key.slug, profile: null, ephemeral: !!options.ephemeral };
+  const session: RunSessionInfo = { key: key.key, source: key.source, slug: key.slug, profile: null, ephemeral: target.ephemeral };
   let engine: EngineName | null = null;
   let pwd: string | null = null;
   let artifacts: string[] = [];
@@ -191,21 +195,27 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   const remote = !!(options.connect || options.cdp);
   if (remote && options.engine === 'aside') return finish(2, '--connect/--cdp run on a remote Chromium; they cannot be combined with --engine aside.');
 
+  // A session host runs only calls its client resolved onto its profile (driver/host/host.ts
+  // checks that at its edge): the host's browser is the call's.
   const host = options.sessionHost;
-  if (host && (remote || options.ephemeral)) throw new MisroutedCall();
 
   try {
     trace('runScript start');
     // --in: checked before anything starts, so a bad path costs no browser (exit 2).
     const inputs: InputFile[] = options.inputs?.length ? await checkInputs(options.inputs, options.cwd ?? process.cwd()) : [];
     const inputPaths = new Set<string>();
-    // 1. Engine: remote browsers are Chromium by definition; otherwise probe Aside (auto).
-    if (remote || options.engine === 'chromium') {
-      engine = 'chromium';
+    // 1. Engine: the target's decision (remote browsers are Chromium by definition), or Aside's
+    // probe when only the probe can decide (auto with an `aside` command).
+    let sel: EngineSelection;
+    if (target.engine === 'probe') {
+      sel = await selectEngine({ engine: options.engine ?? 'auto', env });
     } else {
-      const sel = await selectEngine({ engine: options.engine ?? 'auto', env });
-      if (host && sel.engine !== 'chromium') throw new MisroutedCall();
-      engine = sel.engine;
+      if (target.engine.engine === null) throw new AsideUnavailableError(target.engine.probe);
+      const { why: _why, ...decided } = target.engine;
+      sel = decided;
+    }
+    engine = sel.engine;
+    if (!remote) {
       const note = fallbackNoteToPrint(sel, gstackHome(env));
       if (note) notice(note);
     }
@@ -222,13 +232,13 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     } else {
       // 2. Profile and artifact dir; the lock serializes calls on one profile.
       let profileDir: string;
-      if (options.ephemeral && !remote) {
+      if (target.ephemeral) {
         profileDir = mkdtempSync(join(env.TMPDIR || tmpdir(), 'gstack-ephemeral-'));
         cleanups.push(() => rm(profileDir, { recursive: true, force: true }));
       } else {
-        profileDir = options.profile ? resolve(options.cwd ?? process.cwd(), options.profile) : paths.profileDir;
+        // A remote call's lock and state live under the session dir; it has no profile.
+        profileDir = target.profileDir ?? paths.profileDir;
       }
-      if (host && profileDir !== host.profileDir) throw new MisroutedCall();
       session.profile = remote ? null : profileDir;
       pwd = join(paths.artifactsDir, callId());
       // Owner-only, like the profiles: artifacts are screenshots of logged-in pages.
@@ -335,10 +345,6 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     }
     return finish(1, failure);
   } catch (err) {
-    if (err instanceof MisroutedCall) {
-      for (const c of cleanups.reverse()) await c().catch(() => undefined);
-      throw err;
-    }
     // No engine (3), a busy profile (4), bad usage (2) each say so with their own code; any
     // other failure is the script's (1).
     return finish(exitCodeOf(err), (err as Error)?.message ?? String(err));
