@@ -1,6 +1,6 @@
 // A host process (docs/ARCHITECTURE.md, "Hosts"): a detached background Node process with
-// Playwright and the CLI loaded that runs `gstack` invocations handed to it over a Unix
-// socket by the thin client (client.ts).
+// Playwright loaded that runs the `gstack` calls handed to it over a Unix socket by the thin
+// client (client.ts).
 //
 // Two kinds:
 // - a session host: one per session profile. It keeps that session's persistent-context
@@ -207,11 +207,6 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
         }
         if (started) return;
         started = true;
-        if (!callIsOurs(opts.target, msg)) {
-          log('a call that is not this host\'s (another profile, or the wrong kind) was refused');
-          socket.destroy();
-          return;
-        }
         // Checked again at the start of each call, not only at the end of the last: a change a
         // script scheduled for after its own end (through the host realm, which a script can
         // reach) must not decide this call's verdict. The client retries in a fresh host.
@@ -226,6 +221,12 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
           send({ t: 'stale' });
           socket.end();
           if (msg.build !== build) drain(`a client of another build (${msg.build}) came`);
+          return;
+        }
+        // After the build check: a client of another build may speak another protocol.
+        if (!callIsOurs(opts.target, msg)) {
+          log('a call that is not this host\'s (another profile, or the wrong kind) was refused');
+          socket.destroy();
           return;
         }
         active++;

@@ -26,6 +26,7 @@ import { hostLockTarget } from '../../driver/host/address.js';
 import { rowsPage } from './rows-page.js';
 import { sampleTree, treeRssKb } from './proc-sampler.js';
 import { AGENT_BROWSER, agentBrowserEnv, ensureAgentBrowser } from './peers.js';
+import { flowScript } from './flow-script.js';
 
 const argv = process.argv.slice(2);
 const RUNS = Number(argv[argv.indexOf('--runs') + 1]) || 9;
@@ -63,20 +64,6 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const fmt = (ms: number) => `${Math.round(ms)} ms`;
-
-/** The five steps, each timed inside the script (STEP lines), so a call splits into its steps
- * and everything else (client start, hand-off, session lock, answer). */
-function flowScript(url: string): string {
-  return `let t = Date.now(); const lap = (n) => { const now = Date.now(); console.log("STEP " + n + " " + (now - t)); t = now; };
-const pg = await openTab(${JSON.stringify(url)}); lap("open+goto");
-const s = await snapshot(pg, { interactive: true }); lap("snapshot");
-const ref = (re) => re.exec(s.tree)[1];
-await pg.locator(ref(/textbox "Username" \\[ref=(e\\d+)\\]/)).fill("bench"); lap("fill");
-await pg.locator(ref(/button "Sign in" \\[ref=(e\\d+)\\]/)).click(); lap("click");
-await pg.screenshot({ path: path.join(pwd, "shot.png") }); lap("screenshot");
-await closeTab(pg);
-console.log("GSTACK_STEP_OK");`;
-}
 
 function steps(out: string): Map<string, number> {
   const m = new Map<string, number>();
