@@ -51,7 +51,7 @@ export interface MembraneOptions {
   /** Page/Frame content() with secret field values cut (snapshot.ts redaction). */
   redactedContent?: (raw: object, kind: 'Page' | 'Frame') => Promise<string>;
   /** A Page's or Locator's ariaSnapshot() text with secret field values cut (snapshot.ts). */
-  redactedAria?: (raw: object, kind: 'Page' | 'Locator', text: string) => Promise<string>;
+  ariaRedactor?: (raw: object, kind: 'Page' | 'Locator') => Promise<(text: string) => string>;
   /** What cuts the secret field values of a target's page from an innerHTML()/innerText() text
    * (snapshot.ts): asked beside the read, so the page's secrets are collected in the same round
    * trip instead of after it. */
@@ -566,8 +566,12 @@ export class Membrane {
   }
 
   /** An ariaSnapshot() text with the secret field values of its page cut (page.ts). */
-  async redactedAria(target: object, kind: 'Page' | 'Locator', text: string): Promise<string> {
-    return this.opts.redactedAria ? this.opts.redactedAria(target, kind, text) : text;
+  async redactedAria(target: object, kind: 'Page' | 'Locator', read: () => Promise<string>): Promise<string> {
+    if (!this.opts.ariaRedactor) return read();
+    const redactor = this.opts.ariaRedactor(target, kind); // beside the read, as readRedacted
+    redactor.catch(() => undefined);
+    const text = await read();
+    return (await redactor)(text);
   }
 }
 
@@ -731,7 +735,7 @@ const innerText = (kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Confin
   });
 
 /** ariaSnapshot() prints field values: secret ones are cut as snapshot() cuts them. */
-const ariaSnapshot = (kind: 'Page' | 'Locator'): Confiner => async (m, a, call, target) => m.redactedAria(target, kind, String(await call(a)));
+const ariaSnapshot = (kind: 'Page' | 'Locator'): Confiner => (m, a, call, target) => m.redactedAria(target, kind, async () => String(await call(a)));
 
 const cdpSend: Confiner = async (m, a, call) => {
   const msg = await m.checkedCdp(a[0], a[1]);

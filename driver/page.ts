@@ -110,7 +110,10 @@ export class Tabs {
         const secrets = await secretValues(await pageOf(raw, kind));
         return (html) => redactHtml(html, secrets);
       },
-      redactedAria: async (raw, kind, text) => redact(text, await secretValues(kind === 'Page' ? (raw as Page) : (raw as import('playwright-core').Locator).page())),
+      ariaRedactor: async (raw, kind) => {
+        const secrets = await secretValues(kind === 'Page' ? (raw as Page) : (raw as import('playwright-core').Locator).page());
+        return (text) => redact(text, secrets);
+      },
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
       beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
       onListenerError: opts.onListenerError,

@@ -179,12 +179,14 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   const finish = async (exitCode: RunResult['exitCode'], error: string | null): Promise<RunResult> => {
     deadline?.done();
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    trace('lock released');
     // ARTIFACT lines come before the sentinel, which stays the last line of a success.
     filter.finish(error ?? undefined, options.out ? artifacts.filter((a) => !named.has(a)).map((a) => `ARTIFACT ${a}`) : []);
     const durationMs = Date.now() - started;
     // Sessions (issue 4): the at-most-daily sweep of idle sessions, after the lock is released.
     // One stat on most calls; never throws.
     if (pwd) await maybeHousekeep({ env });
+    trace('result ready');
     return runResult({ exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : oneLine(error), durationMs, pwd, evidence });
   };
 
