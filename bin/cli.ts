@@ -1,15 +1,15 @@
 // The `gstack` CLI proper: a thin yargs layer. Each subcommand lives in bin/commands/<name>.ts
 // and loads its implementation lazily, so a call pays only for what it uses. It runs in the
-// invoking process or, for browser commands, in a host (driver/host/); either way it reads and
+// invoking process or, for browser commands, in a host (driver/hosts/); either way it reads and
 // writes only through `io` and returns the exit code.
 import yargs, { type Argv } from 'yargs';
 import { loadCatalog } from '../driver/catalog.js';
 import { COMMANDS } from './commands/index.js';
 import { trace } from '../driver/trace.js';
 import { exitCodeOf, UsageError } from '../driver/errors.js';
-import type { CliIo } from './cli-io.js';
+import type { CliIo } from '../driver/cli/process-io.js';
 import type { Catalog } from '../driver/catalog.js';
-import { oneLine, terminalSafe } from '../driver/output.js';
+import { oneLine, terminalSafe } from '../driver/runtime/output.js';
 
 /**
  * The catalog without its prose, for an invocation that does not ask for help. yargs renders

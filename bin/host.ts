@@ -1,19 +1,18 @@
-// Entry of a host process (driver/host/host.ts), bundled next to the CLI: `host.js session
-// <profileDir>` or `host.js render`. A session host runs each resolved call directly
-// (bin/call.ts, the code a normal process runs after its parse), with the host's browser lent
-// to it; the render host runs `render`, `pdf` and `diagram` argv through the CLI (bin/cli.ts).
-import { runHost, type CallRequest } from '../driver/host/host.js';
-import { loadPlaywright } from '../driver/playwright-load.js';
+// Entry of a host process (driver/hosts/server.ts), bundled next to the CLI: `host.js session
+// <profileDir>` or `host.js render`. It serves `gstack` invocations through the same CLI code
+// (bin/cli.ts) a normal process runs, with the host's browser lent to each call.
+import { runHost, type CallRequest } from '../driver/hosts/server.js';
+import { loadPlaywright } from '../driver/browser/playwright-load.js';
 import { loadCatalog } from '../driver/catalog.js';
-import { watchIntrinsics } from '../driver/host/tamper.js';
-import type { CliIo } from './cli-io.js';
-import type { CallIo } from '../driver/host/protocol.js';
+import { watchIntrinsics } from '../driver/hosts/tamper.js';
+import type { CliIo } from '../driver/cli/process-io.js';
+import type { CallIo } from '../driver/hosts/wire.js';
 
 async function main(): Promise<void> {
   const [kind, profileDir] = process.argv.slice(2);
   if (kind === 'session' && profileDir) {
-    const { runResolvedCall } = await import('./call.js');
-    const { SessionBrowser, browserIdleMs } = await import('../driver/host/session-browser.js');
+    const { runResolvedCall } = await import('../driver/cli/call.js');
+    const { SessionBrowser, browserIdleMs } = await import('../driver/hosts/session-browser.js');
     const browser = new SessionBrowser(profileDir);
     let lastKey: string | undefined;
     const binding = { profileDir, open: (env: NodeJS.ProcessEnv, headed: boolean) => browser.open(env, headed), noteKey: (k: string) => void (lastKey = k) };
@@ -23,17 +22,17 @@ async function main(): Promise<void> {
         loadPlaywright();
         loadCatalog();
         await Promise.all([
-          import('../driver/run.js'),
+          import('../driver/runner/run-script.js'),
           import('../driver/engines/chromium.js'),
-          import('../driver/engines/chromium-process.js'),
+          import('../driver/browser/chromium-process.js'),
           import('../driver/engines/select.js'),
           import('../driver/sessions/lock.js'),
           import('../driver/sessions/registry.js'),
-          import('../driver/sessions/housekeep.js'),
-          import('../driver/sandbox.js'),
+          import('../driver/profiles/daily-sweep.js'),
+          import('../driver/runtime/sandbox.js'),
           import('../cookbook/index.js'),
-          import('./run-support.js'),
-          import('../driver/flows/command.js'),
+          import('../driver/cli/flow-call.js'),
+          import('../driver/cli/flows.js'),
         ]);
       },
       tamper: () => watchIntrinsics(),

@@ -21,7 +21,7 @@ const esbuild = require('esbuild');
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const bundled = new Set(['yargs', 'diff', 'highlight.js']);
 esbuild.buildSync({
-  // The host (driver/host/) shares the CLI's chunks, so both run the same code.
+  // The host (driver/hosts/) shares the CLI's chunks, so both run the same code.
   entryPoints: [fileURLToPath(new URL('./cli.ts', import.meta.url)), fileURLToPath(new URL('./host.ts', import.meta.url))],
   outdir: fileURLToPath(new URL('../dist/bin/', import.meta.url)),
   chunkNames: 'chunks/[name]-[hash]',

@@ -38,7 +38,7 @@ apt_install() {
 }
 if found=$(find_chromium); then
   say "Chromium found (${found})"
-  # Headless calls run twice as fast on Chromium's headless shell (driver/chromium-find.ts);
+  # Headless calls run twice as fast on Chromium's headless shell (driver/browser/chromium-find.ts);
   # add Debian's package next to a system chromium when we can. Optional: the full browser works.
   case "$found" in
     "system browser "*)

@@ -136,7 +136,11 @@ async function blockedSubmit(el, action, value) {
     const bad = Array.from(/** @type {any[]} */ (form.elements)).find((x) => x.willValidate && !x.validity.valid);
     if (!bad) return null;
     const label = (bad.labels && bad.labels[0] && bad.labels[0].textContent) || bad.getAttribute("aria-label") || bad.name || bad.placeholder || bad.type;
-    return { field: String(label).replace(/\s+/g, " ").trim(), message: bad.validationMessage };
+    // The browser's message may quote the field's value ("'…' is missing an '@'"): the value is
+    // the page's or the user's, and may be a secret, so it is never repeated.
+    const value = String(bad.value || "");
+    const message = value.length >= 2 ? String(bad.validationMessage).split(value).join("[the field's value]") : bad.validationMessage;
+    return { field: String(label).replace(/\s+/g, " ").trim(), message };
   }, { action, value }).catch(() => null);
 }`,
     OPEN_AND_LOAD,
@@ -164,11 +168,24 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   const ref = onPage ? "" : findRef(snap.tree, step);
   const el = onPage ? pg.locator("body") : pg.locator(ref);
   console.log("STEP " + (i + 1) + " " + step.action + (onPage ? " page key=" + JSON.stringify(value || "Enter") : " \"" + step.name + "\" ref=" + ref));
+  // Where the step acts now, not where the flow began: an earlier step may have led to another
+  // site, and the element may sit in another site's frame. Read from the element's own document
+  // (location cannot be redefined by a page) or the tab's address.
+  if (!PARAMS.confirmed) {
+    const at = onPage ? pg.url() : await el.evaluate(() => location.href).catch(() => "");
+    if (!isLocalUrl(at)) {
+      throw new Error("Step " + (i + 1) + " would act on " + (at || "a page whose address could not be read") + ", which is not a local target: acting on it needs the user's confirmation. " +
+        "Ask the user, then set PARAMS.confirmed = true (gstack cookbook: --params '{\"confirmed\":true,...}').");
+    }
+  }
   const mark = await evidenceMark(pg);
   if (step.action === "click") await el.click();
   else if (step.action === "fill" || step.action === "type") {
     // Credentials never pass through the agent: the user signs in themselves.
-    if ((await el.getAttribute("type")) === "password") {
+    // The type attribute is case-insensitive (type="PASSWORD" is a password field), and a field the
+    // page masks with CSS hides its value as one does.
+    const secret = await el.evaluate((e) => String(e.type || "").toLowerCase() === "password" || ["disc", "circle", "square"].includes(getComputedStyle(e).getPropertyValue("-webkit-text-security"))).catch(() => false);
+    if (secret || String((await el.getAttribute("type")) || "").toLowerCase() === "password") {
       throw new Error("Refusing to type into a password field. Ask the user to sign in in their own browser, or import their cookies with gstack sessions import-cookies.");
     }
     // type: one key event per character, after clearing, for inputs that listen to keys.

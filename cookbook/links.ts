@@ -7,7 +7,7 @@ export const links: Shape = {
   name: 'links',
   summary: 'Link check: same-origin links, HEAD-checked on a local target (`LINK <status> <url>`), listed unfetched elsewhere (`LINK ? <url>`).',
   description:
-    'Collects the same-origin links of the page (deduplicated, fragments dropped). On a local target (localhost, 127.x, 0.0.0.0, ::1, `*.localhost`, `*.test`) each is requested with HEAD (GET when the server refuses HEAD) from the page\'s own origin, so its cookies apply, and printed as `LINK <status> <url>`. On any other target nothing is fetched: each link is listed as `LINK ? <url>`. Links that look like sign-out or destructive actions (logout, sign-out, delete, remove, cancel, unsubscribe, in the URL after %-decoding or in the link text) are never requested, on any target: they print `LINK ? <url> (not followed: ...)`. The page only hands over its raw `href` attributes: each is resolved outside the page against the address the browser loaded, and same origin means the same scheme, host and port. Each check is a fetch from an isolated world of the page, which the page\'s scripts cannot touch, and never follows a redirect: a link that answers 3xx prints `LINK 3xx <url> (redirect not followed)` (the browser does not tell a script the Location), so a same-origin link cannot lead the check to another site or to a sign-out.',
+    'Collects the same-origin links of the page (deduplicated, fragments dropped). On a local target (localhost, 127.x, 0.0.0.0, ::1, `*.localhost`, `*.test`) each is requested with HEAD (GET when the server refuses HEAD) from the page\'s own origin, so its cookies apply, and printed as `LINK <status> <url>`. On any other target nothing is fetched: each link is listed as `LINK ? <url>`. Links that look like sign-out or destructive actions (logout, sign-out, delete, remove, cancel, unsubscribe, destroy, deactivate, revoke, and sign-out words of other languages, in the URL after %-decoding or in the link text, aria-label, title or image alt, with invisible characters dropped) are never requested, on any target: they print `LINK ? <url> (not followed: ...)`. The page only hands over its raw `href` attributes: each is resolved outside the page against the address the browser loaded, and same origin means the same scheme, host and port. Each check is a fetch from an isolated world of the page, which the page\'s scripts cannot touch, and never follows a redirect: a link that answers 3xx prints `LINK 3xx <url> (redirect not followed)` (the browser does not tell a script the Location), so a same-origin link cannot lead the check to another site or to a sign-out.',
   evidence: ['ASIDE_DIR=', 'URL=', 'LINK', 'CONSOLE_ERRORS=', SENTINEL],
   params: {
     type: 'object',
@@ -33,7 +33,14 @@ export const links: Shape = {
 // small, strict reader below; whatever it cannot read plainly is never requested.
 const rawLinks = await pg.evaluate(() => {
   const out = [];
-  document.querySelectorAll("a[href], area[href]").forEach((a) => out.push([a.getAttribute("href"), a.textContent]));
+  // The link's words as a person meets them: its text, aria-label, title and its images' alt.
+  document.querySelectorAll("a[href], area[href]").forEach((a) => {
+    let words = "";
+    try {
+      words = [a.textContent, a.getAttribute("aria-label"), a.getAttribute("title"), a.getAttribute("alt"), ...Array.from(a.querySelectorAll("img[alt], [aria-label], [title]"), (i) => i.getAttribute("alt") || i.getAttribute("aria-label") || i.getAttribute("title"))].filter(Boolean).join(" ");
+    } catch (e) {}
+    out.push([a.getAttribute("href"), words]);
+  });
   return out;
 });
 
@@ -86,11 +93,15 @@ for (const entry of Array.isArray(rawLinks) ? rawLinks.slice(0, 10000) : []) {
   const url = resolveLink(entry[0], page);
   // Same origin: scheme, host and port equal to the page's, as read here.
   if (url === null || originOf(url)?.origin !== page.origin || unique.some((u) => u.url === url)) continue;
-  unique.push({ url, text: typeof entry[1] === "string" ? entry[1].trim().slice(0, 80) : "" });
+  unique.push({ url, text: typeof entry[1] === "string" ? entry[1].trim().slice(0, 400) : "" });
 }
 
-// Requesting one of these could sign the user out or change data: never follow them.
-const UNSAFE = /(log|sign)[\s_+.-]?(out|off)|delete|remove|cancel|unsubscribe/i;
+// Requesting one of these could sign the user out or change data: never follow them. Matched
+// on the URL (after %-decoding) and the link's words, each folded first (compatibility forms to
+// plain letters, characters that show nothing, such as a soft hyphen, dropped), in English and
+// the sign-out words of other languages.
+const UNSAFE = /(log|sign)[\s_+.-]?(out|off)|delete|remove|cancel|unsubscribe|destroy|deactivat|revoke|terminate|erase|wipe|abmelden|ausloggen|d[ée]connexion|d[ée]connecter|cerrar sesi[óo]n|desconectar|sair|esci|disconnetti|uitloggen|afmelden|wyloguj|выйти|выход|ログアウト|サインアウト|退出|登出|注销|로그아웃/i;
+const folded = (s) => String(s).normalize("NFKC").replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, "");
 // Each check is a fetch from an isolated world of the page (CDP): the page's cookies apply (same
 // origin), its scripts cannot reach that world's built-ins, and redirect: "manual" stops at a
 // redirect without requesting where it leads (a same-origin link may redirect to a sign-out or
@@ -107,7 +118,7 @@ async function check(url) {
   return res.redirect ? "LINK 3xx " + url + " (redirect not followed)" : "LINK " + res.status + " " + url;
 }
 for (const link of unique.slice(0, PARAMS.maxLinks)) {
-  if (UNSAFE.test(decoded(link.url)) || UNSAFE.test(link.text)) {
+  if (UNSAFE.test(folded(decoded(link.url))) || UNSAFE.test(folded(link.text))) {
     console.log("LINK ? " + link.url + " (not followed: looks like sign-out or a destructive action)");
   } else if (!isLocal) {
     console.log("LINK ? " + link.url);

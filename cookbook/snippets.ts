@@ -18,7 +18,7 @@ import { SENTINEL } from '../driver/catalog.gen.js';
  * to go quiet before its after-snapshot.
  *
  * HOOK_LINES is its page-side source line by line (EVIDENCE_HOOK prints it as an array, so a
- * generated script reads it). The runner's Aside wrapper (driver/evidence.ts) installs the
+ * generated script reads it). The runner's Aside wrapper (driver/runtime/evidence.ts) installs the
  * same source; the hook installs once per document, so a cookbook script under the wrapper
  * keeps one set of lists.
  */
@@ -154,8 +154,15 @@ console.log(${JSON.stringify(SENTINEL)});`;
  */
 export const IS_LOCAL_HOST = String.raw`// Local means this machine; a non-local site gets looked at, not acted on or crawled.
 // The host is read from the address the browser loaded (pg.url()), never from the page's own scripts.
-const host = (/^[a-z][a-z0-9+.-]*:\/\/(?:[^@\/?#]*@)?(\[[^\]\/?#]*\]|[^:\/?#]*)/i.exec(pg.url()) || [])[1] || "";
-const isLocal = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(host) || /\.(localhost|test)$/i.test(host);`;
+function hostOf(u) {
+  return (/^[a-z][a-z0-9+.-]*:\/\/(?:[^@\/?#]*@)?(\[[^\]\/?#]*\]|[^:\/?#]*)/i.exec(u) || [])[1] || "";
+}
+function isLocalUrl(u) {
+  const h = hostOf(u);
+  return /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(h) || /\.(localhost|test)$/i.test(h);
+}
+const host = hostOf(pg.url());
+const isLocal = isLocalUrl(pg.url());`;
 
 /** The settle parameter every page-loading shape has. */
 export const SETTLE_PARAM = {

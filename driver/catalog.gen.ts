@@ -2367,7 +2367,7 @@ export const CATALOG_JSON: unknown = {
   }
  ],
  "playwright": {
-  "description": "What a flow script may do with each Playwright class it reaches (driver/membrane.ts): every public member of the installed Playwright's type declarations is listed once, as `pass` (as in Playwright), `confine` (runs, with the restriction given) or `refuse` (throws, naming what to use instead). A member missing here is refused at run time, and test/playwright-policy.test.ts fails on it.",
+  "description": "What a flow script may do with each Playwright class it reaches (driver/runtime/membrane.ts): every public member of the installed Playwright's type declarations is listed once, as `pass` (as in Playwright), `confine` (runs, with the restriction given) or `refuse` (throws, naming what to use instead). A member missing here is refused at run time, and test/playwright-policy.test.ts fails on it.",
   "classes": {
    "Page": {
     "pass": [

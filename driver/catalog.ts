@@ -129,7 +129,7 @@ export interface Catalog {
   probeOutcomes: Array<{ name: string; meaning: string; fallback: boolean }>;
   /** `gstack mcp`: the server's name, what it tells a client, and its tools (bin/mcp/). */
   mcp?: McpSpec;
-  /** The membrane's policy tables (driver/playwright-policy.ts). */
+  /** The membrane's policy tables (driver/runtime/playwright-policy.ts). */
   playwright: PlaywrightPolicies;
 }
 

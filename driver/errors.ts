@@ -119,7 +119,7 @@ function timeoutMessage(raw: string, msg: string): string {
     const m = /- (<.{1,300}?) intercepts pointer events/.exec(raw)?.[1];
     const cover = m ? (/ from (<.*) subtree$/.exec(m)?.[1] ?? m) : undefined;
     const named = cover ? `, ${truncate(cover, 120)},` : '';
-    return `Another element${named} covers the target${what} (${call}). If it is an overlay or a dialog, close it first; if it is a tooltip or popover, move away from it (pg.keyboard.press("Escape"), or hover elsewhere); if it only decorates the target, pass { force: true }. Then retry.`;
+    return `Another element${named} covers the target${what} (${call}). If it is an overlay or a dialog, close it first; if it is a tooltip or popover, move away from it (pg.keyboard.press("Escape"), or hover elsewhere); if it only decorates the target, or a hover opened it over its own target, pass { force: true }. Then retry.`;
   }
   if (/element is not stable/.test(raw)) {
     return `The element${what} kept moving (an animation)${within} (${call}). Let the page settle and retry, or pass { force: true } if it never stops moving.`;
@@ -149,6 +149,10 @@ export interface RewriteContext {
 export function redactElementValues(message: string): string {
   const held: string[] = [];
   let out = message
+    // Playwright's `aka getByRole('button', { name: '…' })` hint names an element by its
+    // accessible name, which a page can take from a field's value (aria-labelledby pointing at
+    // a password input): the hint is left out, the element's own markup stays.
+    .replace(/ aka (?:getBy\w+|locator|frameLocator|internal:\w+)\([^\n]*?(?=\n|\s+\d+\) |$)/g, '')
     .replace(/(<(?:input|textarea)\b[^<>]*?\svalue=)("[^"]*"|'[^']*'|[^\s>/]+)/gi, (_m, head: string, v: string) => {
       held.push(v.replace(/^["']|["']$/g, ''));
       return `${head}"[redacted]"`;

@@ -1,4 +1,4 @@
 // Library entry point for Node callers.
-export { runScript, type RunOptions, type RunResult } from './run.js';
+export { runScript, type RunOptions, type RunResult } from './runner/run-script.js';
 export { loadCatalog, type Catalog } from './catalog.js';
-export { findChromium } from './chromium-find.js';
+export { findChromium } from './browser/chromium-find.js';

@@ -1,6 +1,6 @@
 // GSTACK_TRACE=1 prints when each phase of a call happened (ms since process start) to
 // stderr: the profile of where a call's time goes, used by the speed work of issue 8.
-// A call served by a host (driver/host/) traces into that call's own stderr: the
+// A call served by a host (driver/hosts/) traces into that call's own stderr: the
 // host runs its calls under a per-call sink, so concurrent calls never mix their lines.
 import { AsyncLocalStorage } from 'node:async_hooks';
 

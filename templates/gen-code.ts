@@ -100,7 +100,7 @@ export function renderCode(catalog: Catalog): string {
   if (!engineFlag?.choices) throw new Error('driver/catalog.json: the shared --engine flag must list its choices');
   const commands: Command[] = catalog.commands.map((c) => resolveCommand(c, catalog));
   const shared = catalog.sharedFlags ?? [];
-  // The fields of the one JSON object `--json` prints (driver/run-result.ts builds it), as the
+  // The fields of the one JSON object `--json` prints (driver/runtime/run-result.ts builds it), as the
   // shared flag's description names them: a field renamed there is a compile error there.
   const jsonFlag = shared.find((f) => f.name === 'json');
   const runResultFields = /`\{ ([a-zA-Z, ]+) \}`/.exec(jsonFlag?.description ?? '')?.[1].split(', ');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { commandSpec, loadCatalog, CATALOG_PATH, CatalogError } from '../driver/catalog.js';
 import { validateCatalog } from '../templates/catalog-file.js';
-import { CHROMIUM_GLOBALS, runInSandbox } from '../driver/sandbox.js';
+import { CHROMIUM_GLOBALS, runInSandbox } from '../driver/runtime/sandbox.js';
 
 const catalog = loadCatalog();
 

@@ -7,7 +7,7 @@ import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { findChromium, NoChromiumError } from '../driver/chromium-find.js';
+import { findChromium, NoChromiumError } from '../driver/browser/chromium-find.js';
 
 async function fakeExe(path: string): Promise<string> {
   await mkdir(dirname(path), { recursive: true });

@@ -1,4 +1,4 @@
-// The flow script's `fs` (driver/confined-fs.ts), every method, on both resolvers: the Linux
+// The flow script's `fs` (driver/runtime/confined-fs.ts), every method, on both resolvers: the Linux
 // one (a walk from a handle on pwd through /proc/self/fd, no link ever followed) and the
 // portable fallback (real-path checks, opened files verified). The race it closes is attacked
 // in test/security.e2e.test.ts.
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, symlinkSync, existsSync, mkdirSync, readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { createConfinedFs } from '../driver/confined-fs.js';
+import { createConfinedFs } from '../driver/runtime/confined-fs.js';
 
 const MODES = [
   { name: 'openat walk', useProcFd: true },

@@ -7,7 +7,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findChromium } from '../driver/chromium-find.js';
+import { findChromium } from '../driver/browser/chromium-find.js';
 import { collectDiagrams, planOutputs } from '../render/mermaid/diagram.js';
 import { BIN, ROOT, cliWith } from './helpers/cli.js';
 import { pngSize } from './helpers/inspect.js';

@@ -160,7 +160,7 @@ test('auto with a ready Aside runs the script there (one probe, then one run)', 
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(JSON.parse(r.stdout).engine, 'aside');
   const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  // The probe, then the script (inside the evidence wrapper the Aside engine adds: driver/evidence.ts).
+  // The probe, then the script (inside the evidence wrapper the Aside engine adds: driver/runtime/evidence.ts).
   assert.equal(calls.length, 2, JSON.stringify(calls));
   assert.equal(calls[0], 'console.log("ASIDE_READY " + pwd)');
   assert.ok(calls[1].includes(SIMPLE(base + '/index.html')), calls[1]);

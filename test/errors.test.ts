@@ -85,7 +85,7 @@ test('no error class outside driver/errors.ts carries its own exit code; every r
   const { EXIT } = await import('../driver/catalog.gen.js');
   const { RenderError } = await import('../render/api/errors.js');
   const { RenderUsageError } = await import('../render/cli/cli-args.js');
-  const { EngineFailure } = await import('../render/engines/prepared.js');
+  const { EngineFailure } = await import('../render/engines/engine-contract.js');
   const { OptionError } = await import('../render/api/pdf-options.js');
   const { StrictAssetError } = await import('../render/markdown/assets.js');
   const cases: Array<[Error, number]> = [

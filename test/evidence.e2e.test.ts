@@ -1,4 +1,4 @@
-// A failed call explains itself (issue 25, driver/evidence.ts): through the compiled CLI, on a
+// A failed call explains itself (issue 25, driver/runtime/evidence.ts): through the compiled CLI, on a
 // real Chromium and on the Aside test double, against the fixture site on 127.0.0.1.
 // Acceptance 1 (two tabs, a throwing handler, then a throw: two evidence blocks before the
 // [error] line, and --json's `evidence`), 2 (a page hung in its own JavaScript: evidence
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { ROOT, cliWith, startCli, tempHome } from './helpers/cli.js';
-import { DEADLINE_GRACE_MS } from '../driver/host/client.js';
+import { DEADLINE_GRACE_MS } from '../driver/hosts/client.js';
 
 const DOUBLES = join(ROOT, 'test', 'doubles');
 let site: FixtureServer;

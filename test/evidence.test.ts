@@ -1,9 +1,9 @@
-// The evidence of a failed call as data and lines (driver/evidence.ts), without a browser:
+// The evidence of a failed call as data and lines (driver/runtime/evidence.ts), without a browser:
 // the labelled block each tab prints as, page text kept to one line and bounded, and the Aside
 // wrapper's marked line, which only the call that made the marker can read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EVIDENCE_KEEP, EVIDENCE_TEXT_MAX, boundEvidence, evidenceLines, parseAsideEvidence, wrapForAside, type TabEvidence } from '../driver/evidence.js';
+import { EVIDENCE_KEEP, EVIDENCE_TEXT_MAX, boundEvidence, evidenceLines, parseAsideEvidence, wrapForAside, type TabEvidence } from '../driver/runtime/evidence.js';
 
 const tab = (over: Partial<TabEvidence> = {}): TabEvidence => ({
   tab: 1,

@@ -1,5 +1,5 @@
 // Per-step evidence in the `flow` shape and diffs that read like what happened (issue 25,
-// cookbook/flow.ts, driver/snapshot.ts): `gstack cookbook flow` through the compiled CLI, on a
+// cookbook/flow.ts, driver/runtime/snapshot.ts): `gstack cookbook flow` through the compiled CLI, on a
 // real Chromium and on the Aside test double, against test/fixtures/site/steps.html.
 // Acceptance 3 (a console error appears under the step that caused it only), 4 (a blocked
 // submit names its field and validation message) and 5 (a modal opening and closing: two

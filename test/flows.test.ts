@@ -10,7 +10,7 @@ import { declareParams, givenParams, paramsForScript, resolveFlowParams, savedPa
 import { compareEvidence, evidenceOf } from '../driver/flows/expect.js';
 import { withParamsPrelude } from '../driver/engines/aside.js';
 import { GstackError } from '../driver/errors.js';
-import { routeInvocation } from '../driver/host/route.js';
+import { routeInvocation } from '../driver/hosts/route.js';
 
 const header = (over: Partial<FlowHeader> = {}): FlowHeader => ({
   name: 'signup',

@@ -1,5 +1,5 @@
-// The call a session host is handed (driver/host/route.ts, driver/host/call.ts,
-// driver/call-target.ts), without a build or a browser: the client's quick reading of a command
+// The call a session host is handed (driver/hosts/route.ts, driver/hosts/call.ts,
+// driver/runner/call-target.ts), without a build or a browser: the client's quick reading of a command
 // line is the CLI's yargs reading of it, a line it does not read is left to yargs, the target
 // decides host and profile once, and the host's edge refuses a call that is not well formed.
 import { test } from 'node:test';
@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { readHostCall, routeInvocation } from '../driver/host/route.js';
-import { parseResolvedCall, type HostCall } from '../driver/host/call.js';
-import { resolveCallTarget } from '../driver/call-target.js';
-import { parseClientMessage } from '../driver/host/protocol.js';
+import { readHostCall, routeInvocation } from '../driver/hosts/route.js';
+import { parseResolvedCall, type HostCall } from '../driver/hosts/call.js';
+import { resolveCallTarget } from '../driver/runner/call-target.js';
+import { parseClientMessage } from '../driver/hosts/wire.js';
 import { runCli } from '../bin/cli.js';
-import type { CliIo } from '../bin/cli-io.js';
+import type { CliIo } from '../driver/cli/process-io.js';
 
 const HOME = '/nonexistent-gstack-home';
 const ENV = { GSTACK_SKIP_ASIDE: '1', GSTACK_HOME: HOME, GSTACK_SESSION_KEY: 'k', PATH: '/nonexistent' };

@@ -1,9 +1,9 @@
-// The host socket's line decoder (driver/host/protocol.ts; issue 22, item 9): a line is scanned
+// The host socket's line decoder (driver/hosts/wire.ts; issue 22, item 9): a line is scanned
 // once however many chunks it arrives in, and a line over the cap ends the stream with an error
 // instead of growing without bound.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decoder, MAX_LINE_BYTES } from '../driver/host/protocol.js';
+import { decoder, MAX_LINE_BYTES } from '../driver/hosts/wire.js';
 
 test('messages split across chunks and multi-byte characters come out whole', () => {
   const got: unknown[] = [];

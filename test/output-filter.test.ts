@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OutputFilter, oneLine, stripControls, terminalSafe, wellFormed } from '../driver/output.js';
+import { OutputFilter, oneLine, stripControls, terminalSafe, wellFormed } from '../driver/runtime/output.js';
 
 const make = (maxBytes: number) => {
   const out: string[] = [];

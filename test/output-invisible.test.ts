@@ -1,9 +1,9 @@
-// Invisible text in the one output filter (driver/output.ts; issue 22, item 4): characters that
+// Invisible text in the one output filter (driver/runtime/output.ts; issue 22, item 4): characters that
 // hide text from a person while an agent reads it are shown as U+FFFD (one per run), and the
 // joiners that build emoji and words are kept where they join.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stripControls, terminalSafe } from '../driver/output.js';
+import { stripControls, terminalSafe } from '../driver/runtime/output.js';
 
 const tags = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
 
@@ -55,7 +55,7 @@ test('one presentation selector after a letter is cut (a hidden bit per letter);
 });
 
 test('a sentinel the filter itself would form from page text is printed with the page mark, never bare', async () => {
-  const { OutputFilter, PAGE_SENTINEL } = await import('../driver/output.js');
+  const { OutputFilter, PAGE_SENTINEL } = await import('../driver/runtime/output.js');
   const out: string[] = [];
   const f = new OutputFilter({ maxBytes: 1 << 20, emit: (l) => out.push(l) });
   for (const forged of ['GSTACK_\u001b[0mSTEP_OK', 'GSTACK_\u009b0mSTEP_OK', 'GSTACK\u200b_STEP_OK', 'GSTACK_STEP_OK\u001b[0m']) f.write(forged);

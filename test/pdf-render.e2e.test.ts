@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { findChromium } from '../driver/chromium-find.js';
+import { findChromium } from '../driver/browser/chromium-find.js';
 import { convertMarkdown } from '../render/markdown/markdown.js';
 import { AssetPolicy } from '../render/markdown/assets.js';
 import { BIN, ROOT, cliWith } from './helpers/cli.js';

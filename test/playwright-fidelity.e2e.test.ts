@@ -15,7 +15,7 @@ import { WebSocketServer } from 'ws';
 import type { AddressInfo } from 'node:net';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { BIN, runCli, tempHome } from './helpers/cli.js';
-import { findChromium } from '../driver/chromium-find.js';
+import { findChromium } from '../driver/browser/chromium-find.js';
 import { loadCatalog } from '../driver/catalog.js';
 import { CHECKS, REFUSALS, fidelityCoverage, fidelityScript, outcomes, type Outcome } from './helpers/fidelity-checks.js';
 
@@ -44,7 +44,7 @@ after(async () => {
 async function plainResults(url: string): Promise<Map<string, Outcome>> {
   const profile = mkdtempSync(join(tmpdir(), 'gstack-fidelity-plain-'));
   const pwd = mkdtempSync(join(tmpdir(), 'gstack-fidelity-pwd-'));
-  // gstack starts Chromium with its own switches (driver/engines/chromium-process.ts), under which
+  // gstack starts Chromium with its own switches (driver/browser/chromium-process.ts), under which
   // the experimental WebMCP answers; Playwright's own launch needs the feature named for that.
   const context = await chromium.launchPersistentContext(profile, { executablePath: findChromium().path, headless: true, viewport: { width: 1280, height: 720 }, args: ['--enable-features=WebMCP'] });
   const out = new Map<string, Outcome>();

@@ -5,7 +5,7 @@
 //   name no member Playwright lacks (a Playwright upgrade that adds or renames a method fails
 //   here, not silently at run time); a renamed method in a fixture copy of the types makes that
 //   test fail;
-// - every `confine` entry has its handler in driver/membrane.ts, and no handler is unlisted;
+// - every `confine` entry has its handler in driver/runtime/membrane.ts, and no handler is unlisted;
 // - every Proxy trap answers without handing out a Playwright object;
 // - objects made in the script's realm (`{ has: locator }`) go back into Playwright unwrapped;
 // - raw CDP messages are plain data before they are checked against the allow-list;
@@ -22,9 +22,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { loadCatalog } from '../driver/catalog.js';
-import { CONFINERS, Membrane, PROXY_TRAPS } from '../driver/membrane.js';
-import { checkCdp, PolicyTable } from '../driver/playwright-policy.js';
-import { confinementFor } from '../driver/confined-fs.js';
+import { CONFINERS, Membrane, PROXY_TRAPS } from '../driver/runtime/membrane.js';
+import { checkCdp, PolicyTable } from '../driver/runtime/playwright-policy.js';
+import { confinementFor } from '../driver/runtime/confined-fs.js';
 import { PLAYWRIGHT_TYPES, playwrightMembers } from './helpers/playwright-types.js';
 import { CHECKS, UNREACHABLE, fidelityCoverage } from './helpers/fidelity-checks.js';
 

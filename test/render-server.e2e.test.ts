@@ -18,7 +18,7 @@ after(() => rmSync(root, { recursive: true, force: true }));
 test('the offline CSP alone keeps a real browser from requesting anything remote', async () => {
   const { OFFLINE_CSP } = await import('../render/orchestrate/run-render.js');
   const { chromium } = await import('playwright-core');
-  const { findChromium, chromiumArgs } = await import('../driver/chromium-find.js');
+  const { findChromium, chromiumArgs } = await import('../driver/browser/chromium-find.js');
   const page = `<!doctype html>
     <script>window.refused = []; document.addEventListener('securitypolicyviolation', (e) => refused.push(e.blockedURI));</script>
     <link rel="stylesheet" href="http://198.51.100.7/x.css">

@@ -12,8 +12,12 @@
 // Each e2e file runs as its own `node --test`, its output printed in one block when it ends
 // (side by side, lines would interleave), and the run ends with every file's wall time,
 // slowest first: the list to cut from when the tier grows slow.
+// The slowest files start first (test/e2e-times.json, each file's wall time in an earlier whole
+// run; a file not listed counts as slow), so no long file starts last and runs alone at the end.
+// `--record-times` writes this run's times back to that table.
 import { spawn } from 'node:child_process';
-import { relative } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2E_SUFFIX, testFiles, tierOf, type Tier } from './helpers/test-tiers.js';
 
@@ -25,6 +29,25 @@ const TEST_DIR = fileURLToPath(new URL('.', import.meta.url));
  * hosts much of the time too; see E2E_CONCURRENCY. */
 const E2E_CONCURRENCY = 3;
 const CONCURRENCY: Record<Tier, number> = { unit: 4, e2e: Number(process.env.GSTACK_TEST_CONCURRENCY) || E2E_CONCURRENCY };
+
+const TIMES_FILE = new URL('./e2e-times.json', import.meta.url);
+const RECORD_FLAG = '--record-times';
+
+function readTimes(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(TIMES_FILE, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+/** Longest first (the classic greedy schedule: the run ends about when its longest file or the
+ * even share of the rest does, not a long file's length after everything else). */
+function slowestFirst(files: string[]): string[] {
+  const times = readTimes();
+  const time = (f: string) => times[basename(f)] ?? Number.POSITIVE_INFINITY;
+  return [...files].sort((a, b) => time(b) - time(a));
+}
 
 /** Not a path any Chromium lives at: the unit tier has no browser. */
 const NO_BROWSER = '/nonexistent/unit-tests-run-without-a-browser';
@@ -42,8 +65,9 @@ function main(argv: string[]): Promise<number> {
     return Promise.resolve(2);
   }
   const files = named.length ? named : testFiles(TEST_DIR, tier);
-  const options = rest.filter((a) => !named.includes(a));
-  if (tier === 'e2e') return runEachFile(files, options, CONCURRENCY.e2e);
+  const record = rest.includes(RECORD_FLAG);
+  const options = rest.filter((a) => !named.includes(a) && a !== RECORD_FLAG);
+  if (tier === 'e2e') return runEachFile(slowestFirst(files), options, CONCURRENCY.e2e, record);
   const env = { ...process.env, GSTACK_CHROMIUM: NO_BROWSER };
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY[tier]}`, ...options, ...files], { stdio: 'inherit', env });
   return new Promise((done) => child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0))));
@@ -68,7 +92,7 @@ function runOne(file: string, options: string[]): Promise<FileRun & { output: st
   );
 }
 
-async function runEachFile(files: string[], options: string[], concurrency: number): Promise<number> {
+async function runEachFile(files: string[], options: string[], concurrency: number, record: boolean): Promise<number> {
   const queue = [...files];
   const runs: FileRun[] = [];
   const started = Date.now();
@@ -84,6 +108,11 @@ async function runEachFile(files: string[], options: string[], concurrency: numb
   process.stdout.write(`\n# e2e: ${files.length} files, ${concurrency} at a time, in ${((Date.now() - started) / 1000).toFixed(1)} s; by wall time:\n`);
   for (const r of [...runs].sort((a, b) => b.ms - a.ms)) process.stdout.write(`#   ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.code === 0 ? 'ok    ' : 'FAILED'}  ${relative(process.cwd(), r.file)}\n`);
   if (failed.length) process.stdout.write(`# failed: ${failed.map((r) => relative(process.cwd(), r.file)).join(', ')}\n`);
+  if (record) {
+    const times = { ...readTimes(), ...Object.fromEntries(runs.map((r) => [basename(r.file), Math.round(r.ms / 1000)])) };
+    const sorted = Object.fromEntries(Object.entries(times).sort((a, b) => b[1] - a[1]));
+    writeFileSync(TIMES_FILE, JSON.stringify(sorted, null, 1) + '\n');
+  }
   return failed.length ? 1 : 0;
 }
 

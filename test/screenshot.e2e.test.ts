@@ -1,4 +1,4 @@
-// The fast screenshot (driver/screenshot.ts): a plain viewport PNG through one CDP capture has
+// The fast screenshot (driver/runtime/screenshot.ts): a plain viewport PNG through one CDP capture has
 // the same pixels as Playwright's own page.screenshot() — on a plain page, a scrolled one, with
 // a focused field whose caret Playwright hides (and whose own caret style is put back after),
 // after a reload and on another site —
@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
 import { launchPersistent, type OpenedContext } from '../driver/engines/chromium.js';
-import { fastScreenshot } from '../driver/screenshot.js';
-import { DEFAULT_VIEWPORT } from '../driver/page.js';
+import { fastScreenshot } from '../driver/runtime/screenshot.js';
+import { DEFAULT_VIEWPORT } from '../driver/runtime/tabs.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { cliEnv, runCli, tempHome } from './helpers/cli.js';
 

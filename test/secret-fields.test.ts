@@ -1,11 +1,11 @@
 // Item 6 of the security promises (the list heads security.e2e.test.ts), the rule alone: which
-// fields a snapshot treats as secret (driver/snapshot.ts isSecretField), by name at word
+// fields a snapshot treats as secret (driver/runtime/snapshot.ts isSecretField), by name at word
 // boundaries and by autocomplete token. The snapshots that apply it run in security.e2e.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 test('6. the secret-field rule: whole words at camelCase/digit/punctuation boundaries, any case, and autocomplete tokens', async () => {
-  const { isSecretField, SECRET_RULES } = await import('../driver/snapshot.js');
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
   const secret = (hint: string, extra: { type?: string; autocomplete?: string } = {}) => isSecretField({ hints: [hint], ...extra }, SECRET_RULES);
   for (const h of ['userPassword', 'accessToken', 'passwordConfirm', 'pwd', 'otp', 'apiKey', 'APIKey', 'x-api-key', 'PASSWORD', 'new_password2', 'otpCode', 'pinCode', 'PIN', 'cardNumber', 'ccnum', 'oneTimeCode', 'Enter your password', 'client_secret', 'csrf_token', 'privateKey', 'cvv2', 'Passwort']) {
     assert.ok(secret(h), `${h} should be secret`);
@@ -19,7 +19,7 @@ test('6. the secret-field rule: whole words at camelCase/digit/punctuation bound
 });
 
 test('22 G7. the rule knows tokens, second factors and other languages, and still leaves keyword fields alone', async () => {
-  const { isSecretField, SECRET_RULES } = await import('../driver/snapshot.js');
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
   const secret = (hint: string) => isSecretField({ hints: [hint] }, SECRET_RULES);
   for (const h of ['jwt', 'JWT token', 'mfaCode', 'MFA', '2FA code', 'Two-factor code', 'Bearer', 'sessionId', 'Session ID', 'Recovery code', 'Seed phrase', 'Contraseña', 'Clave de acceso', 'Hasło', 'Passord', 'Şifre', 'Código de verificación', 'パスワードを入力', '请输入密码', '비밀번호', 'Ｐａｓｓｗｏｒｄ']) {
     assert.ok(secret(h), `${h} should be secret`);
@@ -30,7 +30,7 @@ test('22 G7. the rule knows tokens, second factors and other languages, and stil
 });
 
 test('22 item 2. a value from the page carries the page mark wherever it holds the sentinel', async () => {
-  const { defuseSentinel, PAGE_SENTINEL, SENTINEL } = await import('../driver/output.js');
+  const { defuseSentinel, PAGE_SENTINEL, SENTINEL } = await import('../driver/runtime/output.js');
   assert.equal(defuseSentinel(SENTINEL), PAGE_SENTINEL);
   assert.notEqual(PAGE_SENTINEL, SENTINEL);
   assert.equal(defuseSentinel(`a ${SENTINEL} b`), `a ${PAGE_SENTINEL} b`);
@@ -50,7 +50,7 @@ test('22 item 2. a value from the page carries the page mark wherever it holds t
 });
 
 test('22 (second pass). a field the snapshot names with a secret word is cut, whatever its markup; a secret select\'s options too', async () => {
-  const { redact } = await import('../driver/snapshot.js');
+  const { redact } = await import('../driver/runtime/snapshot.js');
   const tree = [
     '- textbox "Password" [ref=e62]: SEC36hiddenspan',
     '- textbox "API key" [ref=e13]: SEC74apikeyhidden',

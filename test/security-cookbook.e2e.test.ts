@@ -86,3 +86,48 @@ for (const engine of Object.keys(ENGINES) as Array<keyof typeof ENGINES>) {
     });
   });
 }
+
+// Fifth red-team pass: the words a person reads on a link (an icon's aria-label, an image's
+// alt, a word split by a soft hyphen, other languages) and the flow's guards, checked where
+// each step acts.
+describe('cookbook guards hold on what a person sees and where a step acts', () => {
+  test('links never requests a sign-out or destructive link, whatever the link shows it by', async () => {
+    site.setPage('/words.html', [
+      '<a href="/w/s14" aria-label="Log out">⎋</a>', '<a href="/w/s13"><img alt="Logout"></a>', '<a href="/w/s11">Log&shy;out</a>',
+      '<a href="/w/s12" title="Sign out">→</a>', '<a href="/session/destroy">x</a>', '<a href="/account/deactivate">y</a>', '<a href="/w/revoke">z</a>',
+      '<a href="/w/de">Abmelden</a>', '<a href="/w/fr">Déconnexion</a>', '<a href="/w/ja">ログアウト</a>', '<a href="/w/ru">Выйти</a>',
+      '<a href="/form.html">Form</a>',
+    ].join(''));
+    const before = site.requests.length;
+    const r = await runCli(['cookbook', 'links', '--url', `${site.origin}/words.html`], { env: { GSTACK_HOME: home }, timeoutMs: 120_000 });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const asked = site.requests.slice(before).map((q) => q.path);
+    assert.ok(asked.includes('/form.html'), `the harmless link is checked: ${asked}`);
+    for (const p of ['/w/s14', '/w/s13', '/w/s11', '/w/s12', '/session/destroy', '/account/deactivate', '/w/revoke', '/w/de', '/w/fr', '/w/ja', '/w/ru']) {
+      assert.ok(!asked.includes(p), `${p} was requested:\n${r.stdout}`);
+      assert.ok(r.lines.some((l) => l.startsWith(`LINK ? ${site.origin}${p} (not followed`)), `${p}:\n${r.stdout}`);
+    }
+  });
+
+  test('flow asks for confirmation where a step acts: after a link to another site, inside another site\'s frame; it never types into type="PASSWORD"', async () => {
+    // [::ffff:7f00:1] reaches this machine but is not a local name: it stands for another site.
+    const other = `http://[::ffff:7f00:1]:${new URL(site.origin).port}`;
+    site.setPage('/pay.html', '<title>Pay</title><button onclick="fetch(\'/PAID\')">Pay now</button>');
+    site.setPage('/leave.html', `<a href="${other}/pay.html">Checkout</a>`);
+    site.setPage('/framed.html', `<iframe src="${other}/pay.html" width="400" height="200"></iframe>`);
+    site.setPage('/upper.html', '<label>Secret <input type="PASSWORD" id="p"></label>');
+    const flow = (path: string, steps: object[]) =>
+      runCli(['cookbook', 'flow', '--url', `${site.origin}${path}`, '--params', JSON.stringify({ steps })], { env: { GSTACK_HOME: home }, timeoutMs: 120_000 });
+    const before = site.requests.length;
+    const left = await flow('/leave.html', [{ action: 'click', name: 'Checkout' }, { action: 'click', role: 'button', name: 'Pay now' }]);
+    assert.equal(left.code, 1, left.stdout);
+    assert.match(left.lines.at(-1)!, /^\[error\] .*Step 2 would act on http:\/\/\[::ffff:7f00:1\].*not a local target/, left.stdout);
+    const framed = await flow('/framed.html', [{ action: 'click', role: 'button', name: 'Pay now' }]);
+    assert.equal(framed.code, 1, framed.stdout);
+    assert.match(framed.lines.at(-1)!, /^\[error\] .*Step 1 would act on http:\/\/\[::ffff:7f00:1\].*not a local target/, framed.stdout);
+    assert.ok(!site.requests.slice(before).some((q) => q.path === '/PAID'), 'nothing was paid');
+    const upper = await flow('/upper.html', [{ action: 'fill', role: 'textbox', name: 'Secret', value: 'hunter2' }]);
+    assert.equal(upper.code, 1, upper.stdout);
+    assert.match(upper.lines.at(-1)!, /Refusing to type into a password field/, upper.stdout);
+  });
+});

@@ -15,10 +15,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, cliEnv, runCli, tempHome, type CliResult } from './helpers/cli.js';
+import { BIN, cliEnv, runCli, startCli, tempHome, type CliResult } from './helpers/cli.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 
 let home: string;
@@ -204,3 +204,78 @@ test('3b. --out does not write through a link already in DIR', { timeout: 120_00
   assert.ok(existsSync(join(out, 'ok.txt')), show(r));
   assert.match(r.stderr, /--out: "docs\/evil\.txt" was not copied \(a link/, show(r));
 });
+
+// Fifth red-team pass (careless script).
+test('14c. an options object whose path, files or sources come from its prototype is checked as Playwright reads it', { timeout: 180_000 }, async () => {
+  const s = `sec-inherit-${process.pid}`;
+  const outside = join(mkdtempSync(join(tmpdir(), 'gstack-sec-inherit-')), 'from-page.pdf');
+  const secret = join(work, '..', `gstack-sec-inherit-secret-${process.pid}.txt`);
+  writeFileSync(secret, 'INHERITED-SECRET-TEXT');
+  site.setPage('/named.html', `<p id="name">${outside}</p><div id="drop">drop here</div>`);
+  const r = await gstack(s, ['run', `
+    class PdfOptions { constructor(n) { this.name = n; this.format = "A4"; } get path() { return this.name; } }
+    const pg = await openTab(${JSON.stringify(site.url + 'named.html')});
+    const name = await pg.textContent("#name");
+    for (const [what, act] of [
+      ["pdf", () => pg.pdf(new PdfOptions(name))],
+      ["storageState", () => pg.context().storageState(Object.create({ path: name }))],
+      ["addInitScript", () => pg.addInitScript(Object.create({ path: ${JSON.stringify(secret)} }))],
+      ["tracing", () => pg.context().tracing.start(Object.create({ sources: true, name: "../../escape" }))],
+    ]) {
+      try { await act(); console.log("ACCEPTED " + what); } catch (e) { console.log("REFUSED " + what + ": " + e.message.slice(0, 100)); }
+    }
+    await pg.route("**/asset", (route) => route.fulfill(Object.create({ path: ${JSON.stringify(secret)}, status: 200 })).catch((e) => { console.log("REFUSED fulfill: " + e.message.slice(0, 80)); return route.abort(); }));
+    await pg.goto(${JSON.stringify(site.url + 'asset')}).catch(() => {});
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(r.code, 0, show(r));
+  for (const what of ['pdf', 'storageState', 'addInitScript', 'tracing', 'fulfill']) assert.ok(r.lines.some((l) => l.startsWith(`REFUSED ${what}`)), `${what} not refused:\n${show(r)}`);
+  assert.ok(!existsSync(outside), 'no PDF outside pwd');
+  assert.ok(!r.stdout.includes('INHERITED-SECRET-TEXT'), show(r));
+});
+
+test('6b. a request a call left in flight cannot change the next call\'s cookies', { timeout: 180_000 }, async () => {
+  const s = `sec-inflight-${process.pid}`;
+  const first = await gstack(s, ['run', `
+    fetch(${JSON.stringify(site.url + 'slow?ms=3000&cookie=late1')}).catch(() => {});
+    (await openTab()).context().request.get(${JSON.stringify(site.url + 'slow?ms=3000&cookie=late2')}).catch(() => {});
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(first.code, 0, show(first));
+  const next = await gstack(s, ['run', `
+    const pg = await openTab(${JSON.stringify(site.url)});
+    const names = async () => (await pg.context().cookies()).map((c) => c.name).filter((n) => n.startsWith("late"));
+    console.log("T0 " + JSON.stringify(await names()));
+    await sleep(4500);
+    console.log("T1 " + JSON.stringify(await names()));
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(next.code, 0, show(next));
+  assert.ok(next.lines.includes('T0 []') && next.lines.includes('T1 []'), show(next));
+});
+
+test('7c. a script on stdin whose pipe never closes is a usage error within --timeout', { timeout: 120_000 }, async () => {
+  const s = `sec-stdin-${process.pid}`;
+  sessions.add(s);
+  const run = startCli(['run', '-', '--session', s, '--timeout', '3000'], { cwd: work, env: cliEnv(home), input: 'console.log("GSTACK_STEP_OK")\n', keepStdinOpen: true });
+  const killer = setTimeout(() => run.child.kill('SIGKILL'), 60_000);
+  const r = await run.done.finally(() => clearTimeout(killer));
+  assert.equal(r.code, 2, show(r));
+  assert.ok(r.ms < 30_000, `ended in time: ${r.ms} ms`);
+  assert.match(r.stdout + r.stderr, /did not end within --timeout \(3000 ms\)/, show(r));
+});
+
+test('15. --profile through a link to a profile in use is that profile: busy, not a second browser on it', { timeout: 180_000 }, async () => {
+  const s = `sec-proflink-${process.pid}`;
+  const warm = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")']);
+  assert.equal(warm.code, 0, show(warm));
+  const profile = /profile=(\S+)/.exec((await runCli(['probe', '--session', s], { cwd: work, env: cliEnv(home) })).stdout)?.[1];
+  assert.ok(profile && existsSync(profile), `the session's profile: ${profile}`);
+  const link = join(mkdtempSync(join(tmpdir(), 'gstack-sec-proflink-')), 'profile');
+  symlinkSync(profile!, link);
+  const long = startCli(['run', 'await sleep(12000); console.log("GSTACK_STEP_OK")', '--session', s], { cwd: work, env: cliEnv(home) });
+  await sleep(3000);
+  const other = await runCli(['run', 'console.log("GSTACK_STEP_OK")', '--profile', link, '--lock-timeout', '1000'], { cwd: work, env: cliEnv(home), timeoutMs: 60_000 });
+  assert.equal(other.code, 4, show(other));
+  assert.match(lastLine(other), /busy/i, show(other));
+  assert.equal((await long.done).code, 0);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { BIN, cliWith, runCli } from './helpers/cli.js';
 import { filesUnder, looseModes, startSwapper, unsafeFor } from './helpers/security-support.js';
-import { createConfinedFs } from '../driver/confined-fs.js';
+import { createConfinedFs } from '../driver/runtime/confined-fs.js';
 
 let site: FixtureServer;
 let work: string;
@@ -217,8 +217,8 @@ test('3. pg.screenshot({ path }) under the same attack never writes outside pwd'
   mkdirSync(join(pwd, 'd'), { recursive: true });
   mkdirSync(outside);
   const { chromium } = await import('playwright-core');
-  const { findChromium, chromiumArgs } = await import('../driver/chromium-find.js');
-  const { Tabs } = await import('../driver/page.js');
+  const { findChromium, chromiumArgs } = await import('../driver/browser/chromium-find.js');
+  const { Tabs } = await import('../driver/runtime/tabs.js');
   const browser = await chromium.launch({ executablePath: findChromium().path, args: chromiumArgs() });
   const swapper = startSwapper(join(pwd, 'd'), outside);
   try {
@@ -418,7 +418,7 @@ test('8. a malformed import-cookies file: one [error] line, no call log, no ANSI
   assert.ok(!lines[0].includes('VALUE-NEVER-PRINTED'));
 
   // What the parser does not catch is refused by the browser: still one line.
-  const { importIntoProfile } = await import('../driver/sessions/cookies.js');
+  const { importIntoProfile } = await import('../driver/profiles/cookies.js');
   const profile = fresh('cookies-profile');
   const err = await importIntoProfile(
     { format: 'storageState', cookies: [], origins: [{ origin: 'notaurl', localStorage: [{ name: 'a', value: 'b' }] }] },

@@ -1,4 +1,4 @@
-// Session hosts (driver/host/): each session's Chromium stays up between calls in a process of
+// Session hosts (driver/hosts/): each session's Chromium stays up between calls in a process of
 // its own, every call starts clean, and deadlines hold whatever the script does.
 //
 // Covered here, each as the script or fault a user would meet:
@@ -27,8 +27,8 @@ import { cliEnv, runCli, startCli, tempHome } from './helpers/cli.js';
 import { processesMentioning, waitNoProcesses } from './helpers/processes.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { lockHolder } from '../driver/sessions/lock.js';
-import { hostAddress, hostLockTarget, openRuntimeDir } from '../driver/host/address.js';
-import { decoder, encode } from '../driver/host/protocol.js';
+import { hostAddress, hostLockTarget, openRuntimeDir } from '../driver/hosts/address.js';
+import { decoder, encode } from '../driver/hosts/wire.js';
 
 let server: FixtureServer;
 let home: string;

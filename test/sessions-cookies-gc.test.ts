@@ -8,9 +8,9 @@ import { mkdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempHome } from './helpers/cli.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
-import { parseCookieText, CookieFileError } from '../driver/sessions/cookies.js';
-import { parseDuration } from '../driver/sessions/manage.js';
-import { maybeHousekeep, HOUSEKEEPING_STAMP } from '../driver/sessions/housekeep.js';
+import { parseCookieText, CookieFileError } from '../driver/profiles/cookies.js';
+import { parseDuration } from '../driver/profiles/manage.js';
+import { maybeHousekeep, HOUSEKEEPING_STAMP } from '../driver/profiles/daily-sweep.js';
 import { touchSession } from '../driver/sessions/registry.js';
 
 const inAYear = () => Math.floor(Date.now() / 1000) + 365 * 86400;

@@ -21,7 +21,7 @@ import { cliEnv, isolatedEnv, runCli, startCli, type CliRun } from './helpers/cl
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { lockHolder } from '../driver/sessions/lock.js';
-import { hostLockTarget } from '../driver/host/address.js';
+import { hostLockTarget } from '../driver/hosts/address.js';
 
 let server: FixtureServer;
 // This file's own GSTACK_HOME and runtime dir (test/helpers/cli.ts).

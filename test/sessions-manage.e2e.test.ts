@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { cliEnv, isolatedEnv, runCli, startCli, tempHome } from './helpers/cli.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
-import { HOUSEKEEPING_STAMP } from '../driver/sessions/housekeep.js';
+import { HOUSEKEEPING_STAMP } from '../driver/profiles/daily-sweep.js';
 import { touchSession } from '../driver/sessions/registry.js';
 
 let server: FixtureServer;
@@ -199,7 +199,7 @@ test('a gstack run call sweeps long-idle sessions by itself (once a day)', { tim
 });
 
 test('gc sweeps --ephemeral profiles a killed call left in the temp dir, never a locked or a new one', async () => {
-  const { gcSessions } = await import('../driver/sessions/manage.js');
+  const { gcSessions } = await import('../driver/profiles/manage.js');
   const { acquireProfileLock } = await import('../driver/sessions/lock.js');
   const { mkdtemp } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');

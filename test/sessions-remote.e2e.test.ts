@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserServer } from 'playwright-core';
-import { chromiumArgs, findChromium } from '../driver/chromium-find.js';
+import { chromiumArgs, findChromium } from '../driver/browser/chromium-find.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { cliEnv, runCli, tempHome } from './helpers/cli.js';

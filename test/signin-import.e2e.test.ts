@@ -16,7 +16,7 @@ import { startFixtureServer, type FixtureServer } from './helpers/fixture-server
 import { cliEnv, runCli, tempHome } from './helpers/cli.js';
 import { browseWithChromium, cookieDbOf, readCookieRows, reencryptCookieDb } from './helpers/browser-profile.js';
 import { loadCatalog } from '../driver/catalog.js';
-import { readBrowserCookies } from '../driver/sessions/browser-cookies.js';
+import { readBrowserCookies } from '../driver/profiles/browser-cookies.js';
 import { CommandError } from '../driver/command-errors.js';
 
 let server: FixtureServer;

@@ -1,10 +1,10 @@
-// Diffs that read like what happened (issue 25; driver/snapshot.ts `diffTrees`), on trees as
+// Diffs that read like what happened (issue 25; driver/runtime/snapshot.ts `diffTrees`), on trees as
 // Playwright's AI snapshot prints them (taken from Chromium): a modal that opens re-roots the
 // tree and, under aria-hidden, prints the page behind it in another form; that is one line,
 // not the whole page changing. Context lines stay in page order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { diffTrees } from '../driver/snapshot.js';
+import { diffTrees } from '../driver/runtime/snapshot.js';
 
 const PAGE = `- main [ref=e2]:
   - heading "Orders" [level=1] [ref=e3]

@@ -2,10 +2,10 @@
 // flow-script shape through the same runner as `gstack run` (same flags, same exit codes).
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
-import { dispatchCall, parseCookbookParams } from '../call.js';
-import { isHostShape } from '../../driver/host/call.js';
+import { dispatchCall, parseCookbookParams } from '../../driver/cli/call.js';
+import { isHostShape } from '../../driver/hosts/call.js';
 import { readCookbookFlags, readCookbookPositionals } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
@@ -27,7 +27,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       if (!shape || !isHostShape(shapeName)) throw new UsageError(`Unknown cookbook shape "${shapeName}". \`gstack cookbook list\` names them.`);
       const f = readCookbookFlags(argv);
       if (!f.print) {
-        // The body is bin/call.ts's, the same a session host runs.
+        // The body is driver/cli/call.ts's, the same a session host runs.
         await (io.dispatch ?? dispatchCall)({ command: 'cookbook', shape: shapeName, flags: f }, io);
         return;
       }

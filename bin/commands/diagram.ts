@@ -2,7 +2,7 @@
 // browser) load only when the command runs. stdout: one written path per line.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 import { readDiagramFlags, readDiagramPositionals } from '../../driver/catalog.gen.js';

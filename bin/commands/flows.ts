@@ -1,12 +1,12 @@
 // `gstack flows save|run|list|show|check`: saved flows (docs/ARCHITECTURE.md, "Saved flows").
-// Flags and positionals come from the catalog; the implementation (driver/flows/command.ts)
+// Flags and positionals come from the catalog; the implementation (driver/cli/flows.ts)
 // loads only when the command runs, and runs scripts through the same path as `gstack run`.
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { applyFlags } from '../cli-flags.js';
-import { dispatchCall } from '../call.js';
-import { FLOWS_RUNNING } from '../../driver/host/call.js';
+import { dispatchCall } from '../../driver/cli/call.js';
+import { FLOWS_RUNNING } from '../../driver/hosts/call.js';
 import { readFlowsFlags, readFlowsPositionals } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
@@ -24,14 +24,14 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       return b;
     },
     async (argv) => {
-      const { runFlowsCommand } = await import('../../driver/flows/command.js');
+      const { runFlowsCommand } = await import('../../driver/cli/flows.js');
       const f = readFlowsFlags(argv);
       const { action: act, args } = readFlowsPositionals(argv);
       // yargs drops a lone `-` from a variadic positional: that is the stdin form (`flows save NAME -`).
       if (act === 'save' && args.length === 1 && io.argv.includes('-')) args.push('-');
       const running = FLOWS_RUNNING.find((x) => x === act);
       if (running) {
-        // The body is bin/call.ts's, the same a session host runs.
+        // The body is driver/cli/call.ts's, the same a session host runs.
         await (io.dispatch ?? dispatchCall)({ command: 'flows', action: running, args, flags: f }, io);
         return;
       }

@@ -3,7 +3,7 @@
 import type { Argv } from 'yargs';
 import { COMMAND_NAMES, type CommandName } from '../../driver/catalog.gen.js';
 import type { Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { register as run } from './run.js';
 import { register as probe } from './probe.js';
 import { register as cookbook } from './cookbook.js';

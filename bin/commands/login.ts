@@ -1,10 +1,10 @@
 // `gstack login URL`: the user signs in to a site in the session's profile, in a visible
-// Chromium window (driver/sessions/login.ts). Flags come from the catalog; the implementation
+// Chromium window (driver/cli/login.ts). Flags come from the catalog; the implementation
 // loads only when the command runs. It always runs in the invoking process (never the warm
 // worker): it needs the user's display and terminal, so Enter is read from this process's stdin.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 import { readLoginFlags, readLoginPositionals } from '../../driver/catalog.gen.js';
@@ -21,7 +21,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       return b;
     },
     async (argv) => {
-      const { runLogin } = await import('../../driver/sessions/login.js');
+      const { runLogin } = await import('../../driver/cli/login.js');
       const stdin = io.inHost ? undefined : process.stdin;
       try {
         io.exitCode = await runLogin({ ...readLoginFlags(argv), ...readLoginPositionals(argv) }, {

@@ -1,7 +1,7 @@
 // `gstack mcp [--allow-scripts] [--session KEY]`: the MCP server on stdin/stdout (bin/mcp/).
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
 import { readMcpFlags } from '../../driver/catalog.gen.js';
 

@@ -3,7 +3,7 @@
 // path; progress and warnings go to stderr.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { commandSpec, flagGroup } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 import { readPdfFlags, readPdfPositionals } from '../../driver/catalog.gen.js';

@@ -4,7 +4,7 @@
 import { readProbeFlags } from '../../driver/catalog.gen.js';
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 
@@ -15,7 +15,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
     spec.description,
     (c) => applyFlags(c, spec.flags),
     async (argv) => {
-      const { runProbeCommand } = await import('./probe-report.js');
+      const { runProbeCommand } = await import('../../driver/cli/probe.js');
       io.exitCode = await runProbeCommand(readProbeFlags(argv), io);
     },
   );

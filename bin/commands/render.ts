@@ -3,7 +3,7 @@
 // the raw arguments because their order matters and yargs does not keep it.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 

@@ -1,8 +1,8 @@
 // `gstack sessions list|stop|gc|clear|import-cookies`: flags and positionals come from the catalog;
-// the implementation (driver/sessions/command.ts) loads only when the command runs.
+// the implementation (driver/cli/sessions.ts) loads only when the command runs.
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from '../cli-flags.js';
 import { readSessionsFlags, readSessionsPositionals } from '../../driver/catalog.gen.js';
@@ -22,7 +22,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       return b;
     },
     async (argv) => {
-      const { runSessionsCommand } = await import('../../driver/sessions/command.js');
+      const { runSessionsCommand } = await import('../../driver/cli/sessions.js');
       const code = await runSessionsCommand({
         ...readSessionsFlags(argv),
         ...readSessionsPositionals(argv),

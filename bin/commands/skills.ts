@@ -1,8 +1,8 @@
 // `gstack skills list | get NAME [--full] | install [--dir DIR]`: the generated skills, printed
-// or installed where an agent reads them (driver/skills.ts).
+// or installed where an agent reads them (driver/cli/skills.ts).
 import type { Argv } from 'yargs';
 import type { Catalog } from '../../driver/catalog.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo } from '../../driver/cli/process-io.js';
 import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags, UsageError } from '../cli-flags.js';
 import { readSkillsFlags, readSkillsPositionals, type SkillsFlags } from '../../driver/catalog.gen.js';
@@ -15,7 +15,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
     spec.description,
     (c) => applyFlags(c.positional(action.name, { describe: action.description, choices: action.choices, type: 'string' }).positional(name.name, { describe: name.description, type: 'string' }), spec.flags),
     async (argv) => {
-      const { listSkills, skillText, installSkills } = await import('../../driver/skills.js');
+      const { listSkills, skillText, installSkills } = await import('../../driver/cli/skills.js');
       // SkillsError ends the command like any GstackError (bin/cli.ts: `[error]` line, its exit code).
       const f = readSkillsFlags(argv);
       const { action: act, name: skill } = readSkillsPositionals(argv);

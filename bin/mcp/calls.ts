@@ -9,9 +9,9 @@
 // deadline that ends a wedged host (`--timeout`), file confinement and the output filter. The
 // thin entry starts in tens of milliseconds; the browser stays up in the session host.
 //
-// Ending a call: SIGTERM is the CLI's interrupt (bin/cli-io.ts): the child tells the host to
+// Ending a call: SIGTERM is the CLI's interrupt (driver/cli/process-io.ts): the child tells the host to
 // abort the script, closes the call's tabs and releases the lock; a host that does not answer
-// within 3 s is ended with its browser (driver/host/client.ts). A child still there after that
+// within 3 s is ended with its browser (driver/hosts/client.ts). A child still there after that
 // grace is killed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';

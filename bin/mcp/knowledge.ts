@@ -1,10 +1,10 @@
-// What `gstack mcp` teaches a client: the generated skills (driver/skills.ts), served as MCP
+// What `gstack mcp` teaches a client: the generated skills (driver/cli/skills.ts), served as MCP
 // prompts (each skill's core, after the catalog's note on how the CLI maps onto the tools) and
 // resources (each skill's files, and the script API's `.d.ts`). The same files `gstack skills`
 // installs, so an agent learns the API the same way through either door.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listSkills, type SkillInfo } from '../../driver/skills.js';
+import { listSkills, type SkillInfo } from '../../driver/cli/skills.js';
 import { PROJECT_ROOT } from '../../driver/catalog.js';
 
 export interface Resource {

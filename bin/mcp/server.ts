@@ -30,10 +30,10 @@ import {
   RootsListChangedNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { RunResult } from '../../driver/run-result.js';
+import type { RunResult } from '../../driver/runtime/run-result.js';
 import { loadCatalog, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
 import { SHAPES } from '../../cookbook/index.js';
-import { oneLine } from '../../driver/output.js';
+import { oneLine } from '../../driver/runtime/output.js';
 import { buildTools, checkArguments, inMcpTerms, ToolArgumentsError, type ToolDef } from './tools.js';
 import { Calls, GSTACK_ENTRY, type CallResult } from './calls.js';
 import { listPrompts, listResources, promptText, readResource } from './knowledge.js';
@@ -95,7 +95,7 @@ function stderrLines(stderr: string): string[] {
   return stderr.split('\n').map((l) => l.trimEnd()).filter(Boolean);
 }
 
-/** What `gstack run --json` printed (driver/run-result.ts), and what `flows save --json` adds. */
+/** What `gstack run --json` printed (driver/runtime/run-result.ts), and what `flows save --json` adds. */
 type FlowJson = RunResult & {
   pwd?: string | null;
   /** `flows save`: what was saved (null when the run failed). */

@@ -2,9 +2,9 @@
 // CLI does not give. Aside's CLI exits 0 even when the script throws (it prints an `[error`
 // line instead), so success is: the sentinel was printed and no `[error` line came after it.
 import { asideSaysNoWindow, runAsideRepl } from './aside-probe.js';
-import { SENTINEL } from '../output.js';
+import { SENTINEL } from '../runtime/output.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
-import { parseAsideEvidence, wrapForAside, type TabEvidence } from '../evidence.js';
+import { parseAsideEvidence, wrapForAside, type TabEvidence } from '../runtime/evidence.js';
 
 /** The line an Aside script prints with its own artifact directory (cookbook and render). */
 export const ASIDE_DIR_LABEL = 'ASIDE_DIR=';
@@ -71,7 +71,7 @@ export function withParamsPrelude(script: string, params: Readonly<Record<string
 }
 
 export async function runOnAside(input: EngineRunInput & { env?: NodeJS.ProcessEnv }): Promise<EngineRunOutcome> {
-  // Evidence on failure is collected by the script itself under Aside (driver/evidence.ts):
+  // Evidence on failure is collected by the script itself under Aside (driver/runtime/evidence.ts):
   // its one marked line is taken out of the output here.
   const wrapped = input.evidence === false ? undefined : wrapForAside(input.script);
   let evidence: { tabs: TabEvidence[]; pwd?: string } | undefined;

@@ -1,24 +1,24 @@
 // The Chromium engine: runs one flow script on a browser context — our own Chromium on the
 // session's profile (cookies and localStorage survive between calls), a session host's browser
-// that stays up between calls (driver/host/session-browser.ts), or a remote browser
+// that stays up between calls (driver/hosts/session-browser.ts), or a remote browser
 // (--connect / --cdp, with the session's state kept as a storageState file).
 //
 // Owns: the script's deadline inside the process that runs it, and what happens to the
 // browser when the script ends, throws, times out or is interrupted. Not the sandbox
-// (driver/sandbox.ts) nor what a call may touch (driver/membrane.ts).
+// (driver/runtime/sandbox.ts) nor what a call may touch (driver/runtime/membrane.ts).
 import type { BrowserContext } from 'playwright-core';
-import { loadPlaywright } from '../playwright-load.js';
+import { loadPlaywright } from '../browser/playwright-load.js';
 import { loadCatalog } from '../catalog.js';
-import { findChromium } from '../chromium-find.js';
+import { findChromium } from '../browser/chromium-find.js';
 import { AgentError, rewriteError } from '../errors.js';
-import { watchStrayRejections } from '../stray-rejections.js';
-import { runInSandbox, type SandboxRun } from '../sandbox.js';
-import type { DeadlineHandle } from '../host/protocol.js';
+import { watchStrayRejections } from '../runtime/stray-rejections.js';
+import { runInSandbox, type SandboxRun } from '../runtime/sandbox.js';
+import type { DeadlineHandle } from '../hosts/wire.js';
 import type { EngineRunInput, EngineRunOutcome } from './types.js';
-import { browserEnv } from './browser-env.js';
+import { browserEnv } from '../browser/browser-env.js';
 import { trace } from '../trace.js';
 import { browserGoneMessage, stoppedMessage } from '../stop-cause.js';
-import type { BrowserExit } from './chromium-process.js';
+import type { BrowserExit } from '../browser/chromium-process.js';
 
 /** Default per-action timeout for a flow script: long enough for a slow local app, short
  * enough that a wrong selector fails within the call budget. */
@@ -75,7 +75,7 @@ export interface LaunchOptions {
  */
 export async function launchPersistent(profileDir: string, headed = false, env: NodeJS.ProcessEnv = process.env, opts: LaunchOptions = {}): Promise<OpenedContext> {
   const exe = findChromium(env, { headed }); // throws NoChromiumError (exit 3) before anything starts
-  const { startChromium } = await import('./chromium-process.js');
+  const { startChromium } = await import('../browser/chromium-process.js');
   const browserProcess = startChromium({ executablePath: exe.path, profileDir, headed, env: browserEnv(env), ownGroup: opts.ownGroup ?? true });
   trace('chromium spawned');
   try {
@@ -172,7 +172,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     run?.revoke();
     // A failed call explains itself: each open tab's evidence, before any tab closes (also
     // after a timeout or an interruption, while the browser is still there; bounded, see
-    // driver/evidence.ts).
+    // driver/runtime/evidence.ts).
     if (run && input.evidence !== false && (!outcome.completed || input.failsAnyway?.())) {
       outcome.evidence = await run.collectEvidence();
       trace('evidence taken');

@@ -7,7 +7,7 @@
 import { GstackError } from '../errors.js';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { loadPlaywright } from '../playwright-load.js';
+import { loadPlaywright } from '../browser/playwright-load.js';
 import type { Browser, BrowserContext } from 'playwright-core';
 
 export interface RemoteContextOptions {

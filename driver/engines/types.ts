@@ -1,10 +1,10 @@
-// What every engine (chromium, aside, remote) gets and gives back. The runner (driver/run.ts)
+// What every engine (chromium, aside, remote) gets and gives back. The runner (driver/runner/run-script.ts)
 // owns the output filter and computes the exit code from this outcome; an engine only runs
 // the script and reports lines.
 
 export type { EngineName } from '../catalog.gen.js';
-import type { TabEvidence } from '../evidence.js';
-import type { LineOptions } from '../output.js';
+import type { TabEvidence } from '../runtime/evidence.js';
+import type { LineOptions } from '../runtime/output.js';
 
 export interface EngineRunInput {
   script: string;

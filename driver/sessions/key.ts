@@ -2,7 +2,7 @@
 // key: --session > GSTACK_SESSION_KEY > CLAUDE_SESSION_ID > CONDUCTOR_WORKSPACE_ID >
 //      git worktree top level > cwd.   slug: readable tail + short hash of the whole key.
 import { createHash } from 'node:crypto';
-import { existsSync, statSync, readFileSync } from 'node:fs';
+import { existsSync, realpathSync, statSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve, basename } from 'node:path';
 
@@ -82,4 +82,17 @@ export function sessionPaths(slug: string, env: NodeJS.ProcessEnv = process.env)
     artifactsDir: join(home, 'artifacts', slug),
     storageStatePath: join(sessionDir, 'storage-state.json'),
   };
+}
+
+/** The profile directory `--profile DIR` names, as its real path: the profile lock and the
+ * session host are keyed by the path, so a link to a profile in use must name that profile,
+ * not a second one its lock does not cover (two browsers on one profile). A path that does
+ * not exist yet is taken as given (the browser creates it). */
+export function givenProfileDir(cwd: string, profile: string): string {
+  const abs = resolve(cwd, profile);
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
 }

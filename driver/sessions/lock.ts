@@ -16,12 +16,12 @@ import { link, lstat, mkdir, readFile, readdir, readlink, stat, unlink, writeFil
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { GstackError } from '../errors.js';
-import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private.js';
+import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './owner-only.js';
 
 export interface LockHolder {
   /** The `gstack` process the call runs for: the one to stop to end the call. */
   pid: number;
-  /** The process that runs the call for it, when that is a host (driver/host/). */
+  /** The process that runs the call for it, when that is a host (driver/hosts/). */
   runnerPid?: number;
   /** ISO time the holder took the lock. */
   since: string;
@@ -353,7 +353,7 @@ export async function clearStaleChromiumSingletons(profileDir: string): Promise<
 
 /**
  * If the profile's SingletonLock ("<host>-<pid>") names a live Chromium on this host that our
- * launch (engines/chromium-process.ts) started on exactly this profile, it is an orphan: every call of ours holds
+ * launch (browser/chromium-process.ts) started on exactly this profile, it is an orphan: every call of ours holds
  * the lock while its browser runs, and we hold the lock now. It would keep writing to the
  * profile under the next call's browser, so it is killed. The --remote-debugging-pipe check
  * keeps a person's own desktop browser (--profile pointing at it) safe.

@@ -3,7 +3,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionPaths } from './key.js';
-import { makePrivateDir, PRIVATE_FILE_MODE } from './private.js';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './owner-only.js';
 
 export interface SessionRecord {
   key: string;
@@ -31,7 +31,7 @@ export async function readSessionRecord(paths: Pick<SessionPaths, 'sessionDir'>)
  * Records `key` and now as the session's last use. Written via a temp file + rename so a
  * concurrent `sessions list` never reads half a file. Every call passes here before its
  * browser starts, so it also keeps the session's directories owner-only (driver/sessions/
- * private.ts), from GSTACK_HOME down. Never throws: bookkeeping must not fail a call.
+ * owner-only.ts), from GSTACK_HOME down. Never throws: bookkeeping must not fail a call.
  */
 export async function touchSession(
   paths: Pick<SessionPaths, 'sessionDir' | 'profileDir'> & Partial<Pick<SessionPaths, 'home' | 'artifactsDir'>>,

@@ -92,8 +92,15 @@ console.log("URL=" + pg.url());
 
 // Local means this machine; a non-local site gets looked at, not acted on or crawled.
 // The host is read from the address the browser loaded (pg.url()), never from the page's own scripts.
-const host = (/^[a-z][a-z0-9+.-]*:\/\/(?:[^@\/?#]*@)?(\[[^\]\/?#]*\]|[^:\/?#]*)/i.exec(pg.url()) || [])[1] || "";
-const isLocal = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(host) || /\.(localhost|test)$/i.test(host);
+function hostOf(u) {
+  return (/^[a-z][a-z0-9+.-]*:\/\/(?:[^@\/?#]*@)?(\[[^\]\/?#]*\]|[^:\/?#]*)/i.exec(u) || [])[1] || "";
+}
+function isLocalUrl(u) {
+  const h = hostOf(u);
+  return /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(h) || /\.(localhost|test)$/i.test(h);
+}
+const host = hostOf(pg.url());
+const isLocal = isLocalUrl(pg.url());
 
 // Same-origin links only. The page hands over its raw href attributes and link texts as plain
 // data, and everything is decided here, outside the page: a page can replace any built-in its
@@ -102,7 +109,14 @@ const isLocal = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0)$/i.test(h
 // small, strict reader below; whatever it cannot read plainly is never requested.
 const rawLinks = await pg.evaluate(() => {
   const out = [];
-  document.querySelectorAll("a[href], area[href]").forEach((a) => out.push([a.getAttribute("href"), a.textContent]));
+  // The link's words as a person meets them: its text, aria-label, title and its images' alt.
+  document.querySelectorAll("a[href], area[href]").forEach((a) => {
+    let words = "";
+    try {
+      words = [a.textContent, a.getAttribute("aria-label"), a.getAttribute("title"), a.getAttribute("alt"), ...Array.from(a.querySelectorAll("img[alt], [aria-label], [title]"), (i) => i.getAttribute("alt") || i.getAttribute("aria-label") || i.getAttribute("title"))].filter(Boolean).join(" ");
+    } catch (e) {}
+    out.push([a.getAttribute("href"), words]);
+  });
   return out;
 });
 
@@ -155,11 +169,15 @@ for (const entry of Array.isArray(rawLinks) ? rawLinks.slice(0, 10000) : []) {
   const url = resolveLink(entry[0], page);
   // Same origin: scheme, host and port equal to the page's, as read here.
   if (url === null || originOf(url)?.origin !== page.origin || unique.some((u) => u.url === url)) continue;
-  unique.push({ url, text: typeof entry[1] === "string" ? entry[1].trim().slice(0, 80) : "" });
+  unique.push({ url, text: typeof entry[1] === "string" ? entry[1].trim().slice(0, 400) : "" });
 }
 
-// Requesting one of these could sign the user out or change data: never follow them.
-const UNSAFE = /(log|sign)[\s_+.-]?(out|off)|delete|remove|cancel|unsubscribe/i;
+// Requesting one of these could sign the user out or change data: never follow them. Matched
+// on the URL (after %-decoding) and the link's words, each folded first (compatibility forms to
+// plain letters, characters that show nothing, such as a soft hyphen, dropped), in English and
+// the sign-out words of other languages.
+const UNSAFE = /(log|sign)[\s_+.-]?(out|off)|delete|remove|cancel|unsubscribe|destroy|deactivat|revoke|terminate|erase|wipe|abmelden|ausloggen|d[ée]connexion|d[ée]connecter|cerrar sesi[óo]n|desconectar|sair|esci|disconnetti|uitloggen|afmelden|wyloguj|выйти|выход|ログアウト|サインアウト|退出|登出|注销|로그아웃/i;
+const folded = (s) => String(s).normalize("NFKC").replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, "");
 // Each check is a fetch from an isolated world of the page (CDP): the page's cookies apply (same
 // origin), its scripts cannot reach that world's built-ins, and redirect: "manual" stops at a
 // redirect without requesting where it leads (a same-origin link may redirect to a sign-out or
@@ -176,7 +194,7 @@ async function check(url) {
   return res.redirect ? "LINK 3xx " + url + " (redirect not followed)" : "LINK " + res.status + " " + url;
 }
 for (const link of unique.slice(0, PARAMS.maxLinks)) {
-  if (UNSAFE.test(decoded(link.url)) || UNSAFE.test(link.text)) {
+  if (UNSAFE.test(folded(decoded(link.url))) || UNSAFE.test(folded(link.text))) {
     console.log("LINK ? " + link.url + " (not followed: looks like sign-out or a destructive action)");
   } else if (!isLocal) {
     console.log("LINK ? " + link.url);

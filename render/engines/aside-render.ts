@@ -15,7 +15,7 @@ import { runAsideRepl } from '../../driver/engines/aside-probe.js';
 import { ASIDE_DIR_LABEL, judgeAsideOutput } from '../../driver/engines/aside.js';
 import { RENDER_MESSAGES, renderMessage } from '../api/messages.js';
 import type { RenderStep } from '../api/types.js';
-import { EngineFailure, type EngineRenderOutput, type PreparedRender, type StepOutput } from './prepared.js';
+import { EngineFailure, type EngineRenderOutput, type PreparedRender, type StepOutput } from './engine-contract.js';
 
 export const RENDER_STARTED = 'GSTACK_RENDER_STARTED';
 export const OUTPUT_PREFIX = 'gstack-render-';

@@ -4,13 +4,13 @@
 // and never reuses a page or context.
 //
 // Owns: one browser per browser environment (binary, TZ, LANG, proxies, fonts: see
-// driver/engines/browser-env.ts), started on first use and closed when the host exits or the
+// driver/browser/browser-env.ts), started on first use and closed when the host exits or the
 // browser dies. A process without a pool (a render run in the `gstack` process) launches and
 // closes a browser per render, as before.
 import type { Browser } from 'playwright-core';
-import { loadPlaywright } from '../../driver/playwright-load.js';
-import { chromiumArgs } from '../../driver/chromium-find.js';
-import { browserEnv, browserFingerprint } from '../../driver/engines/browser-env.js';
+import { loadPlaywright } from '../../driver/browser/playwright-load.js';
+import { chromiumArgs } from '../../driver/browser/chromium-find.js';
+import { browserEnv, browserFingerprint } from '../../driver/browser/browser-env.js';
 
 export interface BrowserLease {
   browser: Browser;

@@ -3,7 +3,7 @@
 // one launched for this render (browser-pool.ts) — with a fresh context per render, that
 // opens the page on the loopback server, waits, and runs the steps in order.
 import type { BrowserContext, Page } from 'playwright-core';
-import { findChromium, NoChromiumError } from '../../driver/chromium-find.js';
+import { findChromium, NoChromiumError } from '../../driver/browser/chromium-find.js';
 import { leaseRenderBrowser, type BrowserLease } from './browser-pool.js';
 import { renderMessage, stepLabel } from '../api/messages.js';
 import { toPlaywrightPdfOptions } from '../api/pdf-options.js';
@@ -14,7 +14,7 @@ import {
   type EngineRenderOutput,
   type PreparedRender,
   type StepOutput,
-} from './prepared.js';
+} from './engine-contract.js';
 
 const WAIT_POLL_MS = 100;
 

@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import { dirname } from 'node:path';
 import { RenderError } from '../api/errors.js';
 import type { EvalResult, RenderArtifact } from '../api/types.js';
-import type { EngineRenderOutput } from '../engines/prepared.js';
+import type { EngineRenderOutput } from '../engines/engine-contract.js';
 import type { Validated } from './validate.js';
 
 /** Fail before the browser starts when an output cannot be written (exit 1): creating the

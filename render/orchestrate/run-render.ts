@@ -3,7 +3,7 @@
 // steps, write the outputs the caller named — and always close the server.
 import { RenderError } from '../api/errors.js';
 import type { RenderEngineName, RenderResult, RenderSpec } from '../api/types.js';
-import { EngineFailure, type EngineRenderOutput, type PreparedRender } from '../engines/prepared.js';
+import { EngineFailure, type EngineRenderOutput, type PreparedRender } from '../engines/engine-contract.js';
 import { checkOutputsWritable, writeOutputs } from './outputs.js';
 import { broadRootWarning, startLoopbackServer } from './server.js';
 import { validate } from './validate.js';

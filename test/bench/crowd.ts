@@ -19,12 +19,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixtureServer } from '../helpers/fixture-server.js';
 import { BIN } from '../helpers/cli.js';
-import { findChromium } from '../../driver/chromium-find.js';
+import { findChromium } from '../../driver/browser/chromium-find.js';
 import { lockHolder } from '../../driver/sessions/lock.js';
 import { sessionPaths, slugFor } from '../../driver/sessions/key.js';
-import { hostLockTarget } from '../../driver/host/address.js';
-import { treePssKb, treeRssKb } from '../../driver/host/proc-rss.js';
-import { renderHostPid } from '../../driver/host/control.js';
+import { hostLockTarget } from '../../driver/hosts/address.js';
+import { treePssKb, treeRssKb } from '../../driver/hosts/proc-rss.js';
+import { renderHostPid } from '../../driver/hosts/control.js';
 import { AGENT_BROWSER, agentBrowserEnv, ensureAgentBrowser } from './peers.js';
 
 const argv = process.argv.slice(2);

@@ -1,6 +1,6 @@
 // Benchmark (not part of npm test): `gstack pdf` against md-to-pdf and `gstack diagram`
 // against @mermaid-js/mermaid-cli, on the same inputs, in the same run, with the same Chromium.
-// gstack runs twice per round: served by the render host (driver/host/, the normal case after
+// gstack runs twice per round: served by the render host (driver/hosts/, the normal case after
 // a user's first render: a pooled browser, a fresh context per render) and with GSTACK_NO_HOST=1
 // (every call in its own process). For PDFs it also prints each tool's page count and file size
 // side by side.
@@ -18,8 +18,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromiumArgs, findChromium } from '../../driver/chromium-find.js';
-import { hostAddress, hostLockTarget, openRuntimeDir } from '../../driver/host/address.js';
+import { chromiumArgs, findChromium } from '../../driver/browser/chromium-find.js';
+import { hostAddress, hostLockTarget, openRuntimeDir } from '../../driver/hosts/address.js';
 import { lockHolder } from '../../driver/sessions/lock.js';
 import { pdfInfo } from '../helpers/inspect.js';
 

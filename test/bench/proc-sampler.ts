@@ -1,6 +1,6 @@
 // Peak memory of a process tree (the CLI and the browser it starts), sampled every few ms with
-// the same reader `sessions list` uses (driver/host/proc-rss.ts).
-import { treeRssKb } from '../../driver/host/proc-rss.js';
+// the same reader `sessions list` uses (driver/hosts/proc-rss.ts).
+import { treeRssKb } from '../../driver/hosts/proc-rss.js';
 
 export { treeRssKb };
 

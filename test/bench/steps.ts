@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { launchPersistent } from '../../driver/engines/chromium.js';
-import { newSnapshotState, secretValues, takeSnapshot } from '../../driver/snapshot.js';
-import { DEFAULT_VIEWPORT } from '../../driver/page.js';
+import { newSnapshotState, secretValues, takeSnapshot } from '../../driver/runtime/snapshot.js';
+import { DEFAULT_VIEWPORT } from '../../driver/runtime/tabs.js';
 import { rowsPage } from './rows-page.js';
-import { fastScreenshot } from '../../driver/screenshot.js';
+import { fastScreenshot } from '../../driver/runtime/screenshot.js';
 import { PNG } from 'pngjs';
 
 const argv = process.argv.slice(2);
@@ -61,7 +61,7 @@ async function main() {
       console.log(`${rows} rows (${nodes} DOM nodes): ${Object.entries(t).map(([k, xs]) => `${k} ${Math.round(median(xs))} ms`).join(', ')}`);
     }
     // Screenshots of the shop-sized page: Playwright's against the fast path of
-    // driver/screenshot.ts (one CDP capture encoded for speed), also with a field focused (its
+    // driver/runtime/screenshot.ts (one CDP capture encoded for speed), also with a field focused (its
     // caret hidden); the same pixels?
     await pg.goto(`${base}?rows=15`);
     const s: Record<string, number[]> = {};

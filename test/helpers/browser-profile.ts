@@ -3,14 +3,14 @@
 // set; plus Chromium's cookie encryption, to turn its database into the variants this machine's
 // Chromium does not write itself (keyring `v11`, macOS Keychain keys). The encryption is
 // written here from Chromium's scheme (AES-128-CBC, PBKDF2-SHA1 "saltysalt", IV of spaces,
-// SHA-256 of the host first from schema 24), independently of driver/sessions/browser-keys.ts.
+// SHA-256 of the host first from schema 24), independently of driver/profiles/browser-keys.ts.
 import { createCipheriv, createHash, pbkdf2Sync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import initSqlJs from 'sql.js';
-import { findChromium } from '../../driver/chromium-find.js';
+import { findChromium } from '../../driver/browser/chromium-find.js';
 
 /** Opens a real (full) Chromium on `userDataDir` with the basic password store (so its cookie
  * values are `v10`), loads each URL, closes it in order. */

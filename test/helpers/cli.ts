@@ -75,7 +75,7 @@ export interface CliRun {
 /** A test file's own places: what GSTACK_HOME and XDG_RUNTIME_DIR name in its process. */
 export interface IsolatedEnv {
   GSTACK_HOME: string;
-  /** 0700, as a real per-user runtime directory is (driver/host/address.ts refuses others). */
+  /** 0700, as a real per-user runtime directory is (driver/hosts/address.ts refuses others). */
   XDG_RUNTIME_DIR: string;
 }
 

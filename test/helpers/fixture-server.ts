@@ -70,8 +70,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         }
         case '/slow': {
           const ms = Number(u.searchParams.get('ms') ?? '5000');
+          // `?cookie=NAME`: the late answer also sets a cookie (a reply that lands after its call).
+          const late = u.searchParams.get('cookie');
           setTimeout(() => {
-            res.writeHead(200, { 'content-type': 'text/html' });
+            res.writeHead(200, { 'content-type': 'text/html', ...(late ? { 'set-cookie': `${late.replace(/[^\w-]/g, '')}=1; Path=/; Max-Age=86400` } : {}) });
             res.end('<title>slow</title>slow');
           }, ms);
           return;

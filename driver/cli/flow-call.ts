@@ -1,0 +1,131 @@
+// Shared by the commands that run a flow script (run, cookbook, flows): reading the script and
+// mapping CLI flags onto runScript options.
+import type { SharedFlags } from '../catalog.gen.js';
+import type { CallTarget } from '../runner/call-target.js';
+import { MAX_SCRIPT_BYTES } from '../hosts/wire.js';
+import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { resolve } from 'node:path';
+import { millisecondsProblem, UsageError } from '../errors.js';
+import type { RunOptions, RunResult } from '../runner/run-script.js';
+import type { CliIo } from './process-io.js';
+import { jsonText } from '../runtime/output.js';
+
+/** The largest script file `-f` reads (a flow script is a few KB; 4 MiB is far past any). */
+export { MAX_SCRIPT_BYTES };
+
+/**
+ * `-f FILE`, read before the call's deadline starts, so it must never block: opened without
+ * waiting (O_NONBLOCK: a FIFO with no writer would hang a plain open), checked to be a regular
+ * file on the open handle (a FIFO, socket, device or directory is a usage error), and read up
+ * to MAX_SCRIPT_BYTES.
+ */
+async function readScriptFile(file: string, cwd: string): Promise<string> {
+  const why = (err: unknown) => new UsageError(`Cannot read script file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Check the path.`);
+  const handle = await open(resolve(cwd, file), constants.O_RDONLY | constants.O_NONBLOCK).catch((err) => {
+    throw (err as NodeJS.ErrnoException).code === 'EISDIR' ? new UsageError(`Script file ${file} is a directory: give the path of a .js file.`) : why(err);
+  });
+  try {
+    const st = await handle.stat();
+    if (st.isDirectory()) throw new UsageError(`Script file ${file} is a directory: give the path of a .js file.`);
+    if (!st.isFile()) {
+      throw new UsageError(`Script file ${file} is not a regular file (a pipe, socket or device): give a file, or pipe the script in with \`gstack run - < ${file}\`.`);
+    }
+    if (st.size > MAX_SCRIPT_BYTES) throw new UsageError(`Script file ${file} is ${st.size} bytes; a flow script may have at most ${MAX_SCRIPT_BYTES}. Split the flow into several calls.`);
+    const buf = Buffer.alloc(Math.min(st.size, MAX_SCRIPT_BYTES) + 1);
+    let n = 0;
+    for (let r; n < buf.length && (r = await handle.read(buf, n, buf.length - n, n)).bytesRead > 0; ) n += r.bytesRead;
+    if (n > MAX_SCRIPT_BYTES) throw new UsageError(`Script file ${file} grew past ${MAX_SCRIPT_BYTES} bytes while it was read.`);
+    return buf.subarray(0, n).toString('utf8');
+  } catch (err) {
+    throw err instanceof UsageError ? err : why(err);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** A script from stdin: at most MAX_SCRIPT_BYTES, as `-f` (an endless `yes |` grew the client
+ * without bound before). */
+async function readStdinScript(io: CliIo, timeoutMs: number): Promise<string> {
+  // A pipe that never closes would hold the call before its deadline is armed: reading stdin
+  // is bounded by --timeout too (docs/SECURITY.md, "bad input is a usage error, never a hang").
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UsageError(`The script on stdin did not end within --timeout (${timeoutMs} ms): the pipe was never closed. Close it after the script (e.g. \`gstack run - <<'EOF'\` … \`EOF\`), or pass the script with -f FILE.`)), timeoutMs);
+    timer.unref?.();
+  });
+  const text = await Promise.race([io.readStdin(MAX_SCRIPT_BYTES), late]).finally(() => clearTimeout(timer));
+  if (Buffer.byteLength(text) > MAX_SCRIPT_BYTES) throw new UsageError(`The script on stdin is over ${MAX_SCRIPT_BYTES} bytes; a flow script may have at most that. Split the flow into several calls.`);
+  return text;
+}
+
+export async function readScriptSource(script: string | undefined, file: string | undefined, io: CliIo, timeoutMs: number): Promise<string> {
+  if (file !== undefined && script !== undefined) throw new UsageError('Give the script either as an argument or with -f FILE, not both.');
+  if (file !== undefined) {
+    if (file === '-') return readStdinScript(io, timeoutMs);
+    return readScriptFile(file, io.cwd);
+  }
+  if (script === '-') return readStdinScript(io, timeoutMs);
+  if (script === undefined || !script.trim()) {
+    throw new UsageError("No script given. Usage: gstack run '<script>' | gstack run -f flow.js | echo '<script>' | gstack run -");
+  }
+  return script;
+}
+
+/** The options of runScript from the flags every script-running command shares (their names,
+ * types and defaults are the catalog's: catalog.gen.ts). */
+function runFlagsToOptions(flags: SharedFlags): RunOptions {
+  for (const [name, v] of [['timeout', flags.timeout], ['lock-timeout', flags.lockTimeout]] as const) {
+    const problem = millisecondsProblem(name, v);
+    if (problem) throw new UsageError(problem);
+  }
+  if (!Number.isSafeInteger(flags.maxOutput) || flags.maxOutput <= 0) throw new UsageError(`--max-output must be a whole number of bytes above 0 (got ${String(flags.maxOutput)}).`);
+  return {
+    engine: flags.engine,
+    session: flags.session,
+    profile: flags.profile,
+    ephemeral: flags.ephemeral,
+    timeoutMs: flags.timeout,
+    lockTimeoutMs: flags.lockTimeout,
+    maxOutput: flags.maxOutput,
+    out: flags.out,
+    connect: flags.connect,
+    cdp: flags.cdp,
+    headed: flags.headed,
+    allowFileUrls: flags.allowFileUrls,
+    inputs: flags.in.length ? flags.in : undefined,
+    evidence: flags.evidence,
+  };
+}
+
+/** One script run with the invocation's shared flags, on the call's target (its session,
+ * profile, engine: driver/call-target.ts); `print`: stream its lines to stdout (or print its
+ * --json object) as `gstack run` does, else only return the result (`flows check`). Lines go
+ * to stdout (or one JSON object with --json), notices to stderr; the IO's abort signal
+ * (SIGINT/SIGTERM, or a host's client going away) stops the call. */
+export async function runFlowScript(
+  script: string,
+  flags: SharedFlags,
+  target: CallTarget,
+  io: CliIo,
+  opts: { params?: Record<string, unknown>; print: boolean },
+): Promise<RunResult> {
+  const { runScript } = await import('../runner/run-script.js');
+  const json = flags.json;
+  const print = opts.print;
+  const result = await runScript(script, {
+    ...runFlagsToOptions(flags),
+    target,
+    env: io.env,
+    cwd: io.cwd,
+    signal: io.signal,
+    callerPid: io.callerPid,
+    sessionHost: io.sessionHost,
+    armDeadline: io.armDeadline,
+    params: opts.params,
+    onLine: json || !print ? undefined : (line) => io.out(line + '\n'),
+    onNotice: (line) => io.err(line + '\n'),
+  });
+  if (json && print) io.out(jsonText(result) + '\n');
+  return result;
+}

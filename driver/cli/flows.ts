@@ -1,0 +1,235 @@
+// `gstack flows save|run|list|show|check` (docs/ARCHITECTURE.md, "Saved flows"): the command's
+// logic, with the CLI's parsing done (bin/commands/flows.ts) and the running of a script handed
+// in (`FlowRunner`: the same path, flags and output as `gstack run`). Owns what each action does
+// and prints; the header format, the parameters, the expectations and the storage are their
+// own modules next to this one.
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../catalog.js';
+import { CommandError } from '../command-errors.js';
+import type { RunResult } from '../runner/run-script.js';
+import { compareEvidence, evidenceOf, type Drift } from '../flows/expect.js';
+import { FlowHeaderError, formatHeader, parseFlowFile, type FlowHeader } from '../flows/header.js';
+import { declareParams, describeParam, givenParams, resolveFlowParams, savedParams } from '../flows/params.js';
+import { checkFlowName, displayPath, findFlow, flowDirs, listFlowLocations, readHistory, recordRun, writeFlow, type FlowDirs, type FlowLocation } from '../flows/store.js';
+import { jsonText } from '../runtime/output.js';
+
+/** Runs a script the way `gstack run` does with this invocation's shared flags. `print`: its
+ * lines stream to stdout (or its --json object is printed) as `gstack run` prints them. */
+export type FlowRunner = (script: string, params: Record<string, unknown>, print: boolean) => Promise<RunResult>;
+
+export interface FlowsArgs {
+  action: 'save' | 'run' | 'list' | 'show' | 'check';
+  /** The positionals after the action. */
+  args: string[];
+  /** save: the script, already read (argument, -f FILE or stdin). */
+  source?: string;
+  describe?: string;
+  param: string[];
+  required: string[];
+  global: boolean;
+  force: boolean;
+  json: boolean;
+}
+
+export interface FlowsIo {
+  out(line: string): void;
+  err(line: string): void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Lines of a failed run that `flows check` shows under its DRIFT line. */
+const FAILURE_LINES = 40;
+
+let version: string | undefined;
+function gstackVersion(): string {
+  version ??= (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  return version;
+}
+
+/** A flow file's header, or FLOW_INVALID naming the file. */
+function parseAt(source: string, file: string): ReturnType<typeof parseFlowFile> {
+  try {
+    return parseFlowFile(source);
+  } catch (err) {
+    if (err instanceof FlowHeaderError) {
+      throw new CommandError('flows', 'FLOW_INVALID', `${file}: ${err.message}. Fix the header by hand, or save the flow again with \`gstack flows save NAME -f ${file} --force\`.`);
+    }
+    throw err;
+  }
+}
+
+async function load(loc: FlowLocation): Promise<{ source: string; header?: FlowHeader }> {
+  const source = await readFile(loc.file, 'utf8');
+  return { source, header: parseAt(source, loc.file).header };
+}
+
+export async function runFlowsCommand(a: FlowsArgs, io: FlowsIo, run: FlowRunner): Promise<number> {
+  const dirs = flowDirs(io.cwd, io.env);
+  switch (a.action) {
+    case 'save':
+      return save(a, io, dirs, run);
+    case 'run':
+      return runOne(a, io, dirs, run);
+    case 'list':
+      return list(a, io, dirs);
+    case 'show': {
+      const loc = await findFlow(checkFlowName(a.args[0]), dirs);
+      io.out(await readFile(loc.file, 'utf8'));
+      return 0;
+    }
+    case 'check':
+      return check(a, io, dirs, run);
+  }
+}
+
+async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner): Promise<number> {
+  const name = checkFlowName(a.args[0]);
+  const dir = a.global ? dirs.global : dirs.project;
+  if (!dir) {
+    throw new CommandError('flows', 'NO_REPOSITORY', `${io.cwd} is in no git repository, so there is no project to keep the flow in. Run from inside the repository, or pass --global to keep it in ${dirs.global}.`);
+  }
+  const file = join(dir, `${name}.js`);
+  // Saving a saved flow again (after an edit) keeps its parameters and description unless
+  // new ones are given; its old header is replaced.
+  const { header: previous, script } = parseAt(a.source ?? '', 'the script');
+  const declared = a.param.length || a.required.length || !previous
+    ? declareParams(a.param, a.required)
+    : { params: previous.params, required: previous.required, values: savedParams(previous) };
+  if (!a.force && (await readFile(file).then(() => true, () => false))) {
+    throw new CommandError('flows', 'FLOW_EXISTS', `A flow "${name}" is already saved at ${file}. Pick another name, or pass --force to replace it.`);
+  }
+
+  const result = await run(script, declared.values, !a.json);
+  if (result.exitCode !== 0) {
+    if (a.json) io.out(jsonText({ ...result, saved: null }));
+    const why = `Not saved: the flow did not pass (exit ${result.exitCode}). Fix the script until \`gstack run -f\` passes, then save it.`;
+    if (result.exitCode === 1) throw new CommandError('flows', 'FLOW_NOT_SAVED', why);
+    io.err(why);
+    return result.exitCode;
+  }
+  const header: FlowHeader = {
+    name,
+    description: a.describe ?? previous?.description ?? '',
+    params: declared.params,
+    required: declared.required,
+    created: new Date().toISOString(),
+    gstack: gstackVersion(),
+    engine: result.engine ?? 'unknown',
+    expect: evidenceOf(result.lines, result.pwd),
+  };
+  const shown = a.global ? file : displayPath(file, join(dir, '..', '..'));
+  await writeFlow(file, formatHeader(header, shown) + script.replace(/\n*$/, '\n'), a.force);
+  await recordRun(file, io.env, result);
+  const saved = { name, file, params: Object.keys(header.params), expectations: header.expect.length };
+  if (a.json) io.out(jsonText({ ...result, saved }));
+  else io.out(`FLOW_SAVED name=${name} file=${file} params=${saved.params.join(',') || 'none'} expectations=${saved.expectations}`);
+  return 0;
+}
+
+async function runOne(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner): Promise<number> {
+  const loc = await findFlow(checkFlowName(a.args[0]), dirs);
+  if (a.args.length > 1) throw new CommandError('flows', 'FLOW_INVALID', `flows run takes one flow name (got ${a.args.join(' ')}); give parameters as --param name=value.`);
+  const { source, header } = await load(loc);
+  const given = givenParams(a.param);
+  // A file without a header (written by hand into .gstack/flows/) takes its parameters as given.
+  const params = header ? resolveFlowParams({ ...header, name: loc.name }, given, { coerce: true }) : given;
+  const result = await run(source, params, true);
+  await recordRun(loc.file, io.env, result);
+  return result.exitCode;
+}
+
+async function list(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs): Promise<number> {
+  const flows = [];
+  for (const loc of await listFlowLocations(dirs)) {
+    let header: FlowHeader | undefined;
+    let problem: string | undefined;
+    try {
+      header = (await load(loc)).header;
+    } catch (err) {
+      problem = (err as Error).message;
+    }
+    const history = await readHistory(loc.file, io.env);
+    flows.push({ ...loc, header, problem, history });
+  }
+  if (a.json) {
+    io.out(jsonText({ flows: flows.map((f) => ({ name: f.name, where: f.where, file: f.file, description: f.header?.description ?? '', params: f.header?.params ?? {}, required: f.header?.required ?? [], created: f.header?.created ?? null, engine: f.header?.engine ?? null, lastPass: f.history.lastPass ?? null, lastFailure: f.history.lastFailure ?? null, problem: f.problem ?? null })), project: dirs.project ?? null, global: dirs.global }));
+    return 0;
+  }
+  for (const f of flows) {
+    const description = f.problem ?? f.header?.description ?? '';
+    io.out(`FLOW ${f.name} where=${f.where} file=${f.file} lastPass=${f.history.lastPass?.at ?? 'never'} lastFailure=${f.history.lastFailure?.at ?? 'never'} description=${JSON.stringify(description)}`);
+    if (f.header) for (const p of Object.keys(f.header.params)) io.out(`  PARAM ${describeParam(f.header, p)}`);
+  }
+  io.out(`FLOWS=${flows.length} project=${dirs.project ?? 'none'} global=${dirs.global}`);
+  if (!flows.length) io.err('No saved flows here. Save one that passed: gstack flows save NAME -f flow.js --param url=URL');
+  return 0;
+}
+
+interface CheckOutcome {
+  name: string;
+  where: string;
+  file: string;
+  status: 'pass' | 'drift';
+  expectations: number;
+  engine: string | null;
+  drifts: Drift[];
+  exitCode: number;
+  error: string | null;
+  /** A failed run's last lines. */
+  lines: string[];
+}
+
+async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner): Promise<number> {
+  const targets = a.args.length ? await Promise.all(a.args.map((n) => findFlow(n, dirs))) : await listFlowLocations(dirs);
+  if (!targets.length) {
+    throw new CommandError('flows', 'FLOW_NOT_FOUND', `No saved flows to check in ${[dirs.project ?? '(no repository here)', dirs.global].join(' or ')}. Run from inside the repository, or save one with \`gstack flows save NAME -f flow.js\`.`);
+  }
+  const outcomes: CheckOutcome[] = [];
+  let worst = 0;
+  for (const loc of targets) {
+    const { source, header } = await load(loc);
+    const expect = header?.expect ?? [];
+    const params = header ? resolveFlowParams({ ...header, name: loc.name }, savedParams(header), { coerce: false }) : {};
+    const result = await run(source, params, false);
+    await recordRun(loc.file, io.env, result);
+    const failed = result.exitCode !== 0;
+    const drifts = failed ? [] : compareEvidence(expect, evidenceOf(result.lines, result.pwd));
+    const o: CheckOutcome = {
+      name: loc.name,
+      where: loc.where,
+      file: loc.file,
+      status: failed || drifts.length ? 'drift' : 'pass',
+      expectations: expect.length,
+      engine: result.engine,
+      drifts,
+      exitCode: result.exitCode,
+      error: result.error,
+      lines: failed ? result.lines.slice(-FAILURE_LINES) : [],
+    };
+    outcomes.push(o);
+    // A run that could not start (no engine 3, busy profile 4) says so with its own code.
+    worst = Math.max(worst, result.exitCode === 3 || result.exitCode === 4 ? result.exitCode : o.status === 'drift' ? 1 : 0);
+    if (!a.json) printOutcome(o, io);
+  }
+  const pass = outcomes.filter((o) => o.status === 'pass').length;
+  if (a.json) io.out(jsonText({ ok: worst === 0, flows: outcomes, pass, drift: outcomes.length - pass }));
+  else io.out(`CHECKED flows=${outcomes.length} pass=${pass} drift=${outcomes.length - pass}`);
+  return worst;
+}
+
+function printOutcome(o: CheckOutcome, io: FlowsIo): void {
+  if (o.status === 'pass') {
+    io.out(`PASS ${o.name} expectations=${o.expectations} engine=${o.engine ?? 'unknown'}`);
+    return;
+  }
+  if (o.exitCode !== 0) {
+    io.out(`DRIFT ${o.name} failed exit=${o.exitCode} error=${JSON.stringify(o.error)}`);
+    for (const l of o.lines) io.out(`  | ${l}`);
+    return;
+  }
+  io.out(`DRIFT ${o.name} changed=${o.drifts.length} expectations=${o.expectations}`);
+  for (const d of o.drifts) io.out(`  EXPECT ${d.label} before=${JSON.stringify(d.before)} after=${JSON.stringify(d.after)}${d.line !== undefined ? ` line=${d.line}` : ''}`);
+}

@@ -1,0 +1,174 @@
+// The browser a session host keeps running between calls (docs/ARCHITECTURE.md, "Hosts").
+//
+// Owns: starting the session's persistent-context Chromium, handing each call its view of it,
+// settling a call's leftovers after the call has answered (its tabs closed, its changes to the
+// context undone, a fresh blank tab made ready for the next call), and restarting the browser
+// when it must: a call whose browser environment (TZ, LANG, proxies, display, which binary,
+// --headed) differs from the running browser's, a browser that crashed or was killed, a call
+// that timed out, or one that changed the context beyond undoing. Every `open` runs under the
+// session's profile lock (driver/runner/run-script.ts takes it).
+import type { BrowserContext } from 'playwright-core';
+import { findChromium } from '../browser/chromium-find.js';
+import { launchPersistent, type OpenedContext } from '../engines/chromium.js';
+import { browserFingerprint } from '../browser/browser-env.js';
+import { clearStaleChromiumSingletons } from '../sessions/lock.js';
+import { makePrivateDir } from '../sessions/owner-only.js';
+import { DEFAULT_VIEWPORT } from '../runtime/tabs.js';
+import { trace } from '../trace.js';
+
+/** Closing a call's tabs and opening the next blank one take a few round trips. */
+const SETTLE_TIMEOUT_MS = 5_000;
+
+/** An idle session should cost little (many sessions share one machine): after this long
+ * without a call the ready blank tab is closed (its renderer process goes), and after
+ * GSTACK_BROWSER_IDLE_MS (default 2 minutes) the browser itself shuts down in order, keeping
+ * the profile; the host, which outlives it (GSTACK_HOST_IDLE_MS), starts it again for the next
+ * call. */
+export const SPARE_IDLE_MS = 15_000;
+export const DEFAULT_BROWSER_IDLE_MS = 2 * 60_000;
+
+export function browserIdleMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = Number(env.GSTACK_BROWSER_IDLE_MS);
+  return v > 0 ? v : DEFAULT_BROWSER_IDLE_MS;
+}
+
+interface Running {
+  opened: OpenedContext;
+  fingerprint: string;
+  /** The browser went away (crashed, killed): the next call starts a new one. */
+  gone: boolean;
+  /** Resolves when it goes away (an operation in flight then may never answer). */
+  disconnected: Promise<void>;
+  /** The idle host closed the ready blank tab; the next settle makes a new one. */
+  spareDropped?: boolean;
+}
+
+export class SessionBrowser {
+  private current: Running | undefined;
+  /** The previous call's clean-up; the next call waits for it. */
+  private settling: Promise<void> = Promise.resolve();
+  /** A call's clean-up not started yet: it starts once the call has answered (`settleNow`),
+   * so closing its tabs and readying the next blank one never delay the answer; at the latest
+   * when anything else needs the browser. */
+  private pendingSettle: (() => Promise<void>) | undefined;
+
+  constructor(readonly profileDir: string) {}
+
+  get browserPid(): number | undefined {
+    return this.current && !this.current.gone ? this.current.opened.browserPid : undefined;
+  }
+
+  /** This call's view of the session's browser, started (or restarted) for the call's
+   * environment. Called with the session's profile lock held. */
+  async open(env: NodeJS.ProcessEnv, headed: boolean): Promise<OpenedContext> {
+    this.settleNow();
+    await this.settling;
+    const exe = findChromium(env, { headed }); // NoChromiumError (exit 3) before anything changes
+    const fingerprint = browserFingerprint(exe.path, headed, env);
+    if (this.current && (this.current.gone || this.current.fingerprint !== fingerprint)) {
+      trace(this.current.gone ? 'session browser gone: starting a new one' : "call's browser environment differs: restarting the browser");
+      await this.stop(this.current, 3_000);
+    }
+    if (!this.current) {
+      // No browser of ours runs on the profile now (we hold its lock): whatever a killed one
+      // left behind (Singleton* entries, an orphan still shutting down) is stale.
+      for (const w of await makePrivateDir(this.profileDir)) trace(w);
+      await clearStaleChromiumSingletons(this.profileDir);
+      const opened = await launchPersistent(this.profileDir, headed, env, { ownGroup: false });
+      let onGone: () => void = () => undefined;
+      const running: Running = { opened, fingerprint, gone: false, disconnected: new Promise<void>((r) => (onGone = r)) };
+      opened.context.browser()?.on('disconnected', () => {
+        running.gone = true;
+        onGone();
+      });
+      this.current = running;
+    }
+    const running = this.current;
+    return {
+      context: running.opened.context,
+      browserPid: running.opened.browserPid,
+      gone: running.opened.gone,
+      close: async () => undefined,
+      // A timed-out call: the page may be wedged; the browser is shut down (in order, briefly)
+      // and the next call starts a new one. Bound to this browser: a late kill never reaches
+      // the next call's.
+      kill: () => this.stop(running, 1_000),
+      release: (cleanUp, restart) => {
+        this.settleNow(); // an earlier one not started (no answer came between): first
+        this.pendingSettle = () => this.settle(running, cleanUp, restart);
+      },
+    };
+  }
+
+  /** Starts the released call's clean-up (the host calls this once the call has answered). */
+  settleNow(): void {
+    const start = this.pendingSettle;
+    if (!start) return;
+    this.pendingSettle = undefined;
+    const before = this.settling;
+    this.settling = before.then(start);
+  }
+
+  /** After a call has answered: its tabs and changes are undone and a blank tab at the default
+   * viewport is made ready, so the next call's openTab costs nothing. A browser that does not
+   * settle in time (it died or hangs mid-way) is replaced: the next call never waits on it. */
+  private async settle(running: Running, cleanUp: () => Promise<void>, restart: boolean): Promise<void> {
+    running.spareDropped = false;
+    const done = cleanUp(); // stops watching the context for new pages at once
+    const work = restart || running.gone ? done : Promise.all([done, prepareSpare(running.opened.context)]);
+    let timer: NodeJS.Timeout | undefined;
+    const settled = await Promise.race([
+      work.then(() => true, () => false),
+      running.disconnected.then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), SETTLE_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
+    if (!settled) running.gone = true;
+    if (restart || running.gone) await this.stop(running, settled ? 3_000 : 500);
+    trace('previous call settled');
+  }
+
+  private async stop(running: Running, graceMs: number): Promise<void> {
+    if (this.current === running) this.current = undefined;
+    await running.opened.close(graceMs).catch(() => undefined);
+  }
+
+  /**
+   * Sheds what an idle session does not need, by how long it has been idle (no call running:
+   * the host calls this only between calls). The work is queued behind any settling, and the
+   * next call's `open` waits for it, so a call never meets a half-closed browser.
+   */
+  shed(idleMs: number, browserIdle: number): void {
+    this.settleNow();
+    const running = this.current;
+    if (!running || running.gone) return;
+    if (idleMs >= browserIdle) {
+      trace('session idle: closing its browser (the profile stays)');
+      this.settling = this.settling.then(() => this.stop(running, 5_000));
+    } else if (idleMs >= SPARE_IDLE_MS && !running.spareDropped) {
+      running.spareDropped = true;
+      this.settling = this.settling.then(() => dropSpare(running.opened.context));
+    }
+  }
+
+  /** The host is going away: the browser shuts down in order (cookies flushed to the profile). */
+  async shutdown(): Promise<void> {
+    this.settleNow();
+    await this.settling.catch(() => undefined);
+    if (this.current) await this.stop(this.current, 5_000);
+  }
+}
+
+/** Closes the blank tabs kept ready for the next call (each holds a renderer process). */
+async function dropSpare(context: BrowserContext): Promise<void> {
+  await Promise.all(context.pages().filter((p) => p.url() === 'about:blank').map((p) => p.close().catch(() => undefined)));
+}
+
+async function prepareSpare(context: BrowserContext): Promise<void> {
+  try {
+    const page = await context.newPage();
+    await page.setViewportSize(DEFAULT_VIEWPORT);
+  } catch {
+    /* the browser is going away: the next call restarts it */
+  }
+}

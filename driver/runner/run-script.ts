@@ -1,0 +1,354 @@
+// runScript(): one call (docs/ARCHITECTURE.md, "One call") — resolve the session, pick the
+// engine, hold the profile lock, run the script with every line through the egress filter,
+// and compute the truthful exit code. The CLI (`gstack run`) is a thin layer over this; in a
+// session host (driver/hosts/) it runs on the host's kept browser instead of launching one.
+import { cp, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { OutputFilter, SENTINEL, oneLine } from '../runtime/output.js';
+import { exitCodeOf } from '../errors.js';
+import { boundEvidence, evidenceLines, type TabEvidence } from '../runtime/evidence.js';
+import { makePrivateDir } from '../sessions/owner-only.js';
+import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from '../sessions/lock.js';
+import { touchSession } from '../sessions/registry.js';
+import { maybeHousekeep } from '../profiles/daily-sweep.js';
+import { AsideUnavailableError, fallbackNoteToPrint, selectEngine, type EngineSelection } from '../engines/select.js';
+import { resolveCallTarget, type CallTarget } from './call-target.js';
+import { runOnChromium } from '../engines/chromium.js';
+import { stopSessionHost } from '../hosts/control.js';
+// Loaded only by the calls that use them: Aside's adapter and the remote-browser connector.
+import { trace } from '../trace.js';
+import { asidePreamble, checkInputs, copyInputs, type InputFile } from '../runtime/inputs.js';
+import { gstackHome, sessionPaths, type SessionKey } from '../sessions/key.js';
+import type { EngineName, EngineRunOutcome } from '../engines/types.js';
+import type { EngineChoice } from '../engines/select.js';
+import type { OpenedContext } from '../engines/chromium.js';
+import type { DeadlineHandle } from '../hosts/wire.js';
+import { FLAG_DEFAULTS, type ExitCode } from '../catalog.gen.js';
+import { runResult, type RunResult, type RunSessionInfo } from '../runtime/run-result.js';
+
+/** What a session host lends a call: the browser it keeps on its session's profile. */
+export interface SessionHostBinding {
+  profileDir: string;
+  /** The call's view of the browser, started or restarted for the call's environment. */
+  open(env: NodeJS.ProcessEnv, headed: boolean): Promise<OpenedContext>;
+  /** The session key of the call (for `gstack sessions list`). */
+  noteKey?(key: string): void;
+}
+
+export interface RunOptions {
+  /** Where the call runs, decided once (driver/call-target.ts): its session key, profile and
+   * engine. A session host's call comes with the one its client resolved; without it the call
+   * resolves its own from engine/session/profile/ephemeral/connect/cdp. */
+  target?: CallTarget;
+  engine?: EngineChoice;
+  session?: string;
+  profile?: string;
+  ephemeral?: boolean;
+  timeoutMs?: number;
+  lockTimeoutMs?: number;
+  /** Cap on evidence bytes (default 200 000). */
+  maxOutput?: number;
+  /** Copy the call's artifacts here and report them. */
+  out?: string;
+  connect?: string;
+  cdp?: string;
+  headed?: boolean;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Each accepted output line as it happens (the CLI streams these to stdout). */
+  onLine?: (line: string) => void;
+  /** Diagnostics for a person (the CLI writes these to stderr): fallback, lock waits. */
+  onNotice?: (line: string) => void;
+  signal?: AbortSignal;
+  /** The process this call runs for when another one runs it (a host's client): the session
+   * lock names it as the holder. */
+  callerPid?: number;
+  /** Set in a session host: the call runs on the host's browser. */
+  sessionHost?: SessionHostBinding;
+  /** Whoever keeps the deadline outside this event loop (the host's client, or the in-process
+   * watchdog thread); told when the script starts. */
+  armDeadline?(ms: number, message: string): DeadlineHandle;
+  /** `file:` URLs may be opened (--allow-file-urls). */
+  allowFileUrls?: boolean;
+  /** The user's files to copy into pwd before the script starts (`--in`), relative to cwd. */
+  inputs?: string[];
+  /** The script's `params` global (`gstack flows run`, `gstack run --params`); `{}` when absent. */
+  params?: Readonly<Record<string, unknown>>;
+  /** A failed call prints each open tab's evidence before its `[error]` line (default true;
+   * `--no-evidence`). */
+  evidence?: boolean;
+}
+
+export type { RunResult } from '../runtime/run-result.js';
+
+// The flags' defaults, from the catalog (a library caller that leaves an option out gets the
+// same as the CLI).
+export const DEFAULT_TIMEOUT_MS = FLAG_DEFAULTS.shared.timeout;
+export const DEFAULT_LOCK_TIMEOUT_MS = FLAG_DEFAULTS.shared['lock-timeout'];
+export const DEFAULT_MAX_OUTPUT = FLAG_DEFAULTS.shared['max-output'];
+
+function callId(): string {
+  const d = new Date();
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}-${randomBytes(3).toString('hex')}`;
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string) => {
+    for (const e of await readdir(d, { withFileTypes: true }).catch(() => [])) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (e.isFile()) out.push(p);
+    }
+  };
+  await walk(dir);
+  return out.sort();
+}
+
+/** Copies the call's files into `--out DIR` by their names under pwd. Names may come from the
+ * page (a download's, a list the page printed): a name with a hidden segment (`.git/hooks/…`,
+ * `.envrc`, `.npmrc`) is never copied out, since a tool in DIR would act on it; it stays in pwd
+ * and the notice says so (docs/SECURITY.md). */
+/** Whether writing `rel` under `root` touches no symbolic link: each existing folder on the way
+ * and the file itself, if it exists, are real entries. */
+async function staysInside(root: string, rel: string): Promise<boolean> {
+  const parts = rel.split(/[\\/]/).filter(Boolean);
+  let at = root;
+  for (const part of parts) {
+    at = join(at, part);
+    const st = await lstat(at).catch(() => undefined);
+    if (!st) return true; // from here on it is created by the copy, as a real folder or file
+    if (st.isSymbolicLink()) return false;
+  }
+  return true;
+}
+
+async function copyArtifacts(from: string, to: string, skip: Set<string>, notice: (line: string) => void): Promise<string[]> {
+  const files = (await listFiles(from)).filter((f) => !skip.has(f));
+  await mkdir(to, { recursive: true });
+  const copied: string[] = [];
+  for (const f of files) {
+    const rel = relative(from, f);
+    if (rel.split(/[\\/]/).some((seg) => seg.startsWith('.'))) {
+      notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (a hidden name); it stays in ${from}`);
+      continue;
+    }
+    const dest = join(to, rel);
+    // DIR may already hold links (a project folder): a page-chosen sub-path must not lead
+    // through one to elsewhere. Every folder on the way is a real one inside DIR.
+    if (!(await staysInside(to, rel))) {
+      notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (a link in ${to} leads elsewhere on its way); it stays in ${from}`);
+      continue;
+    }
+    await cp(f, dest, { force: true });
+    copied.push(dest);
+  }
+  return copied;
+}
+
+export async function runScript(script: string, options: RunOptions = {}): Promise<RunResult> {
+  const started = Date.now();
+  const env = options.env ?? process.env;
+  const notice = options.onNotice ?? (() => undefined);
+  const filter = new OutputFilter({ maxBytes: options.maxOutput ?? DEFAULT_MAX_OUTPUT, emit: (l) => options.onLine?.(l) });
+  const cwd = options.cwd ?? process.cwd();
+  const target: CallTarget =
+    options.target ??
+    resolveCallTarget(
+      { engine: options.engine ?? 'auto', session: options.session, profile: options.profile, ephemeral: !!options.ephemeral, connect: options.connect, cdp: options.cdp },
+      env,
+      cwd,
+      { hosts: false },
+    );
+  const key: SessionKey = target.key;
+  const paths = sessionPaths(key.slug, env);
+  const session: RunSessionInfo = { key: key.key, source: key.source, slug: key.slug, profile: null, ephemeral: target.ephemeral };
+  let engine: EngineName | null = null;
+  let pwd: string | null = null;
+  let artifacts: string[] = [];
+  const cleanups: Array<() => Promise<unknown>> = [];
+  let deadline: DeadlineHandle | undefined;
+  let evidence: TabEvidence[] | null = null;
+  /** Files an evidence block already named with an ARTIFACT line. */
+  const named = new Set<string>();
+
+  const finish = async (exitCode: RunResult['exitCode'], error: string | null): Promise<RunResult> => {
+    deadline?.done();
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    trace('lock released');
+    // ARTIFACT lines come before the sentinel, which stays the last line of a success.
+    filter.finish(error ?? undefined, options.out ? artifacts.filter((a) => !named.has(a)).map((a) => `ARTIFACT ${a}`) : []);
+    const durationMs = Date.now() - started;
+    // Sessions (issue 4): the at-most-daily sweep of idle sessions, after the lock is released.
+    // One stat on most calls; never throws.
+    if (pwd) await maybeHousekeep({ env });
+    trace('result ready');
+    return runResult({ exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : oneLine(error), durationMs, pwd, evidence });
+  };
+
+  if (typeof script !== 'string' || !script.trim()) {
+    return finish(2, 'No script given. Pass it as an argument, with -f FILE, or on stdin with `-`.');
+  }
+  if (options.connect && options.cdp) return finish(2, 'Use either --connect or --cdp, not both.');
+  const remote = !!(options.connect || options.cdp);
+  if (remote && options.engine === 'aside') return finish(2, '--connect/--cdp run on a remote Chromium; they cannot be combined with --engine aside.');
+
+  // A session host runs only calls its client resolved onto its profile (driver/host/host.ts
+  // checks that at its edge): the host's browser is the call's.
+  const host = options.sessionHost;
+
+  try {
+    trace('runScript start');
+    // --in: checked before anything starts, so a bad path costs no browser (exit 2).
+    const inputs: InputFile[] = options.inputs?.length ? await checkInputs(options.inputs, options.cwd ?? process.cwd()) : [];
+    const inputPaths = new Set<string>();
+    // 1. Engine: the target's decision (remote browsers are Chromium by definition), or Aside's
+    // probe when only the probe can decide (auto with an `aside` command).
+    let sel: EngineSelection;
+    if (target.engine === 'probe') {
+      sel = await selectEngine({ engine: options.engine ?? 'auto', env });
+    } else {
+      if (target.engine.engine === null) throw new AsideUnavailableError(target.engine.probe);
+      const { why: _why, ...decided } = target.engine;
+      sel = decided;
+    }
+    engine = sel.engine;
+    if (!remote) {
+      const note = fallbackNoteToPrint(sel, gstackHome(env));
+      if (note) notice(note);
+    }
+
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const wantEvidence = options.evidence !== false;
+    const failsAnyway = () => !filter.sawSentinel;
+    let outcome: EngineRunOutcome;
+    if (engine === 'aside') {
+      const { runOnAside } = await import('../engines/aside.js');
+      // --in: Aside's pwd exists only once the script runs, so the files go in with the script.
+      const withInputs = inputs.length ? (await asidePreamble(inputs)) + script : script;
+      outcome = await runOnAside({ script: withInputs, pwd: '', timeoutMs, onLine: (l) => filter.write(l), signal: options.signal, env, params: options.params, evidence: wantEvidence, failsAnyway });
+    } else {
+      // 2. Profile and artifact dir; the lock serializes calls on one profile.
+      let profileDir: string;
+      if (target.ephemeral) {
+        profileDir = mkdtempSync(join(env.TMPDIR || tmpdir(), 'gstack-ephemeral-'));
+        cleanups.push(() => rm(profileDir, { recursive: true, force: true }));
+      } else {
+        // A remote call's lock and state live under the session dir; it has no profile.
+        profileDir = target.profileDir ?? paths.profileDir;
+      }
+      session.profile = remote ? null : profileDir;
+      pwd = join(paths.artifactsDir, callId());
+      // Owner-only, like the profiles: artifacts are screenshots of logged-in pages.
+      await mkdir(pwd, { recursive: true, mode: 0o700 });
+      // The inputs are the user's, not the script's: listed as INPUT=, never as artifacts.
+      for (const name of await copyInputs(inputs, pwd)) {
+        inputPaths.add(join(pwd, name));
+        filter.write(`INPUT=${name}`);
+      }
+
+      // Remote sessions lock their storageState file's session dir instead of a profile.
+      const lockTarget = remote ? paths.sessionDir : profileDir;
+      const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+      const lock = await acquireProfileLock(lockTarget, {
+        timeoutMs: lockTimeoutMs,
+        key: key.key,
+        signal: options.signal,
+        callerPid: options.callerPid,
+        onWait: (h) => notice(`gstack: waiting for session profile (held by ${describeHolder(h)}; --lock-timeout ${lockTimeoutMs} ms)`),
+      });
+      cleanups.push(() => lock.release());
+      trace('profile lock held');
+      if (host) {
+        host.noteKey?.(key.key);
+      } else if (!remote) {
+        // Owner-only, from GSTACK_HOME down (with --password-store=basic the file modes are the
+        // cookies' only protection); what cannot be tightened is said once on stderr.
+        for (const w of await makePrivateDir(profileDir, { top: paths.home })) notice(`gstack: ${w}`);
+        // A session host may keep this profile's browser running: stop it (we hold the lock,
+        // so it is idle), then clear what a killed browser left.
+        await stopSessionHost(profileDir);
+        await clearStaleChromiumSingletons(profileDir);
+      }
+      if (!options.ephemeral || remote) await touchSession(paths, key.key, remote ? 'remote' : 'local');
+
+      deadline = options.armDeadline?.(
+        timeoutMs,
+        `The script did not finish within ${timeoutMs} ms (--timeout) and did not give control back (a loop that never awaits?); its browser was stopped. Make every loop await a page action or sleep(ms), or raise --timeout.`,
+      );
+      const openContext = host
+        ? () => host.open(env, !!options.headed)
+        : remote
+        ? async () => {
+            const { openRemoteContext } = await import('../engines/remote.js');
+            const rc = await openRemoteContext({
+              connect: options.connect,
+              cdp: options.cdp,
+              storageStatePath: paths.storageStatePath,
+              timeoutMs: Math.min(timeoutMs, 30_000),
+              onWarning: notice,
+            });
+            return { context: rc.context, close: () => rc.close(), kill: () => rc.close() };
+          }
+        : undefined;
+      outcome = await runOnChromium({
+        script,
+        pwd,
+        timeoutMs,
+        onLine: (l, o) => filter.write(l, o),
+        signal: options.signal,
+        profileDir,
+        headed: options.headed,
+        openContext,
+        env,
+        deadline,
+        allowFileUrls: options.allowFileUrls,
+        params: options.params,
+        evidence: wantEvidence,
+        failsAnyway,
+      });
+    }
+
+    trace('engine finished (browser closed)');
+    // 3. Artifacts: copied out with --out (also after a failure: the evidence matters most then).
+    const artifactDir = outcome.artifactDir ?? pwd ?? undefined;
+    if (artifactDir) for (const f of inputs) inputPaths.add(join(artifactDir, f.name));
+    if (artifactDir && (await stat(artifactDir).catch(() => undefined))?.isDirectory()) {
+      if (options.out) {
+        artifacts = await copyArtifacts(artifactDir, resolve(options.cwd ?? process.cwd(), options.out), inputPaths, notice);
+      } else {
+        artifacts = (await listFiles(artifactDir)).filter((f) => !inputPaths.has(f));
+      }
+    }
+
+    // 4. The truth: completed, printed the sentinel, and nothing reported an error after it.
+    const failure = !outcome.completed
+      ? outcome.error ?? 'The script failed.'
+      : !filter.sawSentinel && filter.sawUnspelledSentinel
+        ? `The script printed ${SENTINEL} only as a value, not as the literal console.log("${SENTINEL}"): a value may have come from the page, so it does not count. End the flow with console.log("${SENTINEL}") spelled out, after its last step.`
+        : !filter.sawSentinel
+        ? `The script finished without printing ${SENTINEL}. End every flow with console.log("${SENTINEL}") after its last step, so success is explicit.`
+        : filter.errorAfterSentinel
+          ? `The script printed an error line after ${SENTINEL}; treat the call as failed and read the lines above.`
+          : null;
+    if (failure === null) return finish(0, null);
+    // 5. A failed call explains itself: the evidence its engine took, just before the [error]
+    // line, with each screenshot named where the reader finds it (its --out copy).
+    if (outcome.evidence) {
+      const from = artifactDir ?? '';
+      const where = (p: string) => (options.out && from ? join(resolve(options.cwd ?? process.cwd(), options.out), relative(from, p)) : p);
+      evidence = outcome.evidence.map(boundEvidence).map((t) => ({ ...t, screenshot: t.screenshot && where(t.screenshot) }));
+      for (const t of evidence) if (t.screenshot) named.add(t.screenshot);
+      filter.writeEvidence(evidenceLines(evidence));
+    }
+    return finish(1, failure);
+  } catch (err) {
+    // No engine (3), a busy profile (4), bad usage (2) each say so with their own code; any
+    // other failure is the script's (1).
+    return finish(exitCodeOf(err), (err as Error)?.message ?? String(err));
+  }
+}

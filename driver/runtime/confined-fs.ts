@@ -1,0 +1,438 @@
+// Confinement to a call's artifact dir (`pwd`): the `fs` global of a flow script, and the
+// writer every other script-reachable API that takes a `path` goes through (driver/runtime/tabs.ts).
+//
+// The rule: a script-given path names a place under `pwd`, and no symbolic link is followed on
+// the way to it — not even one that points back inside. Checking the path first and using it
+// afterwards is not enough: a concurrent process can swap a directory for a symlink in between
+// and redirect the write. So on Linux every operation walks the path one component at a time
+// from a handle on `pwd`, each step opened with O_DIRECTORY|O_NOFOLLOW relative to the
+// previous directory's fd (`/proc/self/fd/<fd>/<name>` resolves relative to the directory that
+// fd refers to: Node's stand-in for openat(2)), and the last step (open, mkdir, unlink, rename,
+// rmdir, lstat) never follows a link either. Where /proc/self/fd is missing (macOS) the
+// fallback checks real paths before the operation and, for files it opens, checks after
+// opening that the handle is the file the real path names: reads and writes stay confined,
+// but a swap racing mkdir/rename/rm/unlink there can still reach outside.
+//
+// New files are 0600 and new directories 0700: pwd lives under GSTACK_HOME, where screenshots
+// of logged-in pages are as private as the cookies.
+import { constants as C, promises as fsp, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { AgentError, sealScriptFacing } from '../errors.js';
+
+export class ConfinementError extends AgentError {
+  constructor(p: string, root: string, why = '') {
+    super(`fs refused "${p}": flow scripts may only read and write inside pwd (${root})${why}. Use path.join(pwd, "name").`, 'FS_CONFINED');
+  }
+}
+sealScriptFacing(ConfinementError);
+
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+const PROC_FD = '/proc/self/fd';
+const LINK = ', and symbolic links are never followed';
+
+function inside(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+type Data = string | Uint8Array | AsyncIterable<Uint8Array | string>;
+
+/** A script-given path, checked lexically: `shown` is what error messages quote, `parts` the
+ * components below pwd (empty for pwd itself). */
+interface Target {
+  shown: string;
+  parts: string[];
+}
+
+/** How entries of a directory under pwd are addressed once that directory is verified. */
+type At = (name: string) => string;
+
+interface Walker {
+  /** Runs `fn` with the directory `parts` names (created 0700 when `create`), never through a
+   * link; `at(name)` addresses an entry of it for one operation. */
+  inDir<T>(t: Target, parts: string[], create: boolean, fn: (at: At) => Promise<T>): Promise<T>;
+  /** Fallback only: the handle opened from `at(name)` is the file the real path names, inside. */
+  verify(fh: FileHandle, t: Target, path: string): Promise<void>;
+  /** Removes `name` in the directory `at` addresses (a directory's content first when recursive). */
+  remove(at: At, name: string, recursive: boolean): Promise<void>;
+}
+
+/** What every script-reachable API uses to touch files under `pwd`. */
+export interface Confinement {
+  readonly pwd: string;
+  /** The real path `p` names today, or ConfinementError. For failing fast before slow work (a
+   * screenshot); it guarantees nothing about a later use of that string — write through
+   * `writeFile`, read through `readFile`. */
+  check(p: unknown): Promise<string>;
+  /** Creates or replaces `p` (parents 0700, file 0600) with `data`, never through a link. */
+  writeFile(p: unknown, data: Data, opts?: { append?: boolean; encoding?: BufferEncoding }): Promise<void>;
+  readFile(p: unknown): Promise<Buffer>;
+}
+
+class ConfinedPaths {
+  readonly root: Promise<string>;
+  readonly walker: Promise<Walker>;
+
+  constructor(
+    readonly pwd: string,
+    useProcFd: boolean,
+  ) {
+    this.root = fsp.realpath(pwd);
+    this.walker = this.root.then(async (root) => ((useProcFd && (await procFdWorks(root))) ? procFdWalker(root, pwd) : realpathWalker(root, pwd)));
+    // Awaited by the first operation; a pwd that does not exist fails that one, not the process.
+    this.walker.catch(() => undefined);
+  }
+
+  async target(p: unknown): Promise<Target> {
+    if (typeof p !== 'string' && !(p instanceof URL)) throw new AgentError(`fs paths must be strings (got ${typeof p}).`);
+    const shown = p instanceof URL ? p.pathname : p;
+    const root = await this.root;
+    const abs = resolve(this.pwd, shown);
+    // pwd may be given through a link (/tmp -> /private/tmp): accept either spelling.
+    const base = inside(this.pwd, abs) ? this.pwd : inside(root, abs) ? root : undefined;
+    if (base === undefined) throw new ConfinementError(shown, this.pwd);
+    return { shown, parts: relative(base, abs).split(sep).filter(Boolean) };
+  }
+
+  async run<T>(p: unknown, fn: (w: Walker, t: Target) => Promise<T>): Promise<T> {
+    const t = await this.target(p);
+    try {
+      return await fn(await this.walker, t);
+    } catch (err) {
+      throw scriptFacing(err, [t.shown], await this.root);
+    }
+  }
+
+  refuse(t: Target, why = ''): never {
+    throw new ConfinementError(t.shown, this.pwd, why);
+  }
+
+  /** Opens the file `t` names with `flags` (O_NOFOLLOW added) in its verified directory. */
+  async open(w: Walker, t: Target, flags: number, create: boolean): Promise<FileHandle> {
+    if (!t.parts.length) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${t.shown}'`), { code: 'EISDIR' });
+    const leaf = t.parts[t.parts.length - 1];
+    return w.inDir(t, t.parts.slice(0, -1), create, async (at) => {
+      let fh: FileHandle;
+      try {
+        fh = await fsp.open(at(leaf), flags | C.O_NOFOLLOW, FILE_MODE);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ELOOP') this.refuse(t, LINK);
+        throw err;
+      }
+      try {
+        await w.verify(fh, t, at(leaf));
+      } catch (err) {
+        await fh.close();
+        throw err;
+      }
+      return fh;
+    });
+  }
+}
+
+/** Node's own error for the operation, with the script's path in place of /proc/self/fd/N. */
+function scriptFacing(err: unknown, shown: string[], root: string): unknown {
+  const e = err as NodeJS.ErrnoException;
+  if (err instanceof AgentError || typeof e?.message !== 'string') return err;
+  const ours = (p: string) => p.startsWith(PROC_FD + '/') || p === root || p.startsWith(root + sep);
+  let i = 0;
+  e.message = e.message.replace(/'([^']*)'/g, (all, p: string) => (ours(p) ? `'${shown[Math.min(i++, shown.length - 1)]}'` : all));
+  if (typeof e.path === 'string' && ours(e.path)) e.path = shown[0];
+  if (typeof (e as { dest?: string }).dest === 'string') (e as { dest?: string }).dest = shown[shown.length - 1];
+  return e;
+}
+
+/** The kernel gives /proc/self/fd/<fd>/<name> the openat semantics we rely on (Linux). */
+async function procFdWorks(root: string): Promise<boolean> {
+  try {
+    const fh = await fsp.open(root, C.O_RDONLY | C.O_DIRECTORY);
+    try {
+      const [a, b] = await Promise.all([fh.stat(), fsp.stat(`${PROC_FD}/${fh.fd}/.`)]);
+      return a.ino === b.ino && a.dev === b.dev;
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+function procFdWalker(root: string, pwd: string): Walker {
+  const atFd = (fd: number): At => (name) => `${PROC_FD}/${fd}/${name}`;
+  const openDirAt = (fd: number, name: string) => fsp.open(atFd(fd)(name), C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+  const isLink = async (path: string) => (await fsp.lstat(path).catch(() => undefined))?.isSymbolicLink() ?? false;
+  return {
+    async inDir(t, parts, create, fn) {
+      let dir = await fsp.open(root, C.O_RDONLY | C.O_DIRECTORY);
+      try {
+        for (const name of parts) {
+          let next: FileHandle;
+          try {
+            next = await openDirAt(dir.fd, name);
+          } catch (err) {
+            const code = (err as NodeJS.ErrnoException).code;
+            if (code === 'ENOENT' && create) {
+              await fsp.mkdir(atFd(dir.fd)(name), DIR_MODE).catch((e: NodeJS.ErrnoException) => {
+                if (e.code !== 'EEXIST') throw e;
+              });
+              next = await openDirAt(dir.fd, name).catch(async (e: NodeJS.ErrnoException) => {
+                if (e.code === 'ENOTDIR' && (await isLink(atFd(dir.fd)(name)))) throw new ConfinementError(t.shown, pwd, LINK);
+                throw e;
+              });
+            } else if (code === 'ENOTDIR' && (await isLink(atFd(dir.fd)(name)))) {
+              throw new ConfinementError(t.shown, pwd, LINK);
+            } else {
+              throw err;
+            }
+          }
+          await dir.close();
+          dir = next;
+        }
+        return await fn(atFd(dir.fd));
+      } finally {
+        await dir.close().catch(() => undefined);
+      }
+    },
+    async verify() {
+      /* the walk itself is the guarantee */
+    },
+    async remove(at, name, recursive) {
+      const removeAt = async (dirAt: At, entry: string): Promise<void> => {
+        try {
+          return await fsp.unlink(dirAt(entry)); // never follows: a link is removed, not its target
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EISDIR') throw err;
+        }
+        if (!recursive) throw Object.assign(new Error(`Path is a directory: rm returned EISDIR (is a directory) '${dirAt(entry)}'`), { code: 'ERR_FS_EISDIR' });
+        const sub = await fsp.open(dirAt(entry), C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+        try {
+          for (const child of await fsp.readdir(`${PROC_FD}/${sub.fd}`)) await removeAt(atFd(sub.fd), child);
+        } finally {
+          await sub.close();
+        }
+        await fsp.rmdir(dirAt(entry));
+      };
+      await removeAt(at, name);
+    },
+  };
+}
+
+/** Real path of `p`, or of its deepest existing ancestor with the rest appended. */
+async function realpathOfExisting(p: string): Promise<string> {
+  const rest: string[] = [];
+  for (let cur = p; ; ) {
+    try {
+      return resolve(await fsp.realpath(cur), ...rest.reverse());
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      const up = resolve(cur, '..');
+      if (up === cur) return p;
+      rest.push(relative(up, cur));
+      cur = up;
+    }
+  }
+}
+
+function realpathWalker(root: string, pwd: string): Walker {
+  const checkReal = async (t: Target, path: string) => {
+    if (!inside(root, await realpathOfExisting(path))) throw new ConfinementError(t.shown, pwd, LINK);
+  };
+  return {
+    async inDir(t, parts, create, fn) {
+      const dir = join(root, ...parts);
+      await checkReal(t, dir);
+      if (create) {
+        await fsp.mkdir(dir, { recursive: true, mode: DIR_MODE });
+        await checkReal(t, dir); // created through a link swapped in meanwhile?
+      }
+      // The entry itself is not resolved here: unlink, rename, rmdir and mkdir do not follow a
+      // final link, and opens add O_NOFOLLOW and are verified.
+      return fn((name) => join(dir, name));
+    },
+    async verify(fh, t, path) {
+      const real = await fsp.realpath(path);
+      const [opened, named] = await Promise.all([fh.stat(), fsp.stat(real)]);
+      if (!inside(root, real) || opened.ino !== named.ino || opened.dev !== named.dev) throw new ConfinementError(t.shown, pwd, LINK);
+    },
+    async remove(at, name, recursive) {
+      await fsp.rm(at(name), { recursive });
+    },
+  };
+}
+
+async function writeAll(fh: FileHandle, data: Data, encoding?: BufferEncoding): Promise<void> {
+  if (typeof data === 'string' || data instanceof Uint8Array) return fh.writeFile(data, encoding ? { encoding } : undefined);
+  for await (const chunk of data) await fh.write(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
+}
+
+function confined(pwd: string, useProcFd = true) {
+  const paths = new ConfinedPaths(pwd, useProcFd);
+  const WRITE = C.O_WRONLY | C.O_CREAT;
+  const READ = C.O_RDONLY | C.O_NONBLOCK; // a FIFO must not hang the call
+
+  const writeFile = (p: unknown, data: Data, opts: { append?: boolean; encoding?: BufferEncoding } = {}) =>
+    paths.run(p, async (w, t) => {
+      // No O_TRUNC at open: the fallback verifies the handle before anything is changed.
+      const fh = await paths.open(w, t, opts.append ? WRITE | C.O_APPEND : WRITE, !opts.append);
+      try {
+        if (!opts.append) await fh.truncate(0);
+        await writeAll(fh, data, opts.encoding);
+      } finally {
+        await fh.close();
+      }
+    });
+  const readFile = (p: unknown) =>
+    paths.run(p, async (w, t) => {
+      const fh = await paths.open(w, t, READ, false);
+      try {
+        return await fh.readFile();
+      } finally {
+        await fh.close();
+      }
+    });
+  /** Runs `fn` on the entry `t` names, in its verified parent (pwd itself has no parent). */
+  const onLeaf = <T>(w: Walker, t: Target, create: boolean, fn: (at: At, leaf: string) => Promise<T>) =>
+    t.parts.length ? w.inDir(t, t.parts.slice(0, -1), create, (at) => fn(at, t.parts[t.parts.length - 1])) : w.inDir(t, [], false, (at) => fn(at, '.'));
+  const check = async (p: unknown): Promise<string> => {
+    const t = await paths.target(p);
+    const root = await paths.root;
+    const real = await realpathOfExisting(join(root, ...t.parts));
+    if (!inside(root, real)) throw new ConfinementError(t.shown, pwd, LINK);
+    return real;
+  };
+  const confinement: Confinement = { pwd, check, writeFile, readFile };
+
+  // Like node:fs/promises: bytes without an encoding, text with one.
+  function readText(p: string): Promise<Buffer>;
+  function readText(p: string, enc: string | { encoding: string }): Promise<string>;
+  async function readText(p: string, enc?: string | { encoding?: string }): Promise<Buffer | string> {
+    const buf = await readFile(p);
+    const encoding = typeof enc === 'string' ? enc : enc?.encoding;
+    return encoding ? buf.toString(encoding as BufferEncoding) : buf;
+  }
+  const fs = Object.freeze({
+    readFile: readText,
+    async writeFile(p: string, d: unknown, enc?: BufferEncoding) {
+      await writeFile(p, toData(d), { encoding: enc });
+    },
+    async appendFile(p: string, d: unknown, enc?: BufferEncoding) {
+      await writeFile(p, toData(d), { append: true, encoding: enc });
+    },
+    async mkdir(p: string, opts?: { recursive?: boolean }): Promise<string | undefined> {
+      return paths.run(p, async (w, t) => {
+        if (!t.parts.length) {
+          if (opts?.recursive === false) throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${t.shown}'`), { code: 'EEXIST' });
+          return undefined;
+        }
+        const recursive = opts?.recursive !== false;
+        const first = recursive ? await firstMissing(w, t) : undefined;
+        return onLeaf(w, t, recursive, async (at, leaf) => {
+          try {
+            await fsp.mkdir(at(leaf), DIR_MODE);
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !recursive) throw err;
+            const st = await fsp.lstat(at(leaf));
+            if (st.isSymbolicLink()) paths.refuse(t, LINK);
+            if (!st.isDirectory()) throw err;
+          }
+          return first;
+        });
+      });
+    },
+    async readdir(p = '.'): Promise<string[]> {
+      return paths.run(p, (w, t) => w.inDir(t, t.parts, false, async (at) => fsp.readdir(at('.'))));
+    },
+    async stat(p: string): Promise<Stats> {
+      return paths.run(p, async (w, t) => {
+        if (!t.parts.length) return w.inDir(t, [], false, (at) => fsp.stat(at('.')));
+        // Opened (never through a link) and verified, so the fallback answers for the file it
+        // checked, not for whatever the path names a moment later.
+        const fh = await paths.open(w, t, READ, false);
+        try {
+          return await fh.stat();
+        } finally {
+          await fh.close();
+        }
+      });
+    },
+    async access(p: string) {
+      await fs.stat(p);
+    },
+    async rm(p: string, opts?: { recursive?: boolean; force?: boolean }) {
+      return paths.run(p, async (w, t) => {
+        if (!t.parts.length) throw new AgentError('fs.rm refused: pwd itself cannot be removed.');
+        try {
+          await onLeaf(w, t, false, (at, leaf) => w.remove(at, leaf, !!opts?.recursive));
+        } catch (err) {
+          if (!(opts?.force && (err as NodeJS.ErrnoException).code === 'ENOENT')) throw err;
+        }
+      });
+    },
+    async unlink(p: string) {
+      return paths.run(p, async (w, t) => {
+        if (!t.parts.length) throw new AgentError('fs.unlink refused: pwd itself cannot be removed.');
+        await onLeaf(w, t, false, (at, leaf) => fsp.unlink(at(leaf)));
+      });
+    },
+    async rename(a: string, b: string) {
+      const [ta, tb] = await Promise.all([paths.target(a), paths.target(b)]);
+      if (!ta.parts.length || !tb.parts.length) throw new AgentError('fs.rename refused: pwd itself cannot be moved or replaced.');
+      const w = await paths.walker;
+      try {
+        // Both parents stay open (verified) while rename(2) runs, which follows neither name.
+        await onLeaf(w, ta, false, (atA, leafA) => onLeaf(w, tb, false, (atB, leafB) => fsp.rename(atA(leafA), atB(leafB))));
+      } catch (err) {
+        throw scriptFacing(err, [a, b], await paths.root);
+      }
+    },
+    async copyFile(a: string, b: string) {
+      const [ta, tb] = await Promise.all([paths.target(a), paths.target(b)]);
+      const w = await paths.walker;
+      try {
+        const src = await paths.open(w, ta, READ, false);
+        try {
+          const dest = await paths.open(w, tb, WRITE, false);
+          try {
+            await dest.truncate(0);
+            const buf = Buffer.allocUnsafe(1 << 20);
+            for (let n; (n = (await src.read(buf, 0, buf.length, null)).bytesRead) > 0; ) await dest.write(buf, 0, n);
+          } finally {
+            await dest.close();
+          }
+        } finally {
+          await src.close();
+        }
+      } catch (err) {
+        throw scriptFacing(err, [a, b], await paths.root);
+      }
+    },
+  });
+
+  /** Node's recursive mkdir returns the first directory it created: the script's spelling of it. */
+  async function firstMissing(w: Walker, t: Target): Promise<string | undefined> {
+    for (let i = 1; i <= t.parts.length; i++) {
+      const exists = await w.inDir(t, t.parts.slice(0, i - 1), false, (at) => fsp.lstat(at(t.parts[i - 1])).then(() => true, () => false)).catch(() => false);
+      if (!exists) return join(pwd, ...t.parts.slice(0, i));
+    }
+    return undefined;
+  }
+
+  return { fs, confinement };
+}
+
+function toData(d: unknown): string | Uint8Array {
+  return typeof d === 'string' || d instanceof Uint8Array ? d : String(d);
+}
+
+/** The file writer/reader every script-reachable API that takes a `path` uses. `useProcFd`
+ * false forces the portable fallback (tests). */
+export function confinementFor(pwd: string, opts: { useProcFd?: boolean } = {}): Confinement {
+  return confined(pwd, opts.useProcFd ?? true).confinement;
+}
+
+/** The `fs` global of a flow script. */
+export function createConfinedFs(pwd: string, opts: { useProcFd?: boolean } = {}) {
+  return confined(pwd, opts.useProcFd ?? true).fs;
+}

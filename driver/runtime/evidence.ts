@@ -1,0 +1,230 @@
+// Evidence on failure (docs/ARCHITECTURE.md, "Evidence on failure"): when a call fails, what
+// each tab of the call showed at that moment, so an agent does not spend another call to look.
+//
+// Owns: the shape of one tab's evidence (what `--json` carries as `evidence`), the labelled
+// lines it prints as (before the `[error]` line, which stays last), the time bound, and the
+// Aside side: a wrapper around the script that collects what Aside allows in the script
+// itself and hands it back on one line only the runner can recognise. The Chromium side
+// (what the runner records while the call runs, and the collection before the tabs close) is
+// tabs.ts's `Tabs`; when evidence is taken is the engines'.
+import { randomBytes } from 'node:crypto';
+import { EVIDENCE_HOOK_SOURCE } from '../../cookbook/snippets.js';
+import { SENTINEL } from '../catalog.gen.js';
+import { defuseSentinel } from './output.js';
+
+/** What one open tab of a failed call showed. */
+export interface TabEvidence {
+  /** 1-based, in the order the call opened its tabs. */
+  tab: number;
+  url: string;
+  /** null when the page did not answer (see `skipped`). */
+  title: string | null;
+  /** The screenshot's path under the call's `pwd` (runScript reports the `--out` copy). */
+  screenshot: string | null;
+  /** The last console errors and uncaught page errors, oldest first. */
+  consoleErrors: string[];
+  /** The last failed requests: 4xx/5xx answers and requests that got none. */
+  networkErrors: NetworkError[];
+  /** A dialog that was open when the call failed (dismissed to take the screenshot). */
+  dialog: { type: string; message: string } | null;
+  /** Why part of the evidence is missing (a hung page, the time bound). */
+  skipped?: string;
+}
+
+export interface NetworkError {
+  url: string;
+  status?: number;
+  type?: string;
+  error?: string;
+}
+
+/** Evidence of all tabs together takes at most this long (issue 25: "about 1.5 s in all"):
+ * a failed call must still end close to its deadline. */
+export const EVIDENCE_BUDGET_MS = 1500;
+/** A page that does not evaluate `document.title` in this long is busy in its own JavaScript
+ * (an endless loop) or gone: its title and screenshot are skipped with a note. */
+export const PAGE_ANSWER_MS = 400;
+/** How many of the latest console errors and failed requests a tab keeps. */
+export const EVIDENCE_KEEP = 10;
+
+export const HUNG_NOTE = `the page did not answer within ${PAGE_ANSWER_MS} ms (busy in its own JavaScript, e.g. an endless loop, or crashed): no title or screenshot`;
+export const OUT_OF_TIME_NOTE = `out of time (evidence is bounded to ${EVIDENCE_BUDGET_MS} ms in all)`;
+
+/** Resolves to `fallback` when `p` has not settled within `ms` (or rejects). */
+export function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p.catch(() => fallback),
+    new Promise<T>((resolve) => {
+      timer = setTimeout(() => resolve(fallback), ms);
+      timer.unref?.();
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The labelled lines of the evidence, printed just before the `[error]` line. One block per
+ * open tab (none when no tab was open); `artifactPath` maps a screenshot under `pwd` to the path the reader can open (its
+ * `--out` copy). Page text (title, messages) is folded onto one line or JSON-quoted, so a page
+ * cannot start a line of its own.
+ */
+export function evidenceLines(tabs: TabEvidence[], artifactPath: (p: string) => string = (p) => p): string[] {
+  const out: string[] = [];
+  for (const t of tabs) {
+    out.push(`EVIDENCE_START tab ${t.tab} of ${tabs.length}`);
+    out.push(`URL=${oneLineText(t.url)}`);
+    if (t.title !== null) out.push(`TITLE=${oneLineText(t.title)}`);
+    if (t.screenshot) out.push(`ARTIFACT ${artifactPath(t.screenshot)}`);
+    out.push(`CONSOLE_ERRORS=${JSON.stringify(t.consoleErrors)}`);
+    out.push(`NETWORK_ERRORS=${JSON.stringify(t.networkErrors)}`);
+    if (t.dialog) out.push(`DIALOG ${t.dialog.type} ${JSON.stringify(t.dialog.message)} (open when the call failed; dismissed for the screenshot)`);
+    if (t.skipped) out.push(`EVIDENCE_SKIPPED ${t.skipped}`);
+    out.push('EVIDENCE_END');
+  }
+  return out;
+}
+
+/** Page text in evidence is cut to this many characters a string: evidence is printed outside
+ * the `--max-output` cap, so its size must be its own. */
+export const EVIDENCE_TEXT_MAX = 500;
+
+/** Every string of the evidence is the page's (its title, URL, messages): bounded, and the
+ * sentinel in it carries the page's mark, as in every other value from the page
+ * (docs/SECURITY.md, "forge success"). */
+const clip = (s: unknown): string => {
+  const t = defuseSentinel(String(s ?? ''));
+  return t.length > EVIDENCE_TEXT_MAX ? `${t.slice(0, EVIDENCE_TEXT_MAX)}… [${t.length - EVIDENCE_TEXT_MAX} more characters]` : t;
+};
+
+/** One tab's evidence as the runner reports it, whichever engine took it: every page string
+ * bounded, the lists at most EVIDENCE_KEEP long (the Aside wrapper's line is parsed data). */
+export function boundEvidence(t: TabEvidence): TabEvidence {
+  const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]).slice(-EVIDENCE_KEEP) : []);
+  return {
+    tab: Number(t.tab) || 0,
+    url: clip(t.url),
+    title: t.title === null || t.title === undefined ? null : clip(t.title),
+    screenshot: typeof t.screenshot === 'string' ? t.screenshot : null,
+    consoleErrors: list<unknown>(t.consoleErrors).map(clip),
+    networkErrors: list<NetworkError>(t.networkErrors).map((n) => ({
+      ...n,
+      url: clip(n?.url),
+      ...(n?.error !== undefined ? { error: clip(n.error) } : {}),
+      ...(n?.type !== undefined ? { type: clip(n.type) } : {}),
+    })),
+    dialog: t.dialog ? { type: clip(t.dialog.type), message: clip(t.dialog.message) } : null,
+    ...(t.skipped ? { skipped: clip(t.skipped) } : {}),
+  };
+}
+
+function oneLineText(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** A bounded list that keeps the latest entries. */
+export function keepLatest<T>(list: T[], item: T, max = EVIDENCE_KEEP): void {
+  list.push(item);
+  if (list.length > max) list.splice(0, list.length - max);
+}
+
+// ---------------------------------------------------------------- Aside
+
+/**
+ * What the Aside wrapper needs: a marker no page can know (the line that carries the evidence
+ * back starts with it) and the wrapped script.
+ *
+ * Aside runs the script in its own process and closes its tabs when the script ends, and its
+ * pages have no lasting events (`pg.on`): so the evidence is collected by the script itself.
+ * The wrapper shadows `openTab`/`closeTab` to know the call's tabs and installs the cookbook's
+ * evidence hook (console errors, uncaught errors, failed fetch/XHR and element loads, through
+ * CDP, as the cookbook does on both engines); when the script throws it takes each open tab's
+ * URL, title, screenshot (under Aside's `pwd`) and the hook's lists, within the same time
+ * bound, prints them as one marked JSON line, and throws on. Open dialogs are not visible to
+ * it (no page events on Aside). A thrown non-Error becomes an Error that says so.
+ */
+export function wrapForAside(script: string): { script: string; marker: string } {
+  const marker = `__GSTACK_EVIDENCE_${randomBytes(12).toString('hex')}`;
+  const config = JSON.stringify({ marker, hook: EVIDENCE_HOOK_SOURCE, budgetMs: EVIDENCE_BUDGET_MS, answerMs: PAGE_ANSWER_MS, keep: EVIDENCE_KEEP, hungNote: HUNG_NOTE, outOfTimeNote: OUT_OF_TIME_NOTE });
+  // The user's script starts on the wrapper's second line (line numbers shift by one).
+  const head = `const __gstackEv = __gstackEvidenceRuntime(${config}); try { await (async () => { const openTab = __gstackEv.open, closeTab = __gstackEv.close, console = __gstackEv.console; await (async () => {`;
+  const tail = `
+})(); })(); } catch (__gstackErr) { throw await __gstackEv.fail(__gstackErr); }
+await __gstackEv.ended();
+${ASIDE_RUNTIME}`;
+  return { script: `${head}\n${script}\n${tail}`, marker };
+}
+
+/** Reads the wrapper's marked line; undefined for any other line. */
+export function parseAsideEvidence(line: string, marker: string): { tabs: TabEvidence[]; pwd?: string } | undefined {
+  if (!line.startsWith(marker + ' ')) return undefined;
+  try {
+    const v = JSON.parse(line.slice(marker.length + 1)) as { tabs?: TabEvidence[]; pwd?: string };
+    return { tabs: Array.isArray(v.tabs) ? v.tabs : [], pwd: typeof v.pwd === 'string' ? v.pwd : undefined };
+  } catch {
+    return { tabs: [] };
+  }
+}
+
+/** The wrapper's runtime: plain flow-script JavaScript (catalog globals only), appended after
+ * the script; a function declaration is hoisted, so the wrapper's first line can call it. */
+const ASIDE_RUNTIME = String.raw`function __gstackEvidenceRuntime(cfg) {
+  const realOpen = openTab, realClose = closeTab;
+  const tabs = [];
+  const bounded = (p, ms, fallback) => Promise.race([Promise.resolve(p).catch(() => fallback), sleep(ms).then(() => fallback)]);
+  async function open(url) {
+    const pg = await realOpen();
+    tabs.push(pg);
+    // The hook first, so it sees the page's first script (the cookbook's own hook is the same
+    // and installs once).
+    try {
+      await pg._sendToTarget("Page.enable", {});
+      await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: cfg.hook });
+    } catch (e) {}
+    if (url !== undefined && url !== "about:blank") await pg.goto(url);
+    return pg;
+  }
+  async function close(pg) {
+    const i = tabs.indexOf(pg);
+    if (i >= 0) tabs.splice(i, 1);
+    return realClose(pg);
+  }
+  async function one(pg, n, until) {
+    const left = () => until - Date.now();
+    const ev = { tab: n, url: "", title: null, screenshot: null, consoleErrors: [], networkErrors: [], dialog: null };
+    try { ev.url = pg.url(); } catch (e) {}
+    const title = await bounded(pg.evaluate(() => document.title), Math.min(cfg.answerMs, Math.max(0, left())), undefined);
+    if (title === undefined) { ev.skipped = left() <= 0 ? cfg.outOfTimeNote : cfg.hungNote; return ev; }
+    ev.title = title;
+    const lists = await bounded(pg.evaluate(() => [window.__gstackErrors || [], window.__gstackNetErrors || []]), Math.max(0, left()), [[], []]);
+    ev.consoleErrors = lists[0].slice(-cfg.keep);
+    ev.networkErrors = lists[1].slice(-cfg.keep);
+    const file = path.join(pwd, "evidence-tab-" + n + ".png");
+    const shot = await bounded(pg.screenshot({ path: file }).then(() => file), Math.max(0, left()), null);
+    ev.screenshot = shot;
+    if (!shot) ev.skipped = cfg.outOfTimeNote;
+    return ev;
+  }
+  async function collect() {
+    const until = Date.now() + cfg.budgetMs;
+    const open = tabs.filter((pg) => { try { return !pg.isClosed(); } catch (e) { return true; } });
+    const out = await Promise.all(open.map((pg, i) => one(pg, i + 1, until)));
+    console.log(cfg.marker + " " + JSON.stringify({ tabs: out, pwd }));
+  }
+  async function fail(err) {
+    const error = err instanceof Error || (err && typeof err === "object" && "message" in err)
+      ? err : new Error("the script threw a non-Error value: " + (typeof err === "string" ? JSON.stringify(err) : String(err)));
+    await collect();
+    return error;
+  }
+  // The script's console, watched for the sentinel: a script that ends without it failed too.
+  let sawSentinel = false;
+  const log = (...a) => {
+    if (a.length === 1 && a[0] === ${JSON.stringify(SENTINEL)}) sawSentinel = true;
+    console.log(...a);
+  };
+  const ownConsole = Object.freeze({ log, info: log, warn: log, error: log, debug: log });
+  async function ended() {
+    if (!sawSentinel) await collect();
+  }
+  return { open, close, fail, ended, console: ownConsole };
+}`;

@@ -1,0 +1,340 @@
+// The egress filter of a flow script's stdout: lone UTF-16 surrogates are replaced, escape
+// sequences, other controls and invisible characters never reach the terminal (the same
+// filter, terminalSafe, that bin/cli.ts puts on every line of every command), total output is
+// capped with a visible marker, and the sentinel and the final [error] line are never cut.
+// What may count as the sentinel is decided here too (docs/SECURITY.md, "The page is hostile").
+
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { SENTINEL } from '../catalog.gen.js';
+
+export { SENTINEL };
+export const ERROR_PREFIX = '[error]';
+
+/** What page text must never send to a terminal: escape sequences (7-bit ESC-introduced and
+ * their 8-bit C1 forms) are dropped whole; an introducer without its terminator, any other
+ * control character (C0 but tab, DEL, C1) and the bidi overrides/isolates (U+202A-U+202E,
+ * U+2066-U+2069), which make a line read differently from what it is, become U+FFFD so the
+ * reader sees that something was there. */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_SEQUENCE = new RegExp(
+  [
+    '(?:\u001b\\[|\u009b)[0-?]*[ -/]*[@-~]', // CSI (cursor moves, colours, screen clears)
+    '(?:\u001b[\\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\\\|\u009c)', // OSC (titles, links), DCS, SOS, PM, APC with their terminator
+    '\u001b[ -/]*[0-~]?', // any other ESC sequence (ESC c resets the terminal)
+  ].join('|'),
+  'g',
+);
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHAR = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Characters that show nothing to a person but reach an agent reading the text, so a page can
+ * hide instructions in them: Unicode tags (U+E0000-E007F, an invisible copy of ASCII), the
+ * line and paragraph separators (U+2028/2029, a line break some readers honour and terminals
+ * do not), zero-width space and joiners, word joiner and invisible operators (U+200B-U+200D,
+ * U+2060-U+2064), the direction marks LRM, RLM and ALM (U+200E, U+200F, U+061C), the BOM /
+ * zero-width no-break space (U+FEFF), the Mongolian vowel separator (U+180E), deprecated
+ * format controls (U+206A-U+206F), interlinear annotation marks (U+FFF9-U+FFFB) and the
+ * variation selectors supplement (U+E0100-E01EF). Each run of them becomes one U+FFFD, so the
+ * reader sees that something was there without a hidden message spelled out in it.
+ *
+ * Kept, where they change how a word or an emoji looks: a zero-width joiner between two emoji
+ * (👨‍👩‍👧, 🏳️‍🌈) or after a combining mark (an Indic virama: क्‍ष), and a zero-width
+ * non-joiner between two letters of a script that joins them (Persian نمی‌خواهم). Between
+ * Latin letters they change nothing visible and are replaced like the rest.
+ */
+//
+// Beyond those named: every other Default_Ignorable_Code_Point and format character (Cf) too
+// (soft hyphen, Hangul fillers, Khmer and Mongolian inherent vowels and selectors, musical and
+// shorthand format controls, ...), and the variation selectors U+FE00-FE0F, which a page can use
+// two to a byte. An emoji's own presentation selector (one U+FE0E/U+FE0F right after an
+// emoji-capable character, or in a keycap) is kept; after a letter it is replaced, since one per
+// letter would be a hidden bit per letter.
+const INVISIBLE_RUN = /(?:[\u{E0000}-\u{E007F}\u2028\u2029\u200B-\u200F\u2060-\u2064\u061C\uFEFF\u180E\u206A-\u206F\uFFF9-\uFFFB\u{E0100}-\u{E01EF}\uFE00-\uFE0F\p{Default_Ignorable_Code_Point}\p{Cf}])+/gu;
+const EMOJI_BEFORE = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F]$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+const VS_BASE = /\p{Emoji}$/u;
+const MARK_BEFORE = /\p{M}$/u;
+const JOINING_LETTER_BEFORE = /(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]$/u;
+const JOINING_LETTER_AFTER = /^(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]/u;
+
+function hideNoText(s: string): string {
+  return s.replace(INVISIBLE_RUN, (run, at: number, whole: string) => {
+    const before = whole.slice(Math.max(0, at - 2), at);
+    const after = whole.slice(at + run.length, at + run.length + 2);
+    // A presentation selector belongs after an emoji-capable character only (a pictograph, ©,
+    // ®, ...); after a digit, # or * only as part of a keycap (U+20E3 next). After a letter it
+    // shows nothing and would carry one hidden bit per letter.
+    if ((run === '\uFE0F' || run === '\uFE0E') && VS_BASE.test(before) && (!/[0-9#*]$/.test(before) || after.startsWith('\u20E3'))) return run;
+    if (/^\uFE0F?\u200D$/.test(run) && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after)) return run;
+    if (run === '\u200D' && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after)) return run;
+    if (run === '\u200D' && MARK_BEFORE.test(before) && JOINING_LETTER_AFTER.test(after)) return run;
+    if (run === '\u200C' && JOINING_LETTER_BEFORE.test(before) && JOINING_LETTER_AFTER.test(after)) return run;
+    return '\uFFFD';
+  });
+}
+
+/** One line made safe for a terminal (see above). A newline inside it is a control too. */
+export function stripControls(s: string): string {
+  return hideNoText(s.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_CHAR, '\uFFFD'));
+}
+
+/** Text for a terminal: the one filter every line of every command passes (bin/cli.ts applies
+ * it to all stdout and stderr). Lines keep their newlines (CRLF becomes LF); each line is
+ * well-formed UTF-16 and stripped of controls. Idempotent. */
+export function terminalSafe(text: string): string {
+  return wellFormed(text)
+    .split(/\r?\n/)
+    .map(stripControls)
+    .join('\n');
+}
+
+/** A value as one line of JSON for `--json` output, every string in it made terminal-safe
+ * first: JSON escapes an ESC as `\u001b`, but whoever decodes the value (`jq -r`, an agent's
+ * parser printing a field) would put it on screen, so what text mode strips is stripped here
+ * too (docs/SECURITY.md, "put terminal controls on screen"). */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? terminalSafe(v) : v));
+}
+
+/** An error message as one line: a library's appended detail (Playwright's "Call log:" and
+ * everything after it) dropped, line breaks and runs of whitespace folded into one space. */
+export function oneLine(message: string): string {
+  return message.split(/\n\s*Call log:/)[0].replace(/\s+/g, ' ').trim();
+}
+
+/** Replace lone surrogates (which break JSON and terminals) with U+FFFD. */
+export function wellFormed(s: string): string {
+  return typeof (s as any).toWellFormed === 'function'
+    ? (s as any).toWellFormed()
+    : s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+/** Set while a script's callback runs because the page did something (a `console`, `dialog`
+ * or `request` listener, a route handler, a predicate), and in everything that callback goes
+ * on to await: lines it prints are the page's words relayed, never the sentinel. The membrane
+ * (membrane.ts) runs every callback inside it. */
+export const pageCallbackScope = new AsyncLocalStorage<true>();
+
+/** What the sentinel becomes inside a value that came from the page (docs/SECURITY.md, "forge
+ * success"): still readable, never the exact line a success is. */
+export const PAGE_SENTINEL = `[page text: ${SENTINEL}]`;
+const SENTINEL_BYTES = Buffer.from(SENTINEL);
+/** What the sentinel printed as a value (not spelled at its console.log) is shown as. */
+export const UNSPELLED_SENTINEL = `[printed as a value, not counted: ${SENTINEL}]`;
+
+/**
+ * A value that came from the page (a Playwright result, an event's payload, a fetch body, a
+ * file the page may have written) with every sentinel in it marked as the page's. A string
+ * carries no origin once the script holds it, so the mark is put on at the door: whatever the
+ * script then prints of it alone can never be the exact sentinel line. Strings, byte arrays,
+ * arrays, Maps and plain objects are walked (copied only where something changed); anything
+ * else is returned as it is.
+ */
+export function defuseSentinel<T>(value: T, seen: Set<object> = new Set()): T {
+  if (typeof value === 'string') return (value.includes(SENTINEL) ? value.split(SENTINEL).join(PAGE_SENTINEL) : value) as T;
+  if (!value || typeof value !== 'object' || seen.has(value) || seen.size > 100_000) return value;
+  if (value instanceof Uint8Array) {
+    if (Buffer.from(value.buffer, value.byteOffset, value.byteLength).indexOf(SENTINEL_BYTES) < 0) return value;
+    const text = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1');
+    const out = Buffer.from(text.split(SENTINEL).join(PAGE_SENTINEL), 'latin1');
+    return (Buffer.isBuffer(value) ? out : new Uint8Array(out)) as T;
+  }
+  // An Error from the page (an evaluate that returned or threw one, a pageerror): its text is
+  // the page's. It is a fresh object Playwright made for this value, so it is marked in place.
+  if (value instanceof Error || Object.prototype.toString.call(value) === '[object Error]') {
+    const e = value as unknown as Error;
+    for (const k of ['message', 'stack', 'name'] as const) {
+      const v = e[k];
+      if (typeof v === 'string' && v.includes(SENTINEL)) {
+        try {
+          Object.defineProperty(e, k, { value: v.split(SENTINEL).join(PAGE_SENTINEL), writable: true, configurable: true });
+        } catch {
+          /* a frozen error keeps its text; the call site still decides (sentinelSpelledAt) */
+        }
+      }
+    }
+    return value;
+  }
+  if (value instanceof URL) return (value.href.includes(SENTINEL) ? new URL(value.href.split(SENTINEL).join(encodeURIComponent(PAGE_SENTINEL))) : value) as T;
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      value.forEach((v, i) => {
+        const d = defuseSentinel(v, seen);
+        if (d !== v) (copy ??= Array.from(value))[i] = d;
+      });
+      return (copy ?? value) as T;
+    }
+    if (value instanceof Map) {
+      let changed = false;
+      const entries = [...value].map(([k, v]) => {
+        const d = defuseSentinel(v, seen);
+        const dk = defuseSentinel(k, seen);
+        changed ||= d !== v || dk !== k;
+        return [dk, d] as const;
+      });
+      return (changed ? new Map(entries) : value) as T;
+    }
+    // A plain object of any realm (JSON.parse in a flow script's vm context makes its own).
+    const proto = Object.getPrototypeOf(value) as object | null;
+    if (proto !== null && (Object.getPrototypeOf(proto) !== null || Object.prototype.toString.call(value) !== '[object Object]')) return value;
+    let copy: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(value)) {
+      const d = defuseSentinel(v, seen);
+      const dk = defuseSentinel(k, seen);
+      if (d !== v || dk !== k) {
+        copy ??= { ...(value as Record<string, unknown>) };
+        if (dk !== k) delete copy[k];
+        copy[dk] = d;
+      }
+    }
+    return (copy ?? value) as T;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+/**
+ * Whether the script spelled the sentinel where it printed it: some frame of the call's stack in
+ * the script (`flow.js:LINE:COL`, at the called function's name) is a call whose first argument
+ * is the sentinel as a string literal (`console.log(SENTINEL)` spelled out in the script), or a helper of the
+ * script's own called so. A value the script computed (a page's title, upper-cased text, a
+ * decoded cookie) prints the same string from a line that does not spell it: it is not the
+ * script's success line, however it was made.
+ */
+export function sentinelSpelledAt(source: string, stack: string): boolean {
+  // Lines as V8 counts them in stack traces: LF, CR, CRLF, and U+2028/U+2029 (a page's text
+  // pasted into a string literal may hold those raw).
+  const lines = source.split(/\r\n|[\n\r\u2028\u2029]/);
+  const literal = new RegExp(`^[\\w$]*\\s*\\(\\s*(["'\`])${SENTINEL}\\1\\s*[,)]`);
+  for (const m of stack.matchAll(/flow\.js:(\d+):(\d+)/g)) {
+    const line = Number(m[1]);
+    if (line < 1 || line > lines.length) continue;
+    const text = [lines[line - 1].slice(Number(m[2]) - 1), ...lines.slice(line, line + 3)].join('\n').slice(0, 400);
+    if (literal.test(text)) return true;
+  }
+  return false;
+}
+
+/** How one printed value may be read. */
+export interface LineOptions {
+  /** The script itself printed this as one string (console.log(SENTINEL)), outside
+   * any page callback: only such a line can be the sentinel. Default true (an engine, such as
+   * Aside, that reports plain lines). */
+  sentinel?: boolean;
+  /** The script printed exactly the sentinel, but as a value, not spelled where it printed it
+   * (sentinelSpelledAt): shown marked, and the call's error says why it did not count. */
+  unspelled?: boolean;
+}
+
+export interface OutputFilterOptions {
+  /** Cap on the bytes of evidence lines (the marker, sentinel and error line come on top). */
+  maxBytes: number;
+  /** Where accepted lines go (stdout for the CLI, an array for --json). */
+  emit: (line: string) => void;
+}
+
+export class OutputFilter {
+  private used = 0;
+  private dropped = 0;
+  private markerShown = false;
+  private capped = false;
+  /** Every line accepted so far, in order (what --json reports). */
+  readonly lines: string[] = [];
+  sawSentinel = false;
+  /** The script printed the sentinel as a value (not spelled at the call): the error says so. */
+  sawUnspelledSentinel = false;
+  /** The sentinel is held back until finish(), so that lines the runner adds at the end
+   * (ARTIFACT) come before it and it stays the last line of a successful call. */
+  private sentinelHeld = false;
+  /** Lines after the last sentinel that start with "[error" (Aside reports throws this way). */
+  errorAfterSentinel = false;
+
+  constructor(private readonly opts: OutputFilterOptions) {}
+
+  /** Feed one logical output line (may contain newlines; each is treated as a line). A
+   * sentinel counts only as the whole of a single-line value that may be one (`opts`): a
+   * sentinel line inside page text the script printed is just text. */
+  write(text: string, opts: LineOptions = {}): void {
+    const lines = wellFormed(text).split(/\r?\n|\r/);
+    // Exactly the sentinel as printed: a value that only becomes it once the filter has
+    // stripped a control or an invisible character from it (a page's sentinel followed by "\x1b[0m")
+    // is page text, not the script's own line.
+    const mayBeSentinel = opts.sentinel !== false && !opts.unspelled && lines.length === 1 && lines[0] === SENTINEL;
+    if (opts.unspelled && lines.length === 1 && lines[0] === SENTINEL) {
+      this.sawUnspelledSentinel = true;
+      this.writeOne(UNSPELLED_SENTINEL, false);
+      return;
+    }
+    for (const raw of lines) {
+      const line = stripControls(raw);
+      // A sentinel in a line the filter changed (a page's "GSTACK_\x1b[0mSTEP_OK") is the
+      // page's: it is printed with the page's mark, as defuseSentinel marks what the page says.
+      this.writeOne(line !== raw && line.includes(SENTINEL) ? line.split(SENTINEL).join(PAGE_SENTINEL) : line, mayBeSentinel);
+    }
+  }
+
+  private writeOne(line: string, mayBeSentinel: boolean): void {
+    if (line === SENTINEL && mayBeSentinel) {
+      this.sawSentinel = true;
+      this.errorAfterSentinel = false;
+      this.flushMarker();
+      this.sentinelHeld = true;
+      return;
+    }
+    if (line.startsWith('[error')) this.errorAfterSentinel = true;
+    const bytes = Buffer.byteLength(line, 'utf8') + 1;
+    // Once the cap is hit everything after it is dropped too, so what the reader sees is a
+    // clean prefix of the output, not a sample with holes.
+    if (this.capped || this.used + bytes > this.opts.maxBytes) {
+      this.capped = true;
+      this.dropped += bytes;
+      return;
+    }
+    this.used += bytes;
+    this.accept(line);
+  }
+
+  /** The evidence of a failed call (driver/runtime/evidence.ts): through the same control filter, but
+   * outside the cap — it is bounded by its own size (a few lines per tab), and a script that
+   * printed up to the cap needs it most. */
+  writeEvidence(lines: string[]): void {
+    this.flushMarker();
+    for (const text of lines) for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.accept(stripControls(raw));
+  }
+
+  private flushMarker(): void {
+    if (this.dropped > 0 && !this.markerShown) {
+      this.accept(`[truncated ${this.dropped} bytes]`);
+      this.markerShown = true;
+    } else if (this.dropped > 0) {
+      this.accept(`[truncated ${this.dropped} more bytes]`);
+    }
+    this.dropped = 0;
+  }
+
+  private accept(line: string): void {
+    this.lines.push(line);
+    this.opts.emit(line);
+  }
+
+  /** Close the stream: the truncation marker, the runner's own closing lines (`trailer`:
+   * ARTIFACT lines), the sentinel if the script printed it, then the [error] line if the call
+   * failed. The error line is always last, so nothing the page printed can follow (and forge)
+   * it; on success the sentinel is. */
+  finish(errorLine?: string, trailer: string[] = []): void {
+    this.flushMarker();
+    for (const line of trailer) this.accept(stripControls(wellFormed(line)));
+    if (this.sentinelHeld) {
+      this.sentinelHeld = false;
+      this.accept(SENTINEL);
+    }
+    if (errorLine !== undefined) {
+      // Through the same escape filter as every line: an error message can carry page text.
+      const clean = stripControls(oneLine(wellFormed(errorLine)));
+      this.accept(clean.startsWith(ERROR_PREFIX) ? clean : `${ERROR_PREFIX} ${clean}`);
+    }
+  }
+}

@@ -1,0 +1,354 @@
+// The flow-script sandbox: a Node `vm` context whose globals are exactly the catalog's
+// `globals`. It is NOT a security boundary (the docs say so); its job is that a script
+// written here also runs on Aside. Page content never executes in Node.
+import { GLOBAL_NAMES, type FetchResponse, type GlobalName, type ScriptGlobals } from '../catalog.gen.js';
+import vm from 'node:vm';
+import path from 'node:path';
+import { inspect } from 'node:util';
+import type { BrowserContext } from 'playwright-core';
+import type { Catalog } from '../catalog.js';
+import { createConfinedFs } from './confined-fs.js';
+import { AgentError, rewriteError, toAgentError } from '../errors.js';
+import { Tabs } from './tabs.js';
+import { CallEnded } from './membrane.js';
+import type { TabEvidence } from './evidence.js';
+import { SENTINEL, defuseSentinel, pageCallbackScope, sentinelSpelledAt, type LineOptions } from './output.js';
+import { plainUrl } from './url-policy.js';
+
+export interface SandboxHost {
+  context: BrowserContext;
+  pwd: string;
+  onLine: (line: string, opts?: LineOptions) => void;
+  /** `file:` URLs may be opened (--allow-file-urls). */
+  allowFileUrls?: boolean;
+  /** The script's source as compiled: where it printed the sentinel must spell it. Set by
+   * runInSandbox. */
+  source?: string;
+  /** The call's parameters (the `params` global); `{}` when absent. */
+  params?: Readonly<Record<string, unknown>>;
+}
+
+/** Each catalog global's implementation: from the call's host and tabs to the value the script
+ * sees, of the type the catalog declares (catalog.gen.ts), so a global the catalog adds,
+ * drops or retypes without the code following is a compile error. */
+type Implementations = { [K in GlobalName]: (host: SandboxHost, tabs: Tabs) => ScriptGlobals[K] };
+
+/**
+ * Node's own `path` and `Buffer` as a script sees them: usable as usual, but assigning to or
+ * deleting their members throws. A session host runs every call of its session in one
+ * process, so a script's `path.join = ...` must not change what the next call gets. (The
+ * sandbox is still no security boundary: see README, "Security model".)
+ */
+function readOnly<T extends object>(target: T, name: string): T {
+  const refuse = (): never => {
+    throw new AgentError(`${name} is read-only in a flow script: keep your own helper in a variable instead of changing ${name}.`);
+  };
+  const guard: ProxyHandler<object> = { set: refuse, defineProperty: refuse, deleteProperty: refuse, setPrototypeOf: refuse };
+  return new Proxy<T>(target, {
+    ...(guard as ProxyHandler<T>),
+    // path.posix / path.win32 are the same kind of shared object.
+    get: (t, key, receiver) => {
+      const v = Reflect.get(t, key, receiver);
+      return name === 'path' && (key === 'posix' || key === 'win32') && v && typeof v === 'object' ? new Proxy(v as object, guard) : v;
+    },
+  });
+}
+
+function formatArg(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v instanceof Error || (v && typeof v === 'object' && 'message' in v && 'stack' in v)) return String((v as Error).message);
+  if (v === undefined) return 'undefined';
+  try {
+    const json = JSON.stringify(v);
+    if (json !== undefined) return json;
+  } catch {
+    /* circular: fall through */
+  }
+  return inspect(v, { depth: 4, breakLength: Infinity });
+}
+
+function fetchResponse(res: import('playwright-core').APIResponse, tabs: Tabs): FetchResponse {
+  const headers = defuseSentinel(res.headers());
+  let body: Promise<Buffer> | undefined;
+  // The body is read while the call lives, or never (whileLive): text().then(...) chained by
+  // a script that has ended must not run.
+  // The body, headers and URL are the page's data: a sentinel in them is marked (output.ts).
+  const bytes = () => whileLive(tabs, (body ??= res.body().then((b) => defuseSentinel(b))));
+  // `satisfies`: a member here that the catalog's FetchResponse lacks is a compile error too,
+  // so the script API's .d.ts never misses what the sandbox gives.
+  return Object.freeze({
+    ok: res.ok(),
+    status: res.status(),
+    statusText: defuseSentinel(res.statusText()),
+    url: defuseSentinel(res.url()),
+    headers: Object.freeze({
+      get: (name: string) => headers[String(name).toLowerCase()] ?? null,
+      has: (name: string) => String(name).toLowerCase() in headers,
+      entries: () => Object.entries(headers),
+    }),
+    text: async () => (await bytes()).toString('utf8'),
+    // Parsed, then marked: a JSON escape spells the sentinel only once parsed.
+    json: async () => defuseSentinel(JSON.parse((await bytes()).toString('utf8'))),
+    arrayBuffer: async () => {
+      const b = await bytes();
+      const copy = new ArrayBuffer(b.byteLength);
+      new Uint8Array(copy).set(b);
+      return copy;
+    },
+  } satisfies FetchResponse);
+}
+
+/** What a call started that must not outlive it (docs/SECURITY.md, "Each call starts clean"):
+ * its sleeps. Cleared when the call is revoked, so a continuation scheduled on one never runs
+ * and whatever it holds (a big buffer) is released. */
+const sleeps = new WeakMap<Tabs, Set<NodeJS.Timeout>>();
+
+/** A promise the script awaits, cut off at the end of its call: settled as `p` is while the
+ * call lives, never after (the membrane does the same for Playwright's promises). */
+function whileLive<T>(tabs: Tabs, p: Promise<T>): Promise<T> {
+  const never = () => new Promise<never>(() => undefined);
+  return p.then(
+    (v) => (tabs.membrane.revoked || tabs.membrane.ended ? never() : v),
+    (err) => (tabs.membrane.revoked || tabs.membrane.ended ? never() : Promise.reject(err)),
+  );
+}
+
+const chromiumOnlyMissing = (name: string) => async () => {
+  throw new AgentError(
+    `${name}() is only available on the Aside engine (the user's own browser tabs). This call runs on our Chromium profile, which has no user tabs: open your own tab with openTab(url) instead.`,
+    'ENGINE_UNSUPPORTED',
+  );
+};
+
+/** Implementation of every catalog global on the Chromium engine. Keys must match the
+ * catalog exactly (a test checks both directions). */
+export const CHROMIUM_GLOBALS: Implementations = {
+  openTab: (_h, tabs) => (url?: string) => whileLive(tabs, tabs.open(url)),
+  closeTab: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.close(pg)),
+  snapshot: (_h, tabs) => (pg: unknown, opts?: object) => whileLive(tabs, tabs.snapshot(pg, opts).then((r) => defuseSentinel(r))),
+  annotatedScreenshot: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.annotatedScreenshot(pg)),
+  sleep: (_h, tabs) => (ms: unknown) => {
+    const n = Number(ms);
+    if (!Number.isFinite(n) || n < 0) return Promise.reject(new AgentError('sleep(ms): ms must be a number ≥ 0.'));
+    if (tabs.membrane.revoked) return new Promise<void>(() => undefined);
+    let timers = sleeps.get(tabs);
+    if (!timers) sleeps.set(tabs, (timers = new Set()));
+    const own = timers;
+    return new Promise<void>((r) => {
+      const t = setTimeout(() => {
+        own.delete(t);
+        r();
+      }, n);
+      own.add(t);
+    });
+  },
+  pwd: (h) => h.pwd,
+  fs: (h, tabs) => liveOnly(createConfinedFs(h.pwd), tabs),
+  path: () => readOnly(path, 'path'),
+  Buffer: () => readOnly(Buffer, 'Buffer'),
+  fetch: (h, tabs) => (value: unknown, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => whileLive(tabs, (async () => {
+    if (tabs.membrane.revoked) throw new CallEnded();
+    const url = plainUrl(value);
+    if (typeof url !== 'string') throw new AgentError('fetch(url, init): url must be a string.');
+    const refusal = tabs.membrane.urlRefusal(url);
+    if (refusal) throw refusal;
+    try {
+      const res = await tabs.membrane.trackRequest(h.context.request.fetch(url, {
+        method: init.method ?? 'GET',
+        headers: init.headers,
+        data: init.body as string | undefined,
+        failOnStatusCode: false,
+        maxRedirects: 10,
+      }));
+      return fetchResponse(res, tabs);
+    } catch (err) {
+      throw toAgentError(err);
+    }
+  })()),
+  console: (h, tabs) => {
+    // A script that outlives its call prints nothing more: its output has been answered.
+    // Only the script's own single string, printed outside a page callback, can be the
+    // sentinel (output.ts): not a value made of several, not a page message relayed.
+    const line = (...args: unknown[]) => {
+      if (tabs.membrane.revoked) return;
+      const own = args.length === 1 && typeof args[0] === 'string' && !pageCallbackScope.getStore();
+      // The sentinel counts only where the script spelled it (output.ts sentinelSpelledAt).
+      let unspelled = false;
+      if (own && args[0] === SENTINEL && h.source !== undefined) {
+        const site: { stack?: string } = {};
+        Error.captureStackTrace(site, line);
+        unspelled = !sentinelSpelledAt(h.source, site.stack ?? '');
+      }
+      h.onLine(args.map(formatArg).join(' '), { sentinel: own && !unspelled, unspelled });
+    };
+    return Object.freeze({ log: line, info: line, warn: line, error: line, debug: line });
+  },
+  // A deep-frozen copy: a script cannot change what the caller passed, nor what it records.
+  params: (h) => deepFreeze(structuredClone(h.params ?? {})),
+  listBrowserTabs: () => chromiumOnlyMissing('listBrowserTabs'),
+  attachBrowserTab: () => chromiumOnlyMissing('attachBrowserTab'),
+};
+
+/** The script's JSON.parse marks the sentinel in what it parses (output.ts defuseSentinel): a
+ * careless script parses page text (`JSON.parse(await r.text())`), and JSON escapes
+ * (`GSTACK\u005fSTEP_OK`) would spell the sentinel only once parsed. */
+function markJsonParse(ctx: vm.Context): void {
+  const install = vm.runInContext(
+    `(mark) => { const original = JSON.parse; Object.defineProperty(JSON, "parse", { value: function parse(text, reviver) { return mark(original.call(JSON, text, reviver)); }, writable: true, configurable: true }); }`,
+    ctx,
+  ) as (mark: typeof defuseSentinel) => void;
+  install(defuseSentinel);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The script's `fs`, refusing once its call has ended. */
+function liveOnly<T extends Record<string, Function>>(fs: T, tabs: Tabs): T {
+  const out: Record<string, Function> = {};
+  for (const [name, fn] of Object.entries(fs)) {
+    // A file under pwd may hold what a page sent (a download): what is read is marked too.
+    out[name] = (...args: unknown[]) => (tabs.membrane.revoked ? Promise.reject(new CallEnded()) : whileLive(tabs, Promise.resolve(fn(...args)).then((v) => defuseSentinel(v))));
+  }
+  return Object.freeze(out) as T;
+}
+
+export interface SandboxRun {
+  /** Resolves when the script ends; rejects with an AgentError message. */
+  done: Promise<void>;
+  /** The call is over: whatever the script still holds refuses to act from now on. */
+  revoke(): void;
+  /** Closes the call's tabs, popups and downloads and undoes its changes to the context
+   * (for a browser that outlives the call). Never throws. */
+  cleanUp(): Promise<void>;
+  /** The call changed the context in a way cleanUp cannot undo: restart the browser. */
+  readonly dirty: boolean;
+  /** Each open tab's evidence for a failed call (driver/runtime/evidence.ts); bounded, never throws. */
+  collectEvidence(): Promise<TabEvidence[]>;
+}
+
+/**
+ * What a script did wrong outside its own `await` chain, named as Node itself names it: a
+ * promise it rejected with no handler, or a throw from a callback it gave Playwright (an event
+ * listener) — Node would end the process with either; here they end the call (issue 25,
+ * "truthful failures"). A thrown non-Error says so instead of printing a bare value.
+ */
+export function describeThrown(err: unknown, names: string[]): string {
+  if (err instanceof Error || (err && typeof err === 'object' && 'message' in err && 'stack' in err)) return rewriteError(err, { availableGlobals: names });
+  return `the script threw a non-Error value: ${formatArg(err)}. Throw an Error instead (throw new Error("what went wrong")), so the message says what happened.`;
+}
+
+function describeUnhandled(reason: unknown, names: string[]): string {
+  const what = reason instanceof Error || (reason && typeof reason === 'object' && 'message' in reason) ? `${(reason as Error).name ?? 'Error'}: ${rewriteError(reason, { availableGlobals: names })}` : formatArg(reason);
+  return `Unhandled promise rejection in the script: ${what.replace(/\.+$/, '')}. A promise was rejected and nothing awaited or caught it (Node ends a program for this too): await the call that made it, or add .catch().`;
+}
+
+function describeListenerThrow(err: unknown, names: string[]): string {
+  const what = err instanceof Error || (err && typeof err === 'object' && 'message' in err) ? `${(err as Error).name ?? 'Error'}: ${rewriteError(err, { availableGlobals: names })}` : `a non-Error value: ${formatArg(err)}`;
+  return `Uncaught exception in a callback the script gave Playwright (an event listener such as pg.on(...)): ${what.replace(/\.+$/, "")}. Node ends a program for this too: catch errors inside the callback.`;
+}
+
+/** Compiles the script (wrapped as an async function so top-level await works). Throws an
+ * AgentError for syntax errors, with the line number in the user's script. */
+export function compileScript(script: string, availableGlobals: string[]): vm.Script {
+  const code = `(async () => {\n${script}\n})()`;
+  try {
+    return new vm.Script(code, {
+      filename: 'flow.js',
+      lineOffset: -1,
+      importModuleDynamically: (() => {
+        throw new AgentError(`import() is not available in a flow script: it runs as one self-contained script. Available globals: ${availableGlobals.join(', ')}.`);
+      }) as never,
+    });
+  } catch (err) {
+    const e = err as Error;
+    const where = /flow\.js:(\d+)/.exec(e.stack ?? '')?.[1];
+    const detail = rewriteError(e, { availableGlobals });
+    throw new AgentError(where && !/import is not available/.test(detail) ? `${detail} (line ${where})` : detail, 'SYNTAX');
+  }
+}
+
+export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog): SandboxRun {
+  const names = catalog.globals.map((g) => g.name);
+  const compiled = compileScript(script, names);
+  // The first failure outside the script's own await chain (see describeThrown) ends the call.
+  let failOutside: ((message: string) => void) | undefined;
+  const outside = new Promise<never>((_, reject) => {
+    failOutside = (message) => reject(new AgentError(message));
+  });
+  outside.catch(() => undefined);
+  const tabs = new Tabs(host.context, {
+    pwd: host.pwd,
+    onLine: host.onLine,
+    allowFileUrls: host.allowFileUrls,
+    onListenerError: (err) => failOutside?.(describeListenerThrow(err, names)),
+  });
+  const globals: Record<string, unknown> = Object.create(null);
+  const withSource: SandboxHost = { ...host, source: script };
+  for (const name of GLOBAL_NAMES) globals[name] = CHROMIUM_GLOBALS[name](withSource, tabs);
+  const ctx = vm.createContext(globals, { name: 'gstack flow script', codeGeneration: { strings: true, wasm: false } });
+  markJsonParse(ctx);
+  // Node 20 puts Symbol.dispose and Symbol.asyncDispose on its own realm's Symbol only; a script
+  // written for Playwright on Node calls `page[Symbol.asyncDispose]()`, so its realm gets the same
+  // symbols (the membrane knows them by identity).
+  const scriptSymbol = vm.runInContext('Symbol', ctx) as unknown as Record<string, symbol | undefined>;
+  for (const k of ['dispose', 'asyncDispose']) {
+    const own = (Symbol as unknown as Record<string, symbol | undefined>)[k];
+    if (own && scriptSymbol[k] === undefined) Object.defineProperty(scriptSymbol, k, { value: own });
+  }
+  // A promise the script made (its realm's Promise) or one our API handed it (rejected with our
+  // AgentError) that nobody handled: Node reports it on the process after the microtasks run.
+  const scriptPromise = vm.runInContext('Promise', ctx) as PromiseConstructor;
+  const onUnhandled = (reason: unknown, promise: Promise<unknown>) => {
+    if (tabs.membrane.revoked) return;
+    if (promise instanceof scriptPromise || reason instanceof AgentError) failOutside?.(describeUnhandled(reason, names));
+  };
+  process.on('unhandledRejection', onUnhandled);
+  const done = (async () => {
+    try {
+      const run = (async () => {
+        try {
+          await tabs.closeLeftovers();
+          await (compiled.runInContext(ctx, { displayErrors: false }) as Promise<unknown>);
+        } catch (err) {
+          throw new AgentError(describeThrown(tabs.membrane.callbackError ?? err, names));
+        } finally {
+          // From the body's last line on, a continuation the script left (a fetch body's
+          // .then(spin), a page call's) never runs, though the call is revoked a moment later.
+          tabs.membrane.ended = true;
+        }
+        // Node reports a rejection nobody handled once the microtasks have run: give it that
+        // turn, so a script that rejects and then ends at once still fails.
+        await new Promise((r) => setImmediate(r));
+      })();
+      run.catch(() => undefined); // when `outside` wins, the script's own end is not news
+      await Promise.race([run, outside]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    // A route handler or listener that threw fails the call (membrane.ts, callbackError); when
+    // the script failed too, most often because of it, that error is the one told.
+    if (tabs.membrane.callbackError) throw tabs.membrane.callbackError;
+  })();
+  return {
+    done,
+    revoke: () => {
+      tabs.revoke();
+      for (const t of sleeps.get(tabs) ?? []) clearTimeout(t);
+      sleeps.delete(tabs);
+      // Node 20 keeps its promise hooks on while an AsyncLocalStorage is enabled (every promise
+      // then costs ~3x): a call that ran a page callback switches it on, its end switches it off.
+      pageCallbackScope.disable();
+    },
+    cleanUp: () => tabs.cleanUp(),
+    collectEvidence: () => tabs.collectEvidence(),
+    get dirty() {
+      return tabs.membrane.dirty || tabs.membrane.requestsInFlight > 0;
+    },
+  };
+}

@@ -1,0 +1,631 @@
+// `snapshot(pg, opts)`: Playwright's AI-mode aria snapshot (refs that `aria-ref=` resolves),
+// post-processed for agents as a pipeline: parse (unquoting YAML-quoted lines) -> main-frame
+// refs as eN -> redact secret values -> remember refs -> filter (interactive/compact/depth) ->
+// bound -> diff against this page's previous snapshot in this call (compared without refs).
+// It also owns how a printed ref maps back to Playwright's (`playwrightRef`); tabs.ts resolves
+// `pg.locator("e5")` through it.
+import type { Page, Frame } from 'playwright-core';
+import { diffArrays } from 'diff';
+import { AgentError, toAgentError } from '../errors.js';
+
+import type { SnapshotOptions, SnapshotResult } from '../catalog.gen.js';
+export type { SnapshotOptions, SnapshotResult };
+
+/** Per-page memory of the last snapshot: the tree (for diffs), what each ref named (for
+ * stale-ref messages) and the main frame's ref prefix (for resolving refs). */
+export interface PageSnapshotState {
+  /** The previous snapshot's tree: `diff` is what changed since the previous snapshot of that
+   * page (as on Aside), whatever options either used — so take before/after snapshots with the
+   * same options for a clean diff. */
+  previousTree?: string;
+  /** Every ref seen on this page in this call and what it named (newest wins), so a ref whose
+   * element is gone can still be described. */
+  refs: Map<string, string>;
+  /** Playwright's ref prefix of the main frame's current document as of the latest snapshot
+   * (`''` until the page's first cross-document navigation, then `f2`, `f3`...). */
+  mainFramePrefix: string;
+  snapshots: number;
+  /** A modal dialog was open at the previous snapshot (see diffTrees). */
+  previousModal?: boolean;
+}
+export function newSnapshotState(): PageSnapshotState {
+  return { refs: new Map(), mainFramePrefix: '', snapshots: 0 };
+}
+
+export const MAX_TREE_CHARS = 60_000;
+export const MAX_DIFF_CHARS = 20_000;
+export const BASELINE_DIFF = '[baseline: first snapshot of this page in this call — later snapshots show what changed]';
+export const NO_CHANGE_DIFF = '[no changes since the previous snapshot]';
+
+const INTERACTIVE_ROLES = new Set([
+  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
+  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem',
+]);
+
+/** A snapshot key: role, optional JSON-quoted name, then attributes like `[level=1] [ref=e3]`. */
+const KEY_RE = /^(\/?[\w-]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/;
+const REF_RE = /\[ref=((?:f\d+)?e\d+)\]/;
+const REF_TOKEN_RE = / ?\[ref=(?:f\d+)?e\d+\]/g;
+
+/** One element (or text, or property) line of a snapshot, with its key unquoted. */
+interface Line {
+  indent: number;
+  /** The line as printed: `  - button "Save" [ref=e7]` (never a YAML-quoted key). */
+  text: string;
+  role: string;
+  name?: string;
+  ref?: string;
+  /** Not a `- key` line we know: filters keep it rather than drop what they cannot read. */
+  unknown?: boolean;
+}
+
+/**
+ * Reads one line of Playwright's snapshot YAML. Playwright single-quotes a whole key when it
+ * holds a YAML-special sequence (`{`, `}`, a backtick, `: `, ` #`), so an accessible name like
+ * `GET /vessels/{callsign}` comes out as `- 'button "GET /vessels/{callsign}" [ref=e6]'`. Every
+ * line is given back unquoted, so all lines read `- role "name" [attrs]` and no filter or
+ * script regex misses one; names stay JSON strings, so the line is still unambiguous.
+ */
+function parseLine(raw: string): Line {
+  const lead = /^( *)- /.exec(raw);
+  if (!lead) return { indent: (/^ */.exec(raw)![0].length) / 2, text: raw, role: '', ref: REF_RE.exec(raw)?.[1], unknown: true };
+  const indent = lead[1].length / 2;
+  let body = raw.slice(lead[0].length);
+  if (body.startsWith("'")) {
+    // YAML single-quoted scalar: '' is a quote, a lone ' ends it.
+    let key = '';
+    let i = 1;
+    for (; i < body.length; i++) {
+      if (body[i] !== "'") key += body[i];
+      else if (body[i + 1] === "'") key += "'", i++;
+      else break;
+    }
+    if (i >= body.length) return { indent, text: raw, role: '', ref: REF_RE.exec(raw)?.[1], unknown: true };
+    body = key + body.slice(i + 1);
+  }
+  const text = lead[1] + '- ' + body;
+  // The key ends at the first `: ` (or a final `:`); an unquoted key never holds `: `, and a
+  // quoted one's `: ` sits inside the JSON name, which KEY_RE reads as a whole.
+  const m = KEY_RE.exec(body);
+  if (!m) return { indent, text, role: '', ref: REF_RE.exec(body)?.[1], unknown: true };
+  const attrs = m[3].replace(/:(?: .*)?$/, '');
+  return { indent, text, role: m[1], name: m[2], ref: REF_RE.exec(attrs)?.[1] };
+}
+
+function parse(tree: string): Line[] {
+  return tree.split('\n').filter((l) => l.trim() !== '').map(parseLine);
+}
+
+function describe(l: Line): string {
+  return l.name !== undefined ? `${l.role} "${l.name}"` : l.role || l.text.trim();
+}
+
+/**
+ * Main-frame refs read `eN` whatever the page did. Playwright gives each frame a number and
+ * prefixes refs with it (`f2e5`) for every frame but the page's first document: it gives the
+ * main frame a new number on each cross-document navigation (a reload, a form post), so that a
+ * ref taken before the navigation can never resolve to an element of the new document. We keep
+ * that guarantee our own way: the snapshot prints main-frame refs without the prefix, and
+ * remembers it (`mainFramePrefix`) so `pg.locator("e5")` resolves to the current document's
+ * `f2e5` — and a ref the current document never had in a snapshot still fails as stale.
+ *
+ * The main frame's refs are the lines outside any `iframe` subtree (an iframe element itself
+ * belongs to its parent frame); their common prefix is the main frame's.
+ */
+function mainFramePrefixOf(lines: Line[]): string | undefined {
+  let iframeAt = -1; // indent of the iframe whose subtree we are in
+  for (const l of lines) {
+    if (iframeAt >= 0 && l.indent > iframeAt) continue;
+    iframeAt = -1;
+    if (l.ref) return /^(f\d+)?e/.exec(l.ref)![1] ?? '';
+    if (l.role === 'iframe') iframeAt = l.indent;
+  }
+  return undefined;
+}
+
+function withoutMainPrefix(lines: Line[], prefix: string): Line[] {
+  if (!prefix) return lines;
+  const re = new RegExp(`\\[ref=${prefix}(e\\d+)\\]`);
+  return lines.map((l) =>
+    l.ref?.startsWith(prefix + 'e') ? { ...l, ref: l.ref.slice(prefix.length), text: l.text.replace(re, '[ref=$1]') } : l,
+  );
+}
+
+/** The `aria-ref` Playwright knows for a ref a snapshot printed (`e5` -> `f2e5` after a
+ * reload; frame refs `f1e2` are Playwright's own). */
+export function playwrightRef(state: PageSnapshotState, ref: string): string {
+  return /^e\d+$/.test(ref) ? state.mainFramePrefix + ref : ref;
+}
+
+/** Words that make a field secret when one of its hints (name, id, label, aria-label,
+ * placeholder) contains them as a whole word — words split at punctuation, spaces, digits and
+ * camelCase humps, case-insensitively: `userPassword`, `PASSWORD_CONFIRM`, `api-key`, `otp2`.
+ * A word is never matched inside another (`passenger`, `compass`, `pineapple`, `topic`). */
+const SECRET_WORDS = [
+  'password', 'passwd', 'pwd', 'pass', 'passcode', 'passphrase', 'secret', 'token', 'otp', 'totp', 'hotp',
+  'pin', 'cvv', 'cvc', 'csc', 'cvn', 'ssn', 'apikey', 'credential', 'credentials', 'privatekey', 'cardnumber', 'ccnumber', 'ccnum',
+  'passwort', 'kennwort', 'contraseña', 'contrasena', 'senha', 'wachtwoord', 'lösenord', 'salasana', 'пароль',
+  'hasło', 'haslo', 'heslo', 'passord', 'adgangskode', 'jelszó', 'jelszo', 'parolă', 'şifre', 'sifre', 'κωδικός',
+  'jwt', 'mfa', 'bearer', 'sessionid', 'mnemonic', 'pincode',
+];
+/** Runs of words that make a field secret together (neither word alone does). */
+const SECRET_PHRASES = [
+  'api key', 'private key', 'access key', 'one time code', 'one time password', 'security code', 'verification code',
+  'auth code', 'card number', 'cc number', 'cc num', 'mot de passe', '2 fa', 'two factor', 'session id', 'session key',
+  'recovery code', 'recovery codes', 'backup code', 'backup codes', 'seed phrase', 'recovery phrase', 'clave de acceso', 'clave secreta', 'código de verificación', 'codigo de verificacion',
+];
+/** Secret words of scripts written without spaces between words (Chinese, Japanese, Korean):
+ * matched anywhere in a hint. */
+const SECRET_SUBSTRINGS = ['パスワード', '暗証番号', '認証コード', '密码', '密碼', '口令', '验证码', '驗證碼', '비밀번호', '인증번호'];
+/** `autocomplete` tokens of secret fields: passwords, one-time codes, and every `cc-*` (card). */
+const SECRET_AUTOCOMPLETE = ['current-password', 'new-password', 'one-time-code'];
+
+export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE };
+
+/** Whether a form field holds a secret, from its type, autocomplete tokens and hints. Runs in
+ * Node (tests) and, as source text, in the page (secretValues): self-contained on purpose. */
+export function isSecretField(field: { type?: string; autocomplete?: string; hints: string[] }, rules: typeof SECRET_RULES): boolean {
+  if ((field.type ?? '').toLowerCase() === 'password') return true;
+  const tokens = (field.autocomplete ?? '').toLowerCase().split(/\s+/);
+  if (tokens.some((t) => rules.autocomplete.includes(t) || t.startsWith('cc-'))) return true;
+  // NFKC first: a fullwidth ＰａｓｓＷｏｒｄ shows as the word it is; and characters that show
+  // nothing (a soft hyphen, a zero-width or word joiner) cannot split a word a person reads whole.
+  const hints = field.hints.map((h) => h.normalize('NFKC').replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, ''));
+  if (hints.some((h) => rules.substrings.some((sub) => h.includes(sub)))) return true;
+  const words = hints
+    .join(' ')
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2') // userPassword
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2') // APIKey
+    .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, '$1$3 $2$4') // otp2, 2fa
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  if (words.some((w) => rules.words.includes(w))) return true;
+  const joined = ` ${words.join(' ')} `;
+  return rules.phrases.some((p) => joined.includes(` ${p} `));
+}
+
+/** The page side of secretValues: every form field that isSecretField calls secret (inputs,
+ * textareas, selects, rich-text fields), in the document and its open shadow roots: an input's
+ * current and default value, a select's chosen options, a rich-text field's text. A label names
+ * a field by what it shows, not by its raw text: hidden parts are skipped, and an image's alt,
+ * an aria-label, a button's value and CSS ::before/::after content count, as in the accessible
+ * name the snapshot prints. Self-contained: it is sent to the page as source text. */
+function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<typeof isSecretField>[1]): string[] {
+  const NOT_TEXT = ['checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file'];
+  const out: string[] = [];
+  const pseudo = (el: Element, which: '::before' | '::after') => {
+    const c = getComputedStyle(el, which).content;
+    return c && c !== 'none' && c !== 'normal' ? c.replace(/^["']|["']$/g, '') : '';
+  };
+  const shownName = (node: Node, depth = 0): string => {
+    if (depth > 20) return '';
+    if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+    if (node.nodeType !== Node.ELEMENT_NODE) return '';
+    const el = node as Element;
+    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('hidden')) return '';
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility === 'hidden') return '';
+    const own = el.getAttribute('aria-label');
+    if (own) return own;
+    if (el instanceof HTMLImageElement) return el.alt;
+    if (el instanceof HTMLInputElement && ['button', 'submit', 'reset'].includes(el.type)) return el.value;
+    if (el.tagName.toLowerCase() === 'svg') return el.querySelector('title')?.textContent ?? '';
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return '';
+    return pseudo(el, '::before') + Array.from(el.childNodes).map((c) => shownName(c, depth + 1)).join('') + pseudo(el, '::after');
+  };
+  // A label can show a word its text does not spell: a part made invisible in one of many
+  // ways (font-size 0, opacity, a transparent colour, clipping), or letters laid out in another
+  // order (right-to-left, a reversed flex row). Rather than predicting each way, the label is
+  // also read with each of its parts left out in turn, backwards, and with its parts in reverse
+  // order: a secret word in any of these readings marks the field.
+  const readings = (l: Element): string[] => {
+    const text = l.textContent ?? '';
+    const out = [shownName(l), text, [...text].reverse().join('')];
+    const parts = Array.from(l.querySelectorAll('*')).slice(0, 40);
+    for (const part of parts) {
+      const t = part.textContent ?? '';
+      if (t && t !== text) out.push(text.replace(t, ''));
+    }
+    const children = Array.from(l.childNodes).map((c) => c.textContent ?? '');
+    if (children.length > 1) out.push([...children].reverse().join(''));
+    return out;
+  };
+  const named = (el: Element) => {
+    const home = el.getRootNode() as Document | ShadowRoot;
+    const labelled = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => home.getElementById?.(id)).filter((x): x is HTMLElement => !!x);
+    const labels = Array.from((el as HTMLInputElement).labels ?? []);
+    return [...labels, ...labelled].flatMap(readings);
+  };
+  // A field the page masks (CSS -webkit-text-security: discs instead of letters) hides its
+  // value from a person as a password field does: it is a secret whatever its label says.
+  const masked = (el: Element) => {
+    const v = getComputedStyle(el).getPropertyValue('-webkit-text-security');
+    return !!v && v !== 'none';
+  };
+  const walk = (root: Document | ShadowRoot) => {
+    for (const el of Array.from(root.querySelectorAll('input, textarea, select, [contenteditable], [role="textbox"], [role="combobox"], [role="searchbox"], [role="spinbutton"]'))) {
+      const i = el as HTMLInputElement;
+      const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
+      if (el instanceof HTMLInputElement && NOT_TEXT.includes(i.type)) continue;
+      if (!field && el.getAttribute('contenteditable') === 'false') continue;
+      const hints = [i.name ?? '', el.id, el.getAttribute('aria-label') ?? '', el.getAttribute('placeholder') ?? '', el.getAttribute('title') ?? '', ...named(el)];
+      const type = el instanceof HTMLInputElement ? i.type : '';
+      if (!masked(el) && !isSecret({ type, autocomplete: el.getAttribute('autocomplete') ?? '', hints }, rules)) continue;
+      if (el instanceof HTMLSelectElement) {
+        // Every option: the choices of a secret select give its value away as much as the choice.
+        for (const o of Array.from(el.options)) for (const v of [o.text, o.value, o.label]) if (v) out.push(v);
+      } else if (field) {
+        for (const v of [i.value, i.defaultValue]) if (v) out.push(v);
+      } else if (el.textContent) {
+        // A rich-text box's text is its value, but the snapshot prints each of its blocks (a
+        // paragraph, a list item) on a line of its own: each line and each text node is cut too.
+        const text = (el as HTMLElement).innerText;
+        out.push(el.textContent.trim(), text.trim(), ...text.split('\n').map((l) => l.trim()));
+        const nodes = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = nodes.nextNode(); n; n = nodes.nextNode()) out.push((n.textContent ?? '').trim());
+      }
+    }
+    for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return out.filter(Boolean);
+}
+
+/** The expression secretValues evaluates in every frame. A string, not a function, so the
+ * classifier travels with it; `__name` is defined because a TypeScript runner (tsx) may wrap
+ * named functions in calls to it. */
+const SECRET_VALUES_EXPRESSION = `(() => { const __name = (f) => f; return (${collectSecretValues.toString()})(${isSecretField.toString()}, ${JSON.stringify(SECRET_RULES)}); })()`;
+
+/** Values of secret fields (passwords, one-time codes, card numbers, tokens, API keys) in every
+ * frame, including open shadow roots, longest first, so they can be cut from what a script is
+ * given (snapshot text, pg.content()). */
+export async function secretValues(page: Page): Promise<string[]> {
+  const collect = (f: Frame) => f.evaluate(SECRET_VALUES_EXPRESSION).then((v) => v as string[], () => [] as string[]);
+  const lists = await Promise.all(page.frames().map(collect));
+  return [...new Set(lists.flat())].sort((a, b) => b.length - a.length);
+}
+
+export function redact(tree: string, secrets: string[]): string {
+  const lines = tree.split('\n');
+  // A field the snapshot itself names with a secret word (`- textbox "Password" [ref=e7]: …`)
+  // is secret whatever its label's markup did to the page-side classifier (hidden parts, an
+  // image's alt, CSS content): its value is cut, and learned, so it is cut elsewhere too. A
+  // secret select's options are all cut (the chosen one is its value).
+  const learned = [...secrets];
+  let optionsUnder = -1;
+  // Lines under a secret rich-text box (its paragraphs, list items, text) are its value.
+  let contentUnder = -1;
+  const out = lines.map((line) => {
+    const indent = line.length - line.trimStart().length;
+    if (optionsUnder >= 0 && indent > optionsUnder && /^\s*- option\b/.test(line)) {
+      return line.replace(/^(\s*- option) (?:"(?:[^"\\]|\\.)*"|[^[:]+?)(?=\s*(?:\[|:|$))/, '$1 "[redacted]"');
+    }
+    if (indent <= optionsUnder) optionsUnder = -1;
+    if (contentUnder >= 0 && indent > contentUnder) {
+      const child = /^(\s*- (?:[\w-]+))(?: "(?:[^"\\]|\\.)*")?((?: \[[^\]]*\])*)(:.*)?$/.exec(line);
+      if (!child) return line.replace(/^(\s*).*$/, '$1[redacted]');
+      const value = child[4] === undefined ? '' : child[4] === ':' ? ':' : ': [redacted]';
+      return `${child[1]}${/ "/.test(line.slice(child[1].length, child[1].length + 2)) ? ' "[redacted]"' : ''}${child[2]}${value}`;
+    }
+    if (indent <= contentUnder) contentUnder = -1;
+    const field = /^(\s*- (textbox|searchbox|combobox|listbox|slider|spinbutton)\b(?: "((?:[^"\\]|\\.)*)")?.*?)(?:: (.*))?$/.exec(line);
+    if (!field) return line;
+    const name = field[3] === undefined ? '' : yamlScalar(`"${field[3]}"`);
+    if (name && isSecretField({ hints: [name] }, SECRET_RULES)) {
+      if (field[2] === 'combobox' || field[2] === 'listbox') optionsUnder = indent;
+      else contentUnder = indent;
+      if (field[4] === undefined) return line;
+      const value = yamlScalar(field[4].trim());
+      if (value && !learned.includes(value)) learned.push(value);
+      return `${field[1]}: [redacted]`;
+    }
+    if (field[4] !== undefined && (secrets.includes(field[4].trim()) || secrets.includes(yamlScalar(field[4].trim())))) return `${field[1]}: [redacted]`;
+    return line;
+  });
+  if (!learned.length) return out.join('\n');
+  const long = learned.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+  return out
+    .map((line) => {
+      let l = line;
+      for (const s of long) l = l.split(s).join('[redacted]');
+      return l;
+    })
+    .join('\n');
+}
+
+/** A YAML scalar as its text: `"123"` (JSON-style escapes) and `'it''s'` are unquoted. */
+function yamlScalar(v: string): string {
+  if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) {
+    try {
+      return JSON.parse(v) as string;
+    } catch {
+      return v.slice(1, -1);
+    }
+  }
+  if (v.length >= 2 && v.startsWith("'") && v.endsWith("'")) return v.slice(1, -1).replace(/''/g, "'");
+  return v;
+}
+
+/** `pg.content()` without secret values: a prefilled field's `value` attribute (any length)
+ * and, like the snapshot, any other occurrence of a secret of 4 characters or more, as the
+ * serializer escapes it in attributes and in text. */
+export function redactHtml(html: string, secrets: string[]): string {
+  let out = html;
+  for (const s of secrets) {
+    const amp = s.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;');
+    const inAttr = amp.replace(/"/g, '&quot;');
+    const inText = amp.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    out = out.split(`value="${inAttr}"`).join('value="[redacted]"');
+    if (s.length >= 4) for (const form of new Set([s, inAttr, inText])) out = out.split(form).join('[redacted]');
+  }
+  return out;
+}
+
+/** What the script's `pg.content()` returns: Playwright's, with secret values cut. */
+export async function redactedContent(page: Page): Promise<string> {
+  const [html, secrets] = await Promise.all([page.content(), secretValues(page)]);
+  return redactHtml(html, secrets);
+}
+
+/** A frame's HTML with the secret values of its page cut. */
+export async function redactedFrameContent(frame: Frame): Promise<string> {
+  const [html, secrets] = await Promise.all([frame.content(), secretValues(frame.page())]);
+  return redactHtml(html, secrets);
+}
+
+/** Interactive elements (a role you act on, with a ref), each with the child lines that say
+ * what acting on it means: a link's `/url`, a select's options. A line the parser did not
+ * recognise but that carries a ref is kept as it is: a filter never drops what it cannot read. */
+function filterInteractive(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (l.unknown && l.ref) {
+      out.push({ ...l, indent: 0, text: l.text.trimStart() });
+      continue;
+    }
+    if (!INTERACTIVE_ROLES.has(l.role) || !l.ref) continue;
+    // children other than /url and options are dropped, so a trailing "container" colon would mislead
+    out.push({ ...l, indent: 0, text: l.text.trimStart().replace(/:$/, '') });
+    for (let j = i + 1; j < lines.length && lines[j].indent > l.indent; j++) {
+      const child = lines[j];
+      if (child.indent === l.indent + 1 && (child.role === '/url' || (child.role === 'option' && !child.ref))) {
+        out.push({ ...child, indent: 1, text: '  ' + child.text.trimStart() });
+      }
+    }
+  }
+  return out;
+}
+
+/** Lines up to a nesting depth; says how many deeper lines it left out. */
+function filterDepth(lines: Line[], depth: number): Line[] {
+  const kept = lines.filter((l) => l.indent <= depth);
+  const hidden = lines.length - kept.length;
+  if (hidden === 0) return kept;
+  const note = `[depth ${depth}: ${hidden} deeper line${hidden === 1 ? '' : 's'} not shown — raise depth, or use { selector } for one part]`;
+  return [...kept, { indent: 0, text: note, role: '' }];
+}
+
+/** Drops unnamed `generic` wrappers and lifts their children one level. */
+function compact(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  const lift: number[] = []; // indents of dropped wrappers still open
+  for (const l of lines) {
+    while (lift.length && l.indent <= lift[lift.length - 1]) lift.pop();
+    const isWrapper = l.role === 'generic' && l.name === undefined && /^\s*- generic(?: \[[^\]]*\])*:?\s*$/.test(l.text);
+    if (isWrapper) {
+      lift.push(l.indent);
+      continue;
+    }
+    const indent = l.indent - lift.length;
+    out.push({ ...l, indent, text: '  '.repeat(indent) + l.text.trimStart() });
+  }
+  return out;
+}
+
+function bound(text: string, max: number, what: string): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf('\n', max);
+  const kept = text.slice(0, cut > 0 ? cut : max);
+  const total = text.split('\n').length;
+  const shown = kept.split('\n').length;
+  return `${kept}\n[${what} truncated: showing ${shown} of ${total} lines — narrow it with { interactive: true }, { depth: N } or { selector: "main" }]`;
+}
+
+const indentOf = (line: string) => (/^ */.exec(line)![0].length) / 2;
+const withoutRefs = (line: string) => line.replace(REF_TOKEN_RE, '');
+/** What a diff compares: the line without its ref and without `[active]`, so focus moving from
+ * one field to the next (every fill and click does it) is not a change of either line. */
+const diffKey = (line: string) => withoutRefs(line).replace(/ \[active\]/g, '');
+
+/** The loose key a dialog's background is compared by: what a line says, not how it is
+ * laid out. Opening a dialog re-roots the tree (every line indents) and a background under
+ * `aria-hidden` prints names as text (`heading [level=1]: Orders` for `heading "Orders"
+ * [level=1]`); neither is a change of the page behind it. */
+function looseKey(line: string): string {
+  const l = parseLine(line);
+  if (l.unknown) return diffKey(line).trim() + WORDS;
+  const attrs = (l.text.match(/\[[^\]]*\]/g) ?? []).filter((a) => !/^\[(?:ref=|active\]|aria-hidden\])/.test(a)).sort();
+  const after = /\]?:\s(.*)$/.exec(l.text.replace(REF_TOKEN_RE, ''))?.[1] ?? '';
+  let words = after;
+  try {
+    if (l.name !== undefined) words = JSON.parse(`"${l.name}"`) as string;
+  } catch {
+    words = l.name ?? after;
+  }
+  return `${l.role} ${attrs.join(' ')}${WORDS}${words}`;
+}
+
+/** Separates a loose key's element part from its words. */
+const WORDS = '\u0000';
+/** Two loose keys are the same line when their element parts match and their words do, or one
+ * side has none: under aria-hidden a form control's name (which comes from its label) is not
+ * computed, so `textbox "Email"` prints as `textbox`. */
+function sameLoose(x: string, y: string): boolean {
+  if (x === y) return true;
+  const [ex, wx] = x.split(WORDS);
+  const [ey, wy] = y.split(WORDS);
+  return ex === ey && (!wx || !wy);
+}
+
+/** An unnamed wrapper without text: structure only (a dialog opening adds one at the root). */
+const isBareWrapper = (line: string) => /^\s*- generic(?: \[[^\]]*\])*:?\s*$/.test(line);
+
+/**
+ * The hunks between two line lists under `key`, appended to `out`. Each run of changes is
+ * preceded by one line of context from the new list — the nearest line above it at its depth
+ * or shallower (the label next to it, else its parent) — unless that line was already shown
+ * or lies above what was shown: context stays in page order. Removed lines are printed
+ * without refs (they are gone); added lines keep theirs.
+ */
+function hunks(a: string[], b: string[], key: (line: string) => string, out: string[], same?: (x: string, y: string) => boolean): void {
+  const parts = diffArrays(a.map(key), b.map(key), same ? { comparator: same } : undefined);
+  let i = 0; // position in a
+  let j = 0; // position in b
+  let lastShown = -1; // the last line of b printed (as context or as added)
+  for (let k = 0; k < parts.length; ) {
+    if (!parts[k].added && !parts[k].removed) {
+      i += parts[k].count;
+      j += parts[k].count;
+      k++;
+      continue;
+    }
+    const removed: string[] = [];
+    const hunkStart = j;
+    let firstAdded = -1;
+    for (; k < parts.length && (parts[k].added || parts[k].removed); k++) {
+      if (parts[k].removed) {
+        removed.push(...a.slice(i, i + parts[k].count));
+        i += parts[k].count;
+      } else {
+        if (firstAdded < 0) firstAdded = j;
+        j += parts[k].count;
+      }
+    }
+    const depth = indentOf(firstAdded >= 0 ? b[firstAdded] : removed[0]);
+    let ctx = hunkStart - 1;
+    while (ctx >= 0 && indentOf(b[ctx]) > depth) ctx--;
+    if (ctx > lastShown) out.push(`  ${b[ctx]}`);
+    for (const line of removed) out.push(`- ${withoutRefs(line)}`);
+    for (let n = hunkStart; n < j; n++) out.push(`+ ${b[n]}`);
+    lastShown = Math.max(lastShown, j > hunkStart ? j - 1 : ctx);
+  }
+}
+
+/** The dialogs of a tree: each `dialog`/`alertdialog` line, by what it says, with the range of
+ * its subtree. */
+function dialogsOf(lines: string[]): Array<{ key: string; label: string; from: number; to: number }> {
+  const out: Array<{ key: string; label: string; from: number; to: number }> = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^\s*- (dialog|alertdialog)\b(?: "((?:[^"\\]|\\.)*)")?/.exec(lines[i]);
+    if (!m) continue;
+    let to = i + 1;
+    while (to < lines.length && indentOf(lines[to]) > indentOf(lines[i])) to++;
+    out.push({ key: diffKey(lines[i]).trim(), label: m[2] !== undefined ? `${m[1]} "${m[2]}"` : m[1], from: i, to });
+    i = to - 1;
+  }
+  return out;
+}
+
+const without = (lines: string[], ranges: Array<{ from: number; to: number }>) => lines.filter((_, n) => !ranges.some((r) => n >= r.from && n < r.to));
+const plural = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
+
+/** Whether the background of a tree is hidden from assistive technology: a background line
+ * under `aria-hidden` (what Playwright's snapshot shows), or the page said a modal is open
+ * (aria-modal, or a `<dialog>` opened with showModal()). */
+function backgroundHidden(rest: string[], modal: boolean): boolean {
+  return modal || rest.some((l) => / \[aria-hidden\]/.test(l));
+}
+
+/**
+ * What changed between two trees, compared without their refs: a re-rendered element that
+ * reads the same is unchanged, however its ref moved (and focus, `[active]`, is not compared).
+ * See `hunks` for the context lines.
+ *
+ * A dialog that opens or closes is said in one line, not as the whole page changing under it:
+ * `dialog "Save 1 change?" opened; the page behind it is hidden (N lines)` followed by the
+ * dialog's own tree, or `… closed; the page behind it is back (N lines)`; then whatever really
+ * changed behind it, compared by what the lines say (looseKey).
+ */
+export function diffTrees(prev: string | undefined, next: string, modal = { before: false, now: false }): string {
+  if (prev === undefined) return BASELINE_DIFF;
+  const a = prev.split('\n');
+  const b = next.split('\n');
+  const out: string[] = [];
+  const da = dialogsOf(a);
+  const db = dialogsOf(b);
+  const opened = db.filter((d) => !da.some((x) => x.key === d.key));
+  const closed = da.filter((d) => !db.some((x) => x.key === d.key));
+  if (opened.length === 0 && closed.length === 0) {
+    hunks(a, b, diffKey, out);
+  } else {
+    const bare = (l: string) => !isBareWrapper(l);
+    const restA = without(a, closed).filter(bare);
+    const restB = without(b, opened).filter(bare);
+    for (const d of closed) {
+      out.push(backgroundHidden(restA, modal.before) ? `${d.label} closed; the page behind it is back (${plural(restB.length)})` : `${d.label} closed`);
+    }
+    for (const d of opened) {
+      out.push(backgroundHidden(restB, modal.now) ? `${d.label} opened; the page behind it is hidden (${plural(restB.length)})` : `${d.label} opened`);
+      for (let n = d.from; n < d.to; n++) out.push(`+ ${b[n]}`);
+    }
+    hunks(restA, restB, looseKey, out, sameLoose);
+  }
+  return out.length ? bound(out.join('\n'), MAX_DIFF_CHARS, 'diff') : NO_CHANGE_DIFF;
+}
+
+/** Whether a modal dialog is open in the page: asked only when the tree shows a dialog. */
+async function modalOpen(page: Page, tree: string): Promise<boolean> {
+  if (!/^\s*- (?:dialog|alertdialog)\b/m.test(tree)) return false;
+  return page
+    .evaluate(() =>
+      Array.from(document.querySelectorAll('[role=dialog][aria-modal=true], [role=alertdialog][aria-modal=true], dialog')).some((el) =>
+        el.tagName === 'DIALOG' ? el.matches(':modal') : (el as HTMLElement).offsetParent !== null || getComputedStyle(el).position === 'fixed',
+      ),
+    )
+    .catch(() => false);
+}
+
+export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: SnapshotOptions = {}): Promise<SnapshotResult> {
+  if (opts === null || typeof opts !== 'object') throw new AgentError('snapshot(pg, opts): opts must be an object like { interactive: true }.');
+  if (opts.depth !== undefined && (!Number.isInteger(opts.depth) || opts.depth < 0)) {
+    throw new AgentError('snapshot option depth must be a whole number ≥ 0.');
+  }
+  let raw: string;
+  let secrets: string[];
+  try {
+    [raw, secrets] = await Promise.all([
+      opts.selector
+        ? page.locator(opts.selector).first().ariaSnapshot({ mode: 'ai', timeout: 5000 } as never)
+        : page.ariaSnapshot({ mode: 'ai', timeout: 10_000 } as never),
+      secretValues(page),
+    ]);
+  } catch (err) {
+    if (opts.selector && /Timeout|does not match any element/i.test(String((err as Error)?.message))) {
+      throw new AgentError(`snapshot: no element matches selector "${opts.selector}" — drop the selector or take a full snapshot to find the right one.`);
+    }
+    throw toAgentError(err);
+  }
+  // Unquote, learn the main frame's ref prefix and print its refs as eN, then redact (on
+  // unquoted lines, so a secret field is recognised whatever its label holds).
+  const unquoted = parse(raw);
+  // A selector string is resolved in the main frame unless it explicitly enters an iframe.
+  const prefix = opts.selector && /enter-frame/.test(opts.selector) ? undefined : mainFramePrefixOf(unquoted);
+  if (prefix !== undefined) state.mainFramePrefix = prefix;
+  let lines = parse(redact(withoutMainPrefix(unquoted, state.mainFramePrefix).map((l) => l.text).join('\n'), secrets));
+  // Remember what every ref named (from the full tree) for stale-ref messages.
+  for (const l of lines) if (l.ref) state.refs.set(l.ref, describe(l));
+  if (opts.interactive) lines = filterInteractive(lines);
+  else if (opts.compact) lines = compact(lines);
+  if (opts.depth !== undefined) lines = filterDepth(lines, opts.depth);
+  let tree = lines.map((l) => l.text).join('\n');
+  if (opts.interactive && !tree) tree = '[no interactive elements]';
+  tree = bound(tree, MAX_TREE_CHARS, 'snapshot');
+  const modal = { before: state.previousModal ?? false, now: await modalOpen(page, tree) };
+  const diff = diffTrees(state.previousTree, tree, modal);
+  state.previousTree = tree;
+  state.previousModal = modal.now;
+  state.snapshots++;
+  return { tree, diff };
+}

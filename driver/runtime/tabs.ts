@@ -1,0 +1,409 @@
+// The tabs of one call and the Page a flow script sees (docs/ARCHITECTURE.md, "One call").
+//
+// Owns: openTab/closeTab/snapshot/annotatedScreenshot, what the Page adds to Playwright's
+// (`pg.locator("e12")` refs with fail-fast staleness, `_sendToTarget` for raw CDP), the
+// runner's handling of dialogs (a `DIALOG <type> <message>` line each; dismissed unless the
+// script listens for them) and downloads, and the end of the call: every tab, popup and
+// download of the call is closed, and what the call changed on the context is undone
+// (membrane.ts) so that the next call of a session host starts clean. What a script may touch
+// on every Playwright object is membrane.ts's.
+import { join } from 'node:path';
+import type { BrowserContext, Dialog, Download, Frame, Page } from 'playwright-core';
+import { AgentError, toAgentError } from '../errors.js';
+import { confinementFor } from './confined-fs.js';
+import { Membrane } from './membrane.js';
+import { EVIDENCE_BUDGET_MS, HUNG_NOTE, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
+import { plainUrl } from './url-policy.js';
+import { defuseSentinel, type LineOptions } from './output.js';
+import { fastScreenshot } from './screenshot.js';
+import { newSnapshotState, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+
+/**
+ * `page.screenshot()` takes a plain viewport PNG through one CDP capture when that gives
+ * Playwright's image (driver/runtime/screenshot.ts), and is Playwright's own otherwise. An own member of
+ * the page, so the script's call still goes through the membrane (its policy, the confinement
+ * of `path`, its errors) and the runner's own captures (evidence) take the same path.
+ */
+function useFastScreenshot(raw: Page): void {
+  const playwright = Object.getPrototypeOf(raw).screenshot as Page['screenshot'];
+  Object.defineProperty(raw, 'screenshot', {
+    configurable: true,
+    writable: true,
+    enumerable: false,
+    // Any hitch of the fast path (a tab closing under it) gets Playwright's answer, and its error.
+    value: async (options?: Parameters<Page['screenshot']>[0]) => (await fastScreenshot(raw, options).catch(() => undefined)) ?? playwright.call(raw, options),
+  });
+}
+
+/** The browser's own icon request is not the page's (some browsers make it, headless does not). */
+function isBrowserIcon(url: string): boolean {
+  return /^https?:\/\/[^/]+\/favicon\.ico(?:$|\?)/.test(url);
+}
+
+export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
+
+const REF_SELECTOR = /^(?:@|ref=|aria-ref=)?((?:f\d+)?e\d+)$/;
+
+/** Locator methods that act on (or read) the element: a stale ref must fail before these. */
+const REF_ACTIONS = new Set([
+  'click', 'dblclick', 'fill', 'clear', 'press', 'pressSequentially', 'type', 'check', 'uncheck', 'setChecked',
+  'selectOption', 'selectText', 'hover', 'focus', 'blur', 'tap', 'setInputFiles', 'dragTo', 'screenshot',
+  'textContent', 'innerText', 'innerHTML', 'inputValue', 'getAttribute', 'evaluate', 'evaluateHandle',
+  'boundingBox', 'scrollIntoViewIfNeeded', 'dispatchEvent', 'isChecked', 'isEnabled', 'isDisabled',
+  'isEditable', 'ariaSnapshot', 'elementHandle', 'highlight', 'waitFor',
+]);
+
+export interface ScriptPage extends Page {
+  _sendToTarget(method: string, params?: Record<string, unknown>): Promise<unknown>;
+}
+
+interface PageState {
+  snapshot: PageSnapshotState;
+  cdp?: Promise<import('playwright-core').CDPSession>;
+  /** What the runner saw on this page, for the evidence of a failed call (driver/runtime/evidence.ts). */
+  consoleErrors: string[];
+  networkErrors: NetworkError[];
+  /** A dialog the script is handling and has not answered yet. */
+  openDialog?: Dialog;
+}
+
+export interface TabsOptions {
+  pwd: string;
+  /** Evidence lines (DIALOG) go where the script's console.log goes (never as the sentinel). */
+  onLine: (line: string, opts?: LineOptions) => void;
+  allowFileUrls?: boolean;
+  /** A listener the script gave Playwright threw (or rejected): the call fails with it. */
+  onListenerError?: (err: unknown) => void;
+}
+
+/** The tabs of one call: every page that appears in the context during the call (openTab,
+ * context.newPage, popups), each seen by the script only through the membrane. */
+/** The page an object belongs to, whose secret fields decide what is cut from its text. */
+async function pageOf(raw: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Promise<Page> {
+  if (kind === 'Page') return raw as Page;
+  if (kind === 'Frame') return (raw as Frame).page();
+  if (kind === 'Locator') return (raw as import('playwright-core').Locator).page();
+  const frame = await (raw as import('playwright-core').ElementHandle).ownerFrame();
+  if (!frame) throw new AgentError('The element is detached from its page: take a new handle or use a locator.');
+  return frame.page();
+}
+
+export class Tabs {
+  readonly membrane: Membrane;
+  private readonly states = new WeakMap<object, PageState>();
+  private readonly refs = new WeakMap<object, { id: string; page: object }>();
+  private readonly downloads: Download[] = [];
+  /** Every page of this call (the spare it started with, its tabs, its popups). */
+  private readonly pages = new Set<Page>();
+  /** The pages the call used (opened, or that appeared during it), in order: the tabs its
+   * evidence is about (a host's unused spare tab is not one). */
+  private readonly used: Page[] = [];
+  private spare: Page[];
+  private readonly onPage = (p: Page) => this.adopt(p, true);
+
+  constructor(private readonly context: BrowserContext, private readonly opts: TabsOptions) {
+    this.membrane = new Membrane({
+      files: confinementFor(opts.pwd),
+      allowFileUrls: !!opts.allowFileUrls,
+      redactedContent: (raw, kind) => (kind === 'Page' ? redactedContent(raw as Page) : redactedFrameContent(raw as Frame)),
+      htmlRedactor: async (raw, kind) => {
+        const secrets = await secretValues(await pageOf(raw, kind));
+        return (html) => redactHtml(html, secrets);
+      },
+      ariaRedactor: async (raw, kind) => {
+        const secrets = await secretValues(kind === 'Page' ? (raw as Page) : (raw as import('playwright-core').Locator).page());
+        return (text) => redact(text, secrets);
+      },
+      pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
+      beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
+      onListenerError: opts.onListenerError,
+    });
+    // A browser starts with one blank tab (and a session host keeps a fresh one ready): the
+    // first openTab() takes it over instead of paying for a new one.
+    // One blank tab at most is the spare; any other page at the start of a call is an earlier
+    // call's leftover (a popup its page opened as the call ended, a CDP-made target): it is
+    // closed before the script runs (leftovers()), never adopted (docs/SECURITY.md, "Each call
+    // starts clean").
+    const open = context.pages().filter((p) => !p.isClosed());
+    this.spare = open.filter((p) => p.url() === 'about:blank').slice(0, 1);
+    this.leftover = open.filter((p) => !this.spare.includes(p));
+    for (const p of this.spare) this.adopt(p, false);
+    context.on('page', this.onPage);
+  }
+
+  private readonly leftover: Page[];
+
+  /** Closes what an earlier call left open (see the constructor); the script runs after. */
+  async closeLeftovers(): Promise<void> {
+    await Promise.all(this.leftover.splice(0).map((p) => p.close({ runBeforeUnload: false }).catch(() => undefined)));
+  }
+
+  /** Every page of the call gets the runner's dialog, download and evidence handling once. */
+  private adopt(raw: Page, used: boolean): void {
+    if (this.states.has(raw)) {
+      if (used && !this.used.includes(raw)) this.used.push(raw);
+      return;
+    }
+    const state: PageState = { snapshot: newSnapshotState(), consoleErrors: [], networkErrors: [] };
+    this.states.set(raw, state);
+    this.pages.add(raw);
+    if (used) this.used.push(raw);
+    useFastScreenshot(raw);
+    raw.on('dialog', (d: Dialog) => this.onDialog(raw, d));
+    raw.on('download', (d: Download) => void this.downloads.push(d));
+    // The evidence of a failed call: the latest console errors and failed requests, recorded
+    // by the runner (the script never sees these listeners).
+    raw.on('console', (m) => {
+      if (m.type() === 'error') keepLatest(state.consoleErrors, m.text());
+    });
+    raw.on('pageerror', (e) => keepLatest(state.consoleErrors, `uncaught: ${e.name ? `${e.name}: ` : ''}${e.message}`));
+    raw.on('requestfailed', (r) => {
+      if (!isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), type: r.resourceType(), error: r.failure()?.errorText ?? 'failed' });
+    });
+    raw.on('response', (r) => {
+      if (r.status() >= 400 && !isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), status: r.status(), type: r.request().resourceType() });
+    });
+  }
+
+  /** Prints the dialog as evidence; dismisses it (Playwright's default policy) unless the
+   * script handles dialogs itself: a listener or a waitForEvent("dialog") on the page or the
+   * context besides this one (only the script adds those). */
+  private onDialog(raw: Page, d: Dialog): void {
+    if (this.membrane.revoked) return void d.dismiss().catch(() => undefined);
+    this.opts.onLine(`DIALOG ${d.type()} ${JSON.stringify(d.message())}`, { sentinel: false });
+    // Playwright's objects are EventEmitters; its typings leave listenerCount out.
+    const count = (e: unknown) => (e as { listenerCount(ev: string): number }).listenerCount('dialog');
+    if (count(raw) > 1 || count(this.context) > 0) {
+      // The script answers it: until it does, it is the page's open dialog (evidence).
+      const state = this.states.get(raw)!;
+      state.openDialog = d;
+      const answered = () => {
+        if (state.openDialog === d) state.openDialog = undefined;
+      };
+      for (const m of ['accept', 'dismiss'] as const) {
+        const original = d[m].bind(d);
+        (d as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
+          answered();
+          return (original as (...x: unknown[]) => Promise<void>)(...a);
+        };
+      }
+      return;
+    }
+    void d.dismiss().catch(() => undefined);
+  }
+
+  async open(value?: unknown): Promise<ScriptPage> {
+    if (this.membrane.revoked) throw toAgentError(new AgentError('This call has ended.'));
+    // Checked as what will be navigated to (url-policy.ts): a String object or toJSON value.
+    const url = plainUrl(value);
+    if (url !== undefined && typeof url !== 'string') throw new AgentError('openTab(url): url must be a string like "http://127.0.0.1:8080/".');
+    const refusal = this.membrane.urlRefusal(url);
+    if (refusal) throw refusal;
+    const raw = this.spare.shift() ?? (await this.context.newPage().catch((e) => { throw toAgentError(e); }));
+    this.adopt(raw, true);
+    // Same default viewport as a Playwright launch (1280x720), so screenshots and responsive
+    // checks do not depend on how the browser window was sized. (A host's spare tab has it.)
+    const size = raw.viewportSize();
+    if (size?.width !== DEFAULT_VIEWPORT.width || size?.height !== DEFAULT_VIEWPORT.height) {
+      await raw.setViewportSize(DEFAULT_VIEWPORT).catch(() => undefined);
+    }
+    if (url && url !== 'about:blank') {
+      try {
+        await raw.goto(url);
+      } catch (err) {
+        throw toAgentError(err);
+      }
+    }
+    return this.membrane.wrap(raw) as ScriptPage;
+  }
+
+  /** The page behind a Page the script holds, or an actionable error. */
+  private pageOf(pg: unknown, fn: string): Page {
+    const raw = this.membrane.rawOf(pg) as Page | undefined;
+    if (!raw || !this.states.has(raw) || typeof (raw as { goto?: unknown }).goto !== 'function') {
+      throw new AgentError(`${fn}: that is not a tab of this call. Pass a Page returned by openTab().`);
+    }
+    return raw;
+  }
+
+  async close(pg: unknown): Promise<void> {
+    if (this.membrane.revoked) return;
+    const raw = this.pageOf(pg, 'closeTab');
+    // Closed for the script from now on (its evidence too), whenever the target goes.
+    const at = this.used.indexOf(raw);
+    if (at >= 0) this.used.splice(at, 1);
+    // Not awaited: the tab is already unusable from the script, and waiting for the target to
+    // be destroyed would only add a round trip to every call.
+    if (!raw.isClosed()) void raw.close().catch(() => undefined);
+  }
+
+  snapshot(pg: unknown, opts?: SnapshotOptions) {
+    const raw = this.pageOf(pg, 'snapshot');
+    return takeSnapshot(raw, this.states.get(raw)!.snapshot, opts ?? {});
+  }
+
+  /** `pg.locator(...)` with refs, and `pg._sendToTarget(...)`; undefined for every other member. */
+  private pageMember(raw: Page, prop: string): unknown {
+    if (prop === 'locator') {
+      return (selector: unknown, options?: unknown) => {
+        const m = typeof selector === 'string' ? REF_SELECTOR.exec(selector.trim()) : null;
+        if (!m) return this.membrane.wrap(raw.locator(selector as string, this.membrane.unwrap(options) as never));
+        // Main-frame refs print as eN; Playwright knows them by its per-document name (f2e5).
+        const loc = raw.locator(`aria-ref=${playwrightRef(this.states.get(raw)!.snapshot, m[1])}`);
+        this.refs.set(loc, { id: m[1], page: raw });
+        return this.membrane.wrap(loc);
+      };
+    }
+    if (prop === '_sendToTarget') return (method: unknown, params?: unknown) => this.sendToTarget(raw, method, params);
+    return undefined;
+  }
+
+  private async sendToTarget(raw: Page, method: unknown, params?: unknown): Promise<unknown> {
+    if (this.membrane.revoked) throw new AgentError('This call has ended.');
+    // Plain data, the catalog's CDP allow-list, file: URLs and local paths: membrane.ts.
+    const safe = await this.membrane.checkedCdp(method, params);
+    const state = this.states.get(raw)!;
+    // Page.enable first: without it Chromium accepts Page.addScriptToEvaluateOnNewDocument on
+    // a fresh session but never runs the script (the cookbook's console hook relies on it).
+    state.cdp ??= this.context.newCDPSession(raw).then(async (s) => {
+      await s.send('Page.enable').catch(() => undefined);
+      return s;
+    });
+    try {
+      // What the browser answers is the page's data (a Runtime.evaluate result): marked (output.ts).
+      return defuseSentinel(await (await state.cdp).send(safe.method as never, safe.params as never));
+    } catch (err) {
+      throw new AgentError(`CDP ${safe.method} failed: ${(err as Error).message.split('\n')[0]}. Check the method name and params against the Chrome DevTools Protocol.`);
+    }
+  }
+
+  /** Before a ref locator acts: the ref must come from a snapshot of this page in this call,
+   * and its element must still exist (aria-ref resolution answers at once when it is gone). */
+  private checkRef(loc: object, method: string): Promise<void> | undefined {
+    const ref = this.refs.get(loc);
+    if (!ref || !REF_ACTIONS.has(method)) return undefined;
+    const state = this.states.get(ref.page)!.snapshot;
+    return (async () => {
+      const desc = state.refs.get(ref.id);
+      if (!desc) {
+        throw new AgentError(
+          state.snapshots === 0
+            ? `Ref ${ref.id} is unknown: this page has no snapshot yet in this script. Take one with snapshot(pg, { interactive: true }) and use a ref from its tree.`
+            : `Ref ${ref.id} does not appear in any snapshot of this page. Take a new snapshot and use a ref from its tree.`,
+          'STALE_REF',
+        );
+      }
+      const n = await (loc as import('playwright-core').Locator).count().catch(() => 0);
+      if (n === 0) throw new AgentError(`Ref ${ref.id} is stale — the element (${desc}) no longer exists. Take a new snapshot.`, 'STALE_REF');
+    })();
+  }
+
+  /**
+   * The evidence of a failed call (driver/runtime/evidence.ts): for each tab the call used that is
+   * still open, its URL, title, a screenshot under pwd, the latest console errors and failed
+   * requests, and a dialog the script left unanswered (dismissed, so the screenshot can be
+   * taken). All tabs at once, within EVIDENCE_BUDGET_MS; a page that does not answer a trivial
+   * evaluate in PAGE_ANSWER_MS is hung and gets a note instead of a title and screenshot.
+   * Raw pages: it runs after the script's view is revoked. Never throws.
+   */
+  async collectEvidence(budgetMs = EVIDENCE_BUDGET_MS): Promise<TabEvidence[]> {
+    const until = Date.now() + budgetMs;
+    const left = () => Math.max(0, until - Date.now());
+    const open = this.used.filter((p) => !p.isClosed());
+    return Promise.all(
+      open.map(async (raw, i): Promise<TabEvidence> => {
+        const state = this.states.get(raw)!;
+        const ev: TabEvidence = {
+          tab: i + 1,
+          url: raw.url(),
+          title: null,
+          screenshot: null,
+          consoleErrors: [...state.consoleErrors],
+          networkErrors: [...state.networkErrors],
+          dialog: null,
+        };
+        const dialog = state.openDialog;
+        if (dialog) {
+          ev.dialog = { type: dialog.type(), message: dialog.message() };
+          state.openDialog = undefined;
+          await within(dialog.dismiss(), Math.min(PAGE_ANSWER_MS, left()), undefined);
+        }
+        const title = await within(raw.evaluate(() => document.title) as Promise<string | undefined>, Math.min(PAGE_ANSWER_MS, left()), undefined);
+        if (title === undefined) {
+          ev.skipped = left() === 0 ? OUT_OF_TIME_NOTE : HUNG_NOTE;
+          return ev;
+        }
+        ev.title = title;
+        const file = join(this.opts.pwd, `evidence-tab-${i + 1}.png`);
+        const shot = await within(raw.screenshot({ path: file, timeout: Math.max(1, left()) }).then(() => file), left(), null);
+        ev.screenshot = shot;
+        if (!shot) ev.skipped = OUT_OF_TIME_NOTE;
+        return ev;
+      }),
+    );
+  }
+
+  /** The script's calls refuse from now on (a script that outlives its call). */
+  revoke(): void {
+    this.membrane.revoke();
+  }
+
+  /** The end of a call in a browser that outlives it: the call's tabs, popups and downloads
+   * are closed, and what it changed on the context is undone. Never throws. */
+  async cleanUp(): Promise<void> {
+    this.context.off('page', this.onPage);
+    await this.membrane.cleanUp();
+    await Promise.all([
+      ...[...this.pages].map((p) => p.close({ runBeforeUnload: false }).catch(() => undefined)),
+      ...this.downloads.splice(0).map(async (d) => {
+        await d.cancel().catch(() => undefined);
+        await d.delete().catch(() => undefined);
+      }),
+    ]);
+  }
+
+  /** A screenshot with the ref label of every interactive element drawn on the page. */
+  async annotatedScreenshot(pg: unknown): Promise<{ base64Image: string }> {
+    const raw = this.pageOf(pg, 'annotatedScreenshot');
+    const state = this.states.get(raw)!.snapshot;
+    // Its own snapshot must not become the "previous snapshot" the script's next diff uses.
+    const { previousTree, previousModal } = state;
+    const snap = await takeSnapshot(raw, state, { interactive: true });
+    Object.assign(state, { previousTree, previousModal });
+    const refs = [...snap.tree.matchAll(/\[ref=((?:f\d+)?e\d+)\]/g)].map((m) => m[1]).slice(0, 300);
+    const boxes = (
+      await Promise.all(
+        refs.map(async (ref) => {
+          const box = await raw.locator(`aria-ref=${playwrightRef(state, ref)}`).boundingBox({ timeout: 1000 }).catch(() => null);
+          return box ? { ref, ...box } : null;
+        }),
+      )
+    ).filter((b): b is { ref: string; x: number; y: number; width: number; height: number } => !!b);
+    const overlayId = `__gstack_annot_${Math.random().toString(36).slice(2)}`;
+    try {
+      await raw.evaluate(
+        ({ boxes, overlayId }) => {
+          const host = document.createElement('div');
+          host.id = overlayId;
+          host.style.cssText = 'position:fixed;inset:0;pointer-events:none;z-index:2147483647';
+          for (const b of boxes) {
+            const frame = document.createElement('div');
+            frame.style.cssText = `position:fixed;left:${b.x}px;top:${b.y}px;width:${b.width}px;height:${b.height}px;outline:2px solid #e11d48;box-sizing:border-box`;
+            const tag = document.createElement('div');
+            tag.textContent = b.ref;
+            tag.style.cssText = `position:fixed;left:${b.x}px;top:${Math.max(0, b.y - 16)}px;background:#e11d48;color:#fff;font:bold 11px/14px monospace;padding:0 3px;border-radius:2px`;
+            host.append(frame, tag);
+          }
+          document.documentElement.appendChild(host);
+        },
+        { boxes, overlayId },
+      );
+      const png = await raw.screenshot({ type: 'png' });
+      return { base64Image: png.toString('base64') };
+    } catch (err) {
+      throw toAgentError(err);
+    } finally {
+      await raw.evaluate((id) => document.getElementById(id)?.remove(), overlayId).catch(() => undefined);
+    }
+  }
+}
