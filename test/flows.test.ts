@@ -85,6 +85,8 @@ test('a run\'s parameters: CLI words read as the schema\'s types, defaults fille
   fails({ email: 'b@x', pause: 'soon' }, true, /parameter "pause" must be a number, got "soon" \(rule: type number\)/);
   fails({ email: 'b@x', pause: '5' }, false, /parameter "pause" must be a number, got "5"/);
   fails({ email: 'b@x', emial: 'c' }, true, /parameter "emial" is not one of the flow's \(rule: additionalProperties false\)/);
+  // A red-team pass: `--param __proto__=x` set the prototype, vanished and the run went on.
+  fails(givenParams(['email=b@x', '__proto__=x']), true, /parameter "__proto__" is not one of the flow's/);
 });
 
 test('gstack run --params: a flow file is checked against its schema, any other script gets the object as given', () => {

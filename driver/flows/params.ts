@@ -74,7 +74,9 @@ export function givenParams(words: string[]): Record<string, string> {
     const m = /^([^=]+)=([\s\S]*)$/.exec(w);
     if (!m) throw new CommandError('flows', 'FLOW_PARAMS_INVALID', `--param ${w} does not read name=value. Give each parameter as --param name=value.`);
     // `name:type=value` is the save form; a run's types are the flow's own.
-    out[m[1].replace(/:[a-z]+$/, '')] = m[2];
+    // An own property whatever the name: `__proto__=x` assigned would set the prototype and
+    // vanish (exit 0); defined, it is an unknown parameter like any other (exit 2).
+    Object.defineProperty(out, m[1].replace(/:[a-z]+$/, ''), { value: m[2], enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -449,11 +449,25 @@ export class Membrane {
     seen.add(v);
     if (Array.isArray(v)) return Array.from(v as unknown[], (x) => this.flattenOptions(x, seen, depth + 1));
     const flat: Record<string, unknown> = {};
+    if (isPlainObject(v)) {
+      // Its own properties are what Playwright reads; a value in it may be such an object.
+      for (const [k, x] of Object.entries(v)) flat[k] = this.flattenOptions(x, seen, depth + 1);
+      return flat;
+    }
+    // Only an object whose prototypes give it data (a value or a getter, not just methods such
+    // as toJSON or toString, which the URL and CDP coercions read) is read whole.
+    const inherits = (o: object): boolean =>
+      Object.getOwnPropertyNames(o).some((k) => {
+        const d = Object.getOwnPropertyDescriptor(o, k)!;
+        return k !== 'constructor' && (d.get !== undefined || typeof d.value !== 'function');
+      });
+    let gives = false;
+    for (let o = Object.getPrototypeOf(v) as object | null; o && !isObjectPrototype(o); o = Object.getPrototypeOf(o) as object | null) gives ||= inherits(o);
+    if (!gives) return v;
     for (let o: object | null = v; o && !isObjectPrototype(o); o = Object.getPrototypeOf(o) as object | null) {
       for (const k of Object.getOwnPropertyNames(o)) {
         if (k === 'constructor' || k === '__proto__' || Object.prototype.hasOwnProperty.call(flat, k)) continue;
-        const x = (v as Record<string, unknown>)[k];
-        if (typeof x !== 'function') flat[k] = this.flattenOptions(x, seen, depth + 1);
+        flat[k] = this.flattenOptions((v as Record<string, unknown>)[k], seen, depth + 1);
       }
     }
     return flat;
