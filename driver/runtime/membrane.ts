@@ -630,10 +630,11 @@ export class Membrane {
     return cut(value, await redactor);
   }
 
-  /** An ariaSnapshot() text with the secret field values of its page cut (tabs.ts). */
+  /** An ariaSnapshot() text with the secret field values of its page cut (tabs.ts), collected
+   * beside the read as readRedacted does. */
   async redactedAria(target: object, kind: 'Page' | 'Locator', read: () => Promise<string>): Promise<string> {
     if (!this.opts.ariaRedactor) return read();
-    const redactor = this.opts.ariaRedactor(target, kind); // beside the read, as readRedacted
+    const redactor = this.opts.ariaRedactor(target, kind);
     redactor.catch(() => undefined);
     const text = await read();
     return (await redactor)(text);
