@@ -39,7 +39,6 @@ async function main(): Promise<void> {
       serve: (req: CallRequest, io: CallIo) =>
         req.call ? runResolvedCall(req.call, { ...io, argv: [], exitCode: 0, inHost: true, sessionHost: binding } satisfies CliIo) : Promise.resolve(2),
       shutdownBrowsers: () => browser.shutdown(),
-      afterCall: () => browser.settleNow(),
       browserPid: () => browser.browserPid,
       lastKey: () => lastKey,
       onIdle: (idleMs) => browser.shed(idleMs, browserIdleMs()),

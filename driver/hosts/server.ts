@@ -60,9 +60,6 @@ export interface HostOptions {
   tamper?(): TamperCheck;
   /** The session key of the host's latest call, for `sessions list`. */
   lastKey?(): string | undefined;
-  /** After a call has answered its client (its `exit` is on the socket): work the answer
-   * need not wait for (a session host settles the call's tabs, session-browser.ts). */
-  afterCall?(): void;
   /** Called every few seconds while no call runs, with how long the host has been idle: a
    * session host sheds its spare tab and then its browser (session-browser.ts). */
   onIdle?(idleMs: number): void;
@@ -278,7 +275,6 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
             },
           )
           .finally(() => {
-            opts.afterCall?.();
             active--;
             running.delete(controller);
             lastActivity = Date.now();

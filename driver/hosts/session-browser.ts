@@ -47,10 +47,6 @@ export class SessionBrowser {
   private current: Running | undefined;
   /** The previous call's clean-up; the next call waits for it. */
   private settling: Promise<void> = Promise.resolve();
-  /** A call's clean-up not started yet: it starts once the call has answered (`settleNow`),
-   * so closing its tabs and readying the next blank one never delay the answer; at the latest
-   * when anything else needs the browser. */
-  private pendingSettle: (() => Promise<void>) | undefined;
 
   constructor(readonly profileDir: string) {}
 
@@ -61,7 +57,6 @@ export class SessionBrowser {
   /** This call's view of the session's browser, started (or restarted) for the call's
    * environment. Called with the session's profile lock held. */
   async open(env: NodeJS.ProcessEnv, headed: boolean): Promise<OpenedContext> {
-    this.settleNow();
     await this.settling;
     const exe = findChromium(env, { headed }); // NoChromiumError (exit 3) before anything changes
     const fingerprint = browserFingerprint(exe.path, headed, env);
@@ -94,19 +89,9 @@ export class SessionBrowser {
       // the next call's.
       kill: () => this.stop(running, 1_000),
       release: (cleanUp, restart) => {
-        this.settleNow(); // an earlier one not started (no answer came between): first
-        this.pendingSettle = () => this.settle(running, cleanUp, restart);
+        this.settling = this.settle(running, cleanUp, restart);
       },
     };
-  }
-
-  /** Starts the released call's clean-up (the host calls this once the call has answered). */
-  settleNow(): void {
-    const start = this.pendingSettle;
-    if (!start) return;
-    this.pendingSettle = undefined;
-    const before = this.settling;
-    this.settling = before.then(start);
   }
 
   /** After a call has answered: its tabs and changes are undone and a blank tab at the default
@@ -139,7 +124,6 @@ export class SessionBrowser {
    * next call's `open` waits for it, so a call never meets a half-closed browser.
    */
   shed(idleMs: number, browserIdle: number): void {
-    this.settleNow();
     const running = this.current;
     if (!running || running.gone) return;
     if (idleMs >= browserIdle) {
@@ -153,7 +137,6 @@ export class SessionBrowser {
 
   /** The host is going away: the browser shuts down in order (cookies flushed to the profile). */
   async shutdown(): Promise<void> {
-    this.settleNow();
     await this.settling.catch(() => undefined);
     if (this.current) await this.stop(this.current, 5_000);
   }
