@@ -1,13 +1,13 @@
 // The fixed cost of a call, two builds side by side in one run (issue 23's before/after): each
 // build gets its own session (so its own session host, warmed before the clock), and the
-// variants alternate build by build, in rotating order:
+// variants run in a new random order each round, with a pause after each call (`--pause`):
 //   - a warm call that only prints the sentinel, against `node -e ''` in the same rounds;
 //   - the warm five-step flow (flow-script.ts), split into its steps and the rest;
 //   - ten text reads (`innerText`, `textContent`, `allInnerTexts`), timed inside the script.
 // Wall time is the caller's; CPU time (user + sys) is the client process's own, which the load
 // of a shared machine inflates less than wall time. Medians; the load average is printed.
 // Not part of `npm test`.
-//   node --import tsx test/bench/call-cost.ts --before COPY/dist/bin/gstack.cjs [--after dist/bin/gstack.cjs] [--runs N]
+//   node --import tsx test/bench/call-cost.ts --before COPY/dist/bin/gstack.cjs [--after dist/bin/gstack.cjs] [--runs N] [--pause MS]
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -19,6 +19,8 @@ import { flowScript } from './flow-script.js';
 const argv = process.argv.slice(2);
 const opt = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const RUNS = Number(opt('--runs')) || 9;
+/** The pause after each call (`--pause MS`). */
+const PAUSE_MS = Number(opt('--pause') ?? 300);
 const BEFORE = opt('--before');
 const AFTER = resolve(opt('--after') ?? BIN);
 if (!BEFORE) {
@@ -105,12 +107,19 @@ async function main() {
   const samples = variants.map(() => [] as Sample[]);
   for (let i = 0; i < RUNS; i++) {
     load.push(loadavg()[0]);
-    for (let k = 0; k < variants.length; k++) {
-      const v = (i + k) % variants.length;
+    // A new order each round, and a pause after each call: a call's host settles its tabs after
+    // answering, so in a fixed order one variant would always start beside another's settle.
+    const order = variants.map((_, k) => k);
+    for (let k = order.length - 1; k > 0; k--) {
+      const j = Math.floor(Math.random() * (k + 1));
+      [order[k], order[j]] = [order[j], order[k]];
+    }
+    for (const v of order) {
       samples[v].push(await variants[v].run());
+      await new Promise((r) => setTimeout(r, PAUSE_MS));
     }
   }
-  console.log(`${RUNS} rounds, alternating; load average (1 min) at each round's start: median ${median(load).toFixed(1)}, ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)} on ${(await import('node:os')).cpus().length} cores`);
+  console.log(`${RUNS} rounds, shuffled, ${PAUSE_MS} ms after each call; load average (1 min) at each round's start: median ${median(load).toFixed(1)}, ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)} on ${(await import('node:os')).cpus().length} cores`);
   const med = samples.map((xs) => median(xs.map((s) => s.ms)));
   const cpu = samples.map((xs) => median(xs.map((s) => s.cpuMs)));
   variants.forEach((v, i) => {
