@@ -11,7 +11,7 @@
 // cold against cold, with the per-step split of both; `snapshot -i` of a 1,500-row page (an
 // input, a button and a link a row) in a warm call against agent-browser's; and the idle memory
 // of one session host with its browser. Not part of `npm test`.
-//   npm run bench -- [--runs N] [--no-agent-browser] [--only big-snapshot] [--bin dist/bin/gstack.cjs]
+//   npm run bench -- [--runs N] [--no-agent-browser] [--only big-snapshot|qa] [--bin dist/bin/gstack.cjs]
 // --bin runs another build (a copy of dist/ taken before a change) for a before/after.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
@@ -91,6 +91,17 @@ async function main() {
   if (ONLY === 'big-snapshot') {
     await bigSnapshot(WITH_AB ? ensureAgentBrowser() : undefined, { site, chromium, env, home });
     await timed(process.execPath, [BIN, 'sessions', 'stop', '--all', '--force'], env).catch(() => undefined);
+    await site.close();
+    rmSync(home, { recursive: true, force: true });
+    rmSync(runtime, { recursive: true, force: true });
+    return;
+  }
+  if (ONLY === 'qa') {
+    const ab = ensureAgentBrowser();
+    if (ab) await qaSessions(ab, { url, chromium, env, home, script });
+    // Each session of this run by its key (this run's own GSTACK_HOME), not `--all`.
+    const listed = JSON.parse((await timed(process.execPath, [BIN, 'sessions', 'list', '--json'], env)).out) as { sessions: Array<{ key: string }> };
+    for (const { key } of listed.sessions) await timed(process.execPath, [BIN, 'sessions', 'stop', key], env).catch(() => undefined);
     await site.close();
     rmSync(home, { recursive: true, force: true });
     rmSync(runtime, { recursive: true, force: true });
