@@ -3,7 +3,7 @@
 // variants run in a new random order each round, with a pause after each call (`--pause`):
 //   - a warm call that only prints the sentinel, against `node -e ''` in the same rounds;
 //   - the warm five-step flow (flow-script.ts), split into its steps and the rest;
-//   - ten text reads (`innerText`, `textContent`, `allInnerTexts`), timed inside the script.
+//   - twelve text reads (`innerText`, `textContent`, `allInnerTexts`), timed inside the script.
 // Wall time is the caller's; CPU time (user + sys) is the client process's own, which the load
 // of a shared machine inflates less than wall time. Medians; the load average is printed.
 // Not part of `npm test`.
@@ -100,7 +100,7 @@ async function main() {
     variants.push(
       { name: `${b.name}: sentinel-only warm call`, run: () => call(b.bin, b.name, bare) },
       { name: `${b.name}: five-step flow, warm`, run: () => call(b.bin, b.name, flowScript(url)) },
-      { name: `${b.name}: ten text reads, warm`, run: () => call(b.bin, b.name, textReads(url)) },
+      { name: `${b.name}: twelve text reads, warm`, run: () => call(b.bin, b.name, textReads(url)) },
     );
   }
   const load: number[] = [];
