@@ -85,8 +85,6 @@ export async function runCli(rawIo: CliIo): Promise<number> {
     await y.parseAsync();
     return io.exitCode;
   } catch (err) {
-    // Not an error of the call: the host hands it back to its client (driver/runner/run-script.ts).
-    if ((err as { misrouted?: boolean })?.misrouted) throw err;
     // A usage error's second line is our hint; anything else may be a library's multi-line text.
     const message = err instanceof UsageError ? err.message : oneLine(err instanceof Error ? err.message : String(err));
     io.err(`[error] ${message}\n`);

@@ -1,7 +1,7 @@
 // Entry of a host process (driver/hosts/server.ts), bundled next to the CLI: `host.js session
 // <profileDir>` or `host.js render`. It serves `gstack` invocations through the same CLI code
 // (bin/cli.ts) a normal process runs, with the host's browser lent to each call.
-import { runHost } from '../driver/hosts/server.js';
+import { runHost, type CallRequest } from '../driver/hosts/server.js';
 import { loadPlaywright } from '../driver/browser/playwright-load.js';
 import { loadCatalog } from '../driver/catalog.js';
 import { watchIntrinsics } from '../driver/hosts/tamper.js';
@@ -10,8 +10,8 @@ import type { CallIo } from '../driver/call-io.js';
 
 async function main(): Promise<void> {
   const [kind, profileDir] = process.argv.slice(2);
-  const { runCli } = await import('./cli.js');
   if (kind === 'session' && profileDir) {
+    const { runResolvedCall } = await import('../driver/cli/call.js');
     const { SessionBrowser, browserIdleMs } = await import('../driver/hosts/session-browser.js');
     const browser = new SessionBrowser(profileDir);
     let lastKey: string | undefined;
@@ -32,10 +32,12 @@ async function main(): Promise<void> {
           import('../driver/runtime/sandbox.js'),
           import('../cookbook/index.js'),
           import('../driver/cli/flow-call.js'),
+          import('../driver/cli/flows.js'),
         ]);
       },
       tamper: () => watchIntrinsics(),
-      serve: (argv: string[], io: CallIo) => runCli({ ...io, argv, exitCode: 0, inHost: true, sessionHost: binding } satisfies CliIo),
+      serve: (req: CallRequest, io: CallIo) =>
+        req.call ? runResolvedCall(req.call, { ...io, argv: [], exitCode: 0, inHost: true, sessionHost: binding } satisfies CliIo) : Promise.resolve(2),
       shutdownBrowsers: () => browser.shutdown(),
       browserPid: () => browser.browserPid,
       lastKey: () => lastKey,
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
     return;
   }
   if (kind === 'render') {
+    const { runCli } = await import('./cli.js');
     const { RenderBrowserPool, installRenderBrowserPool } = await import('../render/engines/browser-pool.js');
     const pool = new RenderBrowserPool();
     installRenderBrowserPool(pool);
@@ -61,7 +64,7 @@ async function main(): Promise<void> {
           import('../render/mermaid/diagram.js'),
         ]);
       },
-      serve: (argv: string[], io: CallIo) => runCli({ ...io, argv, exitCode: 0, inHost: true } satisfies CliIo),
+      serve: (req: CallRequest, io: CallIo) => runCli({ ...io, argv: req.argv ?? [], exitCode: 0, inHost: true } satisfies CliIo),
       shutdownBrowsers: () => pool.closeAll(),
     });
     return;

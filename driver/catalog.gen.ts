@@ -4088,6 +4088,74 @@ export const RENDER_STEP_OF_OPTION: Readonly<Record<string, RenderStepFlag>> = {
   "out": "eval",
 };
 
+/** One flag of a command a session host runs: every spelling, its type, whether it is a list. */
+export interface HostFlagSpec { name: string; type: 'string' | 'number' | 'boolean' | 'array' | 'count'; list: boolean; names: readonly string[]; short: string | null; choices: readonly (string | number)[] | null; needsValue: boolean }
+/** The flags of the commands a session host runs (`run`, `cookbook`, `flows`). */
+export const HOST_COMMAND_FLAGS = {
+  "run": [
+    { name: "file", type: "string", list: false, names: [], short: "f", choices: null, needsValue: true },
+    { name: "params", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "engine", type: "string", list: false, names: [], short: null, choices: ["auto","aside","chromium"], needsValue: false },
+    { name: "session", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "profile", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "ephemeral", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "timeout", type: "number", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "lock-timeout", type: "number", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "max-output", type: "number", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "json", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "out", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "in", type: "array", list: true, names: [], short: null, choices: null, needsValue: true },
+    { name: "evidence", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "connect", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "cdp", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "allow-file-urls", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "headed", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+  ],
+  "cookbook": [
+    { name: "url", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "params", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "print", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "engine", type: "string", list: false, names: [], short: null, choices: ["auto","aside","chromium"], needsValue: false },
+    { name: "session", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "profile", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "ephemeral", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "timeout", type: "number", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "lock-timeout", type: "number", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "max-output", type: "number", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "json", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "out", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "in", type: "array", list: true, names: [], short: null, choices: null, needsValue: true },
+    { name: "evidence", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "connect", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "cdp", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "allow-file-urls", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "headed", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+  ],
+  "flows": [
+    { name: "file", type: "string", list: false, names: [], short: "f", choices: null, needsValue: true },
+    { name: "describe", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "param", type: "string", list: true, names: [], short: null, choices: null, needsValue: true },
+    { name: "required", type: "string", list: true, names: [], short: null, choices: null, needsValue: true },
+    { name: "global", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "force", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "engine", type: "string", list: false, names: [], short: null, choices: ["auto","aside","chromium"], needsValue: false },
+    { name: "session", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "profile", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "ephemeral", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "timeout", type: "number", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "lock-timeout", type: "number", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "max-output", type: "number", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "json", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "out", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "in", type: "array", list: true, names: [], short: null, choices: null, needsValue: true },
+    { name: "evidence", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "connect", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "cdp", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "allow-file-urls", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+    { name: "headed", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },
+  ],
+} as const satisfies Record<string, readonly HostFlagSpec[]>;
+
 /** Every flag default, per command (the shared flags under "shared"). */
 export const FLAG_DEFAULTS = {
   shared: {

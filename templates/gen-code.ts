@@ -211,6 +211,21 @@ export function renderCode(catalog: Catalog): string {
     '};',
     '',
   );
+  // The commands a session host runs, read by the client without yargs (driver/host/argv.ts)
+  // and checked again at the host's edge (driver/host/call.ts): every spelling a flag has, its
+  // type, whether it is a list, its choices and whether it needs a value.
+  const hostCommands = commands.filter((c) => ['run', 'cookbook', 'flows'].includes(c.name));
+  const spec = (f: Flag) =>
+    `    { name: ${lit(f.name)}, type: ${lit(f.type)}, list: ${isList(f)}, names: ${lit([...(f.aliases ?? [])])}, short: ${lit(f.alias ?? null)}, choices: ${lit(f.choices ?? null)}, needsValue: ${!!f.placeholder} },`;
+  out.push(
+    '/** One flag of a command a session host runs: every spelling, its type, whether it is a list. */',
+    "export interface HostFlagSpec { name: string; type: 'string' | 'number' | 'boolean' | 'array' | 'count'; list: boolean; names: readonly string[]; short: string | null; choices: readonly (string | number)[] | null; needsValue: boolean }",
+    '/** The flags of the commands a session host runs (`run`, `cookbook`, `flows`). */',
+    'export const HOST_COMMAND_FLAGS = {',
+    ...hostCommands.map((c) => `  ${lit(c.name)}: [\n${c.flags.map(spec).join('\n')}\n  ],`),
+    '} as const satisfies Record<string, readonly HostFlagSpec[]>;',
+    '',
+  );
   const defaults = (flags: Flag[]) => flags.filter((f) => f.default !== undefined).map((f) => `    ${lit(f.name)}: ${lit(f.default)},`);
   out.push(
     '/** Every flag default, per command (the shared flags under "shared"). */',

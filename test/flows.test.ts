@@ -150,7 +150,7 @@ test('the Aside prelude declares params on the script\'s first line, and a scrip
 
 test('flows save, run and check go to the session host as run does; list and show, and Aside or --ephemeral calls, do not', () => {
   const env = { GSTACK_SKIP_ASIDE: '1', GSTACK_HOME: '/nonexistent-gstack-home', GSTACK_SESSION_KEY: 'k' };
-  for (const action of ['save', 'run', 'check']) assert.equal(routeInvocation(['flows', action, 'signup'], env, '/')?.kind, 'session', action);
+  for (const action of ['save', 'run', 'check']) assert.equal(routeInvocation(['flows', action, 'signup'], env, '/')?.target.kind, 'session', action);
   for (const action of ['list', 'show']) assert.equal(routeInvocation(['flows', action, 'signup'], env, '/'), undefined, action);
   assert.equal(routeInvocation(['flows', 'run', 'signup', '--ephemeral'], env, '/'), undefined);
   assert.equal(routeInvocation(['flows', 'run', 'signup', '--engine', 'aside'], env, '/'), undefined);

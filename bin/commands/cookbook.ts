@@ -4,7 +4,8 @@ import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../../driver/cli/process-io.js';
 import { applyFlags, UsageError } from './flags.js';
-import { runFlowCall } from '../../driver/cli/flow-call.js';
+import { dispatchCall, parseCookbookParams } from '../../driver/cli/call.js';
+import { isHostShape } from '../../driver/hosts/call.js';
 import { readCookbookFlags, readCookbookPositionals } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
@@ -23,36 +24,21 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
         return;
       }
       const shape = findShape(shapeName);
-      if (!shape) throw new UsageError(`Unknown cookbook shape "${shapeName}". \`gstack cookbook list\` names them.`);
+      if (!shape || !isHostShape(shapeName)) throw new UsageError(`Unknown cookbook shape "${shapeName}". \`gstack cookbook list\` names them.`);
       const f = readCookbookFlags(argv);
-      const params = parseParams(f.params);
-      if (f.url !== undefined) params.url = f.url;
-      if (f.print) {
-        // A script to adapt: required parameters not given come from the shape's own example,
-        // and stderr says which, so the agent edits them before it runs the script.
-        const filled = shape.params.required.filter((k) => !(k in params) && k in shape.example);
-        for (const k of filled) params[k] = shape.example[k];
-        io.out(buildScript(shape, params));
-        if (filled.length) io.err(`Note: PARAMS ${filled.join(', ')} ${filled.length === 1 ? 'is' : 'are'} the shape's example; edit ${filled.length === 1 ? 'it' : 'them'} before you run the script.\n`);
+      if (!f.print) {
+        // The body is driver/cli/call.ts's, the same a session host runs.
+        await (io.dispatch ?? dispatchCall)({ command: 'cookbook', shape: shapeName, flags: f }, io);
         return;
       }
-      const script = buildScript(shape, params);
-
-      await runFlowCall(script, argv, io);
+      const params = parseCookbookParams(f.params);
+      if (f.url !== undefined) params.url = f.url;
+      // --print: a script to adapt: required parameters not given come from the shape's own
+      // example, and stderr says which, so the agent edits them before it runs the script.
+      const filled = shape.params.required.filter((k) => !(k in params) && k in shape.example);
+      for (const k of filled) params[k] = shape.example[k];
+      io.out(buildScript(shape, params));
+      if (filled.length) io.err(`Note: PARAMS ${filled.join(', ')} ${filled.length === 1 ? 'is' : 'are'} the shape's example; edit ${filled.length === 1 ? 'it' : 'them'} before you run the script.\n`);
     },
   );
-}
-
-function parseParams(raw: string | undefined): Record<string, unknown> {
-  if (raw === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (err) {
-    throw new UsageError(`--params is not valid JSON (${(err as Error).message}). Quote it for the shell: --params '{"selector":"h1"}'.`);
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UsageError('--params must be a JSON object, e.g. --params \'{"selector":"h1"}\'.');
-  }
-  return value as Record<string, unknown>;
 }

@@ -4,8 +4,9 @@
 import type { Argv } from 'yargs';
 import { commandSpec, type Catalog } from '../../driver/catalog.js';
 import type { CliIo } from '../../driver/cli/process-io.js';
-import { applyFlags, UsageError } from './flags.js';
-import { readScriptSource, runFlowScript } from '../../driver/cli/flow-call.js';
+import { applyFlags } from './flags.js';
+import { dispatchCall } from '../../driver/cli/call.js';
+import { FLOWS_RUNNING } from '../../driver/hosts/call.js';
 import { readFlowsFlags, readFlowsPositionals } from '../../driver/catalog.gen.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
@@ -28,27 +29,17 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       const { action: act, args } = readFlowsPositionals(argv);
       // yargs drops a lone `-` from a variadic positional: that is the stdin form (`flows save NAME -`).
       if (act === 'save' && args.length === 1 && io.argv.includes('-')) args.push('-');
-      let source: string | undefined;
-      if (act === 'save' && args.length) {
-        if (args[1] === undefined && f.file === undefined) {
-          throw new UsageError(`No script given. Usage: gstack flows save ${args[0]} -f flow.js | gstack flows save ${args[0]} '<script>' | echo '<script>' | gstack flows save ${args[0]} -`);
-        }
-        source = await readScriptSource(args[1], f.file, io, f.timeout);
+      const running = FLOWS_RUNNING.find((x) => x === act);
+      if (running) {
+        // The body is driver/cli/call.ts's, the same a session host runs.
+        await (io.dispatch ?? dispatchCall)({ command: 'flows', action: running, args, flags: f }, io);
+        return;
       }
+      // list, show: they read files and run nothing.
       io.exitCode = await runFlowsCommand(
-        {
-          action: act,
-          args,
-          source,
-          describe: f.describe,
-          param: f.param,
-          required: f.required,
-          global: f.global,
-          force: f.force,
-          json: f.json,
-        },
+        { action: act, args, describe: f.describe, param: f.param, required: f.required, global: f.global, force: f.force, json: f.json },
         { out: (l) => io.out(l.endsWith('\n') ? l : l + '\n'), err: (l) => io.err(l + '\n'), cwd: io.cwd, env: io.env },
-        (script, params, print) => runFlowScript(script, argv, io, { params, print }),
+        () => Promise.reject(new Error(`flows ${act} runs no script`)),
       );
     },
   );

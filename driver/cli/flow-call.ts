@@ -1,6 +1,7 @@
 // Shared by the commands that run a flow script (run, cookbook, flows): reading the script and
 // mapping CLI flags onto runScript options.
 import { readSharedFlags, type SharedFlags } from '../catalog.gen.js';
+import type { CallTarget } from '../hosts/call-target.js';
 import { MAX_SCRIPT_BYTES } from '../call-io.js';
 import { resolve } from 'node:path';
 import { millisecondsProblem, UsageError } from '../errors.js';
@@ -91,28 +92,24 @@ function runFlagsToOptions(flags: SharedFlags): RunOptions {
   };
 }
 
-/** Runs a flow script the way every script-running command does: lines streamed to stdout
- * (or one JSON object with --json), notices to stderr, the IO's abort signal (SIGINT/SIGTERM,
- * or a host's client going away) stops the call, and the call's truthful code becomes the
- * exit code. */
-export async function runFlowCall(script: string, argv: Record<string, unknown>, io: CliIo, params?: Record<string, unknown>): Promise<void> {
-  io.exitCode = (await runFlowScript(script, argv, io, { params, print: true })).exitCode;
-}
-
-/** One script run with the invocation's shared flags; `print`: stream its lines to stdout (or
- * print its --json object) as `gstack run` does, else only return the result (`flows check`). */
+/** One script run with the invocation's shared flags, on the call's target (its session,
+ * profile, engine: driver/hosts/call-target.ts); `print`: stream its lines to stdout (or print its
+ * --json object) as `gstack run` does, else only return the result (`flows check`). Lines go
+ * to stdout (or one JSON object with --json), notices to stderr; the IO's abort signal
+ * (SIGINT/SIGTERM, or a host's client going away) stops the call. */
 export async function runFlowScript(
   script: string,
-  argv: Record<string, unknown>,
+  flags: SharedFlags,
+  target: CallTarget,
   io: CliIo,
   opts: { params?: Record<string, unknown>; print: boolean },
 ): Promise<RunResult> {
   const { runScript } = await import('../runner/run-script.js');
-  const flags = readSharedFlags(argv);
   const json = flags.json;
   const print = opts.print;
   const result = await runScript(script, {
     ...runFlagsToOptions(flags),
+    target,
     env: io.env,
     cwd: io.cwd,
     signal: io.signal,

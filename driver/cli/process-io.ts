@@ -7,6 +7,7 @@ import type { SessionHostBinding } from '../runner/run-script.js';
 import { armWatchdog } from '../runner/watchdog.js';
 import { runResult } from '../runtime/run-result.js';
 import type { StopCause } from '../stop-cause.js';
+import type { HostCall } from '../hosts/call.js';
 
 export interface CliIo extends CallIo {
   /** The arguments after `gstack` (render reads its steps from them in order). */
@@ -17,6 +18,11 @@ export interface CliIo extends CallIo {
   inHost: boolean;
   /** Set in a session host: the call runs on the host's browser. */
   sessionHost?: SessionHostBinding;
+  /** The entry already offered this call to a host, which could not take it: run it here. */
+  hostTried?: boolean;
+  /** What the yargs layer does with a parsed script call (default: driver/cli/call.ts dispatchCall).
+   * test/host-call.test.ts takes the call instead, to hold the quick reader equal to yargs. */
+  dispatch?: (call: HostCall, io: CliIo) => Promise<void>;
 }
 
 /** The IO of this process: stdout/stderr (a reader that goes away, `| head -1`, is ignored

@@ -59,9 +59,11 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     opened = await input.browser.open(input.env ?? process.env, !!input.headed);
     void opened.gone?.then(browserGone);
     input.deadline.browserStarted(opened.browserPid);
+    trace('context open');
     opened.context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     opened.context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
     run = runInSandbox(input.script, { context: opened.context, pwd: input.pwd, onLine: input.onLine, allowFileUrls: !!input.allowFileUrls, params: input.params }, catalog);
+    trace('sandbox and membrane set up, script started');
     try {
       await run.done;
       trace('script done');

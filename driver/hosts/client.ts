@@ -17,11 +17,10 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { trace } from '../trace.js';
 import { lockHolder } from '../sessions/lock.js';
-import { resolveSessionKey } from '../sessions/key.js';
 import { buildId, hostAddress, hostEntry, openRuntimeDir, UnsafeRuntimeDirError, type HostAddress, type HostTarget } from './address.js';
 import { decoder, encode, parseHostMessage, type ClientMessage, type HostMessage, type HostStatus } from './wire.js';
 import { MAX_SCRIPT_BYTES } from '../call-io.js';
-import { flagValue } from './route.js';
+import type { HostHandOff } from './route.js';
 import { killHostTree, readStopNote } from './control.js';
 import { parseStopCause, stoppedMessage } from '../stop-cause.js';
 import { DEADLINE_GRACE_MS, stuckMessage } from '../deadline.js';
@@ -50,12 +49,13 @@ const ABORT_GRACE_MS = 3_000;
 type Outcome = { kind: 'exit'; code: number } | { kind: 'in-process'; why?: string };
 
 /**
- * Runs this invocation in a host; resolves with its exit code, or undefined when it must run
- * in this process (no host bundle, an unsafe runtime dir, a host that could not start, or a
- * call the host found is not its own). Once a host has accepted the call it is never run a
- * second time: a host that dies mid-call is this call's failure.
+ * Runs this invocation in a host (a session host gets the resolved call, the render host the
+ * argv); resolves with its exit code, or undefined when it must run in this process (no host
+ * bundle, an unsafe runtime dir, a host that could not start). Once a host has accepted the
+ * call it is never run a second time: a host that dies mid-call is this call's failure.
  */
-export async function callViaHost(io: ClientIo, target: HostTarget): Promise<number | undefined> {
+export async function callViaHost(io: ClientIo, handOff: HostHandOff): Promise<number | undefined> {
+  const target = handOff.target;
   const build = buildId();
   if (!build || !existsSync(hostEntry())) return undefined;
   let address: HostAddress;
@@ -73,7 +73,7 @@ export async function callViaHost(io: ClientIo, target: HostTarget): Promise<num
   for (let attempt = 0; attempt < 3; attempt++) {
     const socket = await connectOrStart(address, target, io.env);
     if (!socket) return undefined;
-    const outcome = await runCall(socket, io, target, address, build);
+    const outcome = await runCall(socket, io, handOff, address, build);
     if (outcome === 'retry') continue;
     if (outcome.kind === 'exit') return outcome.code;
     if (outcome.why) io.err(`gstack: ${outcome.why}; running in this process.\n`);
@@ -162,7 +162,7 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
 
 /** One call over an open socket. 'retry' when the host was of another build or wedged and has
  * been stopped: the caller connects again (and starts a fresh host). */
-function runCall(socket: net.Socket, io: ClientIo, target: HostTarget, address: HostAddress, build: string): Promise<Outcome | 'retry'> {
+function runCall(socket: net.Socket, io: ClientIo, handOff: HostHandOff, address: HostAddress, build: string): Promise<Outcome | 'retry'> {
   return new Promise((resolve) => {
     let phase: 'hello' | 'sent' | 'accepted' | 'done' = 'hello';
     let hostPid = 0;
@@ -185,7 +185,7 @@ function runCall(socket: net.Socket, io: ClientIo, target: HostTarget, address: 
       resolve(outcome);
     };
     const fail = (message: string) => {
-      printFailure(io, target, message);
+      printFailure(io, handOff, message);
       settle({ kind: 'exit', code: 1 });
     };
 
@@ -254,7 +254,16 @@ function runCall(socket: net.Socket, io: ClientIo, target: HostTarget, address: 
               return;
             }
             phase = 'sent';
-            send({ t: 'call', argv: io.argv, env: stringEnv(io.env), cwd: io.cwd, columns: io.columns, trace: !!io.env.GSTACK_TRACE, pid: process.pid, build });
+            send({
+              t: 'call',
+              ...('call' in handOff ? { call: handOff.call } : { argv: handOff.argv }),
+              env: stringEnv(io.env),
+              cwd: io.cwd,
+              columns: io.columns,
+              trace: !!io.env.GSTACK_TRACE,
+              pid: process.pid,
+              build,
+            });
             return;
           case 'accepted':
             if (phase !== 'sent') return;
@@ -288,8 +297,6 @@ function runCall(socket: net.Socket, io: ClientIo, target: HostTarget, address: 
             if (phase !== 'accepted') return;
             trace('host exit');
             return settle({ kind: 'exit', code: msg.code });
-          case 'misrouted':
-            return settle({ kind: 'in-process' });
           case 'stale':
             void waitGone(hostPid, 15_000).then(() => settle('retry'));
             return;
@@ -307,13 +314,13 @@ function runCall(socket: net.Socket, io: ClientIo, target: HostTarget, address: 
 
 /** The call's last line when the client, not the host, ends it: `[error] …` on stdout, or the
  * one JSON object `--json` promises. */
-function printFailure(io: ClientIo, target: HostTarget, message: string): void {
-  if (target.kind === 'session' && io.argv.includes('--json')) {
-    const key = resolveSessionKey({ session: flagValue(io.argv, 'session'), cwd: io.cwd, env: io.env });
+function printFailure(io: ClientIo, handOff: HostHandOff, message: string): void {
+  if ('call' in handOff && handOff.call.call.flags.json) {
+    const { key } = handOff.call.target;
     const result = runResult({
       exitCode: 1,
       engine: 'chromium',
-      session: { key: key.key, source: key.source, slug: key.slug, profile: target.profileDir, ephemeral: false },
+      session: { key: key.key, source: key.source, slug: key.slug, profile: handOff.target.profileDir, ephemeral: false },
       error: message,
     });
     io.out(JSON.stringify(result) + '\n');

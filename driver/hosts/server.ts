@@ -1,11 +1,13 @@
 // A host process (docs/ARCHITECTURE.md, "Hosts"): a detached background Node process with
-// Playwright and the CLI loaded that runs `gstack` invocations handed to it over a Unix
-// socket by the thin client (client.ts).
+// Playwright loaded that runs the `gstack` calls handed to it over a Unix socket by the thin
+// client (client.ts).
 //
 // Two kinds:
 // - a session host: one per session profile. It keeps that session's persistent-context
-//   Chromium running between calls (session-browser.ts) and runs the session's `run` and
-//   `cookbook` calls, each in a fresh sandbox, one at a time under the session lock. Sessions
+//   Chromium running between calls (session-browser.ts) and runs the session's `run`,
+//   `cookbook` and `flows` calls, each in a fresh sandbox, one at a time under the session
+//   lock. It gets each call parsed and resolved by its client (driver/hosts/call.ts) and runs it
+//   directly (driver/cli/call.ts): no argv parse, no CLI. Sessions
 //   never share a host, so nothing one session's script touches is seen by another.
 // - the render host: one per user, for `render`, `pdf` and `diagram`. They run page
 //   JavaScript only (no user script in Node); it keeps a browser up and gives each render a
@@ -25,7 +27,7 @@ import { join } from 'node:path';
 import { withTraceSink } from '../trace.js';
 import { acquireProfileLock } from '../sessions/lock.js';
 import { buildId, hostAddress, openRuntimeDir, type HostTarget } from './address.js';
-import { decoder, encode, parseClientMessage, type HostMessage, type HostStatus } from './wire.js';
+import { decoder, encode, parseClientMessage, type ClientMessage, type HostMessage, type HostStatus } from './wire.js';
 import type { CallIo, DeadlineHandle } from '../call-io.js';
 import type { TamperCheck } from './tamper.js';
 import { clearStopNote, readStopNote } from './control.js';
@@ -34,10 +36,21 @@ import { terminalSafe } from '../runtime/output.js';
 
 export const DEFAULT_IDLE_MS = 5 * 60_000;
 
+/** What a call asks a host to run: a resolved call (session hosts) or argv (the render host). */
+export type CallRequest = Pick<Extract<ClientMessage, { t: 'call' }>, 'call' | 'argv'>;
+
+/** Is this call this host's to run? A session host runs resolved calls for its own profile, the
+ * render host argv. Anything else is a client that does not speak this host's protocol. */
+function callIsOurs(target: HostTarget, msg: Extract<ClientMessage, { t: 'call' }>): boolean {
+  if (target.kind === 'render') return msg.argv !== undefined;
+  return msg.call !== undefined && msg.call.target.host?.profileDir === target.profileDir && msg.call.target.profileDir === target.profileDir;
+}
+
 export interface HostOptions {
   target: HostTarget;
-  /** Runs one `gstack` invocation and returns its exit code (the CLI, bin/cli.ts). */
-  serve(argv: string[], io: CallIo): Promise<number>;
+  /** Runs one call and returns its exit code: a session host's resolved call directly
+   * (driver/cli/call.ts), a render host's argv through the CLI (bin/cli.ts). */
+  serve(call: CallRequest, io: CallIo): Promise<number>;
   /** Loads what the calls use, before the host listens. */
   preload(): Promise<void>;
   /** Shuts the host's browser(s) down in order. */
@@ -211,6 +224,12 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
           if (msg.build !== build) drain(`a client of another build (${msg.build}) came`);
           return;
         }
+        // After the build check: a client of another build may speak another protocol.
+        if (!callIsOurs(opts.target, msg)) {
+          log('a call that is not this host\'s (another profile, or the wrong kind) was refused');
+          socket.destroy();
+          return;
+        }
         active++;
         calls++;
         running.add(controller);
@@ -237,7 +256,7 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
         };
         const t0 = performance.now();
         const traceLine = (phase: string) => io.err(`[trace] host +${(performance.now() - t0).toFixed(0).padStart(4)} ms  ${phase}\n`);
-        const call = () => opts.serve(msg.argv, io);
+        const call = () => opts.serve(msg.call ? { call: msg.call } : { argv: msg.argv }, io);
         (msg.trace ? withTraceSink(traceLine, call) : call())
           .then(
             (code) => {
@@ -252,11 +271,6 @@ async function serve(opts: HostOptions, address: ReturnType<typeof hostAddress>,
               if (changed.length) drain(`a call changed shared objects: ${changed.join(', ')}`);
             },
             (err: unknown) => {
-              if ((err as { misrouted?: boolean })?.misrouted) {
-                send({ t: 'misrouted' });
-                socket.end();
-                return;
-              }
               log(`invocation failed outside the CLI: ${(err as Error)?.stack ?? String(err)}`);
               socket.destroy(); // the client reports a host failure
             },

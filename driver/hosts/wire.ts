@@ -6,9 +6,12 @@
 // the client loads this before anything else.
 import { StringDecoder } from 'node:string_decoder';
 import { parseStopCause, type StopCause } from '../stop-cause.js';
+import { parseResolvedCall, type ResolvedCall } from './call.js';
 
 export type ClientMessage =
-  | { t: 'call'; argv: string[]; env: Record<string, string>; cwd: string; columns?: number; trace: boolean; pid: number; build: string }
+  /** A call: a session host gets it resolved (parsed and its target decided by the client,
+   * driver/host/call.ts), the render host as the argv of `gstack render|pdf|diagram`. */
+  | ({ t: 'call'; env: Record<string, string>; cwd: string; columns?: number; trace: boolean; pid: number; build: string } & ({ call: ResolvedCall; argv?: undefined } | { argv: string[]; call?: undefined }))
   | { t: 'stdin'; data: string }
   /** The client was interrupted; `cause` says by what (its SIGINT/SIGTERM). */
   | { t: 'abort'; cause?: StopCause }
@@ -40,8 +43,6 @@ export type HostMessage =
   | { t: 'err'; s: string }
   | { t: 'need-stdin' }
   | { t: 'exit'; code: number }
-  /** The call is not for this host (its session resolved to another profile): run it elsewhere. */
-  | { t: 'misrouted' }
   /** The client runs another build: this host stops; the client starts its own. */
   | { t: 'stale' }
   | { t: 'status'; status: HostStatus }
@@ -113,10 +114,16 @@ const stringRecord = (v: unknown): v is Record<string, string> => isObj(v) && Ob
 export function parseClientMessage(v: unknown): ClientMessage | undefined {
   if (!isObj(v) || !str(v.t)) return undefined;
   switch (v.t) {
-    case 'call':
-      if (!strings(v.argv) || !stringRecord(v.env) || !str(v.cwd) || !int(v.pid) || !str(v.build) || typeof v.trace !== 'boolean') return undefined;
+    case 'call': {
+      if (!stringRecord(v.env) || !str(v.cwd) || !int(v.pid) || !str(v.build) || typeof v.trace !== 'boolean') return undefined;
       if (v.columns !== undefined && !int(v.columns)) return undefined;
-      return { t: 'call', argv: v.argv, env: v.env, cwd: v.cwd, columns: v.columns as number | undefined, trace: v.trace, pid: v.pid, build: v.build };
+      const common = { t: 'call' as const, env: v.env, cwd: v.cwd, columns: v.columns as number | undefined, trace: v.trace, pid: v.pid, build: v.build };
+      if (v.call !== undefined) {
+        const call = v.argv === undefined ? parseResolvedCall(v.call) : undefined;
+        return call ? { ...common, call } : undefined;
+      }
+      return strings(v.argv) ? { ...common, argv: v.argv } : undefined;
+    }
     case 'stdin':
       return str(v.data) ? { t: 'stdin', data: v.data } : undefined;
     case 'abort':
@@ -146,7 +153,6 @@ export function parseHostMessage(v: unknown): HostMessage | undefined {
       return isObj(v.status) && int(v.status.pid) ? { t: 'status', status: v.status as unknown as HostStatus } : undefined;
     case 'accepted':
     case 'need-stdin':
-    case 'misrouted':
     case 'stale':
     case 'stopping':
       return { t: v.t };

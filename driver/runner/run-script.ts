@@ -14,13 +14,14 @@ import { makePrivateDir } from '../sessions/owner-only.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from '../sessions/lock.js';
 import { touchSession } from '../sessions/registry.js';
 import { maybeHousekeep } from '../profiles/daily-sweep.js';
-import { fallbackNoteToPrint, selectEngine } from '../engines/select.js';
+import { AsideUnavailableError, fallbackNoteToPrint, selectEngine, type EngineSelection } from '../engines/select.js';
+import { resolveCallTarget, type CallTarget } from '../hosts/call-target.js';
 import { runOnChromium } from '../engines/chromium.js';
 import { stopSessionHost } from '../hosts/control.js';
 // Loaded only by the calls that use them: Aside's adapter and the remote-browser connector.
 import { trace } from '../trace.js';
 import { asidePreamble, checkInputs, copyInputs, type InputFile } from '../runtime/inputs.js';
-import { givenProfileDir, gstackHome, resolveSessionKey, sessionPaths, type SessionKey } from '../sessions/key.js';
+import { gstackHome, sessionPaths, type SessionKey } from '../sessions/key.js';
 import type { EngineName, EngineRunOutcome } from '../engines/types.js';
 import type { EngineChoice } from '../engines/select.js';
 import { launchedBrowser, type BrowserProvider } from '../browser/launch.js';
@@ -39,17 +40,11 @@ export interface SessionHostBinding {
   noteKey?(key: string): void;
 }
 
-/** A call handed to a session host that is not its to run (another profile, an ephemeral or
- * remote browser, Aside): the client runs it in its own process instead. Thrown before the
- * call has printed anything. */
-export class MisroutedCall extends Error {
-  readonly misrouted = true;
-  constructor() {
-    super('this call belongs to no session host');
-  }
-}
-
 export interface RunOptions {
+  /** Where the call runs, decided once (driver/hosts/call-target.ts): its session key, profile and
+   * engine. A session host's call comes with the one its client resolved; without it the call
+   * resolves its own from engine/session/profile/ephemeral/connect/cdp. */
+  target?: CallTarget;
   engine?: EngineChoice;
   session?: string;
   profile?: string;
@@ -164,9 +159,18 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   const env = options.env ?? process.env;
   const notice = options.onNotice ?? (() => undefined);
   const filter = new OutputFilter({ maxBytes: options.maxOutput ?? DEFAULT_MAX_OUTPUT, emit: (l) => options.onLine?.(l) });
-  const key: SessionKey = resolveSessionKey({ session: options.session, cwd: options.cwd, env });
+  const cwd = options.cwd ?? process.cwd();
+  const target: CallTarget =
+    options.target ??
+    resolveCallTarget(
+      { engine: options.engine ?? 'auto', session: options.session, profile: options.profile, ephemeral: !!options.ephemeral, connect: options.connect, cdp: options.cdp },
+      env,
+      cwd,
+      { hosts: false },
+    );
+  const key: SessionKey = target.key;
   const paths = sessionPaths(key.slug, env);
-  const session: RunSessionInfo = { key: key.key, source: key.source, slug: key.slug, profile: null, ephemeral: !!options.ephemeral };
+  const session: RunSessionInfo = { key: key.key, source: key.source, slug: key.slug, profile: null, ephemeral: target.ephemeral };
   let engine: EngineName | null = null;
   let pwd: string | null = null;
   let artifacts: string[] = [];
@@ -179,12 +183,14 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   const finish = async (exitCode: RunResult['exitCode'], error: string | null): Promise<RunResult> => {
     deadline?.done();
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    trace('lock released');
     // ARTIFACT lines come before the sentinel, which stays the last line of a success.
     filter.finish(error ?? undefined, options.out ? artifacts.filter((a) => !named.has(a)).map((a) => `ARTIFACT ${a}`) : []);
     const durationMs = Date.now() - started;
     // Sessions (issue 4): the at-most-daily sweep of idle sessions, after the lock is released.
     // One stat on most calls; never throws.
     if (pwd) await maybeHousekeep({ env });
+    trace('result ready');
     const result = runResult({ exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : cutSeenSecrets(oneLine(error)), durationMs, pwd, evidence });
     forgetSecrets();
     return result;
@@ -197,8 +203,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   const remote = !!(options.connect || options.cdp);
   if (remote && options.engine === 'aside') return finish(2, '--connect/--cdp run on a remote Chromium; they cannot be combined with --engine aside.');
 
+  // A session host runs only calls its client resolved onto its profile (driver/host/host.ts
+  // checks that at its edge): the host's browser is the call's.
   const host = options.sessionHost;
-  if (host && (remote || options.ephemeral)) throw new MisroutedCall();
   // --out names a folder: anything else there (a file, a FIFO) is a usage error before the
   // script runs, not a failure after it did all its work.
   if (options.out) {
@@ -212,13 +219,18 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     // --in: checked before anything starts, so a bad path costs no browser (exit 2).
     const inputs: InputFile[] = options.inputs?.length ? await checkInputs(options.inputs, options.cwd ?? process.cwd()) : [];
     const inputPaths = new Set<string>();
-    // 1. Engine: remote browsers are Chromium by definition; otherwise probe Aside (auto).
-    if (remote || options.engine === 'chromium') {
-      engine = 'chromium';
+    // 1. Engine: the target's decision (remote browsers are Chromium by definition), or Aside's
+    // probe when only the probe can decide (auto with an `aside` command).
+    let sel: EngineSelection;
+    if (target.engine === 'probe') {
+      sel = await selectEngine({ engine: options.engine ?? 'auto', env });
     } else {
-      const sel = await selectEngine({ engine: options.engine ?? 'auto', env });
-      if (host && sel.engine !== 'chromium') throw new MisroutedCall();
-      engine = sel.engine;
+      if (target.engine.engine === null) throw new AsideUnavailableError(target.engine.probe);
+      const { why: _why, ...decided } = target.engine;
+      sel = decided;
+    }
+    engine = sel.engine;
+    if (!remote) {
       const note = fallbackNoteToPrint(sel, gstackHome(env));
       if (note) notice(note);
     }
@@ -238,13 +250,13 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     } else {
       // 2. Profile and artifact dir; the lock serializes calls on one profile.
       let profileDir: string;
-      if (options.ephemeral && !remote) {
+      if (target.ephemeral) {
         profileDir = mkdtempSync(join(env.TMPDIR || tmpdir(), 'gstack-ephemeral-'));
         cleanups.push(() => rm(profileDir, { recursive: true, force: true }));
       } else {
-        profileDir = options.profile ? givenProfileDir(options.cwd ?? process.cwd(), options.profile) : paths.profileDir;
+        // A remote call's lock and state live under the session dir; it has no profile.
+        profileDir = target.profileDir ?? paths.profileDir;
       }
-      if (host && profileDir !== host.profileDir) throw new MisroutedCall();
       session.profile = remote ? null : profileDir;
       pwd = join(paths.artifactsDir, callId());
       // Owner-only, like the profiles: artifacts are screenshots of logged-in pages.
@@ -343,10 +355,6 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     }
     return finish(1, failure);
   } catch (err) {
-    if (err instanceof MisroutedCall) {
-      for (const c of cleanups.reverse()) await c().catch(() => undefined);
-      throw err;
-    }
     // No engine (3), a busy profile (4), bad usage (2) each say so with their own code; any
     // other failure is the script's (1).
     return finish(exitCodeOf(err), (err as Error)?.message ?? String(err));

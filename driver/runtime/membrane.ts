@@ -52,9 +52,11 @@ export interface MembraneOptions {
   /** Page/Frame content() with secret field values cut (snapshot.ts redaction). */
   redactedContent?: (raw: object, kind: 'Page' | 'Frame') => Promise<string>;
   /** A Page's or Locator's ariaSnapshot() text with secret field values cut (snapshot.ts). */
-  redactedAria?: (raw: object, kind: 'Page' | 'Locator', text: string) => Promise<string>;
-  /** An innerHTML() text with the secret field values of its page cut (snapshot.ts). */
-  redactedHtml?: (raw: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle', html: string) => Promise<string>;
+  ariaRedactor?: (raw: object, kind: 'Page' | 'Locator') => Promise<(text: string) => string>;
+  /** What cuts the secret field values of a target's page from an innerHTML()/innerText() text
+   * (snapshot.ts): asked beside the read, so the page's secrets are collected in the same round
+   * trip instead of after it. */
+  htmlRedactor?: (raw: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle') => Promise<(html: string) => string>;
   /** Page-specific members (`locator` with refs, `_sendToTarget`); see tabs.ts. */
   pageMember?: (raw: object, prop: string) => unknown;
   /** Locator methods guarded by a ref's staleness check; see tabs.ts. */
@@ -617,14 +619,25 @@ export class Membrane {
     return this.opts.redactedContent?.(target, kind);
   }
 
-  /** An innerHTML() text with the secret field values of its page cut (tabs.ts). */
-  async redactedHtml(target: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle', html: string): Promise<string> {
-    return this.opts.redactedHtml ? this.opts.redactedHtml(target, kind, html) : html;
+  /** A text read (`read`) with the secret field values of its page cut (tabs.ts). The page's
+   * secrets are collected while the read runs, not after it: the two evaluations share one wait
+   * instead of adding a round trip to every innerText(), textContent() and innerHTML(). */
+  async readRedacted<T>(target: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle', read: () => Promise<T> | T, cut: (value: T, redact: (html: string) => string) => T): Promise<T> {
+    if (!this.opts.htmlRedactor) return read();
+    const redactor = this.opts.htmlRedactor(target, kind);
+    redactor.catch(() => undefined); // a failed read's own error wins
+    const value = await read();
+    return cut(value, await redactor);
   }
 
-  /** An ariaSnapshot() text with the secret field values of its page cut (tabs.ts). */
-  async redactedAria(target: object, kind: 'Page' | 'Locator', text: string): Promise<string> {
-    return this.opts.redactedAria ? this.opts.redactedAria(target, kind, text) : text;
+  /** An ariaSnapshot() text with the secret field values of its page cut (tabs.ts), collected
+   * beside the read as readRedacted does. */
+  async redactedAria(target: object, kind: 'Page' | 'Locator', read: () => Promise<string>): Promise<string> {
+    if (!this.opts.ariaRedactor) return read();
+    const redactor = this.opts.ariaRedactor(target, kind);
+    redactor.catch(() => undefined);
+    const text = await read();
+    return (await redactor)(text);
   }
 }
 
@@ -776,18 +789,19 @@ const setStorageState: Confiner = async (m, a, call) => {
 const content = (kind: 'Page' | 'Frame'): Confiner => (m, a, call, target) => m.redacted(target, kind) ?? call(a);
 
 /** innerHTML() holds prefilled `value` attributes: secret ones are cut as content() cuts them. */
-const innerHTML = (kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Confiner => async (m, a, call, target) => m.redactedHtml(target, kind, String(await call(a)));
+const innerHTML = (kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Confiner => (m, a, call, target) =>
+  m.readRedacted(target, kind, async () => String(await call(a)), (html, redact) => redact(html));
 
 /** innerText()/textContent() (and their all* forms) hold a textarea's or a rich-text box's
  * text: secret values are cut as snapshot() cuts them (redactHtml's text rule). */
-const innerText = (kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Confiner => async (m, a, call, target) => {
-  const out = await call(a);
-  if (Array.isArray(out)) return Promise.all(out.map((t) => (typeof t === 'string' ? m.redactedHtml(target, kind, t) : t)));
-  return typeof out === 'string' ? m.redactedHtml(target, kind, out) : out;
-};
+const innerText = (kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Confiner => (m, a, call, target) =>
+  m.readRedacted(target, kind, () => call(a) as unknown, (out, redact) => {
+    if (Array.isArray(out)) return out.map((t) => (typeof t === 'string' ? redact(t) : t));
+    return typeof out === 'string' ? redact(out) : out;
+  });
 
 /** ariaSnapshot() prints field values: secret ones are cut as snapshot() cuts them. */
-const ariaSnapshot = (kind: 'Page' | 'Locator'): Confiner => async (m, a, call, target) => m.redactedAria(target, kind, String(await call(a)));
+const ariaSnapshot = (kind: 'Page' | 'Locator'): Confiner => (m, a, call, target) => m.redactedAria(target, kind, async () => String(await call(a)));
 
 const cdpSend: Confiner = async (m, a, call) => {
   const msg = await m.checkedCdp(a[0], a[1]);

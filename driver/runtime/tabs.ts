@@ -106,8 +106,14 @@ export class Tabs {
       files: confinementFor(opts.pwd),
       allowFileUrls: !!opts.allowFileUrls,
       redactedContent: (raw, kind) => (kind === 'Page' ? redactedContent(raw as Page) : redactedFrameContent(raw as Frame)),
-      redactedHtml: async (raw, kind, html) => redactHtml(html, await secretValues(await pageOf(raw, kind))),
-      redactedAria: async (raw, kind, text) => redact(text, await secretValues(kind === 'Page' ? (raw as Page) : (raw as import('playwright-core').Locator).page())),
+      htmlRedactor: async (raw, kind) => {
+        const secrets = await secretValues(await pageOf(raw, kind));
+        return (html) => redactHtml(html, secrets);
+      },
+      ariaRedactor: async (raw, kind) => {
+        const secrets = await secretValues(kind === 'Page' ? (raw as Page) : (raw as import('playwright-core').Locator).page());
+        return (text) => redact(text, secrets);
+      },
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
       beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
       onListenerError: opts.onListenerError,

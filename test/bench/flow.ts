@@ -11,7 +11,7 @@
 // cold against cold, with the per-step split of both; `snapshot -i` of a 1,500-row page (an
 // input, a button and a link a row) in a warm call against agent-browser's; and the idle memory
 // of one session host with its browser. Not part of `npm test`.
-//   npm run bench -- [--runs N] [--no-agent-browser] [--only big-snapshot] [--bin dist/bin/gstack.cjs]
+//   npm run bench -- [--runs N] [--no-agent-browser] [--only big-snapshot|qa] [--bin dist/bin/gstack.cjs]
 // --bin runs another build (a copy of dist/ taken before a change) for a before/after.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
@@ -26,6 +26,7 @@ import { hostLockTarget } from '../../driver/hosts/address.js';
 import { rowsPage } from './rows-page.js';
 import { sampleTree, treeRssKb } from './proc-sampler.js';
 import { AGENT_BROWSER, agentBrowserEnv, ensureAgentBrowser } from './peers.js';
+import { flowScript } from './flow-script.js';
 
 const argv = process.argv.slice(2);
 const RUNS = Number(argv[argv.indexOf('--runs') + 1]) || 9;
@@ -64,20 +65,6 @@ const median = (xs: number[]) => {
 };
 const fmt = (ms: number) => `${Math.round(ms)} ms`;
 
-/** The five steps, each timed inside the script (STEP lines), so a call splits into its steps
- * and everything else (client start, hand-off, session lock, answer). */
-function flowScript(url: string): string {
-  return `let t = Date.now(); const lap = (n) => { const now = Date.now(); console.log("STEP " + n + " " + (now - t)); t = now; };
-const pg = await openTab(${JSON.stringify(url)}); lap("open+goto");
-const s = await snapshot(pg, { interactive: true }); lap("snapshot");
-const ref = (re) => re.exec(s.tree)[1];
-await pg.locator(ref(/textbox "Username" \\[ref=(e\\d+)\\]/)).fill("bench"); lap("fill");
-await pg.locator(ref(/button "Sign in" \\[ref=(e\\d+)\\]/)).click(); lap("click");
-await pg.screenshot({ path: path.join(pwd, "shot.png") }); lap("screenshot");
-await closeTab(pg);
-console.log("GSTACK_STEP_OK");`;
-}
-
 function steps(out: string): Map<string, number> {
   const m = new Map<string, number>();
   for (const [, name, ms] of out.matchAll(/^STEP (\S+) (\d+)$/gm)) m.set(name, Number(ms));
@@ -104,6 +91,17 @@ async function main() {
   if (ONLY === 'big-snapshot') {
     await bigSnapshot(WITH_AB ? ensureAgentBrowser() : undefined, { site, chromium, env, home });
     await timed(process.execPath, [BIN, 'sessions', 'stop', '--all', '--force'], env).catch(() => undefined);
+    await site.close();
+    rmSync(home, { recursive: true, force: true });
+    rmSync(runtime, { recursive: true, force: true });
+    return;
+  }
+  if (ONLY === 'qa') {
+    const ab = ensureAgentBrowser();
+    if (ab) await qaSessions(ab, { url, chromium, env, home, script });
+    // Each session of this run by its key (this run's own GSTACK_HOME), not `--all`.
+    const listed = JSON.parse((await timed(process.execPath, [BIN, 'sessions', 'list', '--json'], env)).out) as { sessions: Array<{ key: string }> };
+    for (const { key } of listed.sessions) await timed(process.execPath, [BIN, 'sessions', 'stop', key], env).catch(() => undefined);
     await site.close();
     rmSync(home, { recursive: true, force: true });
     rmSync(runtime, { recursive: true, force: true });
