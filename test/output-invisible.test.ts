@@ -3,7 +3,7 @@
 // joiners that build emoji and words are kept where they join.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stripControls, terminalSafe } from '../driver/runtime/output.js';
+import { cutSeenSecrets, forgetSecrets, learnSecrets, stripControls, terminalSafe } from '../driver/runtime/output.js';
 
 const tags = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
 
@@ -73,4 +73,24 @@ test('the written-out escape of a control or invisible character is cut as the c
   assert.equal(stripControls('DIALOG alert "hi \\u001B[8mHIDDEN\\x1b[0m"'), 'DIALOG alert "hi \uFFFD[8mHIDDEN\uFFFD[0m"');
   assert.equal(stripControls('name \\u202e drowssap \\udb40\\udc41 \\u{E0042} \\u200b'), 'name \uFFFD drowssap \uFFFD \uFFFD \uFFFD');
   for (const kept of ['caf\\u00e9 and \\u4e2d', 'a\\nb\\tc', 'C:\\\\Users\\\\me', 'regex \\bword\\b', 'emoji \\ud83d\\ude00']) assert.equal(stripControls(kept), kept);
+});
+
+// Seventh red-team pass: a zero-width non-joiner between letters of a script it does not shape
+// (Greek, Cyrillic, Han) hid a bit per pair; a YAML/Python `\U0000001b` escape was left as written.
+test('a zero-width non-joiner is kept only between letters of a joining or Indic script; \\U escapes of controls are cut', () => {
+  assert.equal(stripControls('α\u200Cβ а\u200Cб 中\u200C文'), 'α\uFFFDβ а\uFFFDб 中\uFFFD文');
+  assert.equal(stripControls('می\u200Cخواهم'), 'می\u200Cخواهم');
+  assert.equal(stripControls('क्\u200Cष'), 'क्\u200Cष');
+  assert.equal(stripControls('B\\U000E0041 \\U0000001b[31m \\U0001F600'), 'B\uFFFD \uFFFD[31m \\U0001F600');
+});
+
+// Seventh red-team pass: copies of a seen secret in the forms a line carries them.
+test('a seen secret is cut in its URL, form, JSON, HTML and collapsed-space forms, and forgotten with the call', () => {
+  forgetSecrets();
+  learnSecrets(['hunter2 secret', 'ro"se<thorn', 'back\\slash', 'tiger  lily9']);
+  for (const line of ['URL=/done?pw=hunter2+secret', 'URL=/done?pw=hunter2%20secret', 'CONSOLE_ERRORS=["pw back\\\\slash"]', '<input value="ro&quot;se&lt;thorn">', 'TEXT Your password is tiger lily9']) {
+    assert.ok(cutSeenSecrets(line).includes('[redacted]'), line);
+  }
+  forgetSecrets();
+  assert.equal(cutSeenSecrets('URL=/done?pw=hunter2+secret'), 'URL=/done?pw=hunter2+secret');
 });

@@ -55,8 +55,12 @@ const EMOJI_BEFORE = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F]$/u;
 const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 const VS_BASE = /\p{Emoji}$/u;
 const MARK_BEFORE = /\p{M}$/u;
-const JOINING_LETTER_BEFORE = /(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]$/u;
-const JOINING_LETTER_AFTER = /^(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]/u;
+// The scripts a zero-width non-joiner shapes: the joining scripts (Arabic, Syriac, N'Ko,
+// Mongolian, Mandaic, Hanifi Rohingya, Adlam) and the Indic ones whose conjuncts it breaks.
+// Between letters of any other script (Greek, Cyrillic, Han...) it shows nothing and is cut.
+const JOINING_SCRIPTS = '\\p{Script=Arabic}\\p{Script=Syriac}\\p{Script=Nko}\\p{Script=Mongolian}\\p{Script=Mandaic}\\p{Script=Hanifi_Rohingya}\\p{Script=Adlam}\\p{Script=Devanagari}\\p{Script=Bengali}\\p{Script=Gurmukhi}\\p{Script=Gujarati}\\p{Script=Oriya}\\p{Script=Tamil}\\p{Script=Telugu}\\p{Script=Kannada}\\p{Script=Malayalam}\\p{Script=Sinhala}';
+const JOINING_LETTER_BEFORE = new RegExp(`[${JOINING_SCRIPTS}]$`, 'u');
+const JOINING_LETTER_AFTER = new RegExp(`^[${JOINING_SCRIPTS}]`, 'u');
 
 function hideNoText(s: string): string {
   return s.replace(INVISIBLE_RUN, (run, at: number, whole: string) => {
@@ -76,7 +80,7 @@ function hideNoText(s: string): string {
 
 /** The written-out escape of a character, as JSON, JavaScript and YAML print one: `\u001b`,
  * a surrogate pair `\udb40\udc41`, `\u{E0041}`, `\x1b`. */
-const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\u\{([0-9a-fA-F]{1,6})\}|\\x([0-9a-fA-F]{2})/g;
+const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\u\{([0-9a-fA-F]{1,6})\}|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})/g;
 
 /** What a line says once its escapes are decoded is what reaches a screen: `jq -r` of a JSON
  * line, a YAML reader, an agent printing a field it parsed. So an escape that spells a control
@@ -84,8 +88,8 @@ const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]
  * character itself would be; an escape of any other character (`\u00e9`) stays. */
 function hideEscapedControls(s: string): string {
   if (!s.includes('\\')) return s;
-  return s.replace(ESCAPED_CHAR, (whole, hi?: string, lo?: string, u4?: string, braced?: string, x2?: string) => {
-    const ch = hi ? String.fromCharCode(parseInt(hi, 16), parseInt(lo!, 16)) : u4 ? String.fromCharCode(parseInt(u4, 16)) : braced ? codePoint(parseInt(braced, 16)) : String.fromCharCode(parseInt(x2!, 16));
+  return s.replace(ESCAPED_CHAR, (whole, hi?: string, lo?: string, u4?: string, braced?: string, x2?: string, u8?: string) => {
+    const ch = hi ? String.fromCharCode(parseInt(hi, 16), parseInt(lo!, 16)) : u4 ? String.fromCharCode(parseInt(u4, 16)) : braced ? codePoint(parseInt(braced, 16)) : u8 ? codePoint(parseInt(u8, 16)) : String.fromCharCode(parseInt(x2!, 16));
     if (ch === '\t') return whole;
     return ch === '' || hideNoText(ch.replace(UNSAFE_CHAR, '\uFFFD')) !== ch ? '\uFFFD' : whole;
   });
@@ -147,10 +151,16 @@ const seenSecrets = new Set<string>();
 export function learnSecrets(values: readonly string[]): void {
   for (const v of values) {
     if (v.trim().length < 4) continue;
-    seenSecrets.add(v);
-    const encoded = encodeURIComponent(v);
-    if (encoded !== v) seenSecrets.add(encoded);
+    // The forms a copy of the value takes on its way to a line: %-encoded (a URL), form-encoded
+    // (a GET form: `+` for a space), JSON-quoted (CONSOLE_ERRORS=, DIALOG), as HTML text and
+    // attribute (content()), and with its white space collapsed (page text as shown).
+    const forms = [v, encodeURIComponent(v), new URLSearchParams({ v }).toString().slice(2), JSON.stringify(v).slice(1, -1), JSON.stringify(JSON.stringify(v).slice(1, -1)).slice(1, -1), htmlEscape(v), v.replace(/\s+/g, ' ').trim()];
+    for (const f of forms) if (f.trim().length >= 4) seenSecrets.add(f);
   }
+}
+
+function htmlEscape(v: string): string {
+  return v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 export function forgetSecrets(): void {
