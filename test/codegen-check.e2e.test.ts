@@ -179,5 +179,5 @@ test('a catalog change the code does not follow is a compile error (driver/catal
   // generated, it read argv[name.name] through a cast, which compiled whatever the catalog said).
   assert.match(r.stdout, /bin\/commands\/skills\.ts\(\d+,\d+\): error TS\d+: Property 'name' does not exist on type 'SkillsPositionals'/);
   // The error name: the code still throws NO_DISPLAY, which `login` no longer lists.
-  assert.match(r.stdout, /driver\/sessions\/login\.ts\(\d+,\d+\): error TS\d+: [^\n]*"NO_DISPLAY"/);
+  assert.match(r.stdout, /driver\/cli\/login\.ts\(\d+,\d+\): error TS\d+: [^\n]*"NO_DISPLAY"/);
 });
