@@ -27,7 +27,7 @@ fi
 say "building (tsc + bundle -> dist/)"
 npm run --silent build
 
-find_chromium() { node -e 'import("./dist/driver/chromium-find.js").then(m=>{try{const f=m.findChromium();console.log(f.source+" "+f.kind+" "+f.path)}catch{process.exit(1)}})'; }
+find_chromium() { node -e 'import("./dist/driver/browser/chromium-find.js").then(m=>{try{const f=m.findChromium();console.log(f.source+" "+f.kind+" "+f.path)}catch{process.exit(1)}})'; }
 
 # 2. Chromium
 apt_updated=0

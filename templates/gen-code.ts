@@ -211,8 +211,8 @@ export function renderCode(catalog: Catalog): string {
     '};',
     '',
   );
-  // The commands a session host runs, read by the client without yargs (driver/host/argv.ts)
-  // and checked again at the host's edge (driver/host/call.ts): every spelling a flag has, its
+  // The commands a session host runs, read by the client without yargs (driver/hosts/route.ts readHostCall)
+  // and checked again at the host's edge (driver/hosts/call.ts): every spelling a flag has, its
   // type, whether it is a list, its choices and whether it needs a value.
   const hostCommands = commands.filter((c) => ['run', 'cookbook', 'flows'].includes(c.name));
   const spec = (f: Flag) =>

@@ -95,7 +95,7 @@ export function parseCookbookParams(raw: string | undefined): Record<string, unk
   return value as Record<string, unknown>;
 }
 
-/** `gstack flows save|run|check`: driver/flows/command.ts, running scripts like `gstack run`. */
+/** `gstack flows save|run|check`: driver/cli/flows.ts, running scripts like `gstack run`. */
 async function flowsCommand(call: Extract<HostCall, { command: 'flows' }>, target: CallTarget, io: CliIo): Promise<void> {
   const { runFlowsCommand } = await import('./flows.js');
   const f = call.flags;

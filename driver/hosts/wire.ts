@@ -10,7 +10,7 @@ import { parseResolvedCall, type ResolvedCall } from './call.js';
 
 export type ClientMessage =
   /** A call: a session host gets it resolved (parsed and its target decided by the client,
-   * driver/host/call.ts), the render host as the argv of `gstack render|pdf|diagram`. */
+   * driver/hosts/call.ts), the render host as the argv of `gstack render|pdf|diagram`. */
   | ({ t: 'call'; env: Record<string, string>; cwd: string; columns?: number; trace: boolean; pid: number; build: string } & ({ call: ResolvedCall; argv?: undefined } | { argv: string[]; call?: undefined }))
   | { t: 'stdin'; data: string }
   /** The client was interrupted; `cause` says by what (its SIGINT/SIGTERM). */

@@ -203,7 +203,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   const remote = !!(options.connect || options.cdp);
   if (remote && options.engine === 'aside') return finish(2, '--connect/--cdp run on a remote Chromium; they cannot be combined with --engine aside.');
 
-  // A session host runs only calls its client resolved onto its profile (driver/host/host.ts
+  // A session host runs only calls its client resolved onto its profile (driver/hosts/server.ts
   // checks that at its edge): the host's browser is the call's.
   const host = options.sessionHost;
   // --out names a folder: anything else there (a file, a FIFO) is a usage error before the
