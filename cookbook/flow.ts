@@ -194,10 +194,11 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
     // control (a span in a label can stand for a hidden password input), and a page can make a
     // field a password field, or mask it with CSS, only when it gets the focus.
     await el.focus().catch(() => {});
-    const secret = await el.evaluate((e) => {
+    const secret = await el.evaluate((node) => {
+      const e = /** @type {any} */ (node);
       const label = e.closest && e.closest("label");
       const typed = e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement || e.isContentEditable ? e : (label && label.control) || e;
-      return [typed, document.activeElement].some((t) => t && (String(t.type || "").toLowerCase() === "password" ||
+      return [typed, /** @type {any} */ (document.activeElement)].some((t) => t && (String(t.type || "").toLowerCase() === "password" ||
         ["disc", "circle", "square"].includes(getComputedStyle(t).getPropertyValue("-webkit-text-security"))));
     }).catch(() => false);
     if (secret || String((await el.getAttribute("type")) || "").toLowerCase() === "password") {
