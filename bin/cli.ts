@@ -78,6 +78,9 @@ export async function runCli(rawIo: CliIo): Promise<number> {
       .version(false)
       .wrap(Math.min(100, io.columns || 100))
       .fail((msg, err) => {
+        // yargs reports a flag's coerce error (a flag given twice, flags.ts) as its own YError
+        // carrying our message: it is a usage error all the same.
+        if (err && err.name === 'YError') throw new UsageError(err.message);
         throw err ?? new UsageError(`${strayWordHint(io.argv, catalog) ?? msg}\nRun \`gstack --help\` (or \`gstack <command> --help\`) for usage.`);
       });
     for (const register of COMMANDS) y = register(y, catalog, io);

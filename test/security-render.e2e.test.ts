@@ -92,3 +92,23 @@ test('a FIFO, a device or a directory as an input of pdf, diagram or render is a
   assert.ok(r.ms < QUICK_MS * 2, `took ${r.ms} ms`);
   assert.match(r.stderr, /missing image img\/pipe\.png \(a FIFO \(named pipe\), not a regular file\)/);
 });
+
+// Seventh red-team pass: an output path that is a FIFO held render, pdf and diagram past
+// --timeout (nobody reads the pipe).
+test('a FIFO as the output of render, pdf or diagram is a usage error at once, never a hang', async () => {
+  writeFileSync(join(docs, 'out-page.html'), '<!doctype html><title>p</title><p>page</p>');
+  writeFileSync(join(docs, 'out.md'), '# Out\n\ntext\n');
+  writeFileSync(join(docs, 'out.mmd'), 'graph TD\n  A-->B\n');
+  for (const name of ['o-render.pdf', 'o-md.pdf', 'o-dia.svg']) execFileSync('mkfifo', [join(docs, name)]);
+  const calls = [
+    ['render', 'out-page.html', '--pdf', 'o-render.pdf', '--timeout', '5000'],
+    ['pdf', 'out.md', 'o-md.pdf', '--timeout', '5000'],
+    ['diagram', 'out.mmd', '--svg', 'o-dia.svg'],
+  ];
+  for (const args of calls) {
+    const r = await gstack(args);
+    expectExit(r, 2);
+    assert.ok(r.ms < QUICK_MS, `gstack ${args.join(' ')} took ${r.ms} ms`);
+    assert.match(r.stderr, /it is a FIFO \(named pipe\), not a file/, `gstack ${args.join(' ')}`);
+  }
+});

@@ -315,3 +315,13 @@ test('7d. --out naming a file or a FIFO is a usage error before the script runs'
   assert.ok(!r.lines.includes('RAN'), show(r));
   assert.match(lastLine(r), /--out .*is not a folder \(a file\)/, show(r));
 });
+
+// Seventh red-team pass: a flag given twice crashed (exit 1).
+test('18. a flag given twice is a usage error (exit 2) that names it, before anything starts', { timeout: 120_000 }, async () => {
+  for (const args of [['--session', 'a', '--session', 'b'], ['--out', 'o1', '--out', 'o2'], ['--profile', join(work, 'p1'), '--profile', join(work, 'p2')]]) {
+    const r = await runCli(['run', 'console.log("GSTACK_STEP_OK")', ...args], { cwd: work, env: cliEnv(home) });
+    assert.equal(r.code, 2, show(r));
+    assert.match(r.stdout + r.stderr, new RegExp(`${args[0]} is given 2 times`), show(r));
+  }
+  assert.ok(!existsSync(join(work, 'p2.host.lock')) && !existsSync(join(work, 'p1.host.lock')), 'no host was started');
+});

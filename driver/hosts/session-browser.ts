@@ -99,8 +99,13 @@ export class SessionBrowser implements BrowserProvider {
    * settle in time (it died or hangs mid-way) is replaced: the next call never waits on it. */
   private async settle(running: Running, cleanUp: () => Promise<void>, restart: boolean): Promise<void> {
     running.spareDropped = false;
-    const done = cleanUp(); // stops watching the context for new pages at once
-    const work = restart || running.gone ? done : Promise.all([done, prepareSpare(running.opened.context)]);
+    // cleanUp stops watching the context for new pages at once and closes the call's own; any
+    // page still open after it is a stray (a popup a page opened as the call ended, a tab made
+    // through CDP): closed now, not at the next call's start, so it cannot run with the
+    // session's cookies in between (docs/SECURITY.md, "Each call starts clean").
+    const done = cleanUp().then(() => closeStrays(running.opened.context));
+    // The spare tab is made after the strays are closed (else it would be one of them).
+    const work = restart || running.gone ? done : done.then(() => prepareSpare(running.opened.context));
     let timer: NodeJS.Timeout | undefined;
     const settled = await Promise.race([
       work.then(() => true, () => false),
@@ -145,6 +150,10 @@ export class SessionBrowser implements BrowserProvider {
 /** Closes the blank tabs kept ready for the next call (each holds a renderer process). */
 async function dropSpare(context: BrowserContext): Promise<void> {
   await Promise.all(context.pages().filter((p) => p.url() === 'about:blank').map((p) => p.close().catch(() => undefined)));
+}
+
+async function closeStrays(context: BrowserContext): Promise<void> {
+  await Promise.all(context.pages().map((p) => p.close({ runBeforeUnload: false }).catch(() => undefined)));
 }
 
 async function prepareSpare(context: BrowserContext): Promise<void> {

@@ -21,7 +21,7 @@ import { inputProblem, MAX_RENDER_INPUT_BYTES } from '../api/inputs.js';
 import { readRegularFile } from '../../driver/read-file.js';
 import type { PdfStep, RenderCallOptions, RenderEngineChoice, RenderStep } from '../api/types.js';
 import { render } from '../index.js';
-import { writeOutputFile } from '../orchestrate/outputs.js';
+import { checkOutputsWritable, writeOutputFile } from '../orchestrate/outputs.js';
 
 export interface MakePdfOptions extends RenderCallOptions {
   input: string;
@@ -102,6 +102,8 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   const output = resolve(cwd, opts.output ?? join(dirname(input), basename(input, extname(input)) + (to === 'html' ? '.html' : '.pdf')));
   const tocDepth = opts.tocDepth ?? 3;
   if (!(Number.isInteger(tocDepth) && tocDepth >= 1 && tocDepth <= 6)) throw usage(`--toc-depth ${opts.tocDepth}: use 1 to 6`);
+  // The output is checked before anything renders (a FIFO there is a usage error, not a hang).
+  await checkOutputsWritable([output]);
   const outlineDepth = opts.outlineDepth ?? tocDepth;
   if (!(Number.isInteger(outlineDepth) && outlineDepth >= 1 && outlineDepth <= 6)) throw usage(`--outline-depth ${opts.outlineDepth}: use 1 to 6`);
   const remoteImages = opts.remoteImages ?? 'placeholder';

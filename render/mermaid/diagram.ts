@@ -20,7 +20,7 @@ import { inputProblem, MAX_RENDER_INPUT_BYTES } from '../api/inputs.js';
 import { readRegularFile } from '../../driver/read-file.js';
 import type { RenderCallOptions, RenderStep } from '../api/types.js';
 import { render } from '../index.js';
-import { writeOutputFile } from '../orchestrate/outputs.js';
+import { checkOutputsWritable, writeOutputFile } from '../orchestrate/outputs.js';
 
 export interface DiagramOptions extends RenderCallOptions {
   inputs: string[];
@@ -160,6 +160,8 @@ export async function renderDiagrams(opts: DiagramOptions): Promise<DiagramResul
   if (!(scale > 0 && scale <= 8)) throw usage(`--scale ${opts.scale}: use a number above 0, up to 8`);
   const diagrams = await collectDiagrams(opts.inputs, opts.cwd);
   const targets = planOutputs(diagrams, opts);
+  // Every output is checked before anything renders (a FIFO there is a usage error, not a hang).
+  await checkOutputsWritable([...targets.svg, ...targets.png]);
   const background = opts.background ?? 'white';
 
   const distDir = mermaidDistDir();

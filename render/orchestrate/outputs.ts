@@ -2,7 +2,7 @@
 // browser starts, written after it is done (an engine returns bytes, never writes here), with
 // one-line reasons when the file system says no. Also used by `gstack pdf` and `gstack diagram`
 // for the files they assemble themselves.
-import { access, mkdir, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, open, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { dirname } from 'node:path';
 import { RenderError } from '../api/errors.js';
@@ -21,7 +21,13 @@ export async function checkOutputsWritable(outPaths: Array<string | undefined>):
       await access(dir, constants.W_OK);
       const existing = await stat(out).catch(() => undefined);
       if (existing?.isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
+      // A FIFO would hold the write until someone reads it (past any --timeout); a device or
+      // socket is no file either. A usage error before the browser starts.
+      if (existing && !existing.isFile()) {
+        throw new RenderError(`cannot write ${out}: it is ${existing.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a file. Nothing was rendered; give an output file path.`, 'USAGE');
+      }
     } catch (err) {
+      if (err instanceof RenderError) throw err;
       const e = err as NodeJS.ErrnoException;
       throw new RenderError(
         `cannot write ${out}: ${describeFsError(e)}. Nothing was rendered; choose an output path in a directory you can write.`,
@@ -60,7 +66,15 @@ async function mkdirParents(dir: string): Promise<void> {
 export async function writeOutputFile(path: string, data: string | Uint8Array): Promise<void> {
   try {
     await mkdirParents(dirname(path));
-    await writeFile(path, data);
+    // Opened without waiting (a FIFO put there after the check answers ENXIO at once instead of
+    // blocking), and written only if it is a regular file.
+    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK, 0o644);
+    try {
+      if (!(await handle.stat()).isFile()) throw Object.assign(new Error('it is not a regular file'), { code: 'ENOTFILE' });
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
     throw new RenderError(`cannot write ${path}: ${describeFsError(err as NodeJS.ErrnoException)}. Choose an output path in a directory you can write.`);
   }
@@ -73,6 +87,8 @@ function describeFsError(e: NodeJS.ErrnoException): string {
     case 'EPERM': return `permission denied (${e.code})`;
     case 'EROFS': return 'the file system is read-only (EROFS)';
     case 'EISDIR': return 'it is a directory (EISDIR)';
+    case 'ENXIO':
+    case 'ENOTFILE': return 'it is a FIFO, device or socket, not a file';
     case 'ENOSPC': return 'no space left on the device (ENOSPC)';
     case 'ENOENT': return `a directory on that path cannot be created (${e.message})`;
     default: return e.code && !e.message.startsWith(e.code) ? `${e.code}: ${e.message}` : e.message;
