@@ -17,7 +17,7 @@ export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
     if (f.placeholder) opt.requiresArg = true;
     // yargs gathers a flag given twice into an array, which the command would then meet as a
     // string or number (a crash deep inside, exit 1): a usage error here, exit 2, instead.
-    if (f.type !== 'array' && f.type !== 'count') {
+    if (f.type !== 'array' && f.type !== 'count' && !f.repeatable && !f.step) {
       opt.coerce = (v: unknown) => {
         if (Array.isArray(v)) throw new UsageError(`--${f.name} is given ${v.length} times (${v.map((x) => JSON.stringify(x)).join(', ')}); give it once.`);
         return v;
