@@ -286,7 +286,7 @@ test('16. a file name with control or invisible characters (a page title) is ref
     const pg = await openTab(${JSON.stringify(site.url + 'rlo.html')});
     await fs.writeFile(path.join(pwd, await pg.title()), "x");`]);
   assert.equal(r.code, 1, show(r));
-  assert.match(lastLine(r), /fs refused .*control or invisible characters/, show(r));
+  assert.match(lastLine(r), /fs refused .*the name holds control, invisible or look-alike/, show(r));
 });
 
 test('6c. a route.fetch a call left running cannot change the next call\'s cookies either', { timeout: 180_000 }, async () => {
