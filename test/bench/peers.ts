@@ -34,7 +34,13 @@ export function ensureAgentBrowser(): string | undefined {
       return undefined;
     }
   }
-  const version = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
+  // A global install runs the native binary directly: its postinstall patches the shim, which
+  // otherwise starts Node first (~160 ms a command). A prefix install keeps the Node shim, so
+  // the native binary is called here as a user's global install would call it.
+  const arch = process.arch === 'x64' ? 'x64' : process.arch;
+  const native = join(PEERS, 'node_modules', 'agent-browser', 'bin', `agent-browser-${process.platform}-${arch}`);
+  const run = existsSync(native) ? native : bin;
+  const version = execFileSync(run, ['--version'], { encoding: 'utf8' }).trim();
   if (!version.endsWith(AGENT_BROWSER.split('@')[1])) throw new Error(`expected ${AGENT_BROWSER}, found ${version}`);
-  return bin;
+  return run;
 }
