@@ -94,3 +94,29 @@ test('a seen secret is cut in its URL, form, JSON, HTML and collapsed-space form
   forgetSecrets();
   assert.equal(cutSeenSecrets('URL=/done?pw=hunter2+secret'), 'URL=/done?pw=hunter2+secret');
 });
+
+// Pass 7's family, ended: a copy is found in normal form (escapes of every kind decoded, white
+// space, case and compatibility forms folded), not by a list of the forms a copy may take.
+test('a seen secret is cut however a line re-spells it, and only the span that spells it', () => {
+  forgetSecrets();
+  learnSecrets(['Tr0ub4dor']);
+  const cases: Array<[string, string]> = [
+    ['x \\u0074r0ub4dor y', 'x [redacted] y'],
+    ['T&#x52;0UB4DOR!', '[redacted]!'],
+    ['title: &Tcy;r0ub4dor', 'title: &Tcy;r0ub4dor'],
+    ['\uff54\uff52\uff10ub4dor', '[redacted]'],
+    ['ｔｒ０ｕｂ４ｄｏｒ', '[redacted]'],
+    ['tr\uFFFD0ub4dor end', '[redacted] end'],
+    ['a%5Cu0074r0ub4dor', 'a[redacted]'],
+    ['%2554r0ub4dor', '[redacted]'],
+    ['T\x72\u{30}ub&#52;dor and tr0ub4dor', '[redacted] and [redacted]'],
+    ['Tr0ub 4dor', 'Tr0ub 4dor'],
+    ['nothing here', 'nothing here'],
+  ];
+  for (const [line, cut] of cases) assert.equal(cutSeenSecrets(line), cut, line);
+  forgetSecrets();
+  learnSecrets(['lemon  tart 42']);
+  assert.equal(cutSeenSecrets('TEXT lemon\ntart&nbsp;42 was typed'), 'TEXT [redacted] was typed');
+  assert.equal(cutSeenSecrets('TEXT LEMON+TART+42'), 'TEXT [redacted]');
+  forgetSecrets();
+});

@@ -6,6 +6,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { SENTINEL } from '../catalog.gen.js';
+import { SecretMatcher } from './secret-match.js';
 
 export { SENTINEL };
 export const ERROR_PREFIX = '[error]';
@@ -144,23 +145,12 @@ export function wellFormed(s: string): string {
  * process runs one call at a time (a session host serializes its calls), so the set is the
  * process's and is emptied when a call starts and ends (driver/runner/run-script.ts).
  */
-const seenSecrets = new Set<string>();
+const seenSecrets = new SecretMatcher();
 
-/** Remember secret values for the rest of the call (each of at least 4 characters, and its
- * %-encoded form, as a URL would carry it). */
+/** Remember secret values for the rest of the call: each is cut from a line however the line
+ * spells it (%-encoded, escaped, HTML, spaced or cased otherwise; driver/runtime/secret-match.ts). */
 export function learnSecrets(values: readonly string[]): void {
-  for (const v of values) {
-    if (v.trim().length < 4) continue;
-    // The forms a copy of the value takes on its way to a line: %-encoded (a URL), form-encoded
-    // (a GET form: `+` for a space), JSON-quoted (CONSOLE_ERRORS=, DIALOG), as HTML text and
-    // attribute (content()), and with its white space collapsed (page text as shown).
-    const forms = [v, encodeURIComponent(v), new URLSearchParams({ v }).toString().slice(2), JSON.stringify(v).slice(1, -1), JSON.stringify(JSON.stringify(v).slice(1, -1)).slice(1, -1), htmlEscape(v), v.replace(/\s+/g, ' ').trim()];
-    for (const f of forms) if (f.trim().length >= 4) seenSecrets.add(f);
-  }
-}
-
-function htmlEscape(v: string): string {
-  return v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  seenSecrets.add(values);
 }
 
 export function forgetSecrets(): void {
@@ -169,10 +159,7 @@ export function forgetSecrets(): void {
 
 /** `text` with every secret value the call has seen replaced by `[redacted]`. */
 export function cutSeenSecrets(text: string): string {
-  if (!seenSecrets.size) return text;
-  let out = text;
-  for (const v of [...seenSecrets].sort((a, b) => b.length - a.length)) if (out.includes(v)) out = out.split(v).join('[redacted]');
-  return out;
+  return seenSecrets.cut(text, '[redacted]');
 }
 
 /** Set while a script's callback runs because the page did something (a `console`, `dialog`

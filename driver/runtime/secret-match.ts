@@ -1,0 +1,204 @@
+// Finding a secret value in a line of output however the page or the browser spelled it on its
+// way there. A page holds the secret fields it serves, so it can copy a password into its title,
+// a URL, a dialog or a console message, and each path re-spells it: a URL %-encodes it, a GET
+// form writes `+` for a space, JSON and JavaScript escape it (`\u0068`), HTML escapes it
+// (`&#104;`, `&excl;`), page text collapses its white space, an invisible character split by the
+// output filter shows as U+FFFD. Listing those forms one by one lost to every form not listed
+// (docs/SECURITY.md, "get a secret into output"), so both the line and the secret are brought to
+// one normal form and compared there:
+//
+//   decode, until nothing changes (three rounds at most, for an escape inside an escape):
+//     %XX runs (UTF-8), `+` as a space, backslash escapes (\uXXXX, \u{…}, \xXX, \UXXXXXXXX,
+//     \n and the other one-letter escapes, \\ \" \' \/), HTML character references (named and
+//     numeric, through the `entities` package, the one markdown-it decodes with);
+//   fold: runs of white space to one space, U+FFFD dropped, compatibility forms (NFKC: a
+//     full-width ｈ is h) and case.
+//
+// Every character of the normal form remembers the span of the original line it came from, so a
+// match cuts exactly the original text that spelled it (a whole %XX run or escape at most).
+// What is not undone is written in docs/SECURITY.md: a page that holds a value can always
+// re-spell it in a way no matcher reads back (reversed, base64, letters apart).
+import { decodeHTML } from 'entities';
+
+/** A text in normal form, each UTF-16 unit with the [from, to) span of the original it spells. */
+interface Spelled {
+  text: string;
+  from: number[];
+  to: number[];
+}
+
+class SpelledBuilder {
+  private readonly parts: string[] = [];
+  readonly from: number[] = [];
+  readonly to: number[] = [];
+
+  constructor(private readonly source: Spelled) {}
+
+  /** `out` stands for the source units [start, end). */
+  push(out: string, start: number, end: number): void {
+    if (!out) return;
+    const from = this.source.from[start];
+    const to = this.source.to[end - 1];
+    this.parts.push(out);
+    for (let k = 0; k < out.length; k++) {
+      this.from.push(from);
+      this.to.push(to);
+    }
+  }
+
+  done(): Spelled {
+    return { text: this.parts.join(''), from: this.from, to: this.to };
+  }
+}
+
+const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/y;
+const BACKSLASH_ESCAPE = /\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|([\s\S]))/y;
+const CHARACTER_REFERENCE = /&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};?)/y;
+const ONE_LETTER: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
+const utf8 = new TextDecoder('utf-8');
+
+function fromCodePoint(hex: string): string {
+  const n = parseInt(hex, 16);
+  return n <= 0x10ffff ? String.fromCodePoint(n) : '\uFFFD';
+}
+
+/** One round of decoding; the same object when there was nothing to decode. */
+function decodeOnce(s: Spelled): Spelled {
+  if (!/[%+\\&]/.test(s.text)) return s;
+  const text = s.text;
+  const out = new SpelledBuilder(s);
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    let m: RegExpExecArray | null = null;
+    if (c === '%') {
+      PERCENT_RUN.lastIndex = i;
+      m = PERCENT_RUN.exec(text);
+      if (m) {
+        const bytes = Uint8Array.from(m[0].slice(1).split('%'), (h) => parseInt(h, 16));
+        out.push(utf8.decode(bytes), i, i + m[0].length);
+      }
+    } else if (c === '\\') {
+      BACKSLASH_ESCAPE.lastIndex = i;
+      m = BACKSLASH_ESCAPE.exec(text);
+      if (m) {
+        const [, braced, four, two, eight, other] = m;
+        const hex = braced ?? four ?? two ?? eight;
+        out.push(hex !== undefined ? fromCodePoint(hex) : (ONE_LETTER[other] ?? other), i, i + m[0].length);
+      }
+    } else if (c === '&') {
+      CHARACTER_REFERENCE.lastIndex = i;
+      m = CHARACTER_REFERENCE.exec(text);
+      if (m) {
+        const decoded = decodeHTML(m[0]);
+        if (decoded === m[0]) m = null;
+        else out.push(decoded, i, i + m[0].length);
+      }
+    } else if (c === '+') {
+      out.push(' ', i, i + 1);
+      i += 1;
+      continue;
+    }
+    if (m) i += m[0].length;
+    else {
+      out.push(c, i, i + 1);
+      i += 1;
+    }
+  }
+  return out.done();
+}
+
+/** White space runs to one space, U+FFFD dropped, NFKC, lower case: per code point. */
+function fold(s: Spelled): Spelled {
+  const out = new SpelledBuilder(s);
+  const text = s.text;
+  let i = 0;
+  let lastWasSpace = false;
+  while (i < text.length) {
+    const cp = text.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    const ch = text.slice(i, i + width);
+    if (cp === 0xfffd) {
+      // dropped: it stands for invisible characters the output filter replaced
+    } else if (/\s/u.test(ch)) {
+      if (!lastWasSpace) out.push(' ', i, i + width);
+      lastWasSpace = true;
+    } else {
+      out.push(ch.normalize('NFKC').toLowerCase(), i, i + width);
+      lastWasSpace = false;
+    }
+    i += width;
+  }
+  return out.done();
+}
+
+const DECODE_ROUNDS = 3;
+
+function normalForm(text: string): Spelled {
+  // Each unit of the original spells itself.
+  let s: Spelled = { text, from: new Array<number>(text.length), to: new Array<number>(text.length) };
+  for (let k = 0; k < text.length; k++) {
+    s.from[k] = k;
+    s.to[k] = k + 1;
+  }
+  for (let round = 0; round < DECODE_ROUNDS; round++) {
+    const next = decodeOnce(s);
+    if (next.text === s.text) break;
+    s = next;
+  }
+  return fold(s);
+}
+
+/** Shorter than this in normal form, a value is too common to cut on sight. */
+const MIN_SECRET_LENGTH = 4;
+
+/** The secret values one call has seen, matched in normal form. */
+export class SecretMatcher {
+  /** Normal forms, longest first (a longer value that contains a shorter one is cut whole). */
+  private needles: string[] = [];
+
+  add(values: readonly string[]): void {
+    const known = new Set(this.needles);
+    for (const v of values) {
+      const needle = normalForm(v).text.trim();
+      if (needle.length >= MIN_SECRET_LENGTH) known.add(needle);
+    }
+    this.needles = [...known].sort((a, b) => b.length - a.length);
+  }
+
+  clear(): void {
+    this.needles = [];
+  }
+
+  get size(): number {
+    return this.needles.length;
+  }
+
+  /** `text` with each span that spells a known secret replaced by `replacement`. */
+  cut(text: string, replacement: string): string {
+    if (!this.needles.length || !text) return text;
+    const normal = normalForm(text);
+    const spans: Array<[number, number]> = [];
+    for (const needle of this.needles) {
+      for (let at = normal.text.indexOf(needle); at !== -1; at = normal.text.indexOf(needle, at + 1)) {
+        spans.push([normal.from[at], normal.to[at + needle.length - 1]]);
+      }
+    }
+    if (!spans.length) return text;
+    spans.sort((a, b) => a[0] - b[0]);
+    const merged: Array<[number, number]> = [];
+    for (const [from, to] of spans) {
+      const last = merged[merged.length - 1];
+      if (last && from < last[1]) last[1] = Math.max(last[1], to);
+      else merged.push([from, to]);
+    }
+    let out = '';
+    let kept = 0;
+    for (const [from, to] of merged) {
+      out += text.slice(kept, from) + replacement;
+      kept = to;
+    }
+    out += text.slice(kept);
+    return out;
+  }
+}
