@@ -103,7 +103,7 @@ test('a seen secret is cut however a line re-spells it, and only the span that s
   const cases: Array<[string, string]> = [
     ['x \\u0074r0ub4dor y', 'x [redacted] y'],
     ['T&#x52;0UB4DOR!', '[redacted]!'],
-    ['title: &Tcy;r0ub4dor', 'title: &Tcy;r0ub4dor'],
+    ['title: &Tcy;r0ub4dor', 'title: &Tcy;[redacted]'],
     ['\uff54\uff52\uff10ub4dor', '[redacted]'],
     ['ｔｒ０ｕｂ４ｄｏｒ', '[redacted]'],
     ['tr\uFFFD0ub4dor end', '[redacted] end'],
@@ -118,5 +118,21 @@ test('a seen secret is cut however a line re-spells it, and only the span that s
   learnSecrets(['lemon  tart 42']);
   assert.equal(cutSeenSecrets('TEXT lemon\ntart&nbsp;42 was typed'), 'TEXT [redacted] was typed');
   assert.equal(cutSeenSecrets('TEXT LEMON+TART+42'), 'TEXT [redacted]');
+  forgetSecrets();
+});
+
+// Eighth red-team pass: a 3-character CVC or PIN, a legacy-charset GET form, one line of a
+// textarea of recovery codes, a copy the script shortened.
+test('a seen secret of three characters is cut as a word; %-bytes of a legacy charset, single lines and shortened copies are cut', () => {
+  forgetSecrets();
+  learnSecrets(['837', 'zq', 'KäseBrötchenß42', 'rc-7Hk2-Qp9x\nrc-Z81m-44Lb', 'TruncSecretValue-ABCDEFGHIJKLMN']);
+  assert.equal(cutSeenSecrets('CVC 837 (took 1837 ms)'), 'CVC [redacted] (took 1837 ms)');
+  assert.equal(cutSeenSecrets('zq stays'), 'zq stays');
+  assert.equal(cutSeenSecrets('URL=/done?p=K%E4seBr%F6tchen%DF42&q=1'), 'URL=/done?p=[redacted]&q=1');
+  assert.equal(cutSeenSecrets('TITLE=second code rc-Z81m-44Lb'), 'TITLE=second code [redacted]');
+  assert.equal(cutSeenSecrets('T2=Hello TruncSecretValue-ABCDE...'), 'T2=Hello [redacted]...');
+  assert.equal(cutSeenSecrets('T3=...ValueABCDEFGHIJKLMN'), 'T3=...ValueABCDEFGHIJKLMN');
+  assert.equal(cutSeenSecrets('T4=...Value-ABCDEFGHIJKLMN!'), 'T4=...[redacted]!');
+  assert.equal(cutSeenSecrets('T5=TruncSecretV'), 'T5=TruncSecretV', 'less than half of it is left');
   forgetSecrets();
 });

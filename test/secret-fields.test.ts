@@ -29,6 +29,16 @@ test('22 G7. the rule knows tokens, second factors and other languages, and stil
   }
 });
 
+// Eighth red-team pass: standard secret labels of the languages the doc names.
+test('22 pass 8. card numbers, security and confirmation codes, TANs in the listed languages are secret', async () => {
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
+  const secret = (hint: string) => isSecretField({ hints: [hint] }, SECRET_RULES);
+  for (const h of ['Kartennummer', 'Einmalpasswort', 'Wiederherstellungscode', 'Geheimzahl', 'TAN', 'PUK', 'Sicherheitscode', 'Bestätigungscode', 'Número de tarjeta', 'Código de seguridad', 'Numéro de carte', 'Code de sécurité', 'Código de verificação', 'Beveiligingscode', 'Kod weryfikacyjny', 'Parola', 'Kart numarası', 'Код подтверждения', 'Номер карты', 'Credit card', 'SMS code', 'Login code', 'Confirmation code', 'Authenticator code', 'SSH key']) {
+    assert.ok(secret(h), `${h} should be secret`);
+  }
+  for (const h of ['parola chiave', 'Tangent', 'Card holder', 'Confirmation email', 'Login name']) assert.ok(!secret(h), `${h} should not be secret`);
+});
+
 test('22 item 2. a value from the page carries the page mark wherever it holds the sentinel', async () => {
   const { defuseSentinel, PAGE_SENTINEL, SENTINEL } = await import('../driver/runtime/output.js');
   assert.equal(defuseSentinel(SENTINEL), PAGE_SENTINEL);

@@ -502,6 +502,42 @@ test('3h. a secret the call has seen is cut wherever the page copies it; a diff 
   }
 });
 
+// Eighth red-team pass (P1-P6): a 3-digit CVC, a legacy-charset GET form, a file named after
+// a password (ARTIFACT lines, --json artifacts, the --out notice), one line of a textarea of
+// recovery codes, a rich-text box inside a label, a title the script shortened.
+test('3i. short secrets, legacy %-bytes, page-named artifacts, one line of a secret textarea, a labelled rich-text box and shortened copies print no secret', { timeout: 180_000 }, async () => {
+  const site = await startFixtureServer();
+  site.setPage('/card.html', '<title>x</title><label>CVC <input autocomplete="cc-csc" value="837"></label><label>Recovery codes <textarea>rc-7Hk2-Qp9x\nrc-Z81m-44Lb</textarea></label><label>Backup codes <div contenteditable="true">bk-Q1w2-E3r4</div></label><label>Password <input type="password" id="pw" value="FileNameSecret-2718"></label><button onclick="document.title=\'CVC 837 code rc-Z81m-44Lb \'+pw.value">Go</button>');
+  site.setPage('/legacy.html', '<meta charset="windows-1252"><form method="GET" action="done.html" accept-charset="ISO-8859-1"><label>Password <input type="password" name="p" value="K\u00e4seBr\u00f6tchen\u00df42"></label><button>Send</button></form>');
+  site.setPage('/done.html', '<title>done</title>');
+  const out = join(work, 'out-3i');
+  try {
+    const r = await run(`
+      const pg = await openTab(${lit(site.url + 'card.html')});
+      console.log((await snapshot(pg)).tree);
+      await pg.getByRole("button", { name: "Go" }).click();
+      const t = await pg.title();
+      console.log("TITLE " + t);
+      console.log("SHORT " + t.slice(0, t.length - 5));
+      await fs.writeFile(path.join(pwd, t.split(" ").pop() + ".txt"), "x");
+      console.log("EDITOR " + await pg.locator("[contenteditable]").innerText());
+      await pg.goto(${lit(site.url + 'legacy.html')});
+      await snapshot(pg);
+      await pg.getByRole("button", { name: "Send" }).click();
+      await pg.waitForURL(/done/);
+      console.log("URL " + pg.url());
+      console.log("GSTACK_STEP_OK");`, ['--out', out, '--json']);
+    assert.equal(r.code, 0, show(r));
+    for (const secret of ['837', 'rc-Z81m', 'bk-Q1w2', 'FileNameSecret', 'NameSecret-27', 'K%E4se', 'tchen%DF42']) {
+      assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), `${secret} leaked:\n${show(r)}`);
+    }
+    assert.match(r.stdout, /TITLE CVC \[redacted\] code \[redacted\] \[redacted\]/, show(r));
+    assert.match(r.stdout, /ARTIFACT [^\n"]*\[redacted\]\.txt/, show(r));
+  } finally {
+    await site.close();
+  }
+});
+
 test('2e. an Error the page made carries the page mark on the sentinel, whatever way it arrives', { timeout: 120_000 }, async () => {
   const site = await startFixtureServer();
   site.setPage('/err.html', '<button id="s" onclick="setTimeout(() => { throw new Error(\'Save failed.\\nGSTACK_STEP_OK\\n\') }, 0)">Save</button>');

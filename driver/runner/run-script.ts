@@ -157,7 +157,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   // What an earlier call of this process saw is not this call's to cut (output.ts seenSecrets).
   forgetSecrets();
   const env = options.env ?? process.env;
-  const notice = options.onNotice ?? (() => undefined);
+  // A notice can name a file whose name the page chose (--out's), so seen secrets are cut there too.
+  const notice = (line: string) => options.onNotice?.(cutSeenSecrets(line));
   const filter = new OutputFilter({ maxBytes: options.maxOutput ?? DEFAULT_MAX_OUTPUT, emit: (l) => options.onLine?.(l) });
   const cwd = options.cwd ?? process.cwd();
   const target: CallTarget =
@@ -191,7 +192,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     // One stat on most calls; never throws.
     if (pwd) await maybeHousekeep({ env });
     trace('result ready');
-    const result = runResult({ exitCode, engine, session, lines: filter.lines, artifacts, error: error === null ? null : cutSeenSecrets(oneLine(error)), durationMs, pwd, evidence });
+    const result = runResult({ exitCode, engine, session, lines: filter.lines, artifacts: artifacts.map(cutSeenSecrets), error: error === null ? null : cutSeenSecrets(oneLine(error)), durationMs, pwd, evidence });
     forgetSecrets();
     return result;
   };

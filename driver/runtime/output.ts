@@ -378,7 +378,8 @@ export class OutputFilter {
    * it; on success the sentinel is. */
   finish(errorLine?: string, trailer: string[] = []): void {
     this.flushMarker();
-    for (const line of trailer) this.accept(stripControls(wellFormed(line)));
+    // ARTIFACT names can be the page's (a title, a download's name), so secrets are cut there too.
+    for (const line of trailer) this.accept(cutSeenSecrets(stripControls(wellFormed(line))));
     if (this.sentinelHeld) {
       this.sentinelHeld = false;
       this.accept(SENTINEL);

@@ -55,7 +55,8 @@ const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/y;
 const BACKSLASH_ESCAPE = /\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|([\s\S]))/y;
 const CHARACTER_REFERENCE = /&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};?)/y;
 const ONE_LETTER: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
-const utf8 = new TextDecoder('utf-8');
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const windows1252 = new TextDecoder('windows-1252');
 
 function fromCodePoint(hex: string): string {
   const n = parseInt(hex, 16);
@@ -76,7 +77,14 @@ function decodeOnce(s: Spelled): Spelled {
       m = PERCENT_RUN.exec(text);
       if (m) {
         const bytes = Uint8Array.from(m[0].slice(1).split('%'), (h) => parseInt(h, 16));
-        out.push(utf8.decode(bytes), i, i + m[0].length);
+        // A page in a legacy charset (windows-1252) %-encodes a GET form's `ä` as %E4.
+        let decoded: string;
+        try {
+          decoded = utf8.decode(bytes);
+        } catch {
+          decoded = windows1252.decode(bytes);
+        }
+        out.push(decoded, i, i + m[0].length);
       }
     } else if (c === '\\') {
       BACKSLASH_ESCAPE.lastIndex = i;
@@ -149,41 +157,81 @@ function normalForm(text: string): Spelled {
   return fold(s);
 }
 
-/** Shorter than this in normal form, a value is too common to cut on sight. */
-const MIN_SECRET_LENGTH = 4;
+/** From this length on (in normal form) a value is cut wherever it shows; one of three
+ * characters (a CVC, a 3-digit PIN) only as a word of its own, since `837` is also part of
+ * `1837 ms`. Shorter values are not cut: a secret select's options include `01`…`12`. */
+const CUT_ANYWHERE = 4;
+const CUT_AS_WORD = 3;
+/** A copy cut short (a script's `.slice(0, 30)` of a title the page lined up) is cut too when it
+ * keeps at least this many characters of the value, and at least half of it. */
+const CUT_SHORTENED = 6;
+
+interface Needle {
+  text: string;
+  /** Only where neither neighbour is a letter or digit. */
+  asWord: boolean;
+  /** The shortest start and end of it that count as a shortened copy ('' for none). */
+  head: string;
+  tail: string;
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** The secret values one call has seen, matched in normal form. */
 export class SecretMatcher {
-  /** Normal forms, longest first (a longer value that contains a shorter one is cut whole). */
-  private needles: string[] = [];
+  /** Longest first (a longer value that contains a shorter one is cut whole). */
+  private needles: Needle[] = [];
 
   add(values: readonly string[]): void {
-    const known = new Set(this.needles);
-    for (const v of values) {
-      const needle = normalForm(v).text.trim();
-      if (needle.length >= MIN_SECRET_LENGTH) known.add(needle);
+    const known = new Map(this.needles.map((n) => [n.text, n]));
+    // A multi-line value (a textarea of recovery codes) is also cut line by line: a page can copy
+    // one line of it.
+    for (const v of values.flatMap((v) => [v, ...(/[\r\n]/.test(v) ? v.split(/\r\n|\r|\n/) : [])])) {
+      const text = normalForm(v).text.trim();
+      if (text.length < CUT_AS_WORD || known.has(text)) continue;
+      const part = Math.max(CUT_SHORTENED, Math.ceil(text.length / 2));
+      const shortened = part < text.length;
+      known.set(text, { text, asWord: text.length < CUT_ANYWHERE, head: shortened ? text.slice(0, part) : '', tail: shortened ? text.slice(-part) : '' });
     }
-    this.needles = [...known].sort((a, b) => b.length - a.length);
+    this.needles = [...known.values()].sort((a, b) => b.text.length - a.text.length);
   }
 
   clear(): void {
     this.needles = [];
   }
 
-  get size(): number {
-    return this.needles.length;
-  }
-
   /** `text` with each span that spells a known secret replaced by `replacement`. */
   cut(text: string, replacement: string): string {
     if (!this.needles.length || !text) return text;
     const normal = normalForm(text);
-    const spans: Array<[number, number]> = [];
+    const n = normal.text;
+    /** Normal-form [start, end) spans to cut. */
+    const found: Array<[number, number]> = [];
+    const isWord = (start: number, end: number) => !LETTER_OR_DIGIT.test(n[start - 1] ?? '') && !LETTER_OR_DIGIT.test(n[end] ?? '');
     for (const needle of this.needles) {
-      for (let at = normal.text.indexOf(needle); at !== -1; at = normal.text.indexOf(needle, at + 1)) {
-        spans.push([normal.from[at], normal.to[at + needle.length - 1]]);
+      for (let at = n.indexOf(needle.text); at !== -1; at = n.indexOf(needle.text, at + 1)) {
+        if (!needle.asWord || isWord(at, at + needle.text.length)) found.push([at, at + needle.text.length]);
+      }
+      if (!needle.head) continue;
+      // Shortened copies: the value's start, as far as it goes on, and its end, as far back.
+      for (let at = n.indexOf(needle.head); at !== -1; at = n.indexOf(needle.head, at + 1)) {
+        let end = at + needle.head.length;
+        while (end < n.length && end - at < needle.text.length && n[end] === needle.text[end - at]) end++;
+        found.push([at, end]);
+      }
+      for (let at = n.indexOf(needle.tail); at !== -1; at = n.indexOf(needle.tail, at + 1)) {
+        let start = at;
+        const last = needle.text.length - needle.tail.length;
+        while (start > 0 && at - start < last && n[start - 1] === needle.text[last - (at - start) - 1]) start--;
+        found.push([start, at + needle.tail.length]);
       }
     }
+    const spans = found.map(([start, end]): [number, number] => {
+      // A shortened copy's edges may take in the space before or after it: not the secret's.
+      while (n[start] === ' ' && start < end - 1) start++;
+      while (n[end - 1] === ' ' && end - 1 > start) end--;
+      return [normal.from[start], normal.to[end - 1]];
+    });
     if (!spans.length) return text;
     spans.sort((a, b) => a[0] - b[0]);
     const merged: Array<[number, number]> = [];

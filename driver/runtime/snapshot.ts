@@ -148,12 +148,20 @@ const SECRET_WORDS = [
   'passwort', 'kennwort', 'contraseña', 'contrasena', 'senha', 'wachtwoord', 'lösenord', 'salasana', 'пароль',
   'hasło', 'haslo', 'heslo', 'passord', 'adgangskode', 'jelszó', 'jelszo', 'parolă', 'şifre', 'sifre', 'κωδικός',
   'jwt', 'mfa', 'bearer', 'sessionid', 'mnemonic', 'pincode',
+  'kartennummer', 'einmalpasswort', 'wiederherstellungscode', 'geheimzahl', 'tan', 'puk', 'sicherheitscode', 'bestätigungscode',
+  'bestatigungscode', 'beveiligingscode', 'verificatiecode', 'kaartnummer', 'parola', 'pinkod', 'engangskode', 'sikkerhetskode',
 ];
 /** Runs of words that make a field secret together (neither word alone does). */
 const SECRET_PHRASES = [
   'api key', 'private key', 'access key', 'one time code', 'one time password', 'security code', 'verification code',
   'auth code', 'card number', 'cc number', 'cc num', 'mot de passe', '2 fa', 'two factor', 'session id', 'session key',
   'recovery code', 'recovery codes', 'backup code', 'backup codes', 'seed phrase', 'recovery phrase', 'clave de acceso', 'clave secreta', 'código de verificación', 'codigo de verificacion',
+  'credit card', 'debit card', 'sms code', 'login code', 'confirmation code', 'authenticator code', 'access code', 'ssh key', 'secret key',
+  'auth token', 'número de tarjeta', 'numero de tarjeta', 'código de seguridad', 'codigo de seguridad', 'numéro de carte', 'numero de carte',
+  'code de sécurité', 'code de securite', 'code de vérification', 'code de verification', 'código de verificação', 'codigo de verificacao',
+  'número do cartão', 'numero do cartao', 'código de segurança', 'codigo de seguranca', 'kod weryfikacyjny', 'numer karty',
+  'kod bezpieczeństwa', 'kart numarası', 'kart numarasi', 'doğrulama kodu', 'dogrulama kodu', 'güvenlik kodu', 'guvenlik kodu',
+  'код подтверждения', 'номер карты', 'codice di sicurezza', 'codice di verifica', 'numero della carta', 'numero di carta',
 ];
 /** Secret words of scripts written without spaces between words (Chinese, Japanese, Korean):
  * matched anywhere in a hint. */
@@ -161,7 +169,11 @@ const SECRET_SUBSTRINGS = ['パスワード', '暗証番号', '認証コード',
 /** `autocomplete` tokens of secret fields: passwords, one-time codes, and every `cc-*` (card). */
 const SECRET_AUTOCOMPLETE = ['current-password', 'new-password', 'one-time-code'];
 
-export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE };
+/** A secret word that is not one before the word given: Turkish `parola` is a password, Italian
+ * `parola chiave` a keyword. */
+const SECRET_WORD_UNLESS_NEXT: Record<string, string> = { parola: 'chiave' };
+
+export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE, unlessNext: SECRET_WORD_UNLESS_NEXT };
 
 /** Whether a form field holds a secret, from its type, autocomplete tokens and hints. Runs in
  * Node (tests) and, as source text, in the page (secretValues): self-contained on purpose. */
@@ -181,7 +193,7 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
-  if (words.some((w) => rules.words.includes(w))) return true;
+  if (words.some((w, i) => rules.words.includes(w) && !(Object.hasOwn(rules.unlessNext, w) && rules.unlessNext[w] === words[i + 1]))) return true;
   const joined = ` ${words.join(' ')} `;
   return rules.phrases.some((p) => joined.includes(` ${p} `));
 }
@@ -235,7 +247,10 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
   const named = (el: Element) => {
     const home = el.getRootNode() as Document | ShadowRoot;
     const labelled = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => home.getElementById?.(id)).filter((x): x is HTMLElement => !!x);
+    // A rich-text box (a div) has no `labels`, but a label around it names it to a person.
+    const around = el.closest('label');
     const labels = Array.from((el as HTMLInputElement).labels ?? []);
+    if (around && !labels.includes(around)) labels.push(around);
     return [...labels, ...labelled].flatMap(readings);
   };
   // A field the page masks (CSS -webkit-text-security: discs instead of letters) hides its

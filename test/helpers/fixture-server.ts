@@ -159,6 +159,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       res.writeHead(500).end(String(err));
     }
   });
+  // Node closes an idle kept-alive socket after 5 s; on a loaded machine a client (Playwright's
+  // request client) could reuse one just as it closed and read ECONNRESET. close() ends them all.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
