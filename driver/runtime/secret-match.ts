@@ -46,6 +46,16 @@ class SpelledBuilder {
     }
   }
 
+  /** The source units [start, end) as they are. */
+  copy(start: number, end: number): void {
+    if (start >= end) return;
+    this.parts.push(this.source.text.slice(start, end));
+    for (let k = start; k < end; k++) {
+      this.from.push(this.source.from[k]);
+      this.to.push(this.source.to[k]);
+    }
+  }
+
   done(): Spelled {
     return { text: this.parts.join(''), from: this.from, to: this.to };
   }
@@ -64,12 +74,22 @@ function fromCodePoint(hex: string): string {
 }
 
 /** One round of decoding; the same object when there was nothing to decode. */
+const SPECIAL = /[%+\\&]/g;
+
 function decodeOnce(s: Spelled): Spelled {
-  if (!/[%+\\&]/.test(s.text)) return s;
   const text = s.text;
+  SPECIAL.lastIndex = 0;
+  if (!SPECIAL.test(text)) return s;
   const out = new SpelledBuilder(s);
   let i = 0;
   while (i < text.length) {
+    // Plain text up to the next character that may start an escape, copied in one go.
+    SPECIAL.lastIndex = i;
+    const next = SPECIAL.exec(text);
+    const at = next ? next.index : text.length;
+    out.copy(i, at);
+    i = at;
+    if (i >= text.length) break;
     const c = text[i];
     let m: RegExpExecArray | null = null;
     if (c === '%') {
@@ -116,13 +136,26 @@ function decodeOnce(s: Spelled): Spelled {
   return out.done();
 }
 
-/** White space runs to one space, U+FFFD dropped, NFKC, lower case: per code point. */
+/** White space runs to one space, U+FFFD dropped, NFKC, lower case: per code point (ASCII,
+ * nearly every character of most lines, without a regular expression or normalize()). */
 function fold(s: Spelled): Spelled {
   const out = new SpelledBuilder(s);
   const text = s.text;
   let i = 0;
   let lastWasSpace = false;
   while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) {
+        if (!lastWasSpace) out.push(' ', i, i + 1);
+        lastWasSpace = true;
+      } else {
+        out.push(code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : text[i], i, i + 1);
+        lastWasSpace = false;
+      }
+      i += 1;
+      continue;
+    }
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
     const ch = text.slice(i, i + width);
