@@ -3,7 +3,8 @@
 // invoking process or, for browser commands, in a host (driver/hosts/); either way it reads and
 // writes only through `io` and returns the exit code.
 import yargs, { type Argv } from 'yargs';
-import { loadCatalog } from '../driver/catalog.js';
+import { loadCatalog, resolveCommand } from '../driver/catalog.js';
+import { repeatedSwitch } from './commands/flags.js';
 import { COMMANDS } from './commands/index.js';
 import { trace } from '../driver/trace.js';
 import { exitCodeOf, UsageError } from '../driver/errors.js';
@@ -68,6 +69,9 @@ export async function runCli(rawIo: CliIo): Promise<number> {
       bareCatalogs.set(full, catalog);
     }
     trace('catalog loaded + validated');
+    const command = full.commands.find((c) => c.name === io.argv[0]);
+    const twice = command && repeatedSwitch(io.argv.slice(1), resolveCommand(command, full).flags);
+    if (twice) throw twice;
     let y = yargs(io.argv)
       .scriptName('gstack')
       .strict()

@@ -102,7 +102,8 @@ for (const entry of Array.isArray(rawLinks) ? rawLinks.slice(0, 10000) : []) {
 // plain letters, characters that show nothing, such as a soft hyphen, dropped), in English and
 // the sign-out words of other languages.
 const UNSAFE = /(log|sign)[\s_+.-]?(out|off)|delete|remove|cancel|unsubscribe|destroy|deactivat|revoke|terminate|erase|wipe|abmelden|ausloggen|d[ée]connexion|d[ée]connecter|cerrar sesi[óo]n|desconectar|sair|esci|disconnetti|uitloggen|afmelden|wyloguj|выйти|выход|ログアウト|サインアウト|退出|登出|注销|로그아웃/i;
-const folded = (s) => String(s).normalize("NFKC").replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, "");
+// White space folded too: "Sign\n   out" in the markup reads "Sign out".
+const folded = (s) => String(s).normalize("NFKC").replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, "").replace(/\s+/g, " ");
 // Each check is a fetch from an isolated world of the page (CDP): the page's cookies apply (same
 // origin), its scripts cannot reach that world's built-ins, and redirect: "manual" stops at a
 // redirect without requesting where it leads (a same-origin link may redirect to a sign-out or

@@ -3153,7 +3153,7 @@ export const CATALOG_JSON: unknown = {
    }
   },
   "cdp": {
-   "description": "Raw Chrome DevTools Protocol through pg._sendToTarget(method, params) and CDPSession.send(): the whole message is first made plain data (JSON, once), then the method must be in an allowed domain and not refused; the params named in `paths` are local files, read from pwd only; any string in the params that is a file: URL is refused; a Browser.* method marks the call dirty (the session's browser restarts after it).",
+   "description": "Raw Chrome DevTools Protocol through pg._sendToTarget(method, params) and CDPSession.send(): the whole message is first made plain data (JSON, once), then the method must be in an allowed domain and not refused; the params named in `paths` are local files, read from pwd only; any string in the params that is a file: URL is refused; a Browser.* method, Target.createTarget and Target.createBrowserContext mark the call dirty (the session's browser restarts after it).",
    "domains": [
     "Accessibility",
     "Animation",

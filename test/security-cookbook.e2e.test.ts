@@ -137,13 +137,23 @@ describe('cookbook guards hold on what a person sees and where a step acts', () 
 describe('cookbook guards that a disguise cannot pass', () => {
   test('links sends no cookies unless signedIn, so a disguised sign-out link cannot act as the user', async () => {
     site.setPage('/disguised.html', '<a href="/w/bye">Sign\n      out</a><a href="/api/me">Me</a>');
-    await runCli(['run', `const pg = await openTab(${JSON.stringify(site.origin + '/cookie?name=sid&value=LIVE')}); console.log("GSTACK_STEP_OK")`], { env: { GSTACK_HOME: home } });
+    const signIn = await runCli(['run', `const pg = await openTab(${JSON.stringify(site.origin + '/set-cookie?name=sid&value=LIVE')}); console.log("COOKIES " + (await pg.context().cookies()).map((c) => c.name + "=" + c.value).join(",")); console.log("GSTACK_STEP_OK")`], { env: { GSTACK_HOME: home } });
+    // The session is signed in (a check that would carry cookies has one to carry).
+    assert.match(signIn.stdout, /COOKIES .*sid=LIVE/, signIn.stdout + signIn.stderr);
     const before = site.requests.length;
     const r = await runCli(['cookbook', 'links', '--url', `${site.origin}/disguised.html`], { env: { GSTACK_HOME: home }, timeoutMs: 120_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const checks = site.requests.slice(before).filter((q) => q.method === 'HEAD');
     assert.ok(checks.length >= 1, r.stdout);
     assert.ok(checks.every((q) => !String(q.cookie ?? '').includes('sid=')), JSON.stringify(checks));
+    // With signedIn the same checks carry the session's cookie: the one above was there to carry.
+    const beforeSigned = site.requests.length;
+    const signed = await runCli(['cookbook', 'links', '--url', `${site.origin}/disguised.html`, '--params', '{"signedIn":true}'], { env: { GSTACK_HOME: home }, timeoutMs: 120_000 });
+    assert.equal(signed.code, 0, signed.stdout + signed.stderr);
+    const signedChecks = site.requests.slice(beforeSigned).filter((q) => q.method === 'HEAD');
+    assert.ok(signedChecks.some((q) => String(q.cookie ?? '').includes('sid=LIVE')), signed.stdout);
+    // "Sign\n out" reads "Sign out" (white space folded): not requested even signed in.
+    assert.ok(!site.requests.slice(beforeSigned).some((q) => q.path === '/w/bye'), signed.stdout);
   });
 
   test('flow never types into a password field a label stands for, or one that turns secret on focus', async () => {

@@ -287,6 +287,19 @@ test('16. a file name with control or invisible characters (a page title) is ref
     await fs.writeFile(path.join(pwd, await pg.title()), "x");`]);
   assert.equal(r.code, 1, show(r));
   assert.match(lastLine(r), /fs refused .*the name holds control, invisible or look-alike/, show(r));
+  // Eighth pass: look-alikes a hand-kept list lacked (a box-drawing slash, a Lisu letter that
+  // reads as a dot, the Arabic full stop); a Japanese name keeps its Katakana ノ.
+  site.setPage('/lookalike.html', '<title>etc\u2571passwd\uA4F8txt</title>');
+  const names = await gstack(`sec-names-${process.pid}`, ['run', `
+    const pg = await openTab(${JSON.stringify(site.url + 'lookalike.html')});
+    for (const name of [await pg.title(), "\uA4F8git", "report\u06D4pdf", "a\u0660b"]) {
+      console.log(await fs.writeFile(path.join(pwd, name), "x").then(() => "WROTE " + name, (e) => "REFUSED " + name));
+    }
+    await fs.writeFile(path.join(pwd, "\u30B9\u30CE\u30FC.txt"), "x");
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(names.code, 0, show(names));
+  assert.equal(names.lines.filter((l) => l.startsWith('REFUSED ')).length, 4, show(names));
+  assert.ok(!names.lines.some((l) => l.startsWith('WROTE ')), show(names));
 });
 
 test('6c. a route.fetch a call left running cannot change the next call\'s cookies either', { timeout: 180_000 }, async () => {
@@ -324,4 +337,39 @@ test('18. a flag given twice is a usage error (exit 2) that names it, before any
     assert.match(r.stdout + r.stderr, new RegExp(`${args[0]} is given 2 times`), show(r));
   }
   assert.ok(!existsSync(join(work, 'p2.host.lock')) && !existsSync(join(work, 'p1.host.lock')), 'no host was started');
+  // Eighth pass: on/off flags, where yargs kept the last (`=false` then bare read a file: URL).
+  for (const args of [['--allow-file-urls=false', '--allow-file-urls'], ['--json', '--no-json'], ['--ephemeral', '--ephemeral']]) {
+    const r = await runCli(['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', ...args], { cwd: work, env: cliEnv(home) });
+    assert.equal(r.code, 2, show(r));
+    assert.ok(!r.stdout.includes('RAN'), show(r));
+    assert.match(r.stderr, new RegExp(`--${args[0].replace(/^--(no-)?/, '').split('=')[0]} is given 2 times`), show(r));
+  }
+});
+
+// Eighth pass: what a call leaves that the context cannot take back.
+test('19. a WebSocket route, a CDP-made tab\'s late request and the clipboard do not reach the next call', { timeout: 240_000 }, async () => {
+  const s = `sec-leftovers-${process.pid}`;
+  const probe = `
+    const pg = await openTab(${JSON.stringify(site.url)});
+    console.log("WS=" + await pg.evaluate(() => new Promise((r) => { const w = new WebSocket("ws://127.0.0.1:9/x"); w.onopen = () => r("OPEN"); w.onerror = () => r("ERROR"); setTimeout(() => r("TIMEOUT"), 3000); })));
+    await pg.setContent('<input id="t">');
+    await pg.locator("#t").focus();
+    await pg.keyboard.press("ControlOrMeta+V");
+    console.log("PASTED=" + JSON.stringify(await pg.locator("#t").inputValue()));
+    await sleep(3500);
+    console.log("LATE " + JSON.stringify((await pg.context().cookies()).map((c) => c.name).filter((n) => n.startsWith("late"))));
+    console.log("GSTACK_STEP_OK");`;
+  const first = await gstack(s, ['run', `
+    const pg = await openTab(${JSON.stringify(site.url)});
+    await pg.context().routeWebSocket("ws://127.0.0.1:9/**", (ws) => { ws.onMessage((m) => ws.send("mock:" + m)); });
+    await pg.setContent('<input id="c" value="planted by call one"><button onclick="c.select(); document.execCommand(\\'copy\\')">Copy</button>');
+    await pg.getByRole("button", { name: "Copy" }).click();
+    await pg._sendToTarget("Target.createTarget", { url: ${JSON.stringify(site.url + 'slow?ms=2500&cookie=latecdp')} });
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(first.code, 0, show(first));
+  const next = await gstack(s, ['run', probe]);
+  assert.equal(next.code, 0, show(next));
+  assert.ok(next.lines.includes('WS=ERROR'), show(next));
+  assert.ok(next.lines.includes('PASTED=""'), show(next));
+  assert.ok(next.lines.includes('LATE []'), show(next));
 });

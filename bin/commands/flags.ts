@@ -28,4 +28,33 @@ export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
   return out as Argv<T>;
 }
 
+/**
+ * An on/off flag given more than once (`--allow-file-urls=false --allow-file-urls`, `--json
+ * --no-json`): yargs keeps the last, so a careless command line silently means its opposite.
+ * A usage error naming it, like a value flag given twice (applyFlags' coerce). Words after
+ * `--` are not flags.
+ */
+export function repeatedSwitch(argv: readonly string[], flags: readonly Flag[]): UsageError | undefined {
+  const byName = new Map<string, Flag>();
+  for (const f of flags) {
+    if (f.type !== 'boolean') continue;
+    for (const n of [f.name, ...(f.aliases ?? [])]) byName.set(`--${n}`, f);
+    if (f.alias) byName.set(f.alias.length === 1 ? `-${f.alias}` : `--${f.alias}`, f);
+  }
+  const seen = new Map<Flag, string[]>();
+  for (const word of argv) {
+    if (word === '--') break;
+    const spelled = word.split('=')[0];
+    const f = byName.get(spelled) ?? (spelled.startsWith('--no-') ? byName.get(`--${spelled.slice(5)}`) : undefined);
+    if (!f) continue;
+    const words = seen.get(f) ?? [];
+    words.push(word);
+    seen.set(f, words);
+  }
+  for (const [f, words] of seen) {
+    if (words.length > 1) return new UsageError(`--${f.name} is given ${words.length} times (${words.join(', ')}); give it once.`);
+  }
+  return undefined;
+}
+
 export { UsageError };

@@ -73,10 +73,12 @@ export function givenParams(words: string[]): Record<string, string> {
   for (const w of words) {
     const m = /^([^=]+)=([\s\S]*)$/.exec(w);
     if (!m) throw new CommandError('flows', 'FLOW_PARAMS_INVALID', `--param ${w} does not read name=value. Give each parameter as --param name=value.`);
+    const name = m[1].replace(/:[a-z]+$/, '');
+    if (Object.hasOwn(out, name)) throw new CommandError('flows', 'FLOW_PARAMS_INVALID', `--param ${name} is given twice (${JSON.stringify(out[name])}, then ${JSON.stringify(m[2])}); give each parameter once.`);
     // `name:type=value` is the save form; a run's types are the flow's own.
     // An own property whatever the name: `__proto__=x` assigned would set the prototype and
     // vanish (exit 0); defined, it is an unknown parameter like any other (exit 2).
-    Object.defineProperty(out, m[1].replace(/:[a-z]+$/, ''), { value: m[2], enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, name, { value: m[2], enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -160,6 +160,15 @@ async function prepareSpare(context: BrowserContext): Promise<void> {
   try {
     const page = await context.newPage();
     await page.setViewportSize(DEFAULT_VIEWPORT);
+    // The browser's clipboard outlives tabs: what a page (or a script's Ctrl+C) copied in this
+    // call would paste into the next one. Emptied from this blank tab, which no page controls.
+    await page.evaluate(() => {
+      document.addEventListener('copy', (e) => {
+        e.clipboardData?.setData('text/plain', '');
+        e.preventDefault();
+      }, { once: true });
+      document.execCommand('copy');
+    });
   } catch {
     /* the browser is going away: the next call restarts it */
   }

@@ -29,6 +29,7 @@ import type { DeadlineHandle } from '../call-io.js';
 import { CallDeadline } from '../deadline.js';
 import { FLAG_DEFAULTS, type ExitCode } from '../catalog.gen.js';
 import { runResult, type RunResult, type RunSessionInfo } from '../runtime/run-result.js';
+import { readsAsHidden } from '../runtime/look-alike.js';
 
 /** What a session host lends a call: the browser it keeps on its session's profile. */
 export interface SessionHostBinding {
@@ -135,7 +136,7 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
   const copied: string[] = [];
   for (const f of files) {
     const rel = relative(from, f);
-    if (rel.split(/[\\/]/).some((seg) => seg.startsWith('.'))) {
+    if (rel.split(/[\\/]/).some(readsAsHidden)) {
       notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (a hidden name); it stays in ${from}`);
       continue;
     }

@@ -20,6 +20,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentError, sealScriptFacing } from '../errors.js';
 import { stripControls } from './output.js';
+import { pathLookAlike } from './look-alike.js';
 
 export class ConfinementError extends AgentError {
   constructor(p: string, root: string, why = '') {
@@ -98,9 +99,9 @@ class ConfinedPaths {
     // A name a page chose (its title, a link's text) may carry controls or invisible characters
     // (an RLO that shows `exe.pdf` as `fdp.exe`, tag characters): in the user's folder, after
     // --out, `ls` would show the person another name than the agent reads. Such names are refused.
-    // Look-alike slashes and dots (∕ ⁄ ⧸ ／ ․ ‥) make a name read as a path it is not
-    // (`home∕user∕.ssh∕authorized_keys`): refused with the invisible ones.
-    const odd = parts.find((part) => stripControls(part) !== part || /[\u2215\u2044\u29F8\uFF0F\u2024\u2025\uFE52\uFF0E\u29F9\uFF3C]/u.test(part));
+    // Look-alike slashes and dots (∕ ╱ ノ ／ ․ ꓸ, look-alike.ts) make a name read as a path it
+    // is not (`home∕user∕.ssh∕authorized_keys`): refused with the invisible ones.
+    const odd = parts.find((part) => stripControls(part) !== part || pathLookAlike(part) !== undefined);
     if (odd !== undefined) {
       throw new AgentError(`fs refused ${JSON.stringify(stripControls(shown))}: the name holds control, invisible or look-alike slash or dot characters (controls shown here as U+FFFD), which would show another name in a file listing than the one read. Clean a name taken from the page first, e.g. name.replace(/[^\\w. -]/gu, "_").`, 'FS_CONFINED');
     }

@@ -127,7 +127,9 @@ const REMOVE_LISTENER = new Set(['off', 'removeListener']);
 const CONTEXT_SAFE = new Set([
   'pages', 'newPage', 'cookies', 'addCookies', 'clearCookies', 'storageState', 'request', 'tracing',
   'waitForEvent', 'newCDPSession', 'backgroundPages', 'serviceWorkers', 'setDefaultTimeout', 'setDefaultNavigationTimeout',
-  'route', 'routeWebSocket', 'routeFromHAR', 'unroute', 'unrouteAll', 'addInitScript', 'exposeBinding', 'exposeFunction',
+  // Not routeWebSocket: Playwright has no way to take a context's WebSocket route back
+  // (unrouteAll leaves it), so a call that sets one restarts the browser after it.
+  'route', 'routeFromHAR', 'unroute', 'unrouteAll', 'addInitScript', 'exposeBinding', 'exposeFunction',
   'setExtraHTTPHeaders', 'grantPermissions', 'clearPermissions', 'setGeolocation', 'setOffline',
   'on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'off', 'removeListener',
   'browser', 'close', 'clock', 'isClosed',
@@ -548,7 +550,6 @@ export class Membrane {
     if (kind === 'BrowserContext') {
       switch (prop) {
         case 'route':
-        case 'routeWebSocket':
         case 'routeFromHAR':
           this.undo.set('routes', () => target.unrouteAll({ behavior: 'ignoreErrors' }));
           break;

@@ -102,7 +102,8 @@ export interface CheckedCdp {
   params: Record<string, unknown> | undefined;
   /** Params that name local files: [holder, key] pairs the caller replaces with private copies. */
   paths: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; value: unknown; param: string }>;
-  /** A Browser.* (or auto-attach) method: it changes the whole browser. */
+  /** A Browser.* (or auto-attach) method: it changes the whole browser. A target made through
+   * CDP too: its requests may still be in flight when the call ends (a late Set-Cookie). */
   browserWide: boolean;
 }
 
@@ -121,7 +122,7 @@ export function checkCdp(method: unknown, params: unknown, table = policies()): 
   if (!cdp.domains.includes(domain)) {
     throw new AgentError(`The CDP domain ${domain} is not available in a flow script (${m}). Allowed domains: ${cdp.domains.join(', ')}; or use the Playwright API.`, 'CDP_REFUSED');
   }
-  const checked: CheckedCdp = { method: m, params: p as Record<string, unknown> | undefined, paths: [], browserWide: domain === 'Browser' || m.startsWith('Target.setAutoAttach') };
+  const checked: CheckedCdp = { method: m, params: p as Record<string, unknown> | undefined, paths: [], browserWide: domain === 'Browser' || m.startsWith('Target.setAutoAttach') || m === 'Target.createTarget' || m === 'Target.createBrowserContext' };
   for (const dotted of cdp.paths[m] ?? []) collectPaths(checked.params, dotted.split('.'), dotted, checked.paths);
   return checked;
 }
