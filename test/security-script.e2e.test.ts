@@ -327,6 +327,11 @@ test('7d. --out naming a file or a FIFO is a usage error before the script runs'
   assert.equal(r.code, 2, show(r));
   assert.ok(!r.lines.includes('RAN'), show(r));
   assert.match(lastLine(r), /--out .*is not a folder \(a file\)/, show(r));
+  // Eighth pass: an empty --out (an unset variable) copied nothing and said nothing.
+  const empty = await gstack(`sec-outfile-${process.pid}`, ['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', '--out', '']);
+  assert.equal(empty.code, 2, show(empty));
+  assert.ok(!empty.lines.includes('RAN'), show(empty));
+  assert.match(lastLine(empty), /--out is empty/, show(empty));
 });
 
 // Seventh red-team pass: a flag given twice crashed (exit 1).

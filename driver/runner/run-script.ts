@@ -210,6 +210,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   const host = options.sessionHost;
   // --out names a folder: anything else there (a file, a FIFO) is a usage error before the
   // script runs, not a failure after it did all its work.
+  // An empty --out (an unset shell variable: `--out "$DIR"`) would copy nothing and say nothing.
+  if (options.out !== undefined && !options.out.trim()) return finish(2, '--out is empty: give it a folder (created when missing), or leave the flag out to keep the files in pwd.');
   if (options.out) {
     const outDir = resolve(options.cwd ?? process.cwd(), options.out);
     const kind = statSync(outDir, { throwIfNoEntry: false });
