@@ -21,6 +21,8 @@ function convert(md: string, opts: { baseDir?: string; allowNetwork?: boolean; s
 test('smart typography applies to prose, never to code spans or fences', () => {
   const { html } = convert('He said "hi" -- it\'s fine... really --- yes.\n\n`"a" -- b...`\n\n```\n"c" -- d...\n```\n');
   assert.match(html, /He said “hi” – it’s fine… really — yes\./);
+  // Two dots are a range or a path, not an ellipsis (a trial agent's `perf-1..3.log`).
+  assert.match(convert('Logs perf-1..3.log and ../docs, then more...').html, /Logs perf-1\.\.3\.log and \.\.\/docs, then more…/);
   // Tokens of inline code sit in no-break spans (see the print-quality tests); the text is as written.
   const text = html.replace(/<\/?span[^>]*>/g, '');
   assert.match(text, /<code>&quot;a&quot; -- b\.\.\.<\/code>|<code>"a" -- b\.\.\.<\/code>/);

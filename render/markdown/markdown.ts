@@ -182,6 +182,14 @@ function createParser(st: ParserState) {
     tabIndex: false,
     callback: (token, info) => st.headings.push({ level: Number(token.tag.slice(1)), id: info.slug, text: info.title }),
   });
+  // Smart typography turns any run of dots into an ellipsis; two dots are a range or a path
+  // (`perf-1..3.log`, `../docs`), so they are kept as written: held as private-use characters
+  // through markdown-it's replacements, then put back.
+  const eachText = (state: { tokens: Array<{ type: string; children: Array<{ type: string; content: string }> | null }> }, fn: (s: string) => string) => {
+    for (const block of state.tokens) if (block.type === 'inline' && block.children) for (const t of block.children) if (t.type === 'text') t.content = fn(t.content);
+  };
+  md.core.ruler.before('replacements', 'gstack-hold-two-dots', (state) => eachText(state, (s) => s.replace(/(?<!\.)\.\.(?!\.)/g, '\uE000\uE000')));
+  md.core.ruler.after('replacements', 'gstack-keep-two-dots', (state) => eachText(state, (s) => s.replace(/\uE000/g, '.')));
   md.core.ruler.after('linkify', 'gstack-not-an-email', (state) => {
     for (const block of state.tokens) {
       if (block.type !== 'inline' || !block.children) continue;
