@@ -116,7 +116,19 @@ test('expectations: labelled lines and whole blocks, without the lines that chan
     `SHOT=${pwd}/b.png`,
     'GSTACK_STEP_OK',
   ];
-  assert.deepEqual(evidenceOf(lines, pwd), ['URL=http://127.0.0.1:8080/', 'HEADING=Welcome', 'STEP 1 click "Sign up" ref=e7', 'TEXT_START\nWelcome\na@example.com\nTEXT_END', 'SHOT=<pwd>/b.png']);
+  assert.deepEqual(evidenceOf(lines, pwd), ['URL=http://127.0.0.1:8080/\njust a note', 'HEADING=Welcome', 'STEP 1 click "Sign up" ref=e7', 'TEXT_START\nWelcome\na@example.com\nTEXT_END', 'SHOT=<pwd>/b.png']);
+});
+
+// Ninth red-team pass: page text that spells a block's end (`TEXT_END`) pushed the lines after
+// it out of the block, where no expectation looked; a changed total passed `flows check`.
+test('expectations: every printed line is compared, also what page text pushed out of a block or under a volatile label', () => {
+  const run = (total: string) => ['URL=http://x/', 'TEXT_START', 'Order status: confirmed', 'TEXT_END', total, 'TEXT_END', 'SCREENSHOT=/tmp/a.png', 'after the shot ' + total, 'GSTACK_STEP_OK'];
+  const saved = evidenceOf(run('Total due: 10 EUR'));
+  assert.ok(compareEvidence(saved, saved).length === 0);
+  const drift = compareEvidence(saved, evidenceOf(run('Total due: 9999 EUR (payment FAILED)')));
+  assert.equal(drift.length, 2, JSON.stringify(drift));
+  assert.ok(drift.every((d) => d.after?.includes('9999')), JSON.stringify(drift));
+  assert.deepEqual(evidenceOf(['page text first', 'URL=http://x/']), ['OUTPUT\npage text first', 'URL=http://x/']);
 });
 
 test('drift: each changed, missing or new expectation with before and after; a block names its first differing line', () => {

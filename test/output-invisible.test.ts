@@ -136,3 +136,23 @@ test('a seen secret of three characters is cut as a word; %-bytes of a legacy ch
   assert.equal(cutSeenSecrets('T5=TruncSecretV'), 'T5=TruncSecretV', 'less than half of it is left');
   forgetSecrets();
 });
+
+// Ninth red-team pass: copies the browser or the page re-spelled in ways the normal form did
+// not yet read back.
+test('a seen secret is cut in the middle of a copy, through full case folding, beside CJK text, in a punycode host, a URL path and a legacy charset', () => {
+  forgetSecrets();
+  learnSecrets(['4929871234567812', 'straßemaß9', 'kiwi9lime5mint', '837', 'Pässwörd-Ünï9', 'Zx\\Cv9\\Bn4\\Mq1', '秘密のパス12', '7\\"Qw\\\\"Er\\"Ty\\\\"9']);
+  const cases: Array<[string, RegExp]> = [
+    ['TITLE=card 92987123456781', /^TITLE=card \[redacted\]$/],
+    ['HINT: STRASSEMASS9', /^HINT: \[redacted\]$/],
+    ['NOT YOU? KİWİ9LİME5MİNT', /^NOT YOU\? \[redacted\]$/],
+    ['A 您的安全码是837。 B セキュリティコード837です I №837', /^A 您的安全码是\[redacted\]。 B セキュリティコード\[redacted\]です I №\[redacted\]$/],
+    ['URL=http://xn--psswrd-n9-v2a2k7c1d.localhost:9060/echo?hello', /^URL=http:\/\/\[redacted\]\.localhost/],
+    ['URL=http://127.0.0.1:9060/echo/Zx/Cv9/Bn4/Mq1?ok', /^URL=http:\/\/127\.0\.0\.1:9060\/echo\/\[redacted\]\?ok$/],
+    ['URL=http://x/echo?pw=%94%E9%96%A7%82%CC%83p%83X12&q=1', /^URL=http:\/\/x\/echo\?pw=\[redacted\]&q=1$/],
+    [`CONSOLE_ERRORS=${JSON.stringify([`login state ${JSON.stringify({ user: 'alice', password: '7\\"Qw\\\\"Er\\"Ty\\\\"9' })}`])}`, /alice\\*",\\*"[^"\\]*\\*":\\*"\[redacted\]\\*"\}/],
+  ];
+  for (const [line, cut] of cases) assert.match(cutSeenSecrets(line), cut, line);
+  assert.equal(cutSeenSecrets('took 1837 ms, run 8370'), 'took 1837 ms, run 8370');
+  forgetSecrets();
+});

@@ -183,6 +183,22 @@ test('a hostile document: script never runs, no remote host is contacted, a brok
   }
 });
 
+// A trial agent's QA report: a mermaid chart taller than a page came out split over two pages,
+// its heading alone on the page before. Now it is scaled to one page, under its heading.
+test('a diagram taller than a page is drawn whole on one page, under its heading', async () => {
+  const chain = Array.from({ length: 28 }, (_, i) => `  N${i}[Step ${i} of the long chain] --> N${i + 1}[Step ${i + 1} of the long chain]`).join('\n');
+  const md = join(work, 'tall.md');
+  await writeFile(md, `# Report\n\nIntro paragraph.\n\n## Deck structure\n\n\`\`\`mermaid\nflowchart TB\n${chain}\n\`\`\`\n\nAfter the diagram.\n`);
+  const out = join(work, 'tall.pdf');
+  const r = await gstack(['pdf', md, out]);
+  assert.equal(r.code, 0, r.stderr);
+  const pages = pageTexts(out);
+  const first = pages.findIndex((t) => t.includes('Step 0 of'));
+  const last = pages.findIndex((t) => t.includes('Step 28 of'));
+  assert.ok(first >= 0 && first === last, `the diagram spans pages ${first + 1}-${last + 1}: ${JSON.stringify(pages.map((t) => squash(t).slice(0, 80)))}`);
+  assert.match(pages[first], /Deck structure/, 'its heading is on the same page');
+});
+
 test('emoji and CJK render as real glyphs from the OS fonts, not boxes', async () => {
   const out = join(work, 'glyphs.pdf');
   const r = await gstack(['pdf', join(FIXTURES, 'glyphs.md'), out, '--no-page-numbers']);

@@ -39,6 +39,16 @@ test('22 pass 8. card numbers, security and confirmation codes, TANs in the list
   for (const h of ['parola chiave', 'Tangent', 'Card holder', 'Confirmation email', 'Login name']) assert.ok(!secret(h), `${h} should not be secret`);
 });
 
+// Ninth red-team pass: compounds, CJK card and code words, session cookies by name, marks on letters.
+test('22 pass 9. compound words, card words of CJK, session names, and labels with marks on their letters are secret', async () => {
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
+  const secret = (hint: string) => isSecretField({ hints: [hint] }, SECRET_RULES);
+  for (const h of ['Kreditkartennummer', 'Verifizierungscode', 'カード番号', '카드 번호', '银行卡号', 'ПИН-код', 'lykilorð', 'palavra-passe', 'verifieringskod', 'vahvistuskoodi', 'korttinumero', 'creditcard', 'cardNo', 'sid', 'PHPSESSID', 'csrfmiddlewaretoken', 'Social security number', 'P\u0332assword', 'Passwo\u0301rd']) {
+    assert.ok(secret(h), `${h} should be secret`);
+  }
+  for (const h of ['side', 'sidebar', 'Subscription ID', 'Card holder']) assert.ok(!secret(h), `${h} should not be secret`);
+});
+
 test('22 item 2. a value from the page carries the page mark wherever it holds the sentinel', async () => {
   const { defuseSentinel, PAGE_SENTINEL, SENTINEL } = await import('../driver/runtime/output.js');
   assert.equal(defuseSentinel(SENTINEL), PAGE_SENTINEL);

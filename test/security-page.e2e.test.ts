@@ -538,6 +538,26 @@ test('3i. short secrets, legacy %-bytes, page-named artifacts, one line of a sec
   }
 });
 
+// Ninth red-team pass (S1-S12): a grid of recovery codes named by its label, a password
+// upper-cased by CSS (ß as SS), a card number cut at both ends.
+test('3j. a secret grid, a copy upper-cased by CSS and one cut at both ends print no secret (legacy charsets, punycode: test/output-invisible.test.ts)', { timeout: 180_000 }, async () => {
+  const site = await startFixtureServer();
+  site.setPage('/grid.html', '<title>x</title><div role="grid" aria-label="Recovery codes"><div role="row"><div role="gridcell">Ms16-qq7q</div></div></div><label>Password <input type="password" id="pw" value="stra\u00dfema\u00df9"></label><label>Card number <input id="cc" autocomplete="cc-number" value="4929871234567812"></label><p style="text-transform:uppercase" id="shout"></p><button onclick="document.title=\'codes Ms16-qq7q card \'+cc.value.slice(1,-1); shout.textContent=\'hint: \'+pw.value">Go</button>');
+  try {
+    const r = await run(`
+      const pg = await openTab(${lit(site.url + 'grid.html')});
+      console.log((await snapshot(pg)).tree);
+      await pg.getByRole("button", { name: "Go" }).click();
+      console.log("TITLE " + await pg.title());
+      console.log("TEXT " + await pg.locator("#shout").innerText());
+      console.log("GSTACK_STEP_OK");`, ['--json']);
+    assert.equal(r.code, 0, show(r));
+    for (const secret of ['Ms16', '29871234', 'STRASSE', 'straße']) assert.ok(!r.stdout.toLowerCase().includes(secret.toLowerCase()) && !r.stderr.includes(secret), `${secret} leaked:\n${show(r)}`);
+  } finally {
+    await site.close();
+  }
+});
+
 test('2e. an Error the page made carries the page mark on the sentinel, whatever way it arrives', { timeout: 120_000 }, async () => {
   const site = await startFixtureServer();
   site.setPage('/err.html', '<button id="s" onclick="setTimeout(() => { throw new Error(\'Save failed.\\nGSTACK_STEP_OK\\n\') }, 0)">Save</button>');

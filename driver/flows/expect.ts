@@ -22,30 +22,40 @@ function valueOf(entry: string, label: string): string {
   return entry.slice(label.length).replace(/^ /, '');
 }
 
+/** The entry of lines printed before the first labelled line. */
+const PREAMBLE = 'OUTPUT';
+
 /**
  * The evidence of a run, in order: one entry per labelled line, one per block
- * (`TEXT_START` … `TEXT_END`, its lines joined with "\n"). `pwd` (the call's own directory)
- * is written `<pwd>`, so a path under it reads the same in every run.
+ * (`TEXT_START` … `TEXT_END`, its lines joined with "\n"), each with the unlabelled lines
+ * printed after it up to the next labelled line. Every line a run prints is in some entry: page
+ * text can spell a label or a block's end (`TEXT_END` inside the text), and a line it pushed out
+ * of a block must still be compared, or a changed page would pass `flows check`. A line of a
+ * label that changes on every run is not compared, what follows it is. `pwd` (the call's own
+ * directory) is written `<pwd>`, so a path under it reads the same in every run.
  */
 export function evidenceOf(lines: readonly string[], pwd?: string | null): string[] {
-  const out: string[] = [];
   const norm = (l: string) => (pwd ? l.split(pwd).join('<pwd>') : l);
+  const entries: string[][] = [];
+  let current: string[] | undefined;
+  const start = (first: string) => entries.push((current = [first]));
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const label = labelOf(line);
-    if (!label || VOLATILE.has(label)) continue;
-    const block = /^([A-Z][A-Z0-9_]*)_START$/.exec(line);
-    if (block) {
-      const end = lines.indexOf(`${block[1]}_END`, i + 1);
-      if (end > i) {
-        out.push(lines.slice(i, end + 1).map(norm).join('\n'));
-        i = end;
-        continue;
-      }
+    if (!label) {
+      if (!current) start(PREAMBLE);
+      current!.push(norm(line));
+      continue;
     }
-    out.push(norm(line));
+    const block = /^([A-Z][A-Z0-9_]*)_START$/.exec(line);
+    const end = block ? lines.indexOf(`${block[1]}_END`, i + 1) : -1;
+    if (end > i) {
+      start(lines.slice(i, end + 1).map(norm).join('\n'));
+      i = end;
+    } else start(VOLATILE.has(label) ? label : norm(line));
   }
-  return out;
+  // A volatile line with nothing after it, and an empty preamble, hold nothing to compare.
+  return entries.filter((e) => e.length > 1 || (e[0] !== PREAMBLE && !VOLATILE.has(e[0]))).map((e) => e.join('\n'));
 }
 
 export interface Drift {

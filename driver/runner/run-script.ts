@@ -193,7 +193,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     // One stat on most calls; never throws.
     if (pwd) await maybeHousekeep({ env });
     trace('result ready');
-    const result = runResult({ exitCode, engine, session, lines: filter.lines, artifacts: artifacts.map(cutSeenSecrets), error: error === null ? null : cutSeenSecrets(oneLine(error)), durationMs, pwd, evidence });
+    // Lines printed before the call saw a field are on screen already; the --json result is
+    // written after, so it is cut with everything the call saw.
+    const result = runResult({ exitCode, engine, session, lines: filter.lines.map(cutSeenSecrets), artifacts: artifacts.map(cutSeenSecrets), error: error === null ? null : cutSeenSecrets(oneLine(error)), durationMs, pwd, evidence });
     forgetSecrets();
     return result;
   };

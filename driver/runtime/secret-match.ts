@@ -7,18 +7,27 @@
 // (docs/SECURITY.md, "get a secret into output"), so both the line and the secret are brought to
 // one normal form and compared there:
 //
-//   decode, until nothing changes (three rounds at most, for an escape inside an escape):
-//     %XX runs (UTF-8), `+` as a space, backslash escapes (\uXXXX, \u{…}, \xXX, \UXXXXXXXX,
-//     \n and the other one-letter escapes, \\ \" \' \/), HTML character references (named and
-//     numeric, through the `entities` package, the one markdown-it decodes with);
-//   fold: runs of white space to one space, U+FFFD dropped, compatibility forms (NFKC: a
-//     full-width ｈ is h) and case.
+//   decode, until nothing changes (an escape inside an escape inside an escape…):
+//     %XX runs (UTF-8, else windows-1252), `+` as a space, backslash escapes (\uXXXX, \u{…},
+//     \xXX, \UXXXXXXXX, \n and the other one-letter escapes, \\ \" \' \/), HTML character
+//     references (named and numeric, through the `entities` package, the one markdown-it decodes
+//     with), punycode host labels (`xn--…`, as a browser writes a host it was given);
+//   fold: runs of white space to one space, U+FFFD dropped, compatibility forms (NFKD: a
+//     full-width ｈ is h), case as Unicode folds it (ß and SS, ς and σ, Turkish İ and ı are i),
+//     and combining marks dropped (é and e, a dot a Turkish upper case put on an i, a line
+//     under a letter): a copy is found whichever way its letters were composed.
+//
+// A value is also looked for as a browser re-spells it on the way into a URL: its backslashes
+// as slashes, and %-encoded in each legacy charset a page may declare (Shift_JIS, EUC-KR, GBK,
+// Big5, KOI8-R, windows-1251…, through `iconv-lite`), as a GET form in such a page sends it.
 //
 // Every character of the normal form remembers the span of the original line it came from, so a
 // match cuts exactly the original text that spelled it (a whole %XX run or escape at most).
 // What is not undone is written in docs/SECURITY.md: a page that holds a value can always
 // re-spell it in a way no matcher reads back (reversed, base64, letters apart).
+import { domainToUnicode } from 'node:url';
 import { decodeHTML } from 'entities';
+import iconv from 'iconv-lite';
 
 /** A text in normal form, each UTF-16 unit with the [from, to) span of the original it spells. */
 interface Spelled {
@@ -63,6 +72,7 @@ class SpelledBuilder {
 
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/y;
 const BACKSLASH_ESCAPE = /\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|([\s\S]))/y;
+const PUNYCODE_LABEL = /xn--[a-z0-9-]+/iy;
 const CHARACTER_REFERENCE = /&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};?)/y;
 const ONE_LETTER: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -74,7 +84,7 @@ function fromCodePoint(hex: string): string {
 }
 
 /** One round of decoding; the same object when there was nothing to decode. */
-const SPECIAL = /[%+\\&]/g;
+const SPECIAL = /[%+\\&]|xn--/gi;
 
 function decodeOnce(s: Spelled): Spelled {
   const text = s.text;
@@ -122,6 +132,14 @@ function decodeOnce(s: Spelled): Spelled {
         if (decoded === m[0]) m = null;
         else out.push(decoded, i, i + m[0].length);
       }
+    } else if ((c === 'x' || c === 'X') && /^xn--/i.test(text.slice(i, i + 4))) {
+      PUNYCODE_LABEL.lastIndex = i;
+      m = PUNYCODE_LABEL.exec(text);
+      if (m) {
+        const label = domainToUnicode(m[0]);
+        if (!label || label === m[0]) m = null;
+        else out.push(label, i, i + m[0].length);
+      }
     } else if (c === '+') {
       out.push(' ', i, i + 1);
       i += 1;
@@ -165,15 +183,20 @@ function fold(s: Spelled): Spelled {
       if (!lastWasSpace) out.push(' ', i, i + width);
       lastWasSpace = true;
     } else {
-      out.push(ch.normalize('NFKC').toLowerCase(), i, i + width);
-      lastWasSpace = false;
+      // Upper then lower: the full case folding JavaScript has (ß -> SS -> ss, ς -> Σ -> σ,
+      // ı -> I -> i); then the marks no letter took (İ lowers to i and a combining dot).
+      const folded = ch.normalize('NFKD').toUpperCase().toLowerCase().normalize('NFKD').replace(COMBINING_MARK, '');
+      out.push(folded, i, i + width);
+      if (folded) lastWasSpace = false;
     }
     i += width;
   }
   return out.done();
 }
 
-const DECODE_ROUNDS = 3;
+/** Enough for any nesting a page can print on one line: each round that changes a line shortens it. */
+const DECODE_ROUNDS = 12;
+const COMBINING_MARK = /\p{M}/gu;
 
 function normalForm(text: string): Spelled {
   // Each unit of the original spells itself.
@@ -191,24 +214,43 @@ function normalForm(text: string): Spelled {
 }
 
 /** From this length on (in normal form) a value is cut wherever it shows; one of three
- * characters (a CVC, a 3-digit PIN) only as a word of its own, since `837` is also part of
- * `1837 ms`. Shorter values are not cut: a secret select's options include `01`…`12`. */
+ * characters (a CVC, a 3-digit PIN) only where it stands apart: its digits not next to other
+ * digits, its letters not next to letters of a script written with spaces (`CVC 837` and
+ * `安全码是837`, not `1837 ms`). Shorter values are not cut: a secret select's options include
+ * `01`…`12`. */
 const CUT_ANYWHERE = 4;
-const CUT_AS_WORD = 3;
-/** A copy cut short (a script's `.slice(0, 30)` of a title the page lined up) is cut too when it
- * keeps at least this many characters of the value, and at least half of it. */
+const CUT_APART = 3;
+/** A copy cut short at either end or both (a script's `.slice(0, 30)` of a title the page lined
+ * up, `cc.slice(1, -1)`) is cut when it keeps at least this many characters of the value in a
+ * row, and at least half of it. */
 const CUT_SHORTENED = 6;
+/** Legacy charsets a page may declare, in which a GET form %-encodes a value. */
+const LEGACY_CHARSETS = ['windows-1252', 'iso-8859-2', 'windows-1250', 'windows-1251', 'koi8-r', 'koi8-u', 'iso-8859-7', 'windows-1253', 'iso-8859-9', 'windows-1254', 'shift_jis', 'euc-jp', 'euc-kr', 'gbk', 'gb18030', 'big5'];
+/** What a URL leaves as it is (the rest of a byte sequence is %-encoded). */
+const URL_PLAIN = /^[A-Za-z0-9*._-]$/;
 
 interface Needle {
   text: string;
-  /** Only where neither neighbour is a letter or digit. */
-  asWord: boolean;
-  /** The shortest start and end of it that count as a shortened copy ('' for none). */
-  head: string;
-  tail: string;
+  /** Only where it stands apart (CUT_APART). */
+  apart: boolean;
+  /** The length of a shortened copy that counts (0 for none). */
+  part: number;
 }
 
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const DIGIT = /\p{N}/u;
+const SPACED_LETTER = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Georgian}]/u;
+
+/** The spellings of a value a browser makes on the way into a URL. */
+function urlSpellings(v: string): string[] {
+  const out = v.includes('\\') ? [v.replace(/\\/g, '/')] : [];
+  if (/^[\x00-\x7f]*$/.test(v)) return out;
+  for (const charset of LEGACY_CHARSETS) {
+    const bytes = iconv.encode(v, charset);
+    if (iconv.decode(bytes, charset) !== v) continue; // not all of it is in this charset
+    out.push(Array.from(bytes, (b) => (URL_PLAIN.test(String.fromCharCode(b)) ? String.fromCharCode(b) : b === 0x20 ? '+' : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join(''));
+  }
+  return out;
+}
 
 /** The secret values one call has seen, matched in normal form. */
 export class SecretMatcher {
@@ -219,12 +261,12 @@ export class SecretMatcher {
     const known = new Map(this.needles.map((n) => [n.text, n]));
     // A multi-line value (a textarea of recovery codes) is also cut line by line: a page can copy
     // one line of it.
-    for (const v of values.flatMap((v) => [v, ...(/[\r\n]/.test(v) ? v.split(/\r\n|\r|\n/) : [])])) {
+    const lines = values.flatMap((v) => [v, ...(/[\r\n]/.test(v) ? v.split(/\r\n|\r|\n/) : [])]);
+    for (const v of lines.flatMap((v) => [v, ...urlSpellings(v)])) {
       const text = normalForm(v).text.trim();
-      if (text.length < CUT_AS_WORD || known.has(text)) continue;
+      if (text.length < CUT_APART || known.has(text)) continue;
       const part = Math.max(CUT_SHORTENED, Math.ceil(text.length / 2));
-      const shortened = part < text.length;
-      known.set(text, { text, asWord: text.length < CUT_ANYWHERE, head: shortened ? text.slice(0, part) : '', tail: shortened ? text.slice(-part) : '' });
+      known.set(text, { text, apart: text.length < CUT_ANYWHERE, part: part < text.length ? part : 0 });
     }
     this.needles = [...known.values()].sort((a, b) => b.text.length - a.text.length);
   }
@@ -240,23 +282,26 @@ export class SecretMatcher {
     const n = normal.text;
     /** Normal-form [start, end) spans to cut. */
     const found: Array<[number, number]> = [];
-    const isWord = (start: number, end: number) => !LETTER_OR_DIGIT.test(n[start - 1] ?? '') && !LETTER_OR_DIGIT.test(n[end] ?? '');
+    /** Whether the neighbour of a value's end character leaves it standing apart. */
+    const apartFrom = (own: string, neighbour: string | undefined) =>
+      neighbour === undefined || (DIGIT.test(own) ? !DIGIT.test(neighbour) : !SPACED_LETTER.test(neighbour) && !DIGIT.test(neighbour));
     for (const needle of this.needles) {
-      for (let at = n.indexOf(needle.text); at !== -1; at = n.indexOf(needle.text, at + 1)) {
-        if (!needle.asWord || isWord(at, at + needle.text.length)) found.push([at, at + needle.text.length]);
+      const t = needle.text;
+      for (let at = n.indexOf(t); at !== -1; at = n.indexOf(t, at + 1)) {
+        if (!needle.apart || (apartFrom(t[0], n[at - 1]) && apartFrom(t[t.length - 1], n[at + t.length]))) found.push([at, at + t.length]);
       }
-      if (!needle.head) continue;
-      // Shortened copies: the value's start, as far as it goes on, and its end, as far back.
-      for (let at = n.indexOf(needle.head); at !== -1; at = n.indexOf(needle.head, at + 1)) {
-        let end = at + needle.head.length;
-        while (end < n.length && end - at < needle.text.length && n[end] === needle.text[end - at]) end++;
-        found.push([at, end]);
-      }
-      for (let at = n.indexOf(needle.tail); at !== -1; at = n.indexOf(needle.tail, at + 1)) {
-        let start = at;
-        const last = needle.text.length - needle.tail.length;
-        while (start > 0 && at - start < last && n[start - 1] === needle.text[last - (at - start) - 1]) start--;
-        found.push([start, at + needle.tail.length]);
+      if (!needle.part) continue;
+      // Shortened copies: every run of `part` characters of the value, grown as far as the line
+      // goes on spelling the value on either side.
+      for (let w = 0; w + needle.part <= t.length; w++) {
+        const piece = t.slice(w, w + needle.part);
+        for (let at = n.indexOf(piece); at !== -1; at = n.indexOf(piece, at + 1)) {
+          let from = at;
+          let to = at + piece.length;
+          while (from > 0 && from - at + w > 0 && n[from - 1] === t[w - (at - from) - 1]) from--;
+          while (to < n.length && w + (to - at) < t.length && n[to] === t[w + (to - at)]) to++;
+          found.push([from, to]);
+        }
       }
     }
     const spans = found.map(([start, end]): [number, number] => {

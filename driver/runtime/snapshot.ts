@@ -150,6 +150,8 @@ const SECRET_WORDS = [
   'jwt', 'mfa', 'bearer', 'sessionid', 'mnemonic', 'pincode',
   'kartennummer', 'einmalpasswort', 'wiederherstellungscode', 'geheimzahl', 'tan', 'puk', 'sicherheitscode', 'bestätigungscode',
   'bestatigungscode', 'beveiligingscode', 'verificatiecode', 'kaartnummer', 'parola', 'pinkod', 'engangskode', 'sikkerhetskode',
+  'creditcard', 'sid', 'phpsessid', 'jsessionid', 'aspsessionid', 'csrfmiddlewaretoken', 'xsrf', 'csrf', 'ssn', 'cardno', 'ccv',
+  'verifieringskod', 'vahvistuskoodi', 'korttinumero', 'kortnummer', 'lykilorð', 'lykilord', 'пин', 'pinkoodi',
 ];
 /** Runs of words that make a field secret together (neither word alone does). */
 const SECRET_PHRASES = [
@@ -162,10 +164,18 @@ const SECRET_PHRASES = [
   'número do cartão', 'numero do cartao', 'código de segurança', 'codigo de seguranca', 'kod weryfikacyjny', 'numer karty',
   'kod bezpieczeństwa', 'kart numarası', 'kart numarasi', 'doğrulama kodu', 'dogrulama kodu', 'güvenlik kodu', 'guvenlik kodu',
   'код подтверждения', 'номер карты', 'codice di sicurezza', 'codice di verifica', 'numero della carta', 'numero di carta',
+  'card no', 'card num', 'social security number', 'security number', 'palavra passe', 'пин код', 'номер кредитной карты',
+  '카드 번호', '보안 코드',
 ];
 /** Secret words of scripts written without spaces between words (Chinese, Japanese, Korean):
  * matched anywhere in a hint. */
-const SECRET_SUBSTRINGS = ['パスワード', '暗証番号', '認証コード', '密码', '密碼', '口令', '验证码', '驗證碼', '비밀번호', '인증번호'];
+const SECRET_SUBSTRINGS = [
+  'パスワード', '暗証番号', '認証コード', 'カード番号', 'セキュリティコード', '確認コード', '密码', '密碼', '口令', '验证码', '驗證碼', '卡号', '卡號', '安全码',
+  '비밀번호', '인증번호', '카드번호', '보안코드',
+  // Words German, Dutch and the Nordic languages put inside longer words (Kreditkartennummer).
+  'kartennummer', 'passwort', 'kennwort', 'geheimzahl', 'sicherheitscode', 'bestätigungscode', 'verifizierungscode', 'wiederherstellungscode',
+  'wachtwoord', 'lösenord', 'verifieringskod', 'salasana', 'vahvistuskoodi', 'korttinumero', 'adgangskode', 'passord',
+];
 /** `autocomplete` tokens of secret fields: passwords, one-time codes, and every `cc-*` (card). */
 const SECRET_AUTOCOMPLETE = ['current-password', 'new-password', 'one-time-code'];
 
@@ -183,8 +193,10 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
   if (tokens.some((t) => rules.autocomplete.includes(t) || t.startsWith('cc-'))) return true;
   // NFKC first: a fullwidth ＰａｓｓＷｏｒｄ shows as the word it is; and characters that show
   // nothing (a soft hyphen, a zero-width or word joiner) cannot split a word a person reads whole.
-  const hints = field.hints.map((h) => h.normalize('NFKC').replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, ''));
-  if (hints.some((h) => rules.substrings.some((sub) => h.includes(sub)))) return true;
+  const shown = field.hints.map((h) => h.normalize('NFKC').replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, ''));
+  // Also without marks: a combining line or accent put on a letter (P̲assword) hides no word.
+  const hints = [...shown, ...shown.map((h) => h.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC'))];
+  if (hints.some((h) => rules.substrings.some((sub) => h.toLowerCase().includes(sub)))) return true;
   const words = hints
     .join(' ')
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2') // userPassword
@@ -314,6 +326,7 @@ export function redact(tree: string, secrets: string[]): string {
   let optionsUnder = -1;
   // Lines under a secret rich-text box (its paragraphs, list items, text) are its value.
   let contentUnder = -1;
+  let inContainer = false;
   const out = lines.map((line) => {
     const indent = line.length - line.trimStart().length;
     if (optionsUnder >= 0 && indent > optionsUnder && /^\s*- option\b/.test(line)) {
@@ -322,17 +335,36 @@ export function redact(tree: string, secrets: string[]): string {
     if (indent <= optionsUnder) optionsUnder = -1;
     if (contentUnder >= 0 && indent > contentUnder) {
       const child = /^(\s*- (?:[\w-]+))(?: "(?:[^"\\]|\\.)*")?((?: \[[^\]]*\])*)(:.*)?$/.exec(line);
+      // What it cuts here is learned too, so a copy elsewhere in the call's output is cut.
+      const said = /^\s*- [\w-]+ "((?:[^"\\]|\\.)*)"/.exec(line)?.[1];
+      const text = child?.[4] && child[4] !== ':' ? yamlScalar(child[4].slice(1).trim()) : child ? '' : line.trim();
+      // Under a container only code-like values (a word of 6 or more characters with a digit or
+      // a sign in it): its headers and buttons ("Created", "Revoke") are not secrets to cut from
+      // every later line.
+      const worth = (v: string) => !!v && (!inContainer || (/^\S{6,}$/.test(v) && /[^\p{L}]/u.test(v)));
+      for (const v of [said === undefined ? '' : yamlScalar(`"${said}"`), text]) if (worth(v) && !learned.includes(v)) learned.push(v);
       if (!child) return line.replace(/^(\s*).*$/, '$1[redacted]');
       const value = child[4] === undefined ? '' : child[4] === ':' ? ':' : ': [redacted]';
       return `${child[1]}${/ "/.test(line.slice(child[1].length, child[1].length + 2)) ? ' "[redacted]"' : ''}${child[2]}${value}`;
     }
     if (indent <= contentUnder) contentUnder = -1;
+    // A grid, table, list or tree the page names with a secret word ("Recovery codes") holds
+    // its values as cells and items: they are cut as a secret box's lines are.
+    const container = /^\s*- (?:grid|treegrid|table|list|tree) "((?:[^"\\]|\\.)*)"/.exec(line);
+    if (container && isSecretField({ hints: [yamlScalar(`"${container[1]}"`)] }, SECRET_RULES)) {
+      contentUnder = indent;
+      inContainer = true;
+      return line;
+    }
     const field = /^(\s*- (textbox|searchbox|combobox|listbox|slider|spinbutton)\b(?: "((?:[^"\\]|\\.)*)")?.*?)(?:: (.*))?$/.exec(line);
     if (!field) return line;
     const name = field[3] === undefined ? '' : yamlScalar(`"${field[3]}"`);
     if (name && isSecretField({ hints: [name] }, SECRET_RULES)) {
       if (field[2] === 'combobox' || field[2] === 'listbox') optionsUnder = indent;
-      else contentUnder = indent;
+      else {
+        contentUnder = indent;
+        inContainer = false;
+      }
       if (field[4] === undefined) return line;
       const value = yamlScalar(field[4].trim());
       if (value && !learned.includes(value)) learned.push(value);
@@ -341,6 +373,7 @@ export function redact(tree: string, secrets: string[]): string {
     if (field[4] !== undefined && (secrets.includes(field[4].trim()) || secrets.includes(yamlScalar(field[4].trim())))) return `${field[1]}: [redacted]`;
     return line;
   });
+  if (learned.length > secrets.length) learnSecrets(learned.slice(secrets.length));
   if (!learned.length) return out.join('\n');
   const long = learned.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
   return out

@@ -130,7 +130,10 @@ ${HIGHLIGHT_CSS}
 
 /* Diagrams */
 figure.gstack-mermaid { margin: 1em 0; }
-figure.gstack-mermaid svg { max-width: 100%; height: auto; }
+/* A diagram taller than a page is scaled down to one page (vh is the page area in print), and
+   never split between pages: a figure cut in two reads as two half-diagrams. */
+figure.gstack-mermaid { break-inside: avoid; page-break-inside: avoid; }
+figure.gstack-mermaid svg { max-width: 100%; max-height: 92vh; height: auto; }
 figure.gstack-mermaid:not(.gstack-mermaid-ok):not(.gstack-mermaid-error) .gstack-mermaid-source { text-align: left; }
 figure.gstack-mermaid-error {
   text-align: left; border: 2px solid #cf222e; background: #fff5f5; border-radius: 4px; padding: 0.6em 0.9em;
