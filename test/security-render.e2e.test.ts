@@ -304,7 +304,7 @@ test('the SVG `gstack diagram --svg` writes names nothing outside itself: labels
     const remote = (name: string) => `http://127.0.0.1:${port}/attack/${name}`;
     writeFileSync(join(dir, 'fm.mmd'), `---
 config:
-  themeCSS: 'svg{background:url(../outside/secret.png)} .node rect{fill:url(${remote('theme')})} .edgeLabel{background:url(\\68 ttp://127.0.0.1:${port}/attack/esc)} .label{background-image:image-set("${remote('set')}" 1x)} @import "${remote('imp')}";'
+  themeCSS: 'svg{background:url(../outside/secret.png)} .cluster rect{fill:url(${absSecret})} .edgePath{stroke:url(file://${absSecret})} .node rect{fill:url(${remote('theme')})} .edgeLabel{background:url(\\68 ttp://127.0.0.1:${port}/attack/esc)} .label{background-image:image-set("${remote('set')}" 1x)} @import "${remote('imp')}";'
 ---
 graph TD
   A["<img src='${absSecret}'>"] --> B["<img src='../outside/secret.png'>"]

@@ -30,7 +30,9 @@ export interface SanitizedSvg {
 }
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();
-const hasOutsideRef = (css: string) => cssRefs(css).some((r) => !isSelfContainedRef(r.url));
+// Without a parenthesis (url(), image-set(), under any spelling) or an at-sign (@import "x")
+// CSS names nothing: most attribute values (coordinates, classes) skip the tokenizer.
+const hasOutsideRef = (css: string) => /[(@]/.test(css) && cssRefs(css).some((r) => !isSelfContainedRef(r.url));
 const outsideRefs = (css: string) => cssRefs(css).filter((r) => !isSelfContainedRef(r.url)).map((r) => r.url);
 
 /** A stylesheet without anything it would fetch: each declaration, at-rule or rule that names
