@@ -1830,7 +1830,7 @@ export const CATALOG_JSON: unknown = {
       "html"
      ],
      "default": "pdf",
-     "description": "Output format. `html` writes one self-contained file (images inlined, diagrams as inline SVG, no scripts)."
+     "description": "Output format. `html` writes one self-contained file (images inlined, diagrams as inline SVG, no scripts). Its first element in `<head>` is a Content-Security-Policy that lets the file load nothing but `data:` URLs and inline styles when someone opens it, so a `url()` in a raw `<style>` or a diagram label's `<img>` that names a local file or a server is never fetched; `--allow-network` adds remote images, stylesheets and fonts, never local files."
     },
     {
      "name": "cover",
@@ -1981,7 +1981,7 @@ export const CATALOG_JSON: unknown = {
      "name": "svg",
      "type": "array",
      "placeholder": "OUT",
-     "description": "Write the SVG here; repeat once per diagram, in order."
+     "description": "Write the SVG here; repeat once per diagram, in order. The SVG loads nothing outside itself when opened: every `url()` (CSS escapes decoded), `href`, `xlink:href` and `src` that a label or `themeCSS` names, other than `#id` and `data:`, is removed, with one stderr line saying what."
     },
     {
      "name": "png",
@@ -3822,7 +3822,7 @@ export function readRenderPositionals(argv: Record<string, unknown>): RenderPosi
 }
 
 export interface PdfFlags {
-  /** --to: Output format. `html` writes one self-contained file (images inlined, diagrams as inline SVG, no scripts). */
+  /** --to: Output format. `html` writes one self-contained file (images inlined, diagrams as inline SVG, no scripts). Its first element in `<head>` is a Content-Security-Policy that lets the file load nothing but `data:` URLs and inline styles when someone opens it, so a `url()` in a raw `<style>` or a diagram label's `<img>` that names a local file or a server is never fetched; `--allow-network` adds remote images, stylesheets and fonts, never local files. */
   to: "pdf" | "html";
   /** --cover: Start with a cover page: title, author, date. */
   cover: boolean;
@@ -3948,7 +3948,7 @@ export function readPdfPositionals(argv: Record<string, unknown>): PdfPositional
 }
 
 export interface DiagramFlags {
-  /** --svg: Write the SVG here; repeat once per diagram, in order. */
+  /** --svg: Write the SVG here; repeat once per diagram, in order. The SVG loads nothing outside itself when opened: every `url()` (CSS escapes decoded), `href`, `xlink:href` and `src` that a label or `themeCSS` names, other than `#id` and `data:`, is removed, with one stderr line saying what. */
   svg: string[];
   /** --png: Write the PNG here; repeat once per diagram, in order. */
   png: string[];

@@ -149,6 +149,15 @@ test('remote-reference detection and CSS scanning', () => {
     { url: 'https://f.test/f.woff', isImport: false, isFont: true },
     { url: 'bg.png', isImport: false, isFont: false },
   ]);
+  // Read as the browser reads them: escapes decoded, image-set's strings, an escaped @import.
+  const spelled = (css: string) => cssRefs(css).map((r) => r.url);
+  assert.deepEqual(spelled('a{b:url(\\68 ttp://h/1)}'), ['http://h/1']);
+  assert.deepEqual(spelled('a{b:image-set("http://h/2" 1x, url(h3.png) 2x type("image/png"))}'), ['http://h/2', 'h3.png']);
+  assert.deepEqual(cssRefs('@font-face{src:url(\\000068ttp://h/4)}'), [{ url: 'http://h/4', isImport: false, isFont: true }]);
+  assert.deepEqual(spelled('a{b:url("ht\\tp://h/5")}'), ['http://h/5']);
+  assert.deepEqual(cssRefs('@\\69mport "h6.css";'), [{ url: 'h6.css', isImport: true, isFont: false }]);
+  assert.deepEqual(spelled('a{b:u\\72l(h7)} /* url(no) */ c{content:"url(no)"}'), ['h7']);
+  assert.ok(isRemoteRef('http://h/1') && isRemoteRef(' \x01http://h') && isRemoteRef('ht\ttp://h') && isRemoteRef('\\\\h/x'));
 });
 
 function docOpts(over: Partial<Parameters<typeof buildDocument>[1]> = {}): Parameters<typeof buildDocument>[1] {
@@ -185,6 +194,13 @@ test('the printed page: CSP offline and script-free without diagrams, cover, TOC
   assert.match(withDiagrams, /script-src 'self'/);
   assert.match(withDiagrams, /<script type="module" src="gstack-mermaid-boot.js"><\/script>/);
   assert.match(withDiagrams, /img-src 'self' data: blob: https: http:/);
+
+  // The file `--to html` writes: its policy first in <head>, data: only, no 'self' (a file:
+  // page's 'self' is the disk), remote only with --allow-network.
+  const asFile = buildDocument(parts, docOpts({ asFile: true }));
+  assert.match(asFile, /<head>\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; connect-src 'none'/);
+  assert.doesNotMatch(asFile, /'self'/);
+  assert.match(buildDocument(parts, docOpts({ asFile: true, allowNetwork: true })), /img-src data: https: http:;/);
 });
 
 test('linkify: a real e-mail address is a mailto: link, a package version is text', () => {

@@ -1,16 +1,22 @@
 // Attacks on the render commands' promises (docs/SECURITY.md): `gstack pdf` never inlines an
 // image from a dot-path (.ssh, .git, .env), as the render server never serves one; and no input
 // of `gstack pdf`, `gstack diagram` or `gstack render` (the document, a --header/--footer file,
-// an image) can hang a call: a FIFO, a device or a directory is refused at once. The compiled
-// CLI, real Chromium, real files and FIFOs in a temp folder.
+// an image) can hang a call: a FIFO, a device or a directory is refused at once; and the files
+// `gstack pdf --to html` and `gstack diagram --svg` write load nothing outside themselves when a
+// person opens them. The compiled CLI, real Chromium, real files and FIFOs in a temp folder, a
+// real loopback server that counts what reaches it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PNG } from 'pngjs';
+import type { Request } from 'playwright-core';
 import { ROOT, cliWith, expectExit } from './helpers/cli.js';
 import { pdfImageList } from './helpers/inspect.js';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 
 let work: string;
 let docs: string;
@@ -110,5 +116,221 @@ test('a FIFO as the output of render, pdf or diagram is a usage error at once, n
     expectExit(r, 2);
     assert.ok(r.ms < QUICK_MS, `gstack ${args.join(' ')} took ${r.ms} ms`);
     assert.match(r.stderr, /it is a FIFO \(named pipe\), not a file/, `gstack ${args.join(' ')}`);
+  }
+});
+
+// Eighth red-team pass: what `gstack pdf --to html` and `gstack diagram --svg` write is opened
+// later by a person, from disk, where a browser's 'self' is every local file. A raw <style> in
+// the Markdown (G2), a diagram's labels and themeCSS (G3) and CSS escapes that hid a remote
+// url() from the <style> check (G4) made the written files load local files and a server.
+// The files are opened the way a person opens them: a file: page in real Chromium.
+
+interface Opened {
+  /** Every load the browser went through with (answered, or failed for any reason but the
+   * page's CSP), other than the page itself and data: URLs. */
+  requests: string[];
+  /** What the page's CSP refused. */
+  refused: string[];
+  images: Array<{ src: string; naturalWidth: number }>;
+  /** How many elements have a computed background-image other than none. */
+  backgrounds: number;
+  /** The computed colour of the first highlighted keyword, and of the body. */
+  keyword?: string;
+  body: string;
+  svgs: number;
+}
+
+/** Opens `file` from disk in Chromium and reports what it loaded. */
+async function openFromDisk(file: string): Promise<Opened> {
+  const { chromium } = await import('playwright-core');
+  const { findChromium, chromiumArgs } = await import('../driver/browser/chromium-find.js');
+  const browser = await chromium.launch({ executablePath: findChromium().path, args: chromiumArgs() });
+  try {
+    const page = await browser.newPage();
+    const self = pathToFileURL(file).href;
+    const requests: string[] = [];
+    // A request the CSP refuses is still announced ('request'), then fails as 'csp'; any other
+    // end (a response, a missing file) means the browser went to fetch it.
+    const refused: string[] = [];
+    const fetched = (r: Request) => {
+      if (r.url() !== self && !r.url().startsWith('data:')) requests.push(r.url());
+    };
+    page.on('requestfinished', fetched);
+    page.on('requestfailed', (r) => {
+      if (/^csp$|ERR_BLOCKED_BY_CSP/i.test(r.failure()?.errorText ?? '')) refused.push(r.url());
+      else fetched(r);
+    });
+    await page.goto(self, { waitUntil: 'load' });
+    // Backgrounds and late CSS loads start after load; give them time to be requested.
+    await page.waitForTimeout(500);
+    const seen = (await page.evaluate(`(() => {
+      const all = Array.from(document.querySelectorAll('*'));
+      const kw = document.querySelector('.hljs-keyword');
+      return {
+        images: Array.from(document.querySelectorAll('img')).map((i) => ({ src: i.getAttribute('src') || '', naturalWidth: i.naturalWidth })),
+        backgrounds: all.filter((e) => getComputedStyle(e).backgroundImage !== 'none').length,
+        keyword: kw ? getComputedStyle(kw).color : undefined,
+        body: document.body ? getComputedStyle(document.body).color : '',
+        svgs: document.querySelectorAll('svg').length,
+      };
+    })()`)) as Omit<Opened, 'requests' | 'refused'>;
+    return { ...seen, requests, refused };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** A real PNG that differs from SWATCH (a red 4x4), for the file an attack tries to load. */
+function secretPng(): Buffer {
+  const png = new PNG({ width: 4, height: 4 });
+  for (let i = 0; i < png.data.length; i += 4) png.data.set([220, 20, 20, 255], i);
+  return PNG.sync.write(png);
+}
+
+let server: FixtureServer;
+let secretDir: string;
+let absSecret: string;
+/** The server's hits whose path starts with /attack (every URL the documents name). */
+const hits = () => server.requests.filter((r) => r.path.startsWith('/attack'));
+
+/** The outside folder and files an attack aims at: ../outside/secret.png beside the document
+ * folder, an absolute path, a dot-folder inside it and a symlink that leads out of it. */
+function plantTargets(dir: string): void {
+  secretDir = join(work, 'outside');
+  mkdirSync(secretDir, { recursive: true });
+  absSecret = join(secretDir, 'abs-secret.png');
+  writeFileSync(join(secretDir, 'secret.png'), secretPng());
+  writeFileSync(absSecret, secretPng());
+  mkdirSync(join(dir, '.env'), { recursive: true });
+  writeFileSync(join(dir, '.env', 'x.png'), secretPng());
+  if (!existsSync(join(dir, 'out-link.png'))) symlinkSync(join(secretDir, 'secret.png'), join(dir, 'out-link.png'));
+  writeFileSync(join(dir, 'img', 'ok.png'), SWATCH);
+}
+
+test('the HTML file `gstack pdf --to html` writes loads nothing but data: when opened from disk: raw <style> url()s, diagram labels and themeCSS, escaped remote spellings', async () => {
+  server = await startFixtureServer();
+  try {
+    plantTargets(docs);
+    const port = new URL(server.origin).port;
+    const remote = (name: string) => `http://127.0.0.1:${port}/attack/${name}`;
+    const md = `# Attack
+
+<style>
+.g2a { background-image: url(../outside/secret.png); }
+.g2b { background-image: url(.env/x.png); }
+.g2c { background-image: url(${absSecret}); }
+.g2d { background-image: url(file://${absSecret}); }
+.g2e { background-image: url(out-link.png); }
+</style>
+<style>.g4a { background-image: url(\\68 ttp://127.0.0.1:${port}/attack/g4a); }</style>
+<style>.g4b { background-image: image-set("${remote('g4b')}" 1x); }</style>
+<style>@font-face { font-family: g4c; src: url(\\000068ttp://127.0.0.1:${port}/attack/g4c); } .g4c { font-family: g4c; }</style>
+<style>.g4d { background-image: url("ht\\tp://127.0.0.1:${port}/attack/g4d"); }</style>
+
+<div class="g2a">a</div><div class="g2b">b</div><div class="g2c">c</div><div class="g2d">d</div><div class="g2e">e</div>
+<div class="g4a">a</div><div class="g4b">b</div><div class="g4c">c</div><div class="g4d">d</div>
+
+![kept](img/ok.png)
+
+\`\`\`js
+const kept = true;
+\`\`\`
+
+\`\`\`mermaid
+---
+config:
+  themeCSS: "svg{background:url(../outside/secret.png)} .node rect{fill:url(${remote('theme')})}"
+---
+graph TD
+  A["<img src='${absSecret}'>"] --> B["<img src='../outside/secret.png'>"]
+  B --> C["<img src='.env/x.png'>"]
+  C --> D["<img src='${remote('label')}'>"]
+  D --> E["<img src='out-link.png'>"]
+\`\`\`
+`;
+    writeFileSync(join(docs, 'attack.md'), md);
+    const r = await gstack(['pdf', 'attack.md', 'attack.html', '--to', 'html']);
+    expectExit(r, 0);
+    const file = join(docs, 'attack.html');
+    const html = readFileSync(file, 'utf8');
+    // The policy is the first element of <head>, and it allows no 'self', no file:, no script.
+    const first = /<head>\s*(<[^>]*>)/.exec(html)?.[1] ?? '';
+    assert.match(first, /^<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:;/, first);
+    assert.doesNotMatch(html, /<script/i);
+    // G4: each escaped remote spelling is read as the browser reads it, and its block dropped.
+    for (const name of ['g4a', 'g4b', 'g4c', 'g4d']) {
+      assert.match(r.stderr, new RegExp(`blocked remote (resource|font) http://127\\.0\\.0\\.1:${port}/attack/${name} \\(its <style> block was dropped`), r.stderr);
+    }
+
+    const opened = await openFromDisk(file);
+    assert.deepEqual(opened.requests, [], 'the file loaded local files or the server');
+    assert.deepEqual(hits(), [], 'the server was reached');
+    // Proof the policy refused them (not that they were never there): the local files the
+    // <style> and the labels name, and the label's and themeCSS's server URLs.
+    const secretUrl = pathToFileURL(join(secretDir, 'secret.png')).href;
+    for (const u of [secretUrl, pathToFileURL(absSecret).href, pathToFileURL(join(docs, '.env', 'x.png')).href, remote('label')]) {
+      assert.ok(opened.refused.includes(u), `the CSP did not refuse ${u}: ${JSON.stringify(opened.refused)}`);
+    }
+    const loaded = opened.images.filter((i) => i.naturalWidth > 0);
+    assert.equal(loaded.length, 1, `only the inlined image shows: ${JSON.stringify(opened.images.map((i) => [i.src.slice(0, 40), i.naturalWidth]))}`);
+    assert.match(loaded[0].src, /^data:image\/png;base64,/);
+    assert.ok(opened.images.length >= 6, 'the diagram labels lost their <img> elements: the test no longer attacks');
+    assert.ok(opened.backgrounds >= 5, 'the <style> url()s were not applied: the test no longer attacks');
+    // What the promise allows still works: the diagram inline, highlighting.
+    assert.ok(opened.svgs >= 1, 'the diagram is not in the file');
+    assert.ok(opened.keyword && opened.keyword !== opened.body, `highlight styles not applied: ${opened.keyword} vs ${opened.body}`);
+
+    // PDF mode loads none of them either: no server hit, and no image the size of the secret
+    // (4x4) in the PDF; the inlined swatch is there.
+    const pdf = await gstack(['pdf', 'attack.md', 'attack.pdf']);
+    expectExit(pdf, 0);
+    assert.deepEqual(hits(), [], 'printing the PDF reached the server');
+    const list = pdfImageList(join(docs, 'attack.pdf'));
+    const sizes = list.trim().split('\n').slice(2).map((l) => l.trim().split(/\s+/).slice(3, 5).join('x'));
+    assert.ok(!sizes.includes('4x4'), `a secret image is in the PDF:\n${list}`);
+    assert.ok(sizes.includes(`${PNG.sync.read(SWATCH).width}x${PNG.sync.read(SWATCH).height}`), list);
+  } finally {
+    await server.close();
+  }
+});
+
+test('the SVG `gstack diagram --svg` writes names nothing outside itself: labels, themeCSS and escaped spellings are removed', async () => {
+  server = await startFixtureServer();
+  try {
+    const dir = join(work, 'dia');
+    mkdirSync(join(dir, 'img'), { recursive: true });
+    plantTargets(dir);
+    const port = new URL(server.origin).port;
+    const remote = (name: string) => `http://127.0.0.1:${port}/attack/${name}`;
+    writeFileSync(join(dir, 'fm.mmd'), `---
+config:
+  themeCSS: 'svg{background:url(../outside/secret.png)} .cluster rect{fill:url(${absSecret})} .edgePath{stroke:url(file://${absSecret})} .node rect{fill:url(${remote('theme')})} .edgeLabel{background:url(\\68 ttp://127.0.0.1:${port}/attack/esc)} .label{background-image:image-set("${remote('set')}" 1x)} @import "${remote('imp')}";'
+---
+graph TD
+  A["<img src='${absSecret}'>"] --> B["<img src='../outside/secret.png'>"]
+  B --> C["<img src='.env'>"]
+  C --> D["<img src='${remote('label')}'>"]
+  D --> E["<img src='out-link.png'>"]
+  E --> F["<img src='file://${absSecret}'>"]
+`);
+    const r = await gstack(['diagram', 'fm.mmd', '--svg', 'fm.svg'], { cwd: dir });
+    expectExit(r, 0);
+    assert.match(r.stderr, /fm\.mmd: removed \d+ reference\(s\) to files or addresses outside the SVG/);
+    const svg = readFileSync(join(dir, 'fm.svg'), 'utf8');
+    // Still the diagram: a flowchart whose arrowheads point at its own markers.
+    assert.match(svg, /aria-roledescription="flowchart-v2"/);
+    assert.match(svg, /url\(#gstack-mmd-0_flowchart-v2-pointEnd\)/);
+    const urls = [...svg.matchAll(/url\(\s*["']?([^"')]*)/gi)].map((m) => m[1]);
+    assert.ok(urls.length > 0);
+    for (const u of urls) assert.match(u, /^(#|data:)/, `url(${u}) left in the SVG`);
+    for (const m of svg.matchAll(/\s((?:xlink:)?href|src)\s*=\s*["']([^"']*)/gi)) assert.match(m[2], /^(#|data:)/, `${m[1]}="${m[2]}" left in the SVG`);
+    for (const name of ['theme', 'esc', 'set', 'imp', 'label']) assert.ok(!svg.includes(`/attack/${name}`), `${name} left in the SVG`);
+    assert.ok(!svg.includes('secret.png') && !svg.includes(absSecret), 'a local file is still named');
+
+    const opened = await openFromDisk(join(dir, 'fm.svg'));
+    assert.deepEqual(opened.requests, [], 'the SVG loaded local files or the server');
+    assert.deepEqual(hits(), [], 'the server was reached');
+  } finally {
+    await server.close();
   }
 });

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { GstackError } from '../../driver/errors.js';
 import { MAX_IMAGE_BYTES } from '../api/inputs.js';
 import { readRegularFileSync } from '../../driver/read-file.js';
+import { cssRefs } from '../page/css-refs.js';
 
 /** The first segment of a relative path that starts with a dot (`.ssh`), if any. `..` never
  * reaches here: the path is inside the document folder. */
@@ -51,29 +52,19 @@ const IMAGE_TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-/** A reference that would make the browser talk to another host. */
+/** A reference that would make the browser talk to another host. Read as the URL parser reads
+ * it: leading C0 controls and spaces stripped, tabs and newlines anywhere removed. */
 export function isRemoteRef(ref: string): boolean {
-  const r = ref.trim();
-  if (r.startsWith('//')) return true;
+  const r = ref.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '');
+  // `\\host` and `/\host` are `//host` to the URL parser.
+  if (/^[\\/]{2}/.test(r)) return true;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(r)?.[1]?.toLowerCase();
   return scheme !== undefined && scheme !== 'data' && scheme !== 'file' && scheme !== 'about' && scheme !== 'blob';
 }
 
-/** Every url(...) and @import target in a piece of CSS. */
-export function cssRefs(css: string): Array<{ url: string; isImport: boolean; isFont: boolean }> {
-  const out: Array<{ url: string; isImport: boolean; isFont: boolean }> = [];
-  // A tokenizer would be overkill: CSS here is only scanned for what it would fetch, never
-  // rewritten, and a block with any remote reference is dropped whole.
-  const importRe = /@import\s+(?:url\(\s*)?(["']?)([^"')\s;]+)\1/gi;
-  for (const m of css.matchAll(importRe)) out.push({ url: m[2], isImport: true, isFont: false });
-  const fontFaces = [...css.matchAll(/@font-face\s*{[^}]*}/gi)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  for (const m of css.matchAll(/url\(\s*(["']?)([^"')]+)\1\s*\)/gi)) {
-    const at = m.index ?? 0;
-    if (out.some((o) => o.isImport && o.url === m[2])) continue;
-    out.push({ url: m[2].trim(), isImport: false, isFont: fontFaces.some(([a, b]) => at >= a && at < b) });
-  }
-  return out;
-}
+/** Every url(...), image-set() string and @import target in a piece of CSS, escapes decoded
+ * (render/page/css-refs.ts). */
+export { cssRefs };
 
 export interface AssetPolicyOptions {
   /** Directory of the Markdown file: relative references resolve here and may not leave it. */

@@ -1,7 +1,9 @@
 // Assembles the printable HTML page around a converted Markdown body: cover, table of
-// contents, notices, watermark, the print stylesheet and a Content-Security-Policy that keeps
-// the page offline (the render engine blocks foreign requests too; the CSP also protects the
-// `--to html` file when someone opens it later).
+// contents, notices, watermark, the print stylesheet and a Content-Security-Policy. The page
+// gstack prints is served by the render server (its CSP allows that server, 'self', for the
+// mermaid scripts); the file `--to html` writes carries another one, first in <head>: it allows
+// nothing to load but data: URLs and inline styles, since on a file: page 'self' would be every
+// local file, and a <style> or a diagram label may name any of them (docs/SECURITY.md).
 import type { Heading } from './markdown.js';
 import type { AssetNotice } from './assets.js';
 import { escapeHtml } from '../page/html.js';
@@ -23,6 +25,8 @@ export interface DocumentOptions {
   allowNetwork: boolean;
   /** Include the mermaid bundle and boot script (only when the body has diagrams). */
   withMermaid: boolean;
+  /** The page is the HTML file itself (`--to html` without diagrams): it carries fileCsp. */
+  asFile?: boolean;
   /** Show page numbers in the TOC (PDF); an HTML file has no pages, so its TOC is links only. */
   tocNumbers: boolean;
   /** "N of M" at the foot of each body page (the cover and contents pages stay unnumbered). */
@@ -48,6 +52,23 @@ function csp(allowNetwork: boolean, withScript: boolean): string {
     `style-src 'self' 'unsafe-inline'${remote}`,
     `img-src 'self' data: blob:${remote}`,
     `font-src 'self' data:${remote}`,
+    "connect-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+/** The CSP of the HTML file `--to html` writes: no 'self' (a file: page's 'self' is the whole
+ * disk), no scripts, data: images and fonts, inline styles; remote images, styles and fonts
+ * only when the call passed --allow-network. */
+export function fileCsp(allowNetwork: boolean): string {
+  const remote = allowNetwork ? ' https: http:' : '';
+  return [
+    "default-src 'none'",
+    "script-src 'none'",
+    `style-src 'unsafe-inline'${remote}`,
+    `img-src data:${remote}`,
+    `font-src data:${remote}`,
     "connect-src 'none'",
     "form-action 'none'",
     "base-uri 'none'",
@@ -100,9 +121,11 @@ function pageNumberCss(opts: DocumentOptions): string {
 
 /** The whole page. `tocPages` (heading id -> PDF page) fills in the TOC numbers. */
 export function buildDocument(parts: DocumentParts, opts: DocumentOptions, tocPages?: Map<string, number>): string {
+  const policy = opts.asFile ? fileCsp(opts.allowNetwork) : csp(opts.allowNetwork, opts.withMermaid);
   const head = [
+    // First in <head>: nothing before it can load anything.
+    `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${csp(opts.allowNetwork, opts.withMermaid)}">`,
     '<meta name="referrer" content="no-referrer">',
     `<title>${escapeHtml(opts.title)}</title>`,
     opts.author ? `<meta name="author" content="${escapeHtml(opts.author)}">` : '',

@@ -10,7 +10,7 @@ import { AssetPolicy, StrictAssetError, type RemoteImages } from './assets.js';
 import { applyPdfMetadata, needsMetadataPass } from './pdf-metadata.js';
 import { convertMarkdown, frontMatter } from './markdown.js';
 import { loadHighlighter } from './highlight.js';
-import { buildDocument, tocHeadings, type DocumentOptions, type DocumentParts } from './document.js';
+import { buildDocument, fileCsp, tocHeadings, type DocumentOptions, type DocumentParts } from './document.js';
 import { BOOT_SCRIPT, MERMAID_READY_SELECTOR, mermaidBootScript, mermaidDistDir } from '../mermaid/mermaid-page.js';
 import { SANS } from '../page/fonts.js';
 import { countPages, readPdfLayout } from './make-pdf-pages.js';
@@ -174,7 +174,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
 
   // No diagrams and HTML out: nothing needs a browser.
   if (to === 'html' && !docOpts.withMermaid) {
-    await writeOutputFile(output, buildDocument(parts, docOpts));
+    await writeOutputFile(output, buildDocument(parts, { ...docOpts, asFile: true }));
     say(`gstack pdf: wrote ${output} (${Date.now() - started} ms)`);
     result.durationMs = Date.now() - started;
     return result;
@@ -194,7 +194,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
     const steps: RenderStep[] = [];
     if (docOpts.withMermaid) steps.push({ kind: 'eval', expression: 'window.__gstackMermaid.errors' });
     if (to === 'pdf') steps.push({ ...pdfStep, pageRanges });
-    else steps.push({ kind: 'eval', expression: STANDALONE_HTML_EXPR });
+    else steps.push({ kind: 'eval', expression: standaloneHtmlExpr(fileCsp(!!opts.allowNetwork)) });
     const r = await render({
       file: join(distDir, 'gstack-doc.html'),
       serveRoot: distDir,
@@ -269,13 +269,17 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
 }
 
 /** The page after mermaid ran, as a standalone file: diagrams are inline SVG, so the scripts
- * go and the CSP forbids any. */
-const STANDALONE_HTML_EXPR = `(() => {
+ * go, and the page's CSP (which allowed the render server's scripts) is replaced by the file's
+ * (document.ts fileCsp), put first in <head>. */
+function standaloneHtmlExpr(policy: string): string {
+  return `(() => {
   const root = document.documentElement.cloneNode(true);
   for (const s of root.querySelectorAll('script')) s.remove();
-  const meta = root.querySelector('meta[http-equiv="Content-Security-Policy"]');
-  if (meta) meta.setAttribute('content', meta.getAttribute('content').replace("script-src 'self'", "script-src 'none'"));
+  for (const m of root.querySelectorAll('meta[http-equiv]')) if (m.getAttribute('http-equiv').toLowerCase() === 'content-security-policy') m.remove();
+  const meta = document.createElement('meta');
+  meta.setAttribute('http-equiv', 'Content-Security-Policy');
+  meta.setAttribute('content', ${JSON.stringify(policy)});
+  root.querySelector('head').prepend(meta);
   return '<!doctype html>\\n' + root.outerHTML + '\\n';
 })()`;
-
-
+}

@@ -204,11 +204,21 @@ export async function renderDiagrams(opts: DiagramOptions): Promise<DiagramResul
     await writeOutputFile(path, data);
     written.push(path);
   };
+  // Loaded only when an SVG is written: a PNG-only call does not parse XML or CSS.
+  const { sanitizeSvg } = targets.svg.some((p) => p !== undefined) ? await import('./svg-sanitize.js') : { sanitizeSvg: undefined };
   for (let i = 0; i < diagrams.length; i++) {
     if (failed.has(i)) continue;
     const svgPath = targets.svg[i];
-    const svg = state.svgs[i];
-    if (svgPath !== undefined && svg) await write(svgPath, svg.startsWith('<?xml') ? svg : `<?xml version="1.0" encoding="UTF-8"?>\n${svg}\n`);
+    const drawn = state.svgs[i];
+    if (svgPath !== undefined && drawn && sanitizeSvg) {
+      // An SVG file has no CSP: whatever the diagram's labels or themeCSS name outside the file
+      // is removed before it is written (svg-sanitize.ts), and said once.
+      const { svg, removed } = sanitizeSvg(drawn.replace(/^<\?xml[^>]*\?>\s*/, ''));
+      if (removed.length) {
+        say(`gstack diagram: ${diagrams[i].label}: removed ${removed.length} reference(s) to files or addresses outside the SVG (an SVG written by gstack diagram loads nothing but its own #ids and data: URLs): ${removed.slice(0, 3).join(', ')}${removed.length > 3 ? ', ...' : ''}`);
+      }
+      await write(svgPath, `<?xml version="1.0" encoding="UTF-8"?>\n${svg}\n`);
+    }
     const pngPath = targets.png[i];
     const step = pngStep.get(i);
     const shot = step === undefined ? undefined : r.artifacts.find((a) => a.step === step)?.data;
