@@ -50,7 +50,7 @@ export const COMMAND_ERRORS = {
     FLOW_NOT_FOUND: "USAGE",
     /** run, and `gstack run --params` on a flow's file: a parameter is missing, unknown or not of its type; the message names it and the schema's rule. */
     FLOW_PARAMS_INVALID: "USAGE",
-    /** a flow's name is not a plain name, a `--param` or `--required` cannot be read, or a saved file's header block is broken. */
+    /** a flow's name is not a plain name, a `--param` or `--required` cannot be read, a saved file's header block is broken, or the flows folder leads outside its repository (or GSTACK_HOME) through a link. */
     FLOW_INVALID: "USAGE",
     /** save: a flow of that name is already saved there. */
     FLOW_EXISTS: "USAGE",
@@ -1360,8 +1360,8 @@ export const CATALOG_JSON: unknown = {
     {
      "name": "FLOW_INVALID",
      "exitCode": 2,
-     "when": "a flow's name is not a plain name, a `--param` or `--required` cannot be read, or a saved file's header block is broken.",
-     "nextStep": "Names are letters, digits, `.`, `_` and `-`; parameters read `name=value` or `name:type=value`; fix the header by hand or save the flow again."
+     "when": "a flow's name is not a plain name, a `--param` or `--required` cannot be read, a saved file's header block is broken, or the flows folder leads outside its repository (or GSTACK_HOME) through a link.",
+     "nextStep": "Names are letters, digits, `.`, `_` and `-`; parameters read `name=value` or `name:type=value`; fix the header by hand or save the flow again; make `.gstack/flows` a real folder, or save with `--global`."
     },
     {
      "name": "FLOW_EXISTS",

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
 import type { Request } from 'playwright-core';
 import { ROOT, cliWith, expectExit } from './helpers/cli.js';
-import { pdfImageList } from './helpers/inspect.js';
+import { pdfImageList, pdfInfo } from './helpers/inspect.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 
 let work: string;
@@ -333,4 +333,19 @@ graph TD
   } finally {
     await server.close();
   }
+});
+
+// Tenth red-team pass: front matter put a clear-screen, a window-title change and an RLO in the
+// PDF's Author field, which `pdfinfo` (what the skill tells an agent to run) puts on screen.
+test('a PDF\'s Title and Author carry no terminal controls or bidi overrides, whatever the front matter says', async () => {
+  const md = join(docs, 'meta.md');
+  writeFileSync(md, '---\nauthor: "Bob\u001b[2J\u001b]0;owned\u0007\u202eRED"\ntitle: "Report\u202eTXT.exe"\n---\n# Body\n\ntext\n');
+  const out = join(docs, 'meta.pdf');
+  expectExit(await gstack(['pdf', md, out]), 0);
+  const info = pdfInfo(out);
+  for (const field of ['Author', 'Title']) {
+    assert.ok(info[field], `${field} is set: ${JSON.stringify(info)}`);
+    assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(info[field]), `${field}: ${JSON.stringify(info[field])}`);
+  }
+  assert.match(info.Author, /^Bob.*RED$/);
 });

@@ -292,13 +292,13 @@ test('16. a file name with control or invisible characters (a page title) is ref
   site.setPage('/lookalike.html', '<title>etc\u2571passwd\uA4F8txt</title>');
   const names = await gstack(`sec-names-${process.pid}`, ['run', `
     const pg = await openTab(${JSON.stringify(site.url + 'lookalike.html')});
-    for (const name of [await pg.title(), "\uA4F8git", "report\u06D4pdf", "a\u0660b"]) {
+    for (const name of [await pg.title(), "\uA4F8git", "report\u06D4pdf", "a\u0660b", "etc\u{1F67C}passwd", "etc\u0338passwd", "a\u2800b"]) {
       console.log(await fs.writeFile(path.join(pwd, name), "x").then(() => "WROTE " + name, (e) => "REFUSED " + name));
     }
     await fs.writeFile(path.join(pwd, "\u30B9\u30CE\u30FC.txt"), "x");
     console.log("GSTACK_STEP_OK");`]);
   assert.equal(names.code, 0, show(names));
-  assert.equal(names.lines.filter((l) => l.startsWith('REFUSED ')).length, 4, show(names));
+  assert.equal(names.lines.filter((l) => l.startsWith('REFUSED ')).length, 7, show(names));
   assert.ok(!names.lines.some((l) => l.startsWith('WROTE ')), show(names));
 });
 
@@ -377,4 +377,41 @@ test('19. a WebSocket route, a CDP-made tab\'s late request and the clipboard do
   assert.ok(next.lines.includes('WS=ERROR'), show(next));
   assert.ok(next.lines.includes('PASTED=""'), show(next));
   assert.ok(next.lines.includes('LATE []'), show(next));
+});
+
+// Ninth red-team pass (careless): files other commands read that hung on a FIFO, a key that
+// spells another session's slug, and a repository whose .gstack folder is a link.
+test('20. import-cookies and skills install --config refuse a FIFO at once; a key never reaches the session whose slug it spells; flows are not saved through a linked .gstack', { timeout: 180_000 }, async () => {
+  const fifo = join(work, 'cookies.fifo');
+  execFileSync('mkfifo', [fifo]);
+  for (const args of [['sessions', 'import-cookies', fifo, '--session', `sec-fifo-${process.pid}`], ['skills', 'install', '--mcp', 'cursor', '--config', fifo]]) {
+    const r = await runCli(args, { cwd: work, env: cliEnv(home), timeoutMs: 20_000 });
+    assert.equal(r.code, 2, `${args.join(' ')}: ${show(r)}`);
+    assert.match(r.stderr, /FIFO|not a regular file/, show(r));
+  }
+  // "a b" gets the slug a-b-<hash>; a second session keyed by exactly that slug clears its own.
+  const victim = 'a b';
+  const first = await gstack(victim, ['run', `const pg = await openTab(${JSON.stringify(site.url + 'set-cookie?name=victim&value=1')}); console.log("GSTACK_STEP_OK")`]);
+  assert.equal(first.code, 0, show(first));
+  const list = await runCli(['sessions', 'list', '--json'], { cwd: work, env: cliEnv(home) });
+  const slug = (JSON.parse(list.stdout).sessions as Array<{ key: string; slug: string }>).find((s) => s.key === victim)!.slug;
+  const other = await gstack(slug, ['run', 'console.log("GSTACK_STEP_OK")']);
+  assert.equal(other.code, 0, show(other));
+  await runCli(['sessions', 'stop', slug], { cwd: work, env: cliEnv(home) });
+  const cleared = await runCli(['sessions', 'clear', slug], { cwd: work, env: cliEnv(home) });
+  assert.equal(cleared.code, 0, show(cleared));
+  assert.ok(!cleared.stdout.includes('key="a b"'), `clearing the key ${slug} cleared "a b":\n${show(cleared)}`);
+  const still = await gstack(victim, ['run', `const pg = await openTab(${JSON.stringify(site.url)}); console.log("COOKIES " + (await pg.context().cookies()).map((c) => c.name).join(",")); console.log("GSTACK_STEP_OK")`]);
+  assert.match(still.stdout, /COOKIES .*victim/, show(still));
+  // A repository whose .gstack is a link to a folder outside it.
+  const repo = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-sec-repo-')));
+  const outside = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-sec-outside-')));
+  execFileSync('git', ['init', '-q'], { cwd: repo });
+  symlinkSync(outside, join(repo, '.gstack'));
+  writeFileSync(join(repo, 'ok.js'), 'console.log("GSTACK_STEP_OK")');
+  const saved = await runCli(['flows', 'save', 'via', '-f', 'ok.js', '--session', `sec-flowlink-${process.pid}`], { cwd: repo, env: cliEnv(home) });
+  sessions.add(`sec-flowlink-${process.pid}`);
+  assert.equal(saved.code, 2, show(saved));
+  assert.match(saved.stderr, /through a link, outside/, show(saved));
+  assert.ok(!existsSync(join(outside, 'flows', 'via.js')), 'the flow was written outside the repository');
 });

@@ -60,3 +60,16 @@ test('a <style> whose decoded text closes the element cannot add elements; proce
   assert.doesNotMatch(svg, /<image/);
   assert.match(svg, /<style>\.a\{fill:red\}&lt;\/style&gt;&lt;image href=&quot;http:\/\/h\/esc&quot;\/&gt;<\/style>/);
 });
+
+// Tenth red-team pass: a URL held in a custom property and substituted into image-set() is spelled
+// by no url() or string the check reads; themeCSS and a label's style attribute both loaded it.
+test('image-set() of a var(), attr() or env() goes: its URL comes from elsewhere', () => {
+  const css = '.nodeLabel{--u:"../../secret.png";background-image:image-set(var(--u) 1x);color:var(--c)} .b{background:-webkit-image-set(var(--w) 1x)}';
+  const removed: string[] = [];
+  const out = sanitizeCss(css, removed);
+  assert.ok(!/image-set/i.test(out), out);
+  assert.match(out, /color:\s*var\(--c\)/, 'a var() elsewhere stays');
+  assert.ok(removed.length >= 2, JSON.stringify(removed));
+  const svg = sanitizeSvg(`<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><span xmlns="http://www.w3.org/1999/xhtml" style="background:image-set(var(--q) 1x);--q:&quot;http://127.0.0.1:9/lbl.png&quot;">c</span></foreignObject></svg>`);
+  assert.ok(!/image-set/.test(svg.svg), svg.svg);
+});

@@ -6,7 +6,11 @@
 // and merging it into an existing file without touching any other entry. The entry runs this
 // installation by absolute paths (this Node, dist/bin/gstack.cjs): an editor started from the
 // desktop has a minimal PATH, on which `gstack` or even `node` may not be found.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { readRegularFile } from '../../driver/read-file.js';
+
+/** An MCP client's config file is a few KiB; anything past this is not one. */
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { GstackError } from '../../driver/errors.js';
@@ -66,10 +70,13 @@ export async function writeMcpConfig(
 ): Promise<{ file: string; entry: ServerEntry }> {
   const file = opts.file ? resolve(opts.cwd, opts.file) : defaultConfigPath(client, opts.env, opts.cwd);
   let config: Record<string, unknown> = {};
-  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return undefined;
-    throw new McpConfigError(`Cannot read ${file}: ${err.code ?? err.message}. Check its permissions, or print the entry with --print and add it by hand.`, 'USAGE');
-  });
+  // Opened without waiting and read bounded: a FIFO or a device named as the config is refused
+  // at once, never waited on (docs/SECURITY.md, "Bad input is a usage error, never a hang").
+  const read = await readRegularFile(file, MAX_CONFIG_BYTES);
+  if (!read.ok && read.why !== 'missing') {
+    throw new McpConfigError(`Cannot read ${file}: ${read.detail}. Give --config a regular JSON file, or print the entry with --print and add it by hand.`, 'USAGE');
+  }
+  const text = read.ok ? read.bytes.toString('utf8') : undefined;
   if (text !== undefined && text.trim()) {
     let parsed: unknown;
     try {

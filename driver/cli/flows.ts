@@ -121,7 +121,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     expect: evidenceOf(result.lines, result.pwd),
   };
   const shown = a.global ? file : displayPath(file, join(dir, '..', '..'));
-  await writeFlow(file, formatHeader(header, shown) + script.replace(/\n*$/, '\n'), a.force);
+  await writeFlow(file, formatHeader(header, shown) + script.replace(/\n*$/, '\n'), a.force, a.global ? join(dir, '..') : join(dir, '..', '..'));
   await recordRun(file, io.env, result);
   const saved = { name, file, params: Object.keys(header.params), expectations: header.expect.length };
   if (a.json) io.out(jsonText({ ...result, saved }));

@@ -6,8 +6,8 @@
 // under `GSTACK_HOME/flows-state/`, keyed by the flow file's path, so a run never rewrites a
 // committed file.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { mkdir, readdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { gitTopLevel, gstackHome } from '../sessions/key.js';
 import { CommandError } from '../command-errors.js';
 
@@ -65,9 +65,15 @@ export async function findFlow(name: string, dirs: FlowDirs): Promise<FlowLocati
   throw new CommandError('flows', 'FLOW_NOT_FOUND', `No saved flow "${name}" in ${looked}. \`gstack flows list\` shows the flows this directory sees; a project's flows are found only from inside its repository.`);
 }
 
-/** Writes a flow file whole (a reader never sees half of one); refuses to replace one unless `force`. */
-export async function writeFlow(file: string, content: string, force: boolean): Promise<void> {
+/** Writes a flow file whole (a reader never sees half of one); refuses to replace one unless `force`.
+ * The file stays inside `root` (the repository, or GSTACK_HOME): a `.gstack` or `flows` folder
+ * that is a link to elsewhere would put the flow outside what the user reviews and commits. */
+export async function writeFlow(file: string, content: string, force: boolean, root: string): Promise<void> {
   await mkdir(join(file, '..'), { recursive: true });
+  const [dir, top] = await Promise.all([realpath(join(file, '..')), realpath(root)]);
+  if (dir !== top && !dir.startsWith(top + sep)) {
+    throw new CommandError('flows', 'FLOW_INVALID', `Not saved: ${join(file, '..')} leads to ${dir} through a link, outside ${root}. Make it a real folder, or save with --global.`);
+  }
   if (!force) {
     try {
       await writeFile(file, content, { flag: 'wx' });

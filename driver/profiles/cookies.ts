@@ -6,6 +6,10 @@
 // summary here ever contains one — parse errors name the line number and the field only.
 import { UsageError } from '../errors.js';
 import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../read-file.js';
+
+/** A cookies file of a whole browser is a few MiB at most. */
+const MAX_COOKIE_FILE_BYTES = 64 * 1024 * 1024;
 import { isIP } from 'node:net';
 import type { SessionPaths } from '../sessions/key.js';
 import { oneLine } from '../runtime/output.js';
@@ -187,12 +191,11 @@ export function parseCookieText(text: string): ParsedCookies {
 }
 
 export async function parseCookieFile(file: string): Promise<ParsedCookies> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new CookieFileError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
+  // Opened without waiting and read bounded: a FIFO, a pipe that never closes or /dev/zero is
+  // refused at once, never waited on (docs/SECURITY.md, "Bad input is a usage error, never a hang").
+  const read = await readRegularFile(file, MAX_COOKIE_FILE_BYTES);
+  if (!read.ok) throw new CookieFileError(`cannot read ${file}: ${read.detail}. Give a regular file: a Playwright storageState JSON or a Netscape cookies.txt.`);
+  const text = read.bytes.toString('utf8');
   try {
     return parseCookieText(text);
   } catch (err) {

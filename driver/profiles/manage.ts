@@ -106,12 +106,16 @@ export function parseDuration(text: string): number {
   return Number(m[1]) * UNITS[(m[2] ?? 'ms').toLowerCase()];
 }
 
-/** A session slug from what a user typed: an existing slug as is, else the slug of that key. */
+/** A session slug from what a user typed: the session of that key when one exists, else an
+ * existing slug as is, else the slug of that key. The key comes first: a key may spell another
+ * session's slug (`--session a-b-c8687a08` beside the session "a b"), and `sessions stop` or
+ * `clear` of one's own key must never reach the other session. */
 export async function resolveSlug(keyOrSlug: string, home: string): Promise<string> {
-  for (const sub of ['profiles', 'sessions', 'artifacts']) {
-    if ((await namesIn(join(home, sub))).includes(keyOrSlug)) return keyOrSlug;
-  }
-  return slugFor(keyOrSlug);
+  const own = slugFor(keyOrSlug);
+  const existing = new Set<string>();
+  for (const sub of ['profiles', 'sessions', 'artifacts']) for (const n of await namesIn(join(home, sub))) existing.add(n);
+  if (existing.has(own)) return own;
+  return existing.has(keyOrSlug) ? keyOrSlug : own;
 }
 
 export type RemoveOutcome = { removed: true; info: SessionInfo } | { removed: false; info: SessionInfo; reason: string };

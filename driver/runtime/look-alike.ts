@@ -12,8 +12,11 @@
 import { createRequire } from 'node:module';
 
 const PATH_PUNCTUATION = ['/', '\\', '.'];
-/** Not in confusables.txt, and read as a dot. */
-const EXTRA = ['\u06D4'];
+/** Not mapped to `/` or `.` by confusables.txt, and read as one all the same: the Arabic full
+ * stop, combining solidus overlays (a slash drawn through the letter before it), a dotted
+ * solidus, heavy solidi, the halfwidth ideographic full stop; and the braille blank, which
+ * shows as a space that is not one. */
+const EXTRA = ['\u06D4', '\u0337', '\u0338', '\u20EB', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
 /** The scripts whose letters or digits are among the look-alikes. */
 const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Coptic', 'Lisu', 'Arabic', 'Thaana', 'Syriac'].map((name) => ({
   name,

@@ -19,6 +19,7 @@ import { PRINT_GROUP, RenderUsageError, printStep, type Value } from '../cli/cli
 import { RenderError } from '../api/errors.js';
 import { inputProblem, MAX_RENDER_INPUT_BYTES } from '../api/inputs.js';
 import { readRegularFile } from '../../driver/read-file.js';
+import { stripControls } from '../../driver/runtime/output.js';
 import type { PdfStep, RenderCallOptions, RenderEngineChoice, RenderStep } from '../api/types.js';
 import { render } from '../index.js';
 import { checkOutputsWritable, writeOutputFile } from '../orchestrate/outputs.js';
@@ -142,9 +143,12 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   );
 
   const meta = frontMatter(source);
+  // The PDF's Title and Author fields are shown by `pdfinfo` and file managers: the terminal
+  // filter's rule holds there too (no escape sequences, bidi overrides or invisible characters).
+  const field = (v: string | undefined) => (v === undefined ? undefined : stripControls(v));
   const docOpts: DocumentOptions = {
-    title: opts.title ?? meta.title ?? converted.firstH1 ?? basename(input, extname(input)),
-    author: opts.author ?? meta.author,
+    title: stripControls(opts.title ?? meta.title ?? converted.firstH1 ?? basename(input, extname(input))),
+    author: field(opts.author ?? meta.author),
     date: opts.date ?? meta.date ?? (opts.cover ? today() : undefined),
     lang: opts.lang ?? meta.lang,
     cover: !!opts.cover,

@@ -14,6 +14,8 @@ export interface CssRef {
 }
 
 /** Functions whose string arguments are URLs, like url()'s (`image-set("a.png" 1x)`). */
+/** Functions that put another value in their place when the style is computed. */
+const SUBSTITUTIONS = new Set(['var', 'attr', 'env', 'if', 'inherit', '-webkit-var']);
 const URL_STRING_FUNCTIONS = new Set(['url', 'src', 'image-set', '-webkit-image-set', 'image', '-webkit-image', 'cross-fade', '-webkit-cross-fade']);
 
 type Token =
@@ -156,6 +158,10 @@ export function cssRefs(css: string): CssRef[] {
         if (URL_STRING_FUNCTIONS.has(fns[fns.length - 1] ?? '') || (pendingAt === 'import' && fns.length === 0)) add(tok.v);
         break;
       case 'function':
+        // A value substituted into image-set() and its kin (`image-set(var(--u) 1x)` with
+        // `--u: "../secret.png"`) is a URL no string here spells: it counts as one that cannot
+        // be read, so it is never self-contained.
+        if (SUBSTITUTIONS.has(tok.v.toLowerCase()) && URL_STRING_FUNCTIONS.has(fns[fns.length - 1] ?? '')) add(`${tok.v}(…)`);
         fns.push(tok.v);
         break;
       case '(':
