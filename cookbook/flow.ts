@@ -149,7 +149,9 @@ async function blockedSubmit(el, action, value) {
     let message = String(bad.validationMessage);
     if (value.length >= 2) message = message.split(value).join("[the field's value]").replace(/'([^']{2,})'|"([^"]{2,})"/g, (q, a, b) => (value.includes(a || b) ? "'[part of the field's value]'" : q));
     return { field: String(label).replace(/\s+/g, " ").trim(), message };
-  }, { action, value }).catch(() => null);
+    // A submit that went through left a new document: the clicked element is gone, and
+    // Playwright would wait its 30 s default for it. 2 s is plenty for one that is there.
+  }, { action, value }, { timeout: 2000 }).catch(() => null);
 }`,
     OPEN_AND_LOAD,
     IS_LOCAL_HOST,
