@@ -153,7 +153,12 @@ test('a catalog change the code does not follow is a compile error (driver/catal
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   for (const rel of ['driver', 'bin', 'render', 'cookbook', 'templates', 'generated', 'tsconfig.json', 'package.json']) cpSync(join(ROOT, rel), join(dir, rel), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  const tsc = () => spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: dir, encoding: 'utf8', timeout: 240_000 });
+  // tsc on the files that use the four renamed names, and what they import (56 of the 135
+  // files): the whole project took a third more CPU and proves nothing more here. The project's
+  // own options (tsconfig.json), so an error here is one `npm run build` would report.
+  const ROOTS = ['driver/cli/flow-call.ts', 'driver/runtime/sandbox.ts', 'bin/commands/skills.ts', 'driver/cli/login.ts'];
+  writeFileSync(join(dir, 'tsconfig.rename.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { incremental: false }, include: [], files: ROOTS }));
+  const tsc = () => spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.rename.json', '--noEmit'], { cwd: dir, encoding: 'utf8', timeout: 240_000 });
   // A flag, a global, a positional and a command error renamed in the catalog, regenerated,
   // code unchanged. (One tsc run for all four: it is the slow part.)
   // (The commands that take the shared flag name it in their sharedFlags lists: a rename renames those.)

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, delimiter, basename } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliWith, ROOT } from './helpers/cli.js';
+import { cliWith, ROOT, TEST_HOST_IDLE_MS } from './helpers/cli.js';
 
 const DOUBLES = join(ROOT, 'test', 'doubles');
 const BASE_PATH = (process.env.PATH ?? '')
@@ -29,7 +29,9 @@ before(async () => {
 after(() => server.close());
 
 function env(opts: { aside?: boolean; extra?: Record<string, string> } = {}): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, GSTACK_HOME: home, GSTACK_SESSION_KEY: 'engine-cli-test' };
+  // The tests' host idle time too (exactEnv drops the defaults): with the product's 5 minutes,
+  // this file's hosts and their browsers outlived it by minutes, beside the files after it.
+  const e: NodeJS.ProcessEnv = { ...process.env, GSTACK_HOME: home, GSTACK_SESSION_KEY: 'engine-cli-test', GSTACK_HOST_IDLE_MS: TEST_HOST_IDLE_MS };
   for (const k of ['GSTACK_SKIP_ASIDE', 'ASIDE_DOUBLE_MODE', 'GSTACK_ASIDE_PROBE_TIMEOUT_MS', 'ASIDE_DOUBLE_CALL_LOG']) delete e[k];
   e.PATH = opts.aside ? DOUBLES + delimiter + BASE_PATH : BASE_PATH;
   return { ...e, ...opts.extra };

@@ -1,17 +1,18 @@
 // One script, two engines: the same script FILE run through
 // `gstack run -f FILE --engine chromium` and through `--engine aside` (the Aside CLI test
 // double, test/doubles/aside, which drives its own browser independently of our engine)
-// prints the same evidence labels in the same order. Covers a hand-written flow and every
-// cookbook shape.
+// prints the same evidence labels in the same order, for a hand-written flow. Every cookbook
+// shape's parity is checked where the suite already runs it on the double
+// (test/helpers/cookbook-live.ts, assertSameOnChromium): a second Aside call per shape here
+// cost the tier about a minute.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, delimiter, basename } from 'node:path';
-import { loadCatalog } from '../driver/catalog.js';
-import { SHAPES, buildScript } from '../cookbook/index.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { ROOT, cliWith, type CliResult } from './helpers/cli.js';
+import { labelsOf } from './helpers/cookbook-live.js';
 
 const DOUBLES = join(ROOT, 'test', 'doubles');
 const work = mkdtempSync(join(tmpdir(), 'gstack-parity-'));
@@ -35,30 +36,6 @@ const gstack = cliWith(() => ({
     ASIDE_DOUBLE_MAX_STDOUT: undefined,
   },
 }));
-
-const LABELS = loadCatalog().evidenceLabels.map((l) => l.label);
-const FENCES: Record<string, string> = { TEXT_START: 'TEXT_END', SNAPSHOT_START: 'SNAPSHOT_END', DIFF_START: 'DIFF_END' };
-
-/** The evidence labels of an output, in order. Lines inside a fence are page content (they
- * may differ in detail between engines) and are skipped; the fences themselves count. */
-function labelsOf(lines: string[]): string[] {
-  const out: string[] = [];
-  let closing: string | undefined;
-  for (const line of lines) {
-    if (closing) {
-      if (line === closing) {
-        out.push(line);
-        closing = undefined;
-      }
-      continue;
-    }
-    const label = LABELS.find((l) => (l.endsWith('=') ? line.startsWith(l) : line === l || line.startsWith(l + ' ')));
-    if (!label) continue;
-    out.push(label);
-    if (FENCES[label]) closing = FENCES[label];
-  }
-  return out;
-}
 
 function valueOf(lines: string[], label: string): string[] {
   return lines.filter((l) => l.startsWith(label)).map((l) => l.slice(label.length));
@@ -96,18 +73,3 @@ test('parity: the hand-written flow file prints the same labels, URLs, title and
     assert.deepEqual(artifacts, ['form.png', 'notes.txt']);
   }
 });
-
-for (const shape of SHAPES) {
-  test(`parity: cookbook shape "${shape.name}" prints the same evidence labels on both engines`, async () => {
-    const params = JSON.parse(JSON.stringify(shape.example).replaceAll('http://127.0.0.1:8080', base));
-    const file = join(work, `${shape.name}.js`);
-    writeFileSync(file, buildScript(shape, params));
-    const { chromium, aside } = await bothEngines(file, shape.name);
-    assert.equal(chromium.code, 0, `chromium:\n${chromium.lines.join('\n')}\n${chromium.stderr}`);
-    assert.equal(aside.code, 0, `aside:\n${aside.lines.join('\n')}\n${aside.stderr}`);
-    const labels = labelsOf(chromium.lines);
-    assert.deepEqual(labelsOf(aside.lines), labels);
-    for (const l of shape.evidence) assert.ok(labels.includes(l), `shape "${shape.name}" printed ${l}`);
-    assert.deepEqual(valueOf(aside.lines, 'URL='), valueOf(chromium.lines, 'URL='));
-  });
-}

@@ -17,7 +17,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliEnv, isolatedEnv, runCli, startCli, type CliRun } from './helpers/cli.js';
+import { cliEnv, holdScript, isolatedEnv, release, runCli, startCli, type CliRun } from './helpers/cli.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { lockHolder } from '../driver/sessions/lock.js';
@@ -64,8 +64,8 @@ test("B's stop, renders, render-host stop, gc and list never touch A's running c
   const pidBefore = await hostPid('crowd-a');
   assert.ok(pidBefore, 'A has a session host');
 
-  // Long enough that B's seven commands all happen during it, even on a loaded machine.
-  const a = longCall('crowd-a', 25_000);
+  // A's call runs until B's commands are all done, however long they take (holdScript).
+  const a = startCli(['run', `const pg = await openTab(${JSON.stringify(server.url)}); console.log("STARTED"); ${holdScript()} await closeTab(pg); console.log("GSTACK_STEP_OK");`, '--session', 'crowd-a'], { cwd: work, env });
   await started(a);
   const b = (args: string[]) => gstack(args, { GSTACK_SESSION_KEY: 'crowd-b' });
   for (const args of [
@@ -84,6 +84,7 @@ test("B's stop, renders, render-host stop, gc and list never touch A's running c
   }
   const listed = await b(['sessions', 'list']);
   assert.match(listed.stdout, /^SESSION crowd-a-\S+ .*locked=pid:\d+ host=pid:\d+.* busy/m, "A's call was still running through all of B's commands");
+  release(a);
   const aDone = await a.done;
   assert.equal(aDone.code, 0, aDone.stdout + aDone.stderr);
   assert.equal(lastLine(aDone.stdout), 'GSTACK_STEP_OK');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliEnv, isolatedEnv, runCli, startCli } from './helpers/cli.js';
+import { cliEnv, holdScript, isolatedEnv, release, runCli, startCli } from './helpers/cli.js';
 import { killGroup, pgidOf, processesMentioning, waitNoProcesses } from './helpers/processes.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 
@@ -102,7 +102,7 @@ test('a lock wait past --lock-timeout exits 4, names the holder and says what to
   const holder = startCli(['run', '--session', 'busy', `
     const pg = await openTab("about:blank");
     console.log("READY");
-    await sleep(10000);
+    ${holdScript()}
     console.log("GSTACK_STEP_OK");`], { env });
   await holder.waitFor(/READY/, 60_000);
   const t0 = Date.now();
@@ -116,6 +116,7 @@ test('a lock wait past --lock-timeout exits 4, names the holder and says what to
   assert.match(all, /--session/);
   assert.match(all, /--ephemeral/);
   assert.match(late.stdout.trim().split('\n').at(-1) ?? '', /^\[error\]/, 'the [error] line is last');
+  release(holder);
   const h = await holder.done;
   assert.equal(h.code, 0, h.stdout + h.stderr);
 });

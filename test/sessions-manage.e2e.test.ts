@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
-import { cliEnv, isolatedEnv, runCli, startCli, tempHome } from './helpers/cli.js';
+import { cliEnv, holdScript, isolatedEnv, release, runCli, startCli, tempHome } from './helpers/cli.js';
 import { sessionPaths, slugFor } from '../driver/sessions/key.js';
 import { HOUSEKEEPING_STAMP } from '../driver/profiles/daily-sweep.js';
 import { touchSession } from '../driver/sessions/registry.js';
@@ -127,7 +127,8 @@ test('list shows key, profile, size, last use, lock; gc removes what is idle and
   await utimes(join(p('gc-fresh').artifactsDir, oldCall), when, when);
 
   // gc-locked: a call is running in it right now, and it looks idle on disk.
-  const locked = startCli(['run', '--session', 'gc-locked', `const pg = await openTab("about:blank"); console.log("READY"); await sleep(20000); console.log("GSTACK_STEP_OK");`], { env: e });
+  // It holds its lock until the test is done with it (holdScript).
+  const locked = startCli(['run', '--session', 'gc-locked', `const pg = await openTab("about:blank"); console.log("READY"); ${holdScript()} console.log("GSTACK_STEP_OK");`], { env: e });
   await locked.waitFor(/READY/, 60_000);
   await writeFile(join(p('gc-locked').sessionDir, 'session.json'), JSON.stringify({ key: 'gc-locked', lastUsed: when.toISOString(), profileDir: p('gc-locked').profileDir }));
   for (const d of [p('gc-locked').profileDir, p('gc-locked').sessionDir, p('gc-locked').artifactsDir]) await utimes(d, when, when);
@@ -161,6 +162,7 @@ test('list shows key, profile, size, last use, lock; gc removes what is idle and
   const busy = await runCli(['sessions', 'clear', 'gc-locked'], { env: e });
   assert.equal(busy.code, 4, busy.stdout + busy.stderr);
   assert.match(busy.stderr, new RegExp(`pid ${locked.pid}`));
+  release(locked);
   const done = await locked.done;
   assert.equal(done.code, 0, 'the running call was never disturbed: ' + done.stdout + done.stderr);
 

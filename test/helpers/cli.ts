@@ -15,7 +15,7 @@
 // profile path sees only its own.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -228,4 +228,23 @@ export function cliWith(defaults: CliDefaults | (() => CliDefaults)): (args: str
 /** Asserts a call's exit code, showing the call and what it printed when it differs. */
 export function expectExit(r: CliResult, code: number): void {
   assert.equal(r.code, code, `gstack ${r.args.join(' ')}\nexit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+}
+
+/**
+ * A script fragment that keeps its call running until the test calls `release(run)`: the call
+ * prints HOLD_DIR=<its pwd>, then waits for a file named RELEASE there (the script's fs reaches
+ * its own pwd only), `maxMs` at most, so a test that fails first leaves no call behind for
+ * long. For a call that must still be running while the test does other things: a fixed sleep
+ * must outlast all of them on the slowest machine (a 25 s one ran out under B's commands at
+ * load 14), and then idles for the rest of it.
+ */
+export function holdScript(maxMs = 120_000): string {
+  return `console.log("HOLD_DIR=" + pwd); for (const until = Date.now() + ${maxMs}; Date.now() < until && !(await fs.readdir(pwd)).includes("RELEASE");) await sleep(100);`;
+}
+
+/** Lets a call running `holdScript()` go on. */
+export function release(run: CliRun): void {
+  const dir = /^HOLD_DIR=(.+)$/m.exec(run.stdout())?.[1];
+  assert.ok(dir, `the held call printed no HOLD_DIR= line:\n${run.stdout()}\n${run.stderr()}`);
+  writeFileSync(join(dir, 'RELEASE'), '');
 }

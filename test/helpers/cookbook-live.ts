@@ -1,6 +1,9 @@
 // The cookbook-live suite, defined once and run by two test files so the tier runs them side by
 // side: test/cookbook-live.e2e.test.ts (Chromium, plus the committed scripts and the non-local
 // branches) and test/cookbook-live-aside.e2e.test.ts (the Aside test double, about as slow again).
+// On the double, each shape's test also runs the same call on Chromium and compares the evidence
+// labels (labelsOf): the engine parity of every shape, at the cost of a warm Chromium call rather
+// than another call of the double, which starts a browser each time.
 // Every cookbook shape, live, against the fixture site on 127.0.0.1: through `gstack cookbook`,
 // then the committed generated/cookbook/*.js files and the complete scripts of the generated
 // skills through `gstack run`. Real Chromium, real loopback server, real PNG and PDF files.
@@ -12,8 +15,33 @@ import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 import { ROOT, runCli, tempHome, type CliResult } from './cli.js';
 import { pdfInfo, pdfText, pngPixel, pngSize, squash } from './inspect.js';
 import { SHAPES, findShape, buildScript } from '../../cookbook/index.js';
+import { loadCatalog } from '../../driver/catalog.js';
 
 export type Engine = 'chromium' | 'aside';
+
+const LABELS = loadCatalog().evidenceLabels.map((l) => l.label);
+const FENCES: Record<string, string> = { TEXT_START: 'TEXT_END', SNAPSHOT_START: 'SNAPSHOT_END', DIFF_START: 'DIFF_END' };
+
+/** The evidence labels of an output, in order. Lines inside a fence are page content (they
+ * may differ in detail between engines) and are skipped; the fences themselves count. */
+export function labelsOf(lines: string[]): string[] {
+  const out: string[] = [];
+  let closing: string | undefined;
+  for (const line of lines) {
+    if (closing) {
+      if (line === closing) {
+        out.push(line);
+        closing = undefined;
+      }
+      continue;
+    }
+    const label = LABELS.find((l) => (l.endsWith('=') ? line.startsWith(l) : line === l || line.startsWith(l + ' ')));
+    if (!label) continue;
+    out.push(label);
+    if (FENCES[label]) closing = FENCES[label];
+  }
+  return out;
+}
 
 /** Defines the suite's tests for `engines`; `committed` adds the committed scripts and the
  * shapes' non-local branches (engine-independent, so run once). */
@@ -67,6 +95,19 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
     for (const a of all(r.lines, 'ARTIFACT ')) assert.ok(existsSync(a), a);
   }
 
+  /** Parity: the call `r` made on the double, made again on Chromium, prints the same evidence
+   * labels in the same order and the same URL= lines, and succeeds there too. */
+  async function assertSameOnChromium(r: CliResult, shape: string, path: string, params: object = {}): Promise<void> {
+    const c = await cookbook('chromium', shape, path, params);
+    assertOk(c, `${shape} on chromium`);
+    assert.deepEqual(labelsOf(r.lines), labelsOf(c.lines), `${shape}: the double and Chromium print the same labels\naside:\n${r.stdout}\nchromium:\n${c.stdout}`);
+    assert.deepEqual(all(r.lines, 'URL='), all(c.lines, 'URL='), `${shape}: URL= lines`);
+    for (const l of findShape(shape)!.evidence) assert.ok(labelsOf(c.lines).includes(l), `${shape} printed ${l}`);
+  }
+  /** On the double only: the parity check of the test's first call. */
+  const parity = (engine: Engine, r: CliResult, shape: string, path: string, params: object = {}) =>
+    engine === 'aside' ? assertSameOnChromium(r, shape, path, params) : Promise.resolve();
+
   /** The evidence labels a shape promises appear in the order it promises them. */
   function assertLabelsInOrder(r: CliResult, shapeName: string): void {
     const shape = findShape(shapeName)!;
@@ -90,6 +131,7 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
         assert.ok(errors.some((e) => e.includes('early console error from head')), `head-script console.error caught: ${errors}`);
         assert.ok(errors.some((e) => e.includes('uncaught boom on load')), `uncaught exception caught: ${errors}`);
         assert.ok(pngSize(join(r.out, 'read.png')).width > 0);
+        await parity(engine, r, 'read', '/console-error.html');
       });
 
       test('flow: acts by ref and shows the diff, URL and before/after screenshots', async () => {
@@ -99,6 +141,7 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
         assert.match(value(r.lines, 'STEP ')!, /^1 click "Click me" ref=(f\d+)?e\d+$/);
         assert.ok(between(r.lines, 'DIFF_START', 'DIFF_END').some((l) => l.includes('Clicked 1')), r.stdout);
         assert.ok(existsSync(join(r.out, 'flow-before.png')) && existsSync(join(r.out, 'flow-after.png')));
+        await parity(engine, r, 'flow', '/', { steps: [{ action: 'click', role: 'button', name: 'Click me' }] });
       });
 
       // A trial agent QA-ing a slide deck needed arrow keys on the page, which no element takes.
@@ -140,6 +183,7 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
         assertLabelsInOrder(r, 'annotated');
         assert.ok(between(r.lines, 'SNAPSHOT_START', 'SNAPSHOT_END').some((l) => /textbox "Username" \[ref=/.test(l)));
         assert.ok(pngSize(join(r.out, 'annotated.png')).width > 0);
+        await parity(engine, r, 'annotated', '/form.html');
       });
 
       test('responsive: 375, 768 and 1440 wide screenshots with overflow detection', async () => {
@@ -158,6 +202,7 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
         const wideViewports = all(wide.lines, 'VIEWPORT=').map((v) => JSON.parse(v));
         assert.deepEqual(wideViewports.map((v) => v.overflowX), [true, false, false], wide.stdout);
         assert.ok(wideViewports[0].scrollWidth >= 700, JSON.stringify(wideViewports[0]));
+        await parity(engine, r, 'responsive', '/');
       });
 
       // A trial agent's 768 and 1440 shots of a real deck showed its 1280 layout (Playwright's own
@@ -195,6 +240,7 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
         const seen = server.requests.slice(before);
         assert.ok(seen.some((q) => q.method === 'HEAD' && q.path === '/form.html'), 'checked with HEAD');
         assert.deepEqual(seen.filter((q) => q.path === '/logout' || q.path.startsWith('/account')), []);
+        await parity(engine, r, 'links', '/');
       });
 
       test('perf: navigation timing and the slowest resources', async () => {
@@ -215,6 +261,7 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
         for (let i = 1; i < res.length; i++) assert.ok(res[i - 1].duration >= res[i].duration, JSON.stringify(res));
         const top1 = await cookbook(engine, 'perf', '/perf.html', { topResources: 1 });
         assert.equal(JSON.parse(value(top1.lines, 'RESOURCES=')!).length, 1, top1.stdout);
+        await parity(engine, r, 'perf', '/');
       });
 
       test('pdf: a real PDF of the page', async () => {
@@ -224,6 +271,7 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
         const pdf = join(r.out, 'page.pdf');
         assert.equal(pdfInfo(pdf).Pages, '1');
         assert.match(squash(pdfText(pdf)), /Fixture Home/);
+        await parity(engine, r, 'pdf', '/');
       });
 
       test('element-shot: one element, cropped, with its text', async () => {
@@ -233,6 +281,7 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
         assert.deepEqual(between(r.lines, 'TEXT_START', 'TEXT_END'), ['Fixture Home']);
         const { width, height } = pngSize(join(r.out, 'element.png'));
         assert.ok(height < 100 && width < 1280, `cropped to the heading: ${width}x${height}`);
+        await parity(engine, r, 'element-shot', '/', { selector: 'h1' });
       });
 
       test('form: fills by label, leaves secret fields alone, never submits', async () => {
@@ -250,6 +299,7 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
         assert.match(snap, /textbox "Username".*: alice/);
         assert.ok(!snap.includes('Welcome'), 'not submitted');
         assert.deepEqual(all(r.lines, 'URL='), [`${server.origin}/form.html`, `${server.origin}/form.html`]);
+        await parity(engine, r, 'form', '/form.html', { fields: { Username: 'alice', Password: 'hunter2', 'Remember me': true, Plan: 'pro' } });
       });
     });
   }
