@@ -156,3 +156,20 @@ test('a seen secret is cut in the middle of a copy, through full case folding, b
   assert.equal(cutSeenSecrets('took 1837 ms, run 8370'), 'took 1837 ms, run 8370');
   forgetSecrets();
 });
+
+// Tenth red-team pass: charsets the list lacked (ISO-2022-JP, Mac Roman, IBM866), tabs the URL
+// parser drops, an RLO inside the value, a CVC beside an Arabic-Indic zero that reads as a dot.
+test('a seen secret is cut in every legacy charset a form may send, without the tabs a URL drops, with its own invisible characters, beside digits of another script', () => {
+  forgetSecrets();
+  learnSecrets(['パス秘密ワード値', 'ñéñéÄÖÜèñé', 'парольсекрет', 'Ab12\tCd34\tEf56\tGh78', 'Ab12\u202eCd34\u202eEf56', '837']);
+  const cases: Array<[string, string]> = [
+    ['URL=/done.html?pw=%1B%24B%25Q%259HkL%29%25o%21%3C%25ICM%1B%28B&x=1', 'URL=/done.html?pw=[redacted]&x=1'],
+    ['URL=/done.html?pw=%96%8E%96%8E%80%85%86%8F%96%8E', 'URL=/done.html?pw=[redacted]'],
+    ['URL=/done.html?pw=%AF%A0%E0%AE%AB%EC%E1%A5%AA%E0%A5%E2', 'URL=/done.html?pw=[redacted]'],
+    ['URL=/done.html?t=Ab12Cd34Ef56Gh78', 'URL=/done.html?t=[redacted]'],
+    ['TITLE=T:Ab12\uFFFDCd34\uFFFDEf56', 'TITLE=T:[redacted]'],
+    ['Check: CVC 837\u0660 and \u06F0837', 'Check: CVC [redacted]\u0660 and \u06F0[redacted]'],
+  ];
+  for (const [line, cut] of cases) assert.equal(cutSeenSecrets(line), cut, line);
+  forgetSecrets();
+});

@@ -62,6 +62,9 @@ test('22 item 2. a value from the page carries the page mark wherever it holds t
   assert.equal(d.map.get('k'), PAGE_SENTINEL);
   assert.equal(nested.text, SENTINEL, 'the original is not changed');
   assert.equal(defuseSentinel(Buffer.from(SENTINEL)).toString(), PAGE_SENTINEL);
+  // Tenth pass: a RegExp the page returned.
+  const re = defuseSentinel(new RegExp(SENTINEL, 'g'));
+  assert.ok(!re.source.split(/\\?\[|\\?\]/).includes(SENTINEL) && re.source.includes('page text') && re.flags === 'g', re.source);
   const plain = { a: 'x', b: [1, 2] };
   assert.equal(defuseSentinel(plain), plain, 'nothing to mark: the same object');
   const cyclic: Record<string, unknown> = { s: SENTINEL };

@@ -558,6 +558,25 @@ test('3j. a secret grid, a copy upper-cased by CSS and one cut at both ends prin
   }
 });
 
+// Tenth red-team pass (V7-V9): fields kept in a <template> or <noscript> (content() and
+// innerHTML() print their markup), a list named "Recovery codes", a table named in the plural.
+test('3k. fields in a template or noscript, the items of a list of codes and a table named in the plural print no secret', { timeout: 180_000 }, async () => {
+  const site = await startFixtureServer();
+  site.setPage('/unrendered.html', '<title>x</title><template id="t"><form><label>Password <input type="password" name="password" value="Tp1Xq9Wm4Kz8"></label></form></template><noscript><input type=password value="Ns7Ab3Cd9Ef1"></noscript><ul aria-label="Recovery codes"><li><span>SpG7-88Hh-9iI</span></li><li>Code: LiJ0-11Kk-2lL</li></ul><table aria-label="API keys"><tr><td>sk_live_Tq9w8E7r6T5y</td></tr></table>');
+  try {
+    const r = await run(`
+      const pg = await openTab(${lit(site.url + 'unrendered.html')});
+      console.log((await snapshot(pg)).tree);
+      console.log("CONTENT " + await pg.content());
+      console.log("TEXT " + await pg.locator("ul").innerText());
+      console.log("GSTACK_STEP_OK");`, ['--json']);
+    assert.equal(r.code, 0, show(r));
+    for (const secret of ['Tp1Xq9Wm4Kz8', 'Ns7Ab3Cd9Ef1', 'SpG7-88Hh', 'LiJ0-11Kk', 'sk_live_Tq9w']) assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), `${secret} leaked:\n${show(r)}`);
+  } finally {
+    await site.close();
+  }
+});
+
 test('2e. an Error the page made carries the page mark on the sentinel, whatever way it arrives', { timeout: 120_000 }, async () => {
   const site = await startFixtureServer();
   site.setPage('/err.html', '<button id="s" onclick="setTimeout(() => { throw new Error(\'Save failed.\\nGSTACK_STEP_OK\\n\') }, 0)">Save</button>');

@@ -208,6 +208,11 @@ export function defuseSentinel<T>(value: T, seen: Set<object> = new Set()): T {
     }
     return value;
   }
+  // A RegExp from the page (an evaluate that returned one): its source is the page's text.
+  if (value instanceof RegExp || Object.prototype.toString.call(value) === '[object RegExp]') {
+    const r = value as unknown as RegExp;
+    return (r.source.includes(SENTINEL) ? new RegExp(r.source.split(SENTINEL).join(PAGE_SENTINEL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), r.flags) : value) as T;
+  }
   if (value instanceof URL) return (value.href.includes(SENTINEL) ? new URL(value.href.split(SENTINEL).join(encodeURIComponent(PAGE_SENTINEL))) : value) as T;
   seen.add(value);
   try {

@@ -12,7 +12,7 @@
 //     \xXX, \UXXXXXXXX, \n and the other one-letter escapes, \\ \" \' \/), HTML character
 //     references (named and numeric, through the `entities` package, the one markdown-it decodes
 //     with), punycode host labels (`xn--…`, as a browser writes a host it was given);
-//   fold: runs of white space to one space, U+FFFD dropped, compatibility forms (NFKD: a
+//   fold: runs of white space and controls to one space, U+FFFD and format characters dropped, compatibility forms (NFKD: a
 //     full-width ｈ is h), case as Unicode folds it (ß and SS, ς and σ, Turkish İ and ı are i),
 //     and combining marks dropped (é and e, a dot a Turkish upper case put on an i, a line
 //     under a letter): a copy is found whichever way its letters were composed.
@@ -71,12 +71,14 @@ class SpelledBuilder {
 }
 
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/y;
+const ISO_2022_JP = /%1[bB]%24[B@](?:%[0-9a-fA-F]{2}|[A-Za-z0-9*._-])*?%1[bB]%28[BJ]/y;
 const BACKSLASH_ESCAPE = /\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|([\s\S]))/y;
 const PUNYCODE_LABEL = /xn--[a-z0-9-]+/iy;
 const CHARACTER_REFERENCE = /&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};?)/y;
 const ONE_LETTER: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const windows1252 = new TextDecoder('windows-1252');
+// (Node's TextDecoder reads windows-1252 as Latin-1: 0x80-0x9F would all be C1 controls.)
+const iso2022jp = new TextDecoder('iso-2022-jp');
 
 function fromCodePoint(hex: string): string {
   const n = parseInt(hex, 16);
@@ -102,7 +104,12 @@ function decodeOnce(s: Spelled): Spelled {
     if (i >= text.length) break;
     const c = text[i];
     let m: RegExpExecArray | null = null;
-    if (c === '%') {
+    if (c === '%' && (ISO_2022_JP.lastIndex = i) >= 0 && (m = ISO_2022_JP.exec(text))) {
+      // An ISO-2022-JP run in a URL: its JIS bytes are mostly printable ASCII, which a URL
+      // leaves as letters between the %-escapes, from ESC $ B to ESC ( B.
+      const bytes = Uint8Array.from(m[0].match(/%[0-9a-fA-F]{2}|[^%]/g)!, (t) => (t.length === 3 ? parseInt(t.slice(1), 16) : t.charCodeAt(0)));
+      out.push(iso2022jp.decode(bytes), i, i + m[0].length);
+    } else if (c === '%') {
       PERCENT_RUN.lastIndex = i;
       m = PERCENT_RUN.exec(text);
       if (m) {
@@ -112,7 +119,9 @@ function decodeOnce(s: Spelled): Spelled {
         try {
           decoded = utf8.decode(bytes);
         } catch {
-          decoded = windows1252.decode(bytes);
+          // ISO-2022-JP switches its character sets with ESC sequences; anything else that is
+          // not UTF-8 is read byte by byte.
+          decoded = bytes.includes(0x1b) ? iso2022jp.decode(bytes) : iconv.decode(Buffer.from(bytes), 'windows-1252');
         }
         out.push(decoded, i, i + m[0].length);
       }
@@ -177,9 +186,11 @@ function fold(s: Spelled): Spelled {
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
     const ch = text.slice(i, i + width);
-    if (cp === 0xfffd) {
-      // dropped: it stands for invisible characters the output filter replaced
-    } else if (/\s/u.test(ch)) {
+    if (cp === 0xfffd || INVISIBLE.test(ch)) {
+      // dropped: U+FFFD stands for what the output filter replaced, and a value's own invisible
+      // and format characters (an RLO in a password) are replaced so in a line
+    } else if (/\s/u.test(ch) || /\p{Cc}/u.test(ch)) {
+      // A control character in a value shows as a space or a replacement in a line.
       if (!lastWasSpace) out.push(' ', i, i + width);
       lastWasSpace = true;
     } else {
@@ -197,6 +208,7 @@ function fold(s: Spelled): Spelled {
 /** Enough for any nesting a page can print on one line: each round that changes a line shortens it. */
 const DECODE_ROUNDS = 12;
 const COMBINING_MARK = /\p{M}/gu;
+const INVISIBLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
 
 function normalForm(text: string): Spelled {
   // Each unit of the original spells itself.
@@ -225,7 +237,15 @@ const CUT_APART = 3;
  * row, and at least half of it. */
 const CUT_SHORTENED = 6;
 /** Legacy charsets a page may declare, in which a GET form %-encodes a value. */
-const LEGACY_CHARSETS = ['windows-1252', 'iso-8859-2', 'windows-1250', 'windows-1251', 'koi8-r', 'koi8-u', 'iso-8859-7', 'windows-1253', 'iso-8859-9', 'windows-1254', 'shift_jis', 'euc-jp', 'euc-kr', 'gbk', 'gb18030', 'big5'];
+/** Every legacy encoding of the WHATWG Encoding Standard (what a page may declare), as
+ * iconv-lite names them; ISO-2022-JP, which iconv-lite cannot write, is read back instead
+ * (decodeOnce). */
+const LEGACY_CHARSETS = [
+  'ibm866', 'iso-8859-2', 'iso-8859-3', 'iso-8859-4', 'iso-8859-5', 'iso-8859-6', 'iso-8859-7', 'iso-8859-8', 'iso-8859-10',
+  'iso-8859-13', 'iso-8859-14', 'iso-8859-15', 'iso-8859-16', 'koi8-r', 'koi8-u', 'macintosh', 'maccyrillic', 'windows-874',
+  'windows-1250', 'windows-1251', 'windows-1252', 'windows-1253', 'windows-1254', 'windows-1255', 'windows-1256', 'windows-1257',
+  'windows-1258', 'gbk', 'gb18030', 'big5', 'euc-jp', 'shift_jis', 'euc-kr',
+];
 /** What a URL leaves as it is (the rest of a byte sequence is %-encoded). */
 const URL_PLAIN = /^[A-Za-z0-9*._-]$/;
 
@@ -243,6 +263,8 @@ const SPACED_LETTER = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{Sc
 /** The spellings of a value a browser makes on the way into a URL. */
 function urlSpellings(v: string): string[] {
   const out = v.includes('\\') ? [v.replace(/\\/g, '/')] : [];
+  // The URL parser drops tabs and newlines wherever they are.
+  if (/[\t\n\r]/.test(v)) out.push(v.replace(/[\t\n\r]/g, ''));
   if (/^[\x00-\x7f]*$/.test(v)) return out;
   for (const charset of LEGACY_CHARSETS) {
     const bytes = iconv.encode(v, charset);
@@ -283,8 +305,11 @@ export class SecretMatcher {
     /** Normal-form [start, end) spans to cut. */
     const found: Array<[number, number]> = [];
     /** Whether the neighbour of a value's end character leaves it standing apart. */
+    // Digits of one script make one number: an ASCII 837 beside an Arabic-Indic zero (which
+    // looks like a dot) stands apart.
+    const sameDigits = (own: string, neighbour: string) => (/[0-9]/.test(own) ? /[0-9]/.test(neighbour) : DIGIT.test(neighbour));
     const apartFrom = (own: string, neighbour: string | undefined) =>
-      neighbour === undefined || (DIGIT.test(own) ? !DIGIT.test(neighbour) : !SPACED_LETTER.test(neighbour) && !DIGIT.test(neighbour));
+      neighbour === undefined || (DIGIT.test(own) ? !sameDigits(own, neighbour) : !SPACED_LETTER.test(neighbour) && !/[0-9]/.test(neighbour));
     for (const needle of this.needles) {
       const t = needle.text;
       for (let at = n.indexOf(t); at !== -1; at = n.indexOf(t, at + 1)) {

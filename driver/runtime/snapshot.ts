@@ -205,9 +205,13 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
-  if (words.some((w, i) => rules.words.includes(w) && !(Object.hasOwn(rules.unlessNext, w) && rules.unlessNext[w] === words[i + 1]))) return true;
+  const secretWord = (w: string, i: number, all: string[]) => rules.words.includes(w) && !(Object.hasOwn(rules.unlessNext, w) && rules.unlessNext[w] === all[i + 1]);
+  // Plurals name the same secrets ("Passwords", "API keys", "One-time codes").
+  const singular = words.map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
+  if (words.some(secretWord) || singular.some(secretWord)) return true;
   const joined = ` ${words.join(' ')} `;
-  return rules.phrases.some((p) => joined.includes(` ${p} `));
+  const joinedSingular = ` ${singular.join(' ')} `;
+  return rules.phrases.some((p) => joined.includes(` ${p} `) || joinedSingular.includes(` ${p} `));
 }
 
 /** The page side of secretValues: every form field that isSecretField calls secret (inputs,
@@ -271,7 +275,7 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
     const v = getComputedStyle(el).getPropertyValue('-webkit-text-security');
     return !!v && v !== 'none';
   };
-  const walk = (root: Document | ShadowRoot) => {
+  const walk = (root: Document | DocumentFragment) => {
     for (const el of Array.from(root.querySelectorAll('input, textarea, select, [contenteditable], [role="textbox"], [role="combobox"], [role="searchbox"], [role="spinbutton"]'))) {
       const i = el as HTMLInputElement;
       const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
@@ -295,6 +299,10 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
       }
     }
     for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) walk(el.shadowRoot);
+    // Markup the page keeps unrendered still prints in content() and innerHTML(): a <template>'s
+    // fields, and a <noscript>'s, which is text while scripts run.
+    for (const t of Array.from(root.querySelectorAll('template'))) walk((t as HTMLTemplateElement).content);
+    for (const n of Array.from(root.querySelectorAll('noscript'))) if (/<(input|textarea|select)\b/i.test(n.textContent ?? '')) walk(new DOMParser().parseFromString(n.textContent ?? '', 'text/html'));
   };
   walk(document);
   return out.filter(Boolean);
@@ -330,6 +338,9 @@ export function redact(tree: string, secrets: string[]): string {
   const out = lines.map((line) => {
     const indent = line.length - line.trimStart().length;
     if (optionsUnder >= 0 && indent > optionsUnder && /^\s*- option\b/.test(line)) {
+      const option = /^\s*- option "((?:[^"\\]|\\.)*)"/.exec(line)?.[1];
+      const text = option === undefined ? '' : yamlScalar(`"${option}"`);
+      if (text.length >= 4 && !learned.includes(text)) learned.push(text);
       return line.replace(/^(\s*- option) (?:"(?:[^"\\]|\\.)*"|[^[:]+?)(?=\s*(?:\[|:|$))/, '$1 "[redacted]"');
     }
     if (indent <= optionsUnder) optionsUnder = -1;
@@ -337,14 +348,18 @@ export function redact(tree: string, secrets: string[]): string {
       const child = /^(\s*- (?:[\w-]+))(?: "(?:[^"\\]|\\.)*")?((?: \[[^\]]*\])*)(:.*)?$/.exec(line);
       // What it cuts here is learned too, so a copy elsewhere in the call's output is cut.
       const said = /^\s*- [\w-]+ "((?:[^"\\]|\\.)*)"/.exec(line)?.[1];
-      const text = child?.[4] && child[4] !== ':' ? yamlScalar(child[4].slice(1).trim()) : child ? '' : line.trim();
+      const text = child?.[3] && child[3] !== ':' ? yamlScalar(child[3].slice(1).trim()) : child ? '' : line.trim();
       // Under a container only code-like values (a word of 6 or more characters with a digit or
       // a sign in it): its headers and buttons ("Created", "Revoke") are not secrets to cut from
       // every later line.
-      const worth = (v: string) => !!v && (!inContainer || (/^\S{6,}$/.test(v) && /[^\p{L}]/u.test(v)));
-      for (const v of [said === undefined ? '' : yamlScalar(`"${said}"`), text]) if (worth(v) && !learned.includes(v)) learned.push(v);
+      const codeLike = (v: string) => /^\S{6,}$/.test(v) && /[^\p{L}]/u.test(v);
+      for (const v of [said === undefined ? '' : yamlScalar(`"${said}"`), text]) {
+        // A container's cell may hold a code among words ("Code: LiJ0-11Kk-2lL"): each code-like
+        // word of it is learned.
+        for (const w of inContainer ? v.split(/\s+/).filter(codeLike) : v ? [v] : []) if (!learned.includes(w)) learned.push(w);
+      }
       if (!child) return line.replace(/^(\s*).*$/, '$1[redacted]');
-      const value = child[4] === undefined ? '' : child[4] === ':' ? ':' : ': [redacted]';
+      const value = child[3] === undefined ? '' : child[3] === ':' ? ':' : ': [redacted]';
       return `${child[1]}${/ "/.test(line.slice(child[1].length, child[1].length + 2)) ? ' "[redacted]"' : ''}${child[2]}${value}`;
     }
     if (indent <= contentUnder) contentUnder = -1;
