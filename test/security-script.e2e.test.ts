@@ -415,3 +415,26 @@ test('20. import-cookies and skills install --config refuse a FIFO at once; a ke
   assert.match(saved.stderr, /through a link, outside/, show(saved));
   assert.ok(!existsSync(join(outside, 'flows', 'via.js')), 'the flow was written outside the repository');
 });
+
+// Tenth red-team pass (careless): a context setting the call changed and then closed its tab
+// without waiting: Playwright's undo met the closing page, failed and kept the old setting, so
+// the next call started offline and sent the header to every site.
+test('21. setOffline and setExtraHTTPHeaders a call left are undone even when it closed its tab', { timeout: 180_000 }, async () => {
+  const s = `sec-ctxundo-${process.pid}`;
+  const first = await gstack(s, ['run', `
+    const pg = await openTab(${JSON.stringify(site.url)});
+    await pg.context().setOffline(true);
+    await pg.context().setExtraHTTPHeaders({ "x-left-over": "call-one" });
+    await closeTab(pg);
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(first.code, 0, show(first));
+  const before = site.requests.length;
+  const next = await gstack(s, ['run', `
+    const pg = await openTab(${JSON.stringify(site.url + '?next=1')});
+    console.log("ONLINE=" + await pg.evaluate(() => navigator.onLine));
+    console.log("GSTACK_STEP_OK");`]);
+  assert.equal(next.code, 0, show(next));
+  assert.ok(next.lines.includes('ONLINE=true'), show(next));
+  const seen = site.requests.slice(before);
+  assert.ok(seen.length > 0 && seen.every((q) => q.headers['x-left-over'] === undefined), JSON.stringify(seen.map((q) => q.headers['x-left-over'])));
+});

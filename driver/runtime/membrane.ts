@@ -607,7 +607,8 @@ export class Membrane {
     }
     await Promise.all([
       ...this.disposables.splice(0).map((d) => quiet(d.dispose())),
-      ...[...this.undo.values()].map((u) => quiet(u())),
+      // Once more after a moment when it fails: a page still closing makes Playwright refuse.
+      ...[...this.undo.values()].map((u) => quiet(u().catch(() => new Promise((r) => setTimeout(r, 200)).then(u)))),
       ...[...this.tracings].map((t) => quiet(t.stop())),
     ]);
     this.undo.clear();

@@ -355,7 +355,11 @@ export class Tabs {
    * are closed, and what it changed on the context is undone. Never throws. */
   async cleanUp(): Promise<void> {
     this.context.off('page', this.onPage);
-    await this.membrane.cleanUp();
+    this.membrane.revoke();
+    // The tabs close first, then the context's changes are undone: Playwright applies a context
+    // setting (offline, extra headers) to every page and, when one of them is closing (a
+    // closeTab the script did not wait for), fails and puts the old setting back, so the next
+    // call would start offline.
     await Promise.all([
       ...[...this.pages].map((p) => p.close({ runBeforeUnload: false }).catch(() => undefined)),
       ...this.downloads.splice(0).map(async (d) => {
@@ -363,6 +367,7 @@ export class Tabs {
         await d.delete().catch(() => undefined);
       }),
     ]);
+    await this.membrane.cleanUp();
   }
 
   /** A screenshot with the ref label of every interactive element drawn on the page. */

@@ -23,7 +23,7 @@ export interface FixtureServer {
   url: string;
   origin: string;
   /** Requests seen, in order (method + path), for tests that check what was fetched. */
-  requests: Array<{ method: string; path: string; cookie?: string }>;
+  requests: Array<{ method: string; path: string; cookie?: string; headers: http.IncomingHttpHeaders }>;
   /** Sign-in tokens issued by /signin (cookie `auth`), to user names; /whoami recognises them.
    * Tests assert that no output ever contains one. */
   signins: Map<string, string>;
@@ -50,7 +50,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   const redirects = new Map<string, string>();
   const server = http.createServer(async (req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
-    requests.push({ method: req.method ?? 'GET', path: u.pathname, cookie: req.headers.cookie });
+    requests.push({ method: req.method ?? 'GET', path: u.pathname, cookie: req.headers.cookie, headers: req.headers });
     try {
       switch (u.pathname) {
         case '/set-cookie': {
