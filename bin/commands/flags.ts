@@ -37,7 +37,8 @@ export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
 export function repeatedSwitch(argv: readonly string[], flags: readonly Flag[]): UsageError | undefined {
   const byName = new Map<string, Flag>();
   for (const f of flags) {
-    if (f.type !== 'boolean') continue;
+    // A render step's flags repeat by design: each --screenshot takes its own --viewport-only.
+    if (f.type !== 'boolean' || f.step || f.repeatable) continue;
     for (const n of [f.name, ...(f.aliases ?? [])]) byName.set(`--${n}`, f);
     if (f.alias) byName.set(f.alias.length === 1 ? `-${f.alias}` : `--${f.alias}`, f);
   }
