@@ -129,6 +129,10 @@ test('expectations: every printed line is compared, also what page text pushed o
   assert.equal(drift.length, 2, JSON.stringify(drift));
   assert.ok(drift.every((d) => d.after?.includes('9999')), JSON.stringify(drift));
   assert.deepEqual(evidenceOf(['page text first', 'URL=http://x/']), ['OUTPUT\npage text first', 'URL=http://x/']);
+  // Eleventh pass: page text that spells a volatile label (`NAV=`) is compared like any text.
+  const nav = (r: string) => evidenceOf(['RESULT=Saved', `NAV=${r}`, 'NAV={"ttfb":12}', 'SCREENSHOT=/tmp/x.png']);
+  assert.equal(compareEvidence(nav('Total: 10 items'), nav('ERROR payment failed')).length, 1);
+  assert.deepEqual(compareEvidence(evidenceOf(['NAV={"ttfb":12}']), evidenceOf(['NAV={"ttfb":40}'])), []);
 });
 
 test('drift: each changed, missing or new expectation with before and after; a block names its first differing line', () => {

@@ -173,3 +173,14 @@ test('a seen secret is cut in every legacy charset a form may send, without the 
   for (const [line, cut] of cases) assert.equal(cutSeenSecrets(line), cut, line);
   forgetSecrets();
 });
+
+// Eleventh red-team pass: Chrome's console preview of a long token (its first and last 50
+// characters around an ellipsis) and a download's name with Chrome's `_` for `: / ? *`.
+test('a long secret is cut from a console preview that keeps its two ends; a password in a download name as Chrome spells it', () => {
+  forgetSecrets();
+  const token = 'TOKDNxril3RavGD5MfvJ7NScUykT8C8UBkkpdhiG37LeXSyYV4' + 'q'.repeat(43) + 'Lm52mva5fiI6bGfKFI6mAezmOWfSLjl8MU9cdrJRM2jVrVKch';
+  learnSecrets([token, 'Xq7:Lm2/Rt5?Wz8*Pq']);
+  assert.equal(cutSeenSecrets(`CONSOLE {token: ${token.slice(0, 50)}…${token.slice(-50)}}`), 'CONSOLE {token: [redacted]…[redacted]}');
+  assert.equal(cutSeenSecrets('ARTIFACT /out/Xq7_Lm2_Rt5_Wz8_Pq.txt'), 'ARTIFACT /out/[redacted].txt');
+  forgetSecrets();
+});

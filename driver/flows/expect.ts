@@ -22,6 +22,26 @@ function valueOf(entry: string, label: string): string {
   return entry.slice(label.length).replace(/^ /, '');
 }
 
+/**
+ * What of a volatile line is compared: only its label when its value is what that label prints
+ * (a path for the file labels, JSON for NAV= and RESOURCES=, numbers masked); otherwise the
+ * whole line, since page text can spell such a label (`NAV=ERROR payment failed`) to hide a
+ * changed line from `flows check`.
+ */
+function volatileEntry(label: string, line: string): { first: string; alone: boolean } {
+  const value = valueOf(line, label);
+  if (line === label || label === SENTINEL || /^(?:\/|<pwd>)\S*$/.test(value)) return { first: label, alone: false };
+  if (label === 'NAV=' || label === 'RESOURCES=') {
+    try {
+      JSON.parse(value);
+      return { first: `${label}${value.replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi, '0')}`, alone: false };
+    } catch {
+      /* not what NAV= prints: compared as it is */
+    }
+  }
+  return { first: line, alone: true };
+}
+
 /** The entry of lines printed before the first labelled line. */
 const PREAMBLE = 'OUTPUT';
 
@@ -37,8 +57,13 @@ const PREAMBLE = 'OUTPUT';
 export function evidenceOf(lines: readonly string[], pwd?: string | null): string[] {
   const norm = (l: string) => (pwd ? l.split(pwd).join('<pwd>') : l);
   const entries: string[][] = [];
+  /** Entries compared even with nothing after them. */
+  const kept = new Set<string[]>();
   let current: string[] | undefined;
-  const start = (first: string) => entries.push((current = [first]));
+  const start = (first: string, alone = true) => {
+    entries.push((current = [first]));
+    if (alone && first !== PREAMBLE) kept.add(current);
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const label = labelOf(line);
@@ -52,10 +77,13 @@ export function evidenceOf(lines: readonly string[], pwd?: string | null): strin
     if (end > i) {
       start(lines.slice(i, end + 1).map(norm).join('\n'));
       i = end;
-    } else start(VOLATILE.has(label) ? label : norm(line));
+    } else if (VOLATILE.has(label)) {
+      const v = volatileEntry(label, norm(line));
+      start(v.first, v.alone);
+    } else start(norm(line));
   }
   // A volatile line with nothing after it, and an empty preamble, hold nothing to compare.
-  return entries.filter((e) => e.length > 1 || (e[0] !== PREAMBLE && !VOLATILE.has(e[0]))).map((e) => e.join('\n'));
+  return entries.filter((e) => e.length > 1 || kept.has(e)).map((e) => e.join('\n'));
 }
 
 export interface Drift {

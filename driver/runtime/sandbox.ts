@@ -58,6 +58,13 @@ function formatArg(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v instanceof Error || (v && typeof v === 'object' && 'message' in v && 'stack' in v)) return String((v as Error).message);
   if (v === undefined) return 'undefined';
+  // Bytes print as their size, not as a list of numbers: no line filter reads a secret back out
+  // of `[69,120,112,…]`, and the numbers tell an agent nothing. Print text as text
+  // (`buf.toString()`), which the filter reads like any other line.
+  if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer || Object.prototype.toString.call(v) === '[object ArrayBuffer]') {
+    const size = (v as ArrayBufferView | ArrayBuffer).byteLength;
+    return `<${Buffer.isBuffer(v) ? 'Buffer' : Object.prototype.toString.call(v).slice(8, -1)} ${size} bytes: print .toString() for its text>`;
+  }
   try {
     const json = JSON.stringify(v);
     if (json !== undefined) return json;

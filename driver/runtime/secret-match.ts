@@ -233,9 +233,11 @@ function normalForm(text: string): Spelled {
 const CUT_ANYWHERE = 4;
 const CUT_APART = 3;
 /** A copy cut short at either end or both (a script's `.slice(0, 30)` of a title the page lined
- * up, `cc.slice(1, -1)`) is cut when it keeps at least this many characters of the value in a
- * row, and at least half of it. */
+ * up, `cc.slice(1, -1)`, Chrome's console preview of a long string: its first and last 50
+ * characters) is cut when it keeps at least CUT_SHORTENED characters of the value in a row, and
+ * at least half of it or CUT_SHORTENED_LONG characters, whichever is less. */
 const CUT_SHORTENED = 6;
+const CUT_SHORTENED_LONG = 24;
 /** Legacy charsets a page may declare, in which a GET form %-encodes a value. */
 /** Every legacy encoding of the WHATWG Encoding Standard (what a page may declare), as
  * iconv-lite names them; ISO-2022-JP, which iconv-lite cannot write, is read back instead
@@ -255,6 +257,8 @@ interface Needle {
   apart: boolean;
   /** The length of a shortened copy that counts (0 for none). */
   part: number;
+  /** Every run of `part` characters of it, with where it starts in it. */
+  pieces: Map<string, number>;
 }
 
 const DIGIT = /\p{N}/u;
@@ -263,6 +267,8 @@ const SPACED_LETTER = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{Sc
 /** The spellings of a value a browser makes on the way into a URL. */
 function urlSpellings(v: string): string[] {
   const out = v.includes('\\') ? [v.replace(/\\/g, '/')] : [];
+  // Chrome names a download after the page's choice with these characters replaced by `_`.
+  if (/[\\/:*?"<>|]/.test(v)) out.push(v.replace(/[\\/:*?"<>|]/g, '_'));
   // The URL parser drops tabs and newlines wherever they are.
   if (/[\t\n\r]/.test(v)) out.push(v.replace(/[\t\n\r]/g, ''));
   if (/^[\x00-\x7f]*$/.test(v)) return out;
@@ -287,8 +293,10 @@ export class SecretMatcher {
     for (const v of lines.flatMap((v) => [v, ...urlSpellings(v)])) {
       const text = normalForm(v).text.trim();
       if (text.length < CUT_APART || known.has(text)) continue;
-      const part = Math.max(CUT_SHORTENED, Math.ceil(text.length / 2));
-      known.set(text, { text, apart: text.length < CUT_ANYWHERE, part: part < text.length ? part : 0 });
+      const part = Math.max(CUT_SHORTENED, Math.min(Math.ceil(text.length / 2), CUT_SHORTENED_LONG));
+      const pieces = new Map<string, number>();
+      if (part < text.length) for (let w = 0; w + part <= text.length; w++) if (!pieces.has(text.slice(w, w + part))) pieces.set(text.slice(w, w + part), w);
+      known.set(text, { text, apart: text.length < CUT_ANYWHERE, part: part < text.length ? part : 0, pieces });
     }
     this.needles = [...known.values()].sort((a, b) => b.text.length - a.text.length);
   }
@@ -316,17 +324,17 @@ export class SecretMatcher {
         if (!needle.apart || (apartFrom(t[0], n[at - 1]) && apartFrom(t[t.length - 1], n[at + t.length]))) found.push([at, at + t.length]);
       }
       if (!needle.part) continue;
-      // Shortened copies: every run of `part` characters of the value, grown as far as the line
-      // goes on spelling the value on either side.
-      for (let w = 0; w + needle.part <= t.length; w++) {
-        const piece = t.slice(w, w + needle.part);
-        for (let at = n.indexOf(piece); at !== -1; at = n.indexOf(piece, at + 1)) {
-          let from = at;
-          let to = at + piece.length;
-          while (from > 0 && from - at + w > 0 && n[from - 1] === t[w - (at - from) - 1]) from--;
-          while (to < n.length && w + (to - at) < t.length && n[to] === t[w + (to - at)]) to++;
-          found.push([from, to]);
-        }
+      // Shortened copies: every run of `part` characters of the line that is one of the value's,
+      // grown as far as the line goes on spelling the value on either side.
+      for (let at = 0; at + needle.part <= n.length; at++) {
+        const w = needle.pieces.get(n.slice(at, at + needle.part));
+        if (w === undefined) continue;
+        let from = at;
+        let to = at + needle.part;
+        while (from > 0 && w - (at - from) > 0 && n[from - 1] === t[w - (at - from) - 1]) from--;
+        while (to < n.length && w + (to - at) < t.length && n[to] === t[w + (to - at)]) to++;
+        found.push([from, to]);
+        at = to - needle.part;
       }
     }
     const spans = found.map(([start, end]): [number, number] => {
