@@ -171,3 +171,9 @@ test('flows save, run and check go to the session host as run does; list and sho
   assert.equal(routeInvocation(['flows', 'run', 'signup', '--ephemeral'], env, '/'), undefined);
   assert.equal(routeInvocation(['flows', 'run', 'signup', '--engine', 'aside'], env, '/'), undefined);
 });
+
+// Eleventh red-team pass: `flows save --param __proto__=x` said the name was given twice.
+test('a parameter named like a built-in of every object is refused, saying so', async () => {
+  const { declareParams } = await import('../driver/flows/params.js');
+  for (const d of ['__proto__=x', 'constructor=y', 'toString=z']) assert.throws(() => declareParams([d], []), /a name every JavaScript object has/);
+});

@@ -55,7 +55,9 @@ export function declareParams(decls: string[], requiredNames: string[]): ParamDe
     if (!(TYPES as readonly string[]).includes(type)) throw invalid(`--param ${d}: type "${type}" is not one of ${TYPES.join(', ')}.`);
     const value = fromWord(word, type as FlowParamType);
     if (value === undefined) throw invalid(`--param ${d}: "${word}" is not ${type === 'integer' ? 'an' : 'a'} ${type}.`);
-    if (name in params) throw invalid(`--param ${name} is given twice; declare each parameter once.`);
+    // Names an object already has (a prototype's) would not be parameters of their own.
+    if (name in Object.prototype) throw invalid(`--param ${d}: "${name}" is a name every JavaScript object has; pick another parameter name.`);
+    if (Object.hasOwn(params, name)) throw invalid(`--param ${name} is given twice; declare each parameter once.`);
     params[name] = { type: type as FlowParamType, default: value };
     values[name] = value;
   }
