@@ -116,7 +116,7 @@ test('expectations: labelled lines and whole blocks, without the lines that chan
     `SHOT=${pwd}/b.png`,
     'GSTACK_STEP_OK',
   ];
-  assert.deepEqual(evidenceOf(lines, pwd), ['URL=http://127.0.0.1:8080/\njust a note', 'HEADING=Welcome', 'STEP 1 click "Sign up" ref=e7', 'TEXT_START\nWelcome\na@example.com\nTEXT_END', 'SHOT=<pwd>/b.png']);
+  assert.deepEqual(evidenceOf(lines, pwd), ['URL=http://127.0.0.1:8080/\njust a note', 'HEADING=Welcome', 'STEP 1 click "Sign up" ref=e7', 'TEXT_START\nWelcome\na@example.com\nTEXT_END', 'NAV={"ttfb":0}', 'SHOT=<pwd>/b.png']);
 });
 
 // Ninth red-team pass: page text that spells a block's end (`TEXT_END`) pushed the lines after
@@ -132,7 +132,16 @@ test('expectations: every printed line is compared, also what page text pushed o
   // Eleventh pass: page text that spells a volatile label (`NAV=`) is compared like any text.
   const nav = (r: string) => evidenceOf(['RESULT=Saved', `NAV=${r}`, 'NAV={"ttfb":12}', 'SCREENSHOT=/tmp/x.png']);
   assert.equal(compareEvidence(nav('Total: 10 items'), nav('ERROR payment failed')).length, 1);
-  assert.deepEqual(compareEvidence(evidenceOf(['NAV={"ttfb":12}']), evidenceOf(['NAV={"ttfb":40}'])), []);
+  assert.deepEqual(compareEvidence(evidenceOf(['NAV={"status":200,"ttfb":12,"load":80}']), evidenceOf(['NAV={"status":200,"ttfb":40,"load":95}'])), []);
+  // Twelfth pass: page text that spells a volatile label with a value of its shape.
+  const spelled = (l: string) => evidenceOf(['URL=http://x/', l], '/run/pwd');
+  assert.equal(compareEvidence(spelled('SCREENSHOT=/orders/42/paid'), spelled('SCREENSHOT=/orders/42/PAYMENT-DECLINED')).length, 1);
+  assert.equal(compareEvidence(spelled('NAV={"declined":0,"charged":4999}'), spelled('NAV={"declined":1,"charged":0}')).length, 1);
+  assert.deepEqual(compareEvidence(spelled('SCREENSHOT=/run/pwd/a.png'), spelled('SCREENSHOT=/run/pwd/b.png')), []);
+  assert.deepEqual(
+    compareEvidence(spelled('RESOURCES=[{"url":"/a.js","status":200,"duration":5},{"url":"/b.css","status":200,"duration":9}]'), spelled('RESOURCES=[{"url":"/b.css","status":200,"duration":3},{"url":"/a.js","status":200,"duration":7}]')),
+    [],
+  );
 });
 
 test('drift: each changed, missing or new expectation with before and after; a block names its first differing line', () => {

@@ -184,3 +184,14 @@ test('a long secret is cut from a console preview that keeps its two ends; a pas
   assert.equal(cutSeenSecrets('ARTIFACT /out/Xq7_Lm2_Rt5_Wz8_Pq.txt'), 'ARTIFACT /out/[redacted].txt');
   forgetSecrets();
 });
+
+// Twelfth red-team pass: escapes with more leading zeros than the common forms.
+test('a seen secret is cut from \\u{…} and numeric references with long zero padding', () => {
+  forgetSecrets();
+  learnSecrets(['Zq7Kp2Wx9Lm4']);
+  const spell = (f: (c: number) => string) => [...'Zq7Kp2Wx9Lm4'].map((c) => f(c.charCodeAt(0))).join('');
+  assert.equal(cutSeenSecrets('T ' + spell((c) => `\\u{${c.toString(16).padStart(8, '0')}}`)), 'T [redacted]');
+  assert.equal(cutSeenSecrets('T ' + spell((c) => `&#${String(c).padStart(9, '0')};`)), 'T [redacted]');
+  assert.equal(cutSeenSecrets('T ' + spell((c) => `&#x${c.toString(16).padStart(9, '0')};`)), 'T [redacted]');
+  forgetSecrets();
+});

@@ -22,23 +22,41 @@ function valueOf(entry: string, label: string): string {
   return entry.slice(label.length).replace(/^ /, '');
 }
 
+/** What NAV= and RESOURCES= print that changes on every load (timings and sizes, in ms and
+ * bytes); their other members (a status, a type, a URL) are compared. */
+const TIMING_KEYS = new Set(['ttfb', 'domContentLoaded', 'load', 'transferSize', 'duration', 'size']);
+
+/** A NAV= or RESOURCES= value with its timings masked, its resources in a stable order; or
+ * undefined when it is not what those labels print. */
+function maskedTimings(value: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  const mask = (o: unknown): unknown =>
+    o && typeof o === 'object' && !Array.isArray(o) ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, TIMING_KEYS.has(k) && typeof v === 'number' ? 0 : v])) : o;
+  if (Array.isArray(parsed)) return JSON.stringify(parsed.map(mask).map((x) => JSON.stringify(x)).sort());
+  return parsed === null || typeof parsed === 'object' ? JSON.stringify(mask(parsed)) : undefined;
+}
+
 /**
  * What of a volatile line is compared: only its label when its value is what that label prints
- * (a path for the file labels, JSON for NAV= and RESOURCES=, numbers masked); otherwise the
- * whole line, since page text can spell such a label (`NAV=ERROR payment failed`) to hide a
- * changed line from `flows check`.
+ * (a path under the call's own directory for the file labels; NAV= and RESOURCES= JSON with
+ * their timings masked); otherwise the whole line, since page text can spell such a label
+ * (`SCREENSHOT=/orders/42/paid`, `NAV=ERROR payment failed`) to hide a changed line from
+ * `flows check`.
  */
 function volatileEntry(label: string, line: string): { first: string; alone: boolean } {
   const value = valueOf(line, label);
-  if (line === label || label === SENTINEL || /^(?:\/|<pwd>)\S*$/.test(value)) return { first: label, alone: false };
+  if (line === label || label === SENTINEL) return { first: label, alone: false };
   if (label === 'NAV=' || label === 'RESOURCES=') {
-    try {
-      JSON.parse(value);
-      return { first: `${label}${value.replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi, '0')}`, alone: false };
-    } catch {
-      /* not what NAV= prints: compared as it is */
-    }
+    const masked = maskedTimings(value);
+    return masked === undefined ? { first: line, alone: true } : { first: `${label}${masked}`, alone: true };
   }
+  // ASIDE_DIR= names the Aside run's own folder, which is the call's pwd there.
+  if (/^<pwd>(?:\/\S*)?$/.test(value) || (label === 'ASIDE_DIR=' && /^\/\S*$/.test(value))) return { first: label, alone: false };
   return { first: line, alone: true };
 }
 

@@ -72,9 +72,10 @@ class SpelledBuilder {
 
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/y;
 const ISO_2022_JP = /%1[bB]%24[B@](?:%[0-9a-fA-F]{2}|[A-Za-z0-9*._-])*?%1[bB]%28[BJ]/y;
-const BACKSLASH_ESCAPE = /\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|([\s\S]))/y;
+// JavaScript allows any number of leading zeros in \u{…}, and HTML in a numeric reference.
+const BACKSLASH_ESCAPE = /\\(?:u\{0*([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|([\s\S]))/y;
 const PUNYCODE_LABEL = /xn--[a-z0-9-]+/iy;
-const CHARACTER_REFERENCE = /&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};?)/y;
+const CHARACTER_REFERENCE = /&(?:#0*[0-9]{1,7};?|#[xX]0*[0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};?)/y;
 const ONE_LETTER: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 // (Node's TextDecoder reads windows-1252 as Latin-1: 0x80-0x9F would all be C1 controls.)
