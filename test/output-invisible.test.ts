@@ -131,7 +131,8 @@ test('a seen secret of three characters is cut as a word; %-bytes of a legacy ch
   assert.equal(cutSeenSecrets('URL=/done?p=K%E4seBr%F6tchen%DF42&q=1'), 'URL=/done?p=[redacted]&q=1');
   assert.equal(cutSeenSecrets('TITLE=second code rc-Z81m-44Lb'), 'TITLE=second code [redacted]');
   assert.equal(cutSeenSecrets('T2=Hello TruncSecretValue-ABCDE...'), 'T2=Hello [redacted]...');
-  assert.equal(cutSeenSecrets('T3=...ValueABCDEFGHIJKLMN'), 'T3=...ValueABCDEFGHIJKLMN');
+  // Without its dash, as a grouped value is often printed (twelfth pass), the tail is the value's.
+  assert.equal(cutSeenSecrets('T3=...ValueABCDEFGHIJKLMN'), 'T3=...[redacted]');
   assert.equal(cutSeenSecrets('T4=...Value-ABCDEFGHIJKLMN!'), 'T4=...[redacted]!');
   assert.equal(cutSeenSecrets('T5=TruncSecretV'), 'T5=TruncSecretV', 'less than half of it is left');
   forgetSecrets();
@@ -201,4 +202,17 @@ test('a seen secret is cut from \\u{…} and numeric references with long zero p
 test('a \\u{…} escape of a control with leading zeros is cut like the short one', () => {
   assert.equal(stripControls('Build \\u{0000001b}[2J ok \\u{0000202e}gnp.exe \\u{00E0041}'), 'Build \uFFFD[2J ok \uFFFDgnp.exe \uFFFD');
   assert.equal(stripControls('emoji \\u{0001F600}'), 'emoji \\u{0001F600}');
+});
+
+// Twelfth red-team pass (arguable ones, closed): escape()'s %uXXXX, JavaScript octal escapes, a
+// card number printed without its spaces or with dashes.
+test('a seen secret is cut from %uXXXX and octal escapes, and a grouped value without its spaces', () => {
+  forgetSecrets();
+  learnSecrets(['Zq7Kp2Wx9Lm4', '4111 1111 1111 1111']);
+  const spell = (f: (c: number) => string) => [...'Zq7Kp2Wx9Lm4'].map((c) => f(c.charCodeAt(0))).join('');
+  assert.equal(cutSeenSecrets('PU ' + spell((c) => `%u${c.toString(16).padStart(4, '0')}`)), 'PU [redacted]');
+  assert.equal(cutSeenSecrets('OCT ' + spell((c) => `\\${c.toString(8)}`)), 'OCT [redacted]');
+  assert.equal(cutSeenSecrets('card 4111111111111111 / 4111-1111-1111-1111'), 'card [redacted] / [redacted]');
+  assert.equal(cutSeenSecrets('path C:\\\\new\\\\t1 and \\0 stay'), 'path C:\\\\new\\\\t1 and \\0 stay');
+  forgetSecrets();
 });

@@ -73,7 +73,7 @@ class SpelledBuilder {
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/y;
 const ISO_2022_JP = /%1[bB]%24[B@](?:%[0-9a-fA-F]{2}|[A-Za-z0-9*._-])*?%1[bB]%28[BJ]/y;
 // JavaScript allows any number of leading zeros in \u{…}, and HTML in a numeric reference.
-const BACKSLASH_ESCAPE = /\\(?:u\{0*([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|([\s\S]))/y;
+const BACKSLASH_ESCAPE = /\\(?:([0-3]?[0-7]{1,2})(?![0-9])|u\{0*([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|([\s\S]))/y;
 const PUNYCODE_LABEL = /xn--[a-z0-9-]+/iy;
 const CHARACTER_REFERENCE = /&(?:#0*[0-9]{1,7};?|#[xX]0*[0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};?)/y;
 const ONE_LETTER: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
@@ -105,7 +105,11 @@ function decodeOnce(s: Spelled): Spelled {
     if (i >= text.length) break;
     const c = text[i];
     let m: RegExpExecArray | null = null;
-    if (c === '%' && (ISO_2022_JP.lastIndex = i) >= 0 && (m = ISO_2022_JP.exec(text))) {
+    if (c === '%' && /^%u[0-9a-fA-F]{4}/.test(text.slice(i, i + 6))) {
+      // escape()'s %uXXXX
+      m = /^%u[0-9a-fA-F]{4}/.exec(text.slice(i, i + 6))!;
+      out.push(String.fromCharCode(parseInt(m[0].slice(2), 16)), i, i + 6);
+    } else if (c === '%' && (ISO_2022_JP.lastIndex = i) >= 0 && (m = ISO_2022_JP.exec(text))) {
       // An ISO-2022-JP run in a URL: its JIS bytes are mostly printable ASCII, which a URL
       // leaves as letters between the %-escapes, from ESC $ B to ESC ( B.
       const bytes = Uint8Array.from(m[0].match(/%[0-9a-fA-F]{2}|[^%]/g)!, (t) => (t.length === 3 ? parseInt(t.slice(1), 16) : t.charCodeAt(0)));
@@ -130,9 +134,11 @@ function decodeOnce(s: Spelled): Spelled {
       BACKSLASH_ESCAPE.lastIndex = i;
       m = BACKSLASH_ESCAPE.exec(text);
       if (m) {
-        const [, braced, four, two, eight, other] = m;
+        const [, octal, braced, four, two, eight, other] = m;
         const hex = braced ?? four ?? two ?? eight;
-        out.push(hex !== undefined ? fromCodePoint(hex) : (ONE_LETTER[other] ?? other), i, i + m[0].length);
+        // JavaScript's octal escapes (`\132` is Z); `\0` alone is NUL, as ONE_LETTER has it.
+        const decoded = octal !== undefined && octal !== '0' ? String.fromCharCode(parseInt(octal, 8)) : hex !== undefined ? fromCodePoint(hex) : (ONE_LETTER[other ?? octal] ?? other ?? octal);
+        out.push(decoded, i, i + m[0].length);
       }
     } else if (c === '&') {
       CHARACTER_REFERENCE.lastIndex = i;
@@ -270,6 +276,9 @@ function urlSpellings(v: string): string[] {
   const out = v.includes('\\') ? [v.replace(/\\/g, '/')] : [];
   // Chrome names a download after the page's choice with these characters replaced by `_`.
   if (/[\\/:*?"<>|]/.test(v)) out.push(v.replace(/[\\/:*?"<>|]/g, '_'));
+  // A value written in groups (a card number, `4111 1111 1111 1111`) is printed as often without
+  // its spaces, or with dashes.
+  if (/^[\p{N}\p{L}]+(?:[ -][\p{N}\p{L}]+)+$/u.test(v.trim())) out.push(v.trim().replace(/[ -]/g, ''), v.trim().replace(/[ -]/g, '-'), v.trim().replace(/[ -]/g, ' '));
   // The URL parser drops tabs and newlines wherever they are.
   if (/[\t\n\r]/.test(v)) out.push(v.replace(/[\t\n\r]/g, ''));
   if (/^[\x00-\x7f]*$/.test(v)) return out;
