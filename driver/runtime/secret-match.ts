@@ -25,9 +25,19 @@
 // match cuts exactly the original text that spelled it (a whole %XX run or escape at most).
 // What is not undone is written in docs/SECURITY.md: a page that holds a value can always
 // re-spell it in a way no matcher reads back (reversed, base64, letters apart).
+import { createRequire } from 'node:module';
 import { domainToUnicode } from 'node:url';
-import { decodeHTML } from 'entities';
-import iconv from 'iconv-lite';
+import type * as Entities from 'entities';
+import type * as Iconv from 'iconv-lite';
+
+// Loaded on first use, only in a call that has seen a secret: output.ts imports this module, and
+// the thin `gstack` entry imports output.ts for its terminal filter, so a static import would
+// bundle both libraries into every call's start-up (dist/bin/gstack.cjs: 33 KB -> 654 KB).
+const load = createRequire(import.meta.url);
+let entities: typeof Entities | undefined;
+let iconvLib: typeof Iconv | undefined;
+const decodeHTML = (s: string) => (entities ??= load('entities') as typeof Entities).decodeHTML(s);
+const iconv = () => (iconvLib ??= load('iconv-lite') as typeof Iconv);
 
 /** A text in normal form, each UTF-16 unit with the [from, to) span of the original it spells. */
 interface Spelled {
@@ -126,7 +136,7 @@ function decodeOnce(s: Spelled): Spelled {
         } catch {
           // ISO-2022-JP switches its character sets with ESC sequences; anything else that is
           // not UTF-8 is read byte by byte.
-          decoded = bytes.includes(0x1b) ? iso2022jp.decode(bytes) : iconv.decode(Buffer.from(bytes), 'windows-1252');
+          decoded = bytes.includes(0x1b) ? iso2022jp.decode(bytes) : iconv().decode(Buffer.from(bytes), 'windows-1252');
         }
         out.push(decoded, i, i + m[0].length);
       }
@@ -283,8 +293,8 @@ function urlSpellings(v: string): string[] {
   if (/[\t\n\r]/.test(v)) out.push(v.replace(/[\t\n\r]/g, ''));
   if (/^[\x00-\x7f]*$/.test(v)) return out;
   for (const charset of LEGACY_CHARSETS) {
-    const bytes = iconv.encode(v, charset);
-    if (iconv.decode(bytes, charset) !== v) continue; // not all of it is in this charset
+    const bytes = iconv().encode(v, charset);
+    if (iconv().decode(bytes, charset) !== v) continue; // not all of it is in this charset
     out.push(Array.from(bytes, (b) => (URL_PLAIN.test(String.fromCharCode(b)) ? String.fromCharCode(b) : b === 0x20 ? '+' : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join(''));
   }
   return out;
