@@ -30,6 +30,8 @@ const TEST_DIR = fileURLToPath(new URL('.', import.meta.url));
 const E2E_CONCURRENCY = 3;
 const CONCURRENCY: Record<Tier, number> = { unit: 4, e2e: Number(process.env.GSTACK_TEST_CONCURRENCY) || E2E_CONCURRENCY };
 
+const FAILED_TAIL_LINES = 60;
+
 const TIMES_FILE = new URL('./e2e-times.json', import.meta.url);
 const RECORD_FLAG = '--record-times';
 
@@ -95,11 +97,13 @@ function runOne(file: string, options: string[]): Promise<FileRun & { output: st
 async function runEachFile(files: string[], options: string[], concurrency: number, record: boolean): Promise<number> {
   const queue = [...files];
   const runs: FileRun[] = [];
+  const failedOutput = new Map<string, string>();
   const started = Date.now();
   const worker = async () => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
       const { output, ...run } = await runOne(file, options);
       runs.push(run);
+      if (run.code !== 0) failedOutput.set(run.file, output);
       process.stdout.write(`\n# ${relative(process.cwd(), file)} (${(run.ms / 1000).toFixed(1)} s, exit ${run.code})\n${output}`);
     }
   };
@@ -107,6 +111,12 @@ async function runEachFile(files: string[], options: string[], concurrency: numb
   const failed = runs.filter((r) => r.code !== 0);
   process.stdout.write(`\n# e2e: ${files.length} files, ${concurrency} at a time, in ${((Date.now() - started) / 1000).toFixed(1)} s; by wall time:\n`);
   for (const r of [...runs].sort((a, b) => b.ms - a.ms)) process.stdout.write(`#   ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.code === 0 ? 'ok    ' : 'FAILED'}  ${relative(process.cwd(), r.file)}\n`);
+  // A failed file's output again, last, from its end (the reporter's list of failing tests):
+  // a CI log cut to its tail still shows why.
+  for (const [file, output] of failedOutput) {
+    const tail = output.trimEnd().split('\n').slice(-FAILED_TAIL_LINES).join('\n');
+    process.stdout.write(`\n# FAILED ${relative(process.cwd(), file)}, the last ${FAILED_TAIL_LINES} lines of its output again:\n${tail}\n`);
+  }
   if (failed.length) process.stdout.write(`# failed: ${failed.map((r) => relative(process.cwd(), r.file)).join(', ')}\n`);
   if (record) {
     const times = { ...readTimes(), ...Object.fromEntries(runs.map((r) => [basename(r.file), Math.round(r.ms / 1000)])) };
