@@ -2,7 +2,10 @@
 // only the docs tried to break docs/SECURITY.md's promises). Each is the script a careless agent
 // would write; each failed before its fix.
 // - ariaSnapshot() of a page or a locator printed a password field's value;
-// - `--out DIR` copied files the page named (`.git/hooks/pre-commit`, `.envrc`) into DIR.
+// - `--out DIR` copied files the page named (`.git/hooks/pre-commit`, `.envrc`) into DIR;
+// - a secret field whose value held an `&` (`Tom&Jerry2024`) made every snapshot fail and its
+//   copies print uncut: the HTML-reference decoder (an ES module package) failed to load in a
+//   process whose code cache had replaced Node's compile for every require().
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -40,6 +43,21 @@ console.log("GSTACK_STEP_OK");`);
 try { await pg.ariaSnapshotJSON(); console.log("JSON=passed"); } catch (e) { console.log("JSON_REFUSED=" + e.message.split("\\n")[0]); }
 await closeTab(pg); console.log("GSTACK_STEP_OK");`);
   assert.match(json.stdout, /^JSON_REFUSED=.*ariaSnapshot/m, json.stdout + json.stderr);
+});
+
+test('a secret with an & in it is learned and cut like any other, and a later line with an HTML reference prints', async () => {
+  const r = await run(`const pg = await openTab(${JSON.stringify(server.url)});
+await pg.setContent('<title>x</title><input type=password id=p value="Tom&amp;Jerry2024"><p>5 &lt; 6</p>');
+await pg.evaluate(() => { document.title = "Welcome " + document.getElementById("p").value; });
+console.log(await snapshot(pg));
+console.log("TITLE=" + await pg.title());
+console.log("RAW=a &lt; b &amp; c");
+await closeTab(pg);
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^TITLE=Welcome \[redacted\]$/m, r.stdout);
+  assert.match(r.stdout, /^RAW=a &lt; b &amp; c$/m, 'a line with HTML references prints as written');
+  assert.doesNotMatch(r.stdout + r.stderr, /Jerry2024/);
 });
 
 test('--out never copies a hidden name the page chose (.git/hooks, .envrc); visible files still come out', async () => {

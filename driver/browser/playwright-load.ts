@@ -11,7 +11,22 @@ let loaded: typeof import('playwright-core') | undefined;
 export function loadPlaywright(): typeof import('playwright-core') {
   if (loaded) return loaded;
   const require = createRequire(import.meta.url);
-  if (!process.env.GSTACK_NO_CODE_CACHE) require('v8-compile-cache');
+  if (!process.env.GSTACK_NO_CODE_CACHE) withCodeCache(require);
   loaded = require('playwright-core') as typeof import('playwright-core');
   return loaded;
+}
+
+/** Installs v8-compile-cache, which replaces Module.prototype._compile for every later
+ * require() in the process. Its replacement compiles everything as CommonJS, so a require() of
+ * an ES module package (Node 20.19+ loads those, handing _compile the format 'module') would
+ * fail with "Cannot use import statement outside a module": such modules go to Node's own. */
+function withCodeCache(require: NodeRequire): void {
+  const Module = require('node:module') as unknown as { prototype: { _compile: (this: unknown, content: string, filename: string, format?: string) => unknown } };
+  const native = Module.prototype._compile;
+  require('v8-compile-cache');
+  const cached = Module.prototype._compile;
+  if (cached === native) return;
+  Module.prototype._compile = function (content, filename, format) {
+    return format === 'module' || format === 'module-typescript' ? native.call(this, content, filename, format) : cached.call(this, content, filename, format);
+  };
 }
