@@ -216,3 +216,16 @@ test('a seen secret is cut from %uXXXX and octal escapes, and a grouped value wi
   assert.equal(cutSeenSecrets('path C:\\\\new\\\\t1 and \\0 stay'), 'path C:\\\\new\\\\t1 and \\0 stay');
   forgetSecrets();
 });
+
+// Thirteenth red-team pass: an escape's start put before a copy (`%123456`) decoded the copy's
+// first characters away, so less than the value was left to match.
+test('a plain copy is cut whatever escape starts just before it', () => {
+  forgetSecrets();
+  learnSecrets(['123456', '25abcdef99', 'Tom&Jerry2024']);
+  assert.equal(cutSeenSecrets('Order %123456'), 'Order %[redacted]');
+  assert.equal(cutSeenSecrets('ref=%25abcdef99'), 'ref=%[redacted]');
+  assert.equal(cutSeenSecrets('oct \\123456 / ref &#123456 / u \\u123456 / x \\x123456'), 'oct [redacted] / ref &#[redacted] / u \\u[redacted] / x \\x[redacted]');
+  assert.equal(cutSeenSecrets('Welcome Tom&Jerry2024 and Tom&amp;Jerry2024'), 'Welcome [redacted] and [redacted]');
+  assert.equal(cutSeenSecrets('5 &lt; 6'), '5 &lt; 6');
+  forgetSecrets();
+});

@@ -157,9 +157,16 @@ export function forgetSecrets(): void {
   seenSecrets.clear();
 }
 
-/** `text` with every secret value the call has seen replaced by `[redacted]`. */
+/** `text` with every secret value the call has seen replaced by `[redacted]`. Fails closed: if
+ * the matcher itself fails on a line (a decoder that could not load), the whole line is
+ * withheld rather than printed uncut or thrown into the page callback that printed it. */
 export function cutSeenSecrets(text: string): string {
-  return seenSecrets.cut(text, '[redacted]');
+  try {
+    return seenSecrets.cut(text, '[redacted]');
+  } catch {
+    // Its message is not printed: it may quote the line.
+    return '[redacted: the secret filter failed on this line]';
+  }
 }
 
 /** Set while a script's callback runs because the page did something (a `console`, `dialog`

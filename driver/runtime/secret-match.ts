@@ -228,18 +228,29 @@ const COMBINING_MARK = /\p{M}/gu;
 const INVISIBLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
 
 function normalForm(text: string): Spelled {
+  const forms = normalForms(text);
+  return forms[forms.length - 1];
+}
+
+/** The line folded after each round of decoding, from none to all: the last is the normal form.
+ * A line is matched in every one of them, so a page cannot hide a plain copy of a value by
+ * putting an escape's start before it (`%123456` would decode `%12` and leave `3456`;
+ * `\123456` and `&#123456` likewise): the copy as written is found in the first. */
+function normalForms(text: string): Spelled[] {
   // Each unit of the original spells itself.
   let s: Spelled = { text, from: new Array<number>(text.length), to: new Array<number>(text.length) };
   for (let k = 0; k < text.length; k++) {
     s.from[k] = k;
     s.to[k] = k + 1;
   }
+  const forms = [fold(s)];
   for (let round = 0; round < DECODE_ROUNDS; round++) {
     const next = decodeOnce(s);
     if (next.text === s.text) break;
     s = next;
+    forms.push(fold(s));
   }
-  return fold(s);
+  return forms;
 }
 
 /** From this length on (in normal form) a value is cut wherever it shows; one of three
@@ -328,7 +339,32 @@ export class SecretMatcher {
   /** `text` with each span that spells a known secret replaced by `replacement`. */
   cut(text: string, replacement: string): string {
     if (!this.needles.length || !text) return text;
-    const normal = normalForm(text);
+    const seen = new Set<string>();
+    const spans = normalForms(text).flatMap((form) => {
+      if (seen.has(form.text)) return [];
+      seen.add(form.text);
+      return this.spansIn(form);
+    });
+    if (!spans.length) return text;
+    spans.sort((a, b) => a[0] - b[0]);
+    const merged: Array<[number, number]> = [];
+    for (const [from, to] of spans) {
+      const last = merged[merged.length - 1];
+      if (last && from < last[1]) last[1] = Math.max(last[1], to);
+      else merged.push([from, to]);
+    }
+    let out = '';
+    let kept = 0;
+    for (const [from, to] of merged) {
+      out += text.slice(kept, from) + replacement;
+      kept = to;
+    }
+    out += text.slice(kept);
+    return out;
+  }
+
+  /** The [start, end) spans of the original line that spell a known secret in this form of it. */
+  private spansIn(normal: Spelled): Array<[number, number]> {
     const n = normal.text;
     /** Normal-form [start, end) spans to cut. */
     const found: Array<[number, number]> = [];
@@ -357,27 +393,11 @@ export class SecretMatcher {
         at = to - needle.part;
       }
     }
-    const spans = found.map(([start, end]): [number, number] => {
+    return found.map(([start, end]): [number, number] => {
       // A shortened copy's edges may take in the space before or after it: not the secret's.
       while (n[start] === ' ' && start < end - 1) start++;
       while (n[end - 1] === ' ' && end - 1 > start) end--;
       return [normal.from[start], normal.to[end - 1]];
     });
-    if (!spans.length) return text;
-    spans.sort((a, b) => a[0] - b[0]);
-    const merged: Array<[number, number]> = [];
-    for (const [from, to] of spans) {
-      const last = merged[merged.length - 1];
-      if (last && from < last[1]) last[1] = Math.max(last[1], to);
-      else merged.push([from, to]);
-    }
-    let out = '';
-    let kept = 0;
-    for (const [from, to] of merged) {
-      out += text.slice(kept, from) + replacement;
-      kept = to;
-    }
-    out += text.slice(kept);
-    return out;
   }
 }
