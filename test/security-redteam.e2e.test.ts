@@ -5,7 +5,9 @@
 // - `--out DIR` copied files the page named (`.git/hooks/pre-commit`, `.envrc`) into DIR;
 // - a secret field whose value held an `&` (`Tom&Jerry2024`) made every snapshot fail and its
 //   copies print uncut: the HTML-reference decoder (an ES module package) failed to load in a
-//   process whose code cache had replaced Node's compile for every require().
+//   process whose code cache had replaced Node's compile for every require();
+// - an <output> named "Verification code" or "API token" printed its value in snapshots and
+//   the read and form shapes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -58,6 +60,20 @@ console.log("GSTACK_STEP_OK");`);
   assert.match(r.stdout, /^TITLE=Welcome \[redacted\]$/m, r.stdout);
   assert.match(r.stdout, /^RAW=a &lt; b &amp; c$/m, 'a line with HTML references prints as written');
   assert.doesNotMatch(r.stdout + r.stderr, /Jerry2024/);
+});
+
+test('an <output> field named by a secret word is cut in the snapshot and in copies', async () => {
+  const r = await run(`const pg = await openTab(${JSON.stringify(server.url)});
+await pg.setContent('<title>x</title><label for=o>Verification code</label><output id=o>739201</output><output name="api_token" aria-label="API token">tokA13output9f8e7d</output><output id=sum>42 items</output>');
+await pg.evaluate(() => { document.title = "Your code " + document.getElementById("o").value; });
+console.log(await snapshot(pg));
+console.log("TITLE=" + await pg.title());
+await closeTab(pg);
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout, /739201|tokA13output9f8e7d/, r.stdout);
+  assert.match(r.stdout, /^TITLE=Your code \[redacted\]$/m);
+  assert.match(r.stdout, /42 items/, 'an output named by no secret word prints');
 });
 
 test('--out never copies a hidden name the page chose (.git/hooks, .envrc); visible files still come out', async () => {

@@ -240,7 +240,7 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
     if (el instanceof HTMLImageElement) return el.alt;
     if (el instanceof HTMLInputElement && ['button', 'submit', 'reset'].includes(el.type)) return el.value;
     if (el.tagName.toLowerCase() === 'svg') return el.querySelector('title')?.textContent ?? '';
-    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return '';
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el instanceof HTMLOutputElement) return '';
     return pseudo(el, '::before') + Array.from(el.childNodes).map((c) => shownName(c, depth + 1)).join('') + pseudo(el, '::after');
   };
   // A label can show a word its text does not spell: a part made invisible in one of many
@@ -276,9 +276,10 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
     return !!v && v !== 'none';
   };
   const walk = (root: Document | DocumentFragment) => {
-    for (const el of Array.from(root.querySelectorAll('input, textarea, select, [contenteditable], [role="textbox"], [role="combobox"], [role="searchbox"], [role="spinbutton"]'))) {
+    // An <output> is a form field too (a computed code, a generated token), with labels and a value.
+    for (const el of Array.from(root.querySelectorAll('input, textarea, select, output, [contenteditable], [role="textbox"], [role="combobox"], [role="searchbox"], [role="spinbutton"]'))) {
       const i = el as HTMLInputElement;
-      const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
+      const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el instanceof HTMLOutputElement;
       if (el instanceof HTMLInputElement && NOT_TEXT.includes(i.type)) continue;
       if (!field && el.getAttribute('contenteditable') === 'false') continue;
       const hints = [i.name ?? '', el.id, el.getAttribute('aria-label') ?? '', el.getAttribute('placeholder') ?? '', el.getAttribute('title') ?? '', ...named(el)];
@@ -371,7 +372,8 @@ export function redact(tree: string, secrets: string[]): string {
       inContainer = true;
       return line;
     }
-    const field = /^(\s*- (textbox|searchbox|combobox|listbox|slider|spinbutton)\b(?: "((?:[^"\\]|\\.)*)")?.*?)(?:: (.*))?$/.exec(line);
+    // `status` is an <output>'s role: a form field whose value the page computed (a code).
+    const field = /^(\s*- (textbox|searchbox|combobox|listbox|slider|spinbutton|status)\b(?: "((?:[^"\\]|\\.)*)")?.*?)(?:: (.*))?$/.exec(line);
     if (!field) return line;
     const name = field[3] === undefined ? '' : yamlScalar(`"${field[3]}"`);
     if (name && isSecretField({ hints: [name] }, SECRET_RULES)) {
