@@ -156,6 +156,20 @@ test('3. check: PASS, then DRIFT with before/after when the heading changes, the
   }
 });
 
+// Red-team pass 13: page text padded up to --max-output pushed a changed line past the cut at
+// save time, so it was never kept, and check passed the changed page.
+test('3b. a run whose output was cut at --max-output is never saved and never passes check', async () => {
+  const save = await gstack(['flows', 'save', 'signup-cut', '-f', 'signup.js', '--param', `url=${site.url}signup`, '--param', 'email=a@example.com', '--param', 'pause:number=0', '--max-output', '60']);
+  expectExit(save, 1);
+  assert.match(save.stderr, /Not saved: the flow printed more than --max-output allows \(\[truncated \d+ bytes\]\)/);
+  assert.ok(!existsSync(join(repo, '.gstack', 'flows', 'signup-cut.js')), 'nothing saved');
+
+  const cut = await gstack(['flows', 'check', 'signup', '--max-output', '60']);
+  expectExit(cut, 1);
+  assert.match(cut.stdout, /^DRIFT signup changed=\d+ expectations=3$/m);
+  assert.match(cut.stdout, /^  EXPECT OUTPUT before=null after="\[truncated \d+ bytes\]"$/m);
+});
+
 test('4. a flow saved in a repository is found from its subfolders and not from outside it', async () => {
   const list = await gstack(['flows', 'list'], subdir);
   expectExit(list, 0);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../catalog.js';
 import { CommandError } from '../command-errors.js';
 import type { RunResult } from '../runner/run-script.js';
-import { compareEvidence, evidenceOf, type Drift } from '../flows/expect.js';
+import { compareEvidence, evidenceOf, truncationOf, type Drift } from '../flows/expect.js';
 import { FlowHeaderError, formatHeader, parseFlowFile, type FlowHeader } from '../flows/header.js';
 import { declareParams, describeParam, givenParams, resolveFlowParams, savedParams } from '../flows/params.js';
 import { checkFlowName, displayPath, findFlow, flowDirs, listFlowLocations, readHistory, recordRun, writeFlow, type FlowDirs, type FlowLocation } from '../flows/store.js';
@@ -110,6 +110,11 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     io.err(why);
     return result.exitCode;
   }
+  const cut = truncationOf(result.lines);
+  if (cut) {
+    if (a.json) io.out(jsonText({ ...result, saved: null }));
+    throw new CommandError('flows', 'FLOW_NOT_SAVED', `Not saved: the flow printed more than --max-output allows (${cut}), and what it printed after the cut could not be kept to check. Print less (a slice of long text, the lines that matter), or save with a larger --max-output.`);
+  }
   const header: FlowHeader = {
     name,
     description: a.describe ?? previous?.description ?? '',
@@ -196,7 +201,9 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
     const result = await run(source, params, false);
     await recordRun(loc.file, io.env, result);
     const failed = result.exitCode !== 0;
-    const drifts = failed ? [] : compareEvidence(expect, evidenceOf(result.lines, result.pwd));
+    const cut = truncationOf(result.lines);
+    // A cut run is never a pass: what it printed after the cut was not compared.
+    const drifts = failed ? [] : [...compareEvidence(expect, evidenceOf(result.lines, result.pwd)), ...(cut ? [{ label: 'OUTPUT', before: null, after: cut }] : [])];
     const o: CheckOutcome = {
       name: loc.name,
       where: loc.where,

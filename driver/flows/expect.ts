@@ -114,6 +114,14 @@ export interface Drift {
   line?: number;
 }
 
+/** The `[truncated N bytes]` line of a run whose output hit `--max-output`, or undefined. What
+ * a run printed after the cut was never seen, so it can be neither kept nor compared: a page
+ * that pads its text up to the cap would otherwise push a changed line out of the check. A page
+ * can print such a line itself; that only makes a save refuse or a check drift. */
+export function truncationOf(lines: readonly string[]): string | undefined {
+  return lines.find((l) => /^\[truncated \d+ (?:more )?bytes\]$/.test(l));
+}
+
 /** The saved evidence against a run's, label by label, the n-th value of a label against the
  * n-th: each difference, in the order of the saved evidence. */
 export function compareEvidence(saved: readonly string[], now: readonly string[]): Drift[] {
