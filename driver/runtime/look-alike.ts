@@ -12,13 +12,13 @@
 import { createRequire } from 'node:module';
 
 const PATH_PUNCTUATION = ['/', '\\', '.'];
-/** Not mapped to `/` or `.` by confusables.txt, and read as one all the same: the Arabic full
- * stop, combining solidus overlays (a slash drawn through the letter before it), a dotted
+/** Not mapped to `/` or `.` by confusables.txt, and read as one all the same: the Hangul
+ * letter araea (a dot, and a letter only between Hangul), the Arabic full stop, combining solidus overlays (a slash drawn through the letter before it), a dotted
  * solidus, heavy solidi, the halfwidth ideographic full stop; and the braille blank, which
  * shows as a space that is not one. */
-const EXTRA = ['\u06D4', '\u0337', '\u0338', '\u20E5', '\u20EB', '\u29F6', '\u29F7', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
+const EXTRA = ['\u318D', '\u06D4', '\u0337', '\u0338', '\u20E5', '\u20EB', '\u29F6', '\u29F7', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
 /** The scripts whose letters or digits are among the look-alikes. */
-const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Coptic', 'Lisu', 'Arabic', 'Thaana', 'Syriac'].map((name) => ({
+const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Coptic', 'Lisu', 'Arabic', 'Thaana', 'Syriac'].map((name) => ({
   name,
   re: new RegExp(`\\p{Script_Extensions=${name}}`, 'u'),
 }));
@@ -48,11 +48,31 @@ function partOfItsScript(char: string, before: string | undefined, after: string
   return SCRIPTS.some((s) => s.re.test(char) && s.re.test(before) && s.re.test(after));
 }
 
+/** Scripts a letter or digit beside a punctuation mark is looked up in (its Script property);
+ * a neighbour of none of them (or of Common, as ASCII digits are) counts as of no script. */
+const NEIGHBOUR_SCRIPTS = [
+  'Latin', 'Greek', 'Cyrillic', 'Armenian', 'Georgian', 'Hebrew', 'Arabic', 'Syriac', 'Thaana', 'Nko', 'Devanagari', 'Bengali',
+  'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Thai', 'Lao', 'Tibetan', 'Myanmar',
+  'Ethiopic', 'Khmer', 'Mongolian', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Bopomofo', 'Yi', 'Runic', 'Ogham', 'Coptic',
+].map((name) => ({ name, re: new RegExp(`^\\p{Script=${name}}$`, 'u'), uses: new RegExp(`^\\p{Script_Extensions=${name}}$`, 'u') }));
+
+/** A punctuation mark outside ASCII (`。`, `⸰`, `᛫`, `𐄁`: Unicode's "other punctuation") set
+ * straight between two letters or digits reads as the dot of a file extension (`etc。passwd`,
+ * `x𐄁png`) unless the scripts of both neighbours use it (Unicode's Script_Extensions): `。` in
+ * Japanese, `·` in Catalan `col·lecció`. Beside a space, or at either end, it reads as what it is. */
+function punctuationBetweenLetters(char: string, before: string | undefined, after: string | undefined): boolean {
+  if (char.charCodeAt(0) < 0x80 || !/^\p{Po}$/u.test(char)) return false;
+  if (before === undefined || after === undefined || !LETTER_OR_DIGIT.test(before) || !LETTER_OR_DIGIT.test(after)) return false;
+  const usedBy = (neighbour: string) => NEIGHBOUR_SCRIPTS.some((s) => s.re.test(neighbour) && s.uses.test(char));
+  return !(usedBy(before) && usedBy(after));
+}
+
 /** The first character of `name` that reads as a slash, a backslash or a dot, if any. */
 export function pathLookAlike(name: string): string | undefined {
   const chars = [...name];
   for (let i = 0; i < chars.length; i++) {
     if (readsAsPathPunctuation(chars[i]) && !partOfItsScript(chars[i], chars[i - 1], chars[i + 1])) return chars[i];
+    if (punctuationBetweenLetters(chars[i], chars[i - 1], chars[i + 1])) return chars[i];
   }
   return undefined;
 }

@@ -1,0 +1,23 @@
+// Which characters of a file name read as a slash, a backslash or a dot (driver/runtime/look-alike.ts):
+// the rule `fs`, `--out` and the render outputs apply to names a page may have chosen.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pathLookAlike, readsAsHidden } from '../driver/runtime/look-alike.js';
+
+test('confusables of / \\ and . are refused, and letters of a script that uses them are kept between its own', () => {
+  for (const name of ['etc\u2571passwd', '\uA4F8git', 'report\u06D4pdf', 'a\u0660b', 'etc\u2AFDpasswd']) assert.ok(pathLookAlike(name), name);
+  for (const name of ['\u30B9\u30CE\u30FC.txt', '\u0662\u0660\u0662\u0664', 'report.pdf', 'Caf\u00E9 \u2014 Menu']) assert.equal(pathLookAlike(name), undefined, name);
+  assert.ok(readsAsHidden('\uA4F8git'));
+});
+
+// Thirteenth red-team pass: dot-like punctuation outside confusables.txt between Latin letters
+// (an ideographic full stop, a ring point, runic and Aegean word separators, the Hangul araea).
+test('other punctuation straight between letters of a script that does not use it reads as a dot and is refused', () => {
+  for (const name of ['etc\u3002passwd.txt', 'x\u{10101}png', 'x\u2E30png', 'x\u16EBpng', 'x\u318Dpng', 'v1\u3002pdf', 'a\u2022b', 'x\u0589y']) {
+    assert.ok(pathLookAlike(name), `${name} is refused`);
+  }
+  // Where its own script uses it, or beside a space, it is what it reads as.
+  for (const name of ['\uD55C\u318D\uAE00', '\u3053\u3093\u306B\u3061\u306F\u3002\u30C6\u30B9\u30C8', 'col\u00B7lecci\u00F3', 'Title \u2022 Sub', '\u00BFQu\u00E9', '\u0532\u0561\u0580\u0565\u0582\u0589\u0541\u0565\u0566']) {
+    assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+  }
+});
