@@ -229,3 +229,14 @@ test('a plain copy is cut whatever escape starts just before it', () => {
   assert.equal(cutSeenSecrets('5 &lt; 6'), '5 &lt; 6');
   forgetSecrets();
 });
+
+// Thirteenth red-team pass: `\b`, `\r` and `\f` written out inside a JSON-quoted line
+// (CONSOLE_ERRORS=, DIALOG, EVAL, a flows check error) became the control again in `jq -r`.
+test('the one-letter JSON escapes of controls are cut inside quoted strings; a Windows path outside quotes stays', () => {
+  assert.equal(stripControls('CONSOLE_ERRORS=["DELETE ALL\\b\\bok","a\\rb","p\\fq","t\\tn\\n"]'), 'CONSOLE_ERRORS=["DELETE ALL\uFFFD\uFFFDok","a\uFFFDb","p\uFFFDq","t\\tn\\n"]');
+  assert.equal(stripControls('DIALOG alert "Transfer done\\b\\bNothing sent"'), 'DIALOG alert "Transfer done\uFFFD\uFFFDNothing sent"');
+  assert.equal(stripControls('path C:\\repo\\build\\file'), 'path C:\\repo\\build\\file');
+  assert.equal(stripControls('JSON "C:\\\\repo\\\\build"'), 'JSON "C:\\\\repo\\\\build"');
+  const once = stripControls('E="a\\rb"');
+  assert.equal(stripControls(once), once);
+});

@@ -96,6 +96,29 @@ function hideEscapedControls(s: string): string {
   });
 }
 
+/** The one-letter escapes of controls that JSON has (`\b`, `\f`, `\r`; `\v` in JavaScript),
+ * inside a double-quoted string of the line: `jq -r` of `CONSOLE_ERRORS=["DELETE ALL\b\b…"]`
+ * puts a backspace or a carriage return on screen, which overwrites what was printed before
+ * it. Only inside quotes, and only where the backslash is not itself escaped (`"C:\\repo"`):
+ * raw page text such as a Windows path `C:\repo` is not JSON, and nothing decodes it. */
+function hideShortEscapes(s: string): string {
+  if (!/\\[bfrv]/.test(s)) return s;
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\' && i + 1 < s.length) {
+      const next = s[i + 1];
+      out += quoted && 'bfrv'.includes(next) ? '\uFFFD' : c + next;
+      i++;
+      continue;
+    }
+    if (c === '"') quoted = !quoted;
+    out += c;
+  }
+  return out;
+}
+
 function codePoint(n: number): string {
   return n <= 0x10ffff ? String.fromCodePoint(n) : '';
 }
@@ -103,7 +126,7 @@ function codePoint(n: number): string {
 /** One line made safe for a terminal (see above). A newline inside it is a control too, and so
  * is the written-out escape of one (hideEscapedControls). */
 export function stripControls(s: string): string {
-  return hideNoText(hideEscapedControls(s.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_CHAR, '\uFFFD')));
+  return hideNoText(hideShortEscapes(hideEscapedControls(s.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_CHAR, '\uFFFD'))));
 }
 
 /** Text for a terminal: the one filter every line of every command passes (bin/cli.ts applies
