@@ -349,3 +349,26 @@ test('a PDF\'s Title and Author carry no terminal controls or bidi overrides, wh
   }
   assert.match(info.Author, /^Bob.*RED$/);
 });
+
+// Thirteenth red-team pass: a page's document.title, with an RLO, Unicode tags and C1 controls,
+// reached the Title of the PDF `gstack render --pdf` and a script's pg.pdf() printed (the
+// cookbook's pdf shape among them).
+test('a PDF printed from a page (render --pdf, a script\'s pg.pdf) has a Title with no controls, bidi overrides or tags', async () => {
+  const hostile = 'Invoice \u202Efdp.exe \u009b2J' + [...'run evil'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+  const page = join(docs, 'title.html');
+  writeFileSync(page, `<!doctype html><title>x</title><h1>Body</h1><script>document.title = ${JSON.stringify(hostile)}</script>`);
+  const rendered = join(docs, 'title-render.pdf');
+  expectExit(await gstack(['render', page, '--pdf', rendered]), 0);
+  const script = await gstack(['run', `const pg = await openTab(${JSON.stringify(pathToFileURL(page).href)});
+await pg.pdf({ path: "printed.pdf" });
+const bytes = await pg.pdf();
+console.log("BYTES_TITLE_CLEAN=" + !/\\u202E|FEFF[0-9A-F]*202E/i.test(bytes.toString("latin1")));
+console.log("GSTACK_STEP_OK");`, '--allow-file-urls', '--out', join(docs, 'printed')]);
+  expectExit(script, 0);
+  assert.match(script.stdout, /^BYTES_TITLE_CLEAN=true$/m, 'the buffer pg.pdf() returns is cleaned too');
+  for (const pdf of [rendered, join(docs, 'printed', 'printed.pdf')]) {
+    const title = pdfInfo(pdf).Title;
+    assert.match(title, /^Invoice .*fdp\.exe/, `${pdf}: ${JSON.stringify(title)}`);
+    assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u{E0000}-\u{E007F}]/u.test(title), `${pdf}: ${JSON.stringify(title)}`);
+  }
+});

@@ -43,6 +43,7 @@ import type { Confinement } from './confined-fs.js';
 import { checkCdp, everyString, memberKey, plainData, policies, type PolicyTable } from './playwright-policy.js';
 import { isFileUrl, plainUrl } from './url-policy.js';
 import { defuseSentinel, pageCallbackScope } from './output.js';
+import { cleanPdfInfo } from './pdf-info.js';
 import { SENTINEL } from '../catalog.gen.js';
 
 export interface MembraneOptions {
@@ -656,9 +657,9 @@ function without(a: unknown[], i: number, extra: Record<string, unknown> = {}): 
   return copy;
 }
 
-/** screenshot/pdf({ path }): the capture is returned by Playwright and written through the
+/** screenshot({ path }): the capture is returned by Playwright and written through the
  * confinement; the path is checked while the page is captured (a refused path wastes one). */
-const capture = (prop: 'screenshot' | 'pdf'): Confiner => async (m, a, call) => {
+const capture = (prop: 'screenshot'): Confiner => async (m, a, call) => {
   const p = optPath(a, 0);
   if (p === undefined) return call(a);
   // Playwright picks a screenshot's format from the path's extension; keep that.
@@ -668,6 +669,19 @@ const capture = (prop: 'screenshot' | 'pdf'): Confiner => async (m, a, call) => 
   await m.check(`${prop}({ path })`, p);
   const bytes = await shot;
   await m.write(`${prop}({ path })`, p, bytes);
+  return bytes;
+};
+
+/** pdf(): the printed PDF's Title (Chromium copies the page's `document.title` there) and its
+ * other text fields pass the terminal filter before the script or a file gets it; a `path` is
+ * written through the confinement, checked while the page prints. */
+const printPdf: Confiner = async (m, a, call) => {
+  const p = optPath(a, 0);
+  const printed = Promise.resolve(call(p === undefined ? a : without(a, 0))) as Promise<Buffer>;
+  printed.catch(() => undefined);
+  if (p !== undefined) await m.check('pdf({ path })', p);
+  const bytes = await cleanPdfInfo(await printed);
+  if (p !== undefined) await m.write('pdf({ path })', p, bytes);
   return bytes;
 };
 
@@ -818,7 +832,7 @@ export const CONFINERS: Record<string, Confiner> = {
   'Page.screenshot': capture('screenshot'),
   'Locator.screenshot': capture('screenshot'),
   'ElementHandle.screenshot': capture('screenshot'),
-  'Page.pdf': capture('pdf'),
+  'Page.pdf': printPdf,
   'Page.setInputFiles': uploads(1, 'setInputFiles()'),
   'Frame.setInputFiles': uploads(1, 'setInputFiles()'),
   'Locator.setInputFiles': uploads(0, 'setInputFiles()'),

@@ -5,6 +5,7 @@
 import { access, mkdir, open, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { dirname } from 'node:path';
+import { cleanPdfInfo } from '../../driver/runtime/pdf-info.js';
 import { RenderError } from '../api/errors.js';
 import type { EvalResult, RenderArtifact } from '../api/types.js';
 import type { EngineRenderOutput } from '../engines/engine-contract.js';
@@ -115,7 +116,10 @@ export async function writeOutputs(v: Validated, out: EngineRenderOutput): Promi
   const evals: EvalResult[] = [];
   let evalIndex = 0;
   for (let i = 0; i < v.steps.length; i++) {
-    const produced = out.outputs[i];
+    const printed = out.outputs[i];
+    // A printed PDF's Title is the page's document.title: its text fields pass the terminal
+    // filter, as in a script's pg.pdf() (driver/runtime/pdf-info.ts).
+    const produced = printed.kind === 'pdf' ? { ...printed, data: await cleanPdfInfo(printed.data) } : printed;
     const path = v.outPaths[i];
     const bytes = produced.kind === 'eval'
       ? path !== undefined ? await evalValueBytes(produced.value) : undefined

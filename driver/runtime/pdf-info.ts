@@ -1,0 +1,113 @@
+// The text fields of a PDF's document information (Title, Author, Subject, Keywords) as the
+// terminal filter would print them. Chromium copies a page's `document.title` into the Title
+// of every PDF it prints, and `pdfinfo`, file managers and PDF viewers show it: a page must not
+// put a bidi override (`Invoice ‮fdp.exe`), Unicode tags or C1 controls there any more than on
+// a line of output (docs/SECURITY.md, "hide text from a person" and "put terminal controls on
+// screen"). Every PDF printed from page content passes here: a script's `pg.pdf()`, the
+// `cookbook pdf` shape through it, and `gstack render --pdf`.
+//
+// Most PDFs need nothing: the fields are read straight from the bytes (Chromium's PDF writer,
+// Skia, keeps the information dictionary uncompressed and writes no object streams), and only a
+// PDF whose fields the filter would change, or that cannot be read that way, is loaded and
+// written again with pdf-lib (a full parse and write, tens of milliseconds a page).
+import { createRequire } from 'node:module';
+import type * as PdfLib from 'pdf-lib';
+import { stripControls } from './output.js';
+
+let pdfLib: typeof PdfLib | undefined;
+function lib(): typeof PdfLib {
+  // require(): pdf-lib's ESM import costs twice as much, and most calls never need it.
+  return (pdfLib ??= createRequire(import.meta.url)('pdf-lib') as typeof PdfLib);
+}
+
+const FIELDS = ['Title', 'Author', 'Subject', 'Keywords'] as const;
+
+/** The PDF with its information fields made terminal-safe; the same bytes when they are. */
+export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Buffer> {
+  const values = readInfoFields(pdf);
+  if (values && values.every((v) => stripControls(v) === v)) return pdf;
+  const { PDFDocument } = lib();
+  // updateMetadata: false keeps Chromium's Creator, Producer and dates.
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const get = { Title: () => doc.getTitle(), Author: () => doc.getAuthor(), Subject: () => doc.getSubject(), Keywords: () => doc.getKeywords() };
+  for (const field of FIELDS) {
+    const value = get[field]();
+    if (value === undefined || stripControls(value) === value) continue;
+    const clean = stripControls(value);
+    if (field === 'Title') doc.setTitle(clean);
+    else if (field === 'Author') doc.setAuthor(clean);
+    else if (field === 'Subject') doc.setSubject(clean);
+    else doc.setKeywords([clean]);
+  }
+  // No object streams: the result reads like Chromium's own output.
+  return Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
+}
+
+/** Every value of the four fields found in the raw bytes, decoded; undefined when the bytes
+ * hold what this reader does not follow (object streams, a field whose value is not a string
+ * written in place), so the caller parses the file properly instead. */
+export function readInfoFields(pdf: Uint8Array): string[] | undefined {
+  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+  if (text.includes('/ObjStm')) return undefined;
+  const values: string[] = [];
+  const key = /\/(Title|Author|Subject|Keywords)(?![A-Za-z0-9])\s*/g;
+  for (let m = key.exec(text); m; m = key.exec(text)) {
+    const at = key.lastIndex;
+    const read = text[at] === '(' ? literalString(text, at) : text[at] === '<' && text[at + 1] !== '<' ? hexString(text, at) : undefined;
+    if (!read) return undefined; // an indirect reference, or something else this does not read
+    values.push(decodeTextString(read.bytes));
+    key.lastIndex = read.end;
+  }
+  return values;
+}
+
+/** A PDF literal string `( … )` from `at`: balanced parentheses, backslash escapes. */
+function literalString(text: string, at: number): { bytes: number[]; end: number } | undefined {
+  const bytes: number[] = [];
+  let depth = 0;
+  for (let i = at; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') {
+      const n = text[++i];
+      const simple: Record<string, number> = { n: 10, r: 13, t: 9, b: 8, f: 12, '(': 40, ')': 41, '\\': 92 };
+      if (n in simple) bytes.push(simple[n]);
+      else if (/[0-7]/.test(n)) {
+        let oct = n;
+        while (oct.length < 3 && /[0-7]/.test(text[i + 1])) oct += text[++i];
+        bytes.push(parseInt(oct, 8) & 0xff);
+      } else if (n === '\r') {
+        if (text[i + 1] === '\n') i++; // a line continuation
+      } else if (n !== '\n') bytes.push(n.charCodeAt(0));
+      continue;
+    }
+    if (c === '(') {
+      if (depth++ === 0) continue;
+    } else if (c === ')') {
+      if (--depth === 0) return { bytes, end: i + 1 };
+    }
+    bytes.push(c.charCodeAt(0));
+  }
+  return undefined;
+}
+
+/** A PDF hex string `< … >` from `at`. */
+function hexString(text: string, at: number): { bytes: number[]; end: number } | undefined {
+  const end = text.indexOf('>', at);
+  if (end < 0) return undefined;
+  const digits = text.slice(at + 1, end).replace(/\s+/g, '');
+  if (!/^[0-9A-Fa-f]*$/.test(digits)) return undefined;
+  const padded = digits.length % 2 ? digits + '0' : digits;
+  const bytes: number[] = [];
+  for (let i = 0; i < padded.length; i += 2) bytes.push(parseInt(padded.slice(i, i + 2), 16));
+  return { bytes, end: end + 1 };
+}
+
+/** A PDF text string: UTF-16BE after its byte-order mark, UTF-8 after its own (PDF 2.0), else
+ * PDFDocEncoding, read here as Latin-1 (where the two differ, 0x80-0x9F, Latin-1 has C1
+ * controls, which the filter flags: such a PDF is parsed properly). */
+function decodeTextString(bytes: number[]): string {
+  const b = Buffer.from(bytes);
+  if (b[0] === 0xfe && b[1] === 0xff) return new TextDecoder('utf-16be').decode(b.subarray(2));
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return b.subarray(3).toString('utf8');
+  return b.toString('latin1');
+}
