@@ -31,8 +31,8 @@ export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
 /**
  * An on/off flag given more than once (`--allow-file-urls=false --allow-file-urls`, `--json
  * --no-json`): yargs keeps the last, so a careless command line silently means its opposite.
- * A usage error naming it, like a value flag given twice (applyFlags' coerce). Words after
- * `--` are not flags.
+ * A usage error naming it, like a value flag given twice (applyFlags' coerce), however it is
+ * spelled; and one given a value other than true or false. Words after `--` are not flags.
  */
 export function repeatedSwitch(argv: readonly string[], flags: readonly Flag[]): UsageError | undefined {
   const byName = new Map<string, Flag>();
@@ -45,9 +45,16 @@ export function repeatedSwitch(argv: readonly string[], flags: readonly Flag[]):
   const seen = new Map<Flag, string[]>();
   for (const word of argv) {
     if (word === '--') break;
-    const spelled = word.split('=')[0];
+    const [name, ...value] = word.split('=');
+    // yargs also reads a flag in camelCase (`--allowFileUrls`, `--no-allowFileUrls`): counted
+    // under its one name, or `--allow-file-urls=false --allowFileUrls` would turn it on.
+    const spelled = name.startsWith('--') ? `--${name.slice(2).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : name;
     const f = byName.get(spelled) ?? (spelled.startsWith('--no-') ? byName.get(`--${spelled.slice(5)}`) : undefined);
     if (!f) continue;
+    // yargs reads any other value (`--json=yes`, `--dry-run=1`) as off, silently.
+    if (value.length && !/^(?:true|false)$/.test(value.join('='))) {
+      return new UsageError(`--${f.name} is on or off: give it as --${f.name} or --no-${f.name} (or =true / =false), not ${word}.`);
+    }
     const words = seen.get(f) ?? [];
     words.push(word);
     seen.set(f, words);

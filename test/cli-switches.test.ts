@@ -1,0 +1,41 @@
+// On/off flags given twice or given a value (bin/commands/flags.ts repeatedSwitch), checked with
+// the catalog's own flags: yargs keeps the last of two and reads any value but true as off, so a
+// careless command line would silently mean its opposite.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { repeatedSwitch } from '../bin/commands/flags.js';
+import { loadCatalog, resolveCommand } from '../driver/catalog.js';
+
+const catalog = loadCatalog();
+const flagsOf = (name: string) => resolveCommand(catalog.commands.find((c) => c.name === name)!, catalog).flags;
+
+test('an on/off flag given twice is refused however it is spelled, camelCase included', () => {
+  // Thirteenth red-team pass: the camelCase spelling was not counted.
+  const cases: Array<[string, string[]]> = [
+    ['run', ['--allow-file-urls=false', '--allowFileUrls']],
+    ['run', ['--no-allow-file-urls', '--allowFileUrls']],
+    ['run', ['--allowFileUrls=false', '--allowFileUrls']],
+    ['run', ['--json', '--no-json']],
+    ['mcp', ['--allow-scripts=false', '--allowScripts']],
+    ['sessions', ['--dry-run', '--dryRun=false']],
+    ['pdf', ['--allow-network=false', '--allowNetwork']],
+  ];
+  for (const [command, argv] of cases) {
+    const err = repeatedSwitch(argv, flagsOf(command));
+    assert.ok(err, `${command} ${argv.join(' ')} is refused`);
+    assert.match(err.message, /is given 2 times/);
+  }
+  assert.equal(repeatedSwitch(['--allow-file-urls'], flagsOf('run')), undefined);
+  assert.equal(repeatedSwitch(['--allowFileUrls=true'], flagsOf('run')), undefined);
+  assert.equal(repeatedSwitch(['--', '--json', '--json'], flagsOf('run')), undefined, 'words after -- are not flags');
+});
+
+test('an on/off flag given a value other than true or false is refused, naming both spellings', () => {
+  for (const word of ['--json=yes', '--json=1', '--allow-file-urls=on', '--evidence=maybe']) {
+    const err = repeatedSwitch([word], flagsOf('run'));
+    if (word === '--evidence=maybe' && !flagsOf('run').some((f) => f.name === 'evidence' && f.type === 'boolean')) continue;
+    assert.ok(err, word);
+    assert.match(err.message, /is on or off: give it as --[\w-]+ or --no-[\w-]+ \(or =true \/ =false\), not /);
+  }
+  assert.equal(repeatedSwitch(['--json=false'], flagsOf('run')), undefined);
+});
