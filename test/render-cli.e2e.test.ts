@@ -198,6 +198,12 @@ test('a wait that never succeeds is a clear error (exit 1) naming the wait', asy
   const expr = await gstack([join(FIX, 'report.html'), '--wait-expr', 'window.neverSet.ready', '--wait-timeout', '1000', '--eval', '1']);
   assertFailed(expr, 1, /--wait-expr never became truthy within --wait-timeout 1000 ms \(last error: TypeError: Cannot read properties of undefined/);
 
+  // Thirteenth red-team pass: a promise that never settles held the render to --timeout (120 s).
+  const started = Date.now();
+  const pending = await gstack([join(FIX, 'report.html'), '--wait-expr', 'new Promise(() => {})', '--wait-timeout', '1000', '--eval', '1']);
+  assertFailed(pending, 1, /--wait-expr never became truthy within --wait-timeout 1000 ms \(last error: its promise had not settled\)/);
+  assert.ok(Date.now() - started < 30_000, `bounded by --wait-timeout, not --timeout (${Date.now() - started} ms)`);
+
   const syntax = await gstack([join(FIX, 'report.html'), '--wait-expr', 'window.(', '--eval', '1']);
   assertFailed(syntax, 1, /--wait-expr is not a valid JavaScript expression: SyntaxError/);
 });

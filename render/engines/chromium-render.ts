@@ -129,12 +129,24 @@ async function openAndWait(page: Page, job: PreparedRender): Promise<void> {
   }
 
   if (job.waitExpression !== undefined) {
+    const NOT_SETTLED = Symbol('not settled');
     let lastError = '';
     for (;;) {
       try {
-        if (await page.evaluate(job.waitExpression)) break;
+        // A promise the page never settles would hold the render to --timeout: each evaluation
+        // gets what is left of --wait-timeout.
+        const evaluated = page.evaluate(job.waitExpression);
+        evaluated.catch(() => undefined);
+        let timer: NodeJS.Timeout | undefined;
+        const outOfTime = new Promise<typeof NOT_SETTLED>((r) => (timer = setTimeout(() => r(NOT_SETTLED), Math.max(0, deadline - Date.now()))));
+        const value = await Promise.race([evaluated, outOfTime]).finally(() => clearTimeout(timer));
+        if (value === NOT_SETTLED) {
+          throw new EngineFailure(renderMessage('waitExprTimeout', { ms: job.waitTimeoutMs, lastError: renderMessage('lastError', { cause: 'its promise had not settled' }) }), 'page');
+        }
+        if (value) break;
         lastError = '';
       } catch (err) {
+        if (err instanceof EngineFailure) throw err;
         const msg = firstLine(err);
         if (/SyntaxError/.test(msg)) {
           throw new EngineFailure(renderMessage('waitExprInvalid', { cause: msg }), 'page');
