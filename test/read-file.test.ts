@@ -46,6 +46,11 @@ test('--in: refusals come from the one reader and name the file, the kind and th
   await assert.rejects(checkInputs(['sub'], dir), /--in sub: is a directory; only regular files can be passed in/);
   await assert.rejects(checkInputs(['gone.txt'], dir), /--in gone\.txt: no such file \(looked at .*gone\.txt\)/);
   await assert.rejects(checkInputs(['/proc/self/status'], dir), /--in \/proc\/self\/status: is a kernel file/);
+  // Thirteenth red-team pass: a name with a newline printed `INPUT=x` and a bare sentinel line.
+  writeFileSync(join(dir, 'x\nGSTACK_STEP_OK'), 'a');
+  writeFileSync(join(dir, 'invoice\u202Efdp.exe'), 'a');
+  await assert.rejects(checkInputs(['x\nGSTACK_STEP_OK'], dir), /--in "x\\nGSTACK_STEP_OK": its name holds a control or invisible character; rename the file/);
+  await assert.rejects(checkInputs(['invoice\u202Efdp.exe'], dir), /its name holds a control or invisible character/);
   const [small] = await checkInputs(['small.txt'], dir);
   assert.deepEqual({ ...small }, { name: 'small.txt', source: join(dir, 'small.txt'), size: 5 });
   const pwd = join(dir, 'pwd');

@@ -11,6 +11,7 @@
 import { realpath, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { stripControls } from './output.js';
 import { readRegularFile, statRegularFile, type ReadRefusal } from '../read-file.js';
 
 /** Largest file one `--in` may name, and all of a call's inputs together. */
@@ -74,6 +75,9 @@ export async function checkInputs(paths: string[], cwd: string): Promise<InputFi
     total += size;
     if (total > MAX_INPUTS_TOTAL_BYTES) throw new UsageError(`--in: the inputs add up to more than ${mb(MAX_INPUTS_TOTAL_BYTES)}. Pass fewer or smaller files.`);
     const name = basename(source);
+    // The name is printed (`INPUT=name`) and listed in pwd: a newline in it would print a line
+    // of its own (a bare sentinel), an RLO would show another name.
+    if (stripControls(name) !== name) throw new UsageError(`--in ${JSON.stringify(given)}: its name holds a control or invisible character; rename the file (or copy it to a plain name) first.`);
     const twin = out.find((f) => f.name === name);
     if (twin) throw new UsageError(`--in ${given}: another input is also named ${name} (${twin.source}); names in pwd must differ. Rename or copy one first.`);
     out.push({ name, source, size });
