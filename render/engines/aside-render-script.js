@@ -81,20 +81,21 @@ try {
       let ok = false;
       let settled = true;
       try {
-        // A promise the page never settles gets what is left of --wait-timeout, not --timeout.
+        // A promise the page never settles gets what is left of --wait-timeout (at least 2 s, so
+        // an answer that is only late is still read), not --timeout.
         const notSettled = {};
         const evaluated = pg.evaluate(job.waitExpression);
         evaluated.catch(() => undefined);
-        const value = await Promise.race([evaluated, sleep(Math.max(0, deadline - Date.now())).then(() => notSettled)]);
+        const value = await Promise.race([evaluated, sleep(Math.max(2000, deadline - Date.now())).then(() => notSettled)]);
         settled = value !== notSettled;
         ok = settled && value;
-        lastError = '';
+        if (settled) lastError = '';
       } catch (e) {
         const msg = firstLine(e);
         if (/SyntaxError/.test(msg)) fail(say('waitExprInvalid', { cause: msg }));
         lastError = msg;
       }
-      if (!settled) fail(say('waitExprTimeout', { ms: job.waitTimeoutMs, lastError: say('lastError', { cause: 'its promise had not settled' }) }));
+      if (!settled) fail(say('waitExprTimeout', { ms: job.waitTimeoutMs, lastError: say('lastError', { cause: lastError || 'its promise had not settled' }) }));
       if (ok) break;
       if (Date.now() + 100 > deadline) fail(say('waitExprTimeout', { ms: job.waitTimeoutMs, lastError: lastError ? say('lastError', { cause: lastError }) : '' }));
       await sleep(100);

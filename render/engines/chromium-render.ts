@@ -130,6 +130,7 @@ async function openAndWait(page: Page, job: PreparedRender): Promise<void> {
 
   if (job.waitExpression !== undefined) {
     const NOT_SETTLED = Symbol('not settled');
+    const EVALUATION_MIN_MS = 2000;
     let lastError = '';
     for (;;) {
       try {
@@ -138,10 +139,13 @@ async function openAndWait(page: Page, job: PreparedRender): Promise<void> {
         const evaluated = page.evaluate(job.waitExpression);
         evaluated.catch(() => undefined);
         let timer: NodeJS.Timeout | undefined;
-        const outOfTime = new Promise<typeof NOT_SETTLED>((r) => (timer = setTimeout(() => r(NOT_SETTLED), Math.max(0, deadline - Date.now()))));
+        // (At least EVALUATION_MIN_MS: an expression that answers at once, but late on a loaded
+        // machine, is read as it always was.)
+        const outOfTime = new Promise<typeof NOT_SETTLED>((r) => (timer = setTimeout(() => r(NOT_SETTLED), Math.max(EVALUATION_MIN_MS, deadline - Date.now()))));
         const value = await Promise.race([evaluated, outOfTime]).finally(() => clearTimeout(timer));
         if (value === NOT_SETTLED) {
-          throw new EngineFailure(renderMessage('waitExprTimeout', { ms: job.waitTimeoutMs, lastError: renderMessage('lastError', { cause: 'its promise had not settled' }) }), 'page');
+          const cause = lastError || 'its promise had not settled';
+          throw new EngineFailure(renderMessage('waitExprTimeout', { ms: job.waitTimeoutMs, lastError: renderMessage('lastError', { cause }) }), 'page');
         }
         if (value) break;
         lastError = '';
