@@ -116,7 +116,7 @@ test('expectations: labelled lines and whole blocks, without the lines that chan
     `SHOT=${pwd}/b.png`,
     'GSTACK_STEP_OK',
   ];
-  assert.deepEqual(evidenceOf(lines, pwd), ['URL=http://127.0.0.1:8080/\njust a note', 'HEADING=Welcome', 'STEP 1 click "Sign up" ref=e7', 'TEXT_START\nWelcome\na@example.com\nTEXT_END', 'NAV={"ttfb":0}', 'SHOT=<pwd>/b.png']);
+  assert.deepEqual(evidenceOf(lines, pwd), ['URL=http://127.0.0.1:8080/\njust a note', 'HEADING=Welcome', 'STEP 1 click "Sign up" ref=e7', 'TEXT_START\nWelcome\na@example.com\nTEXT_END', 'SCREENSHOT=<pwd>/a.png', 'NAV={"ttfb":0}', 'SHOT=<pwd>/b.png']);
 });
 
 // Ninth red-team pass: page text that spells a block's end (`TEXT_END`) pushed the lines after
@@ -137,7 +137,11 @@ test('expectations: every printed line is compared, also what page text pushed o
   const spelled = (l: string) => evidenceOf(['URL=http://x/', l], '/run/pwd');
   assert.equal(compareEvidence(spelled('SCREENSHOT=/orders/42/paid'), spelled('SCREENSHOT=/orders/42/PAYMENT-DECLINED')).length, 1);
   assert.equal(compareEvidence(spelled('NAV={"declined":0,"charged":4999}'), spelled('NAV={"declined":1,"charged":0}')).length, 1);
-  assert.deepEqual(compareEvidence(spelled('SCREENSHOT=/run/pwd/a.png'), spelled('SCREENSHOT=/run/pwd/b.png')), []);
+  // Fourteenth pass: a file name under pwd the page chose (a status read into it) is compared;
+  // only the folder, which changes on every run, is not.
+  assert.equal(compareEvidence(spelled('SCREENSHOT=/run/pwd/Payment-accepted.png'), spelled('SCREENSHOT=/run/pwd/Payment-DECLINED.png')).length, 1);
+  assert.deepEqual(compareEvidence(evidenceOf(['SCREENSHOT=/run/one/a.png'], '/run/one'), evidenceOf(['SCREENSHOT=/run/two/a.png'], '/run/two')), []);
+  assert.deepEqual(compareEvidence(evidenceOf(['ASIDE_DIR=/run/one', 'X=1'], '/run/one'), evidenceOf(['ASIDE_DIR=/elsewhere/two', 'X=1'], '/run/two')), []);
   assert.deepEqual(
     compareEvidence(spelled('RESOURCES=[{"url":"/a.js","status":200,"duration":5},{"url":"/b.css","status":200,"duration":9}]'), spelled('RESOURCES=[{"url":"/b.css","status":200,"duration":3},{"url":"/a.js","status":200,"duration":7}]')),
     [],

@@ -56,7 +56,9 @@ function volatileEntry(label: string, line: string): { first: string; alone: boo
     return masked === undefined ? { first: line, alone: true } : { first: `${label}${masked}`, alone: true };
   }
   // ASIDE_DIR= names the Aside run's own folder, which is the call's pwd there.
-  if (/^<pwd>(?:\/\S*)?$/.test(value) || (label === 'ASIDE_DIR=' && /^\/\S*$/.test(value))) return { first: label, alone: false };
+  if (value === '<pwd>' || (label === 'ASIDE_DIR=' && /^\/\S*$/.test(value))) return { first: label, alone: false };
+  // A file under pwd is compared by its name there (`<pwd>/Payment-accepted.png`): the folder
+  // changes on every run, the name does not, and a page can choose it (a status read into it).
   return { first: line, alone: true };
 }
 
