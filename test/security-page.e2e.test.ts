@@ -570,11 +570,16 @@ test('3k. fields in a template or noscript, the items of a list of codes and a t
       console.log("CONTENT " + await pg.content());
       console.log("TEXT " + await pg.locator("ul").innerText());
       console.log("RAW", Buffer.from("Tp1Xq9Wm4Kz8"));
+      const circular = { b: Buffer.from("Tp1Xq9Wm4Kz8") }; circular.self = circular;
+      console.log("NESTED", { post: Buffer.from("Tp1Xq9Wm4Kz8") }, [new Uint8Array(Buffer.from("Tp1Xq9Wm4Kz8"))], circular);
       console.log("GSTACK_STEP_OK");`, ['--json']);
     assert.equal(r.code, 0, show(r));
     for (const secret of ['Tp1Xq9Wm4Kz8', 'Ns7Ab3Cd9Ef1', 'SpG7-88Hh', 'LiJ0-11Kk', 'sk_live_Tq9w']) assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), `${secret} leaked:\n${show(r)}`);
     // Bytes print as their size (eleventh pass: a Buffer printed as [84,112,49,…] was read by no cut).
     assert.match(r.stdout, /RAW <Buffer 12 bytes/, show(r));
+    // Fourteenth pass: inside an object or an array they printed as numbers.
+    assert.match(r.stdout, /NESTED \{\\"post\\":\\"<Buffer 12 bytes[^"]*\\"\} \[\\"<Uint8Array 12 bytes/, show(r));
+    assert.doesNotMatch(r.stdout, /84,112,49|\b54 70 31\b|84 112 49/, show(r));
   } finally {
     await site.close();
   }

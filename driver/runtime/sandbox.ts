@@ -5,6 +5,7 @@ import { GLOBAL_NAMES, type FetchResponse, type GlobalName, type ScriptGlobals }
 import vm from 'node:vm';
 import path from 'node:path';
 import { inspect } from 'node:util';
+import bufferModule from 'node:buffer';
 import type { BrowserContext } from 'playwright-core';
 import type { Catalog } from '../catalog.js';
 import { createConfinedFs } from './confined-fs.js';
@@ -61,17 +62,34 @@ function formatArg(v: unknown): string {
   // Bytes print as their size, not as a list of numbers: no line filter reads a secret back out
   // of `[69,120,112,…]`, and the numbers tell an agent nothing. Print text as text
   // (`buf.toString()`), which the filter reads like any other line.
-  if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer || Object.prototype.toString.call(v) === '[object ArrayBuffer]') {
-    const size = (v as ArrayBufferView | ArrayBuffer).byteLength;
-    return `<${Buffer.isBuffer(v) ? 'Buffer' : Object.prototype.toString.call(v).slice(8, -1)} ${size} bytes: print .toString() for its text>`;
-  }
+  if (isBytes(v)) return bytesPlaceholder(v);
   try {
-    const json = JSON.stringify(v);
+    // Bytes inside an object or array too (`{ post: req.postDataBuffer() }`): JSON would write a
+    // Buffer as {"type":"Buffer","data":[112,119,…]}. The replacer sees the value before toJSON.
+    const json = JSON.stringify(v, function (this: Record<string, unknown>, key: string, value: unknown) {
+      const own = key === '' ? v : this[key];
+      return isBytes(own) ? bytesPlaceholder(own) : value;
+    });
     if (json !== undefined) return json;
   } catch {
     /* circular: fall through */
   }
-  return inspect(v, { depth: 4, breakLength: Infinity });
+  // A circular object: inspect, with no element of an array or byte of a Buffer listed.
+  const maxBytes = bufferModule.INSPECT_MAX_BYTES;
+  bufferModule.INSPECT_MAX_BYTES = 0;
+  try {
+    return inspect(v, { depth: 4, breakLength: Infinity, maxArrayLength: 0 });
+  } finally {
+    bufferModule.INSPECT_MAX_BYTES = maxBytes;
+  }
+}
+
+function isBytes(v: unknown): v is ArrayBufferView | ArrayBuffer {
+  return ArrayBuffer.isView(v) || v instanceof ArrayBuffer || Object.prototype.toString.call(v) === '[object ArrayBuffer]';
+}
+
+function bytesPlaceholder(v: ArrayBufferView | ArrayBuffer): string {
+  return `<${Buffer.isBuffer(v) ? 'Buffer' : Object.prototype.toString.call(v).slice(8, -1)} ${v.byteLength} bytes: print .toString() for its text>`;
 }
 
 function fetchResponse(res: import('playwright-core').APIResponse, tabs: Tabs): FetchResponse {
