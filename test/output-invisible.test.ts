@@ -240,3 +240,21 @@ test('the one-letter JSON escapes of controls are cut inside quoted strings; a W
   const once = stripControls('E="a\\rb"');
   assert.equal(stripControls(once), once);
 });
+
+// Fourteenth red-team pass: a copy %-encoded (or &amp;-escaped) twelve times deep was past the
+// decoder's twelve rounds and printed.
+test('a seen secret is cut however deep its escapes nest; a line nested past the decoder is withheld whole', () => {
+  forgetSecrets();
+  learnSecrets(['NeS7abQ9wZpE']);
+  let deep = [...'NeS7abQ9wZpE'].map((c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).join('');
+  for (let i = 0; i < 20; i++) deep = deep.replace(/%/g, '%25');
+  assert.equal(cutSeenSecrets('URL=http://x/?next=' + deep), 'URL=http://x/?next=[redacted]');
+  let amp = '&#78;eS7abQ9wZpE';
+  for (let i = 0; i < 12; i++) amp = amp.replace(/&/g, '&amp;');
+  assert.equal(cutSeenSecrets('T=' + amp), 'T=[redacted]');
+  let tooDeep = 'x';
+  for (let i = 0; i < 40; i++) tooDeep = tooDeep.replace(/%/g, '%25').replace(/^x$/, '%78');
+  assert.equal(cutSeenSecrets('R=' + tooDeep), '[redacted]');
+  forgetSecrets();
+  assert.equal(cutSeenSecrets('R=' + tooDeep), 'R=' + tooDeep, 'no secret seen: the line prints as it is');
+});

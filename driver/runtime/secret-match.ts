@@ -222,13 +222,15 @@ function fold(s: Spelled): Spelled {
   return out.done();
 }
 
-/** Enough for any nesting a page can print on one line: each round that changes a line shortens it. */
-const DECODE_ROUNDS = 12;
+/** Rounds of decoding a line is given (each round that changes a line shortens it). A line that
+ * still decodes after them is nested deeper than anything but an attack would be: once the call
+ * has seen a secret, such a line is withheld whole rather than matched half-decoded. */
+const DECODE_ROUNDS = 32;
 const COMBINING_MARK = /\p{M}/gu;
 const INVISIBLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
 
 function normalForm(text: string): Spelled {
-  const forms = normalForms(text);
+  const { forms } = normalForms(text);
   return forms[forms.length - 1];
 }
 
@@ -236,7 +238,7 @@ function normalForm(text: string): Spelled {
  * A line is matched in every one of them, so a page cannot hide a plain copy of a value by
  * putting an escape's start before it (`%123456` would decode `%12` and leave `3456`;
  * `\123456` and `&#123456` likewise): the copy as written is found in the first. */
-function normalForms(text: string): Spelled[] {
+function normalForms(text: string): { forms: Spelled[]; complete: boolean } {
   // Each unit of the original spells itself.
   let s: Spelled = { text, from: new Array<number>(text.length), to: new Array<number>(text.length) };
   for (let k = 0; k < text.length; k++) {
@@ -246,11 +248,11 @@ function normalForms(text: string): Spelled[] {
   const forms = [fold(s)];
   for (let round = 0; round < DECODE_ROUNDS; round++) {
     const next = decodeOnce(s);
-    if (next.text === s.text) break;
+    if (next.text === s.text) return { forms, complete: true };
     s = next;
     forms.push(fold(s));
   }
-  return forms;
+  return { forms, complete: decodeOnce(s).text === s.text };
 }
 
 /** From this length on (in normal form) a value is cut wherever it shows; one of three
@@ -340,7 +342,9 @@ export class SecretMatcher {
   cut(text: string, replacement: string): string {
     if (!this.needles.length || !text) return text;
     const seen = new Set<string>();
-    const spans = normalForms(text).flatMap((form) => {
+    const { forms, complete } = normalForms(text);
+    if (!complete) return replacement;
+    const spans = forms.flatMap((form) => {
       if (seen.has(form.text)) return [];
       seen.add(form.text);
       return this.spansIn(form);
