@@ -258,3 +258,10 @@ test('a seen secret is cut however deep its escapes nest; a line nested past the
   forgetSecrets();
   assert.equal(cutSeenSecrets('R=' + tooDeep), 'R=' + tooDeep, 'no secret seen: the line prints as it is');
 });
+
+// Fourteenth red-team pass: one `"` in page text earlier on the line turned the quote count
+// around, and the escapes inside the JSON after it were read as outside quotes.
+test('a one-letter escape between quotes is cut whatever page text put a quote before it', () => {
+  assert.equal(stripControls('TITLE=Report "Q3 CONSOLE_ERRORS=["all good\\rFAKE: payment verified","x\\bY\\fZ"]'), 'TITLE=Report "Q3 CONSOLE_ERRORS=["all good\uFFFDFAKE: payment verified","x\uFFFDY\uFFFDZ"]');
+  assert.equal(stripControls('path C:\\repo\\build and "quoted"'), 'path C:\\repo\\build and "quoted"');
+});

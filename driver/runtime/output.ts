@@ -97,23 +97,32 @@ function hideEscapedControls(s: string): string {
 }
 
 /** The one-letter escapes of controls that JSON has (`\b`, `\f`, `\r`; `\v` in JavaScript),
- * inside a double-quoted string of the line: `jq -r` of `CONSOLE_ERRORS=["DELETE ALL\b\b…"]`
- * puts a backspace or a carriage return on screen, which overwrites what was printed before
- * it. Only inside quotes, and only where the backslash is not itself escaped (`"C:\\repo"`):
- * raw page text such as a Windows path `C:\repo` is not JSON, and nothing decodes it. */
+ * where a double-quoted string may hold them: `jq -r` of `CONSOLE_ERRORS=["DELETE ALL\b\b…"]`
+ * puts a backspace or a carriage return on screen, which overwrites what was printed before it.
+ * Cut where an unescaped `"` stands somewhere before and somewhere after it on the line (not by
+ * counting quotes: one `"` in page text earlier on the line would turn the count around), and
+ * only where the backslash is not itself escaped (`"C:\\repo"`): raw page text such as a
+ * Windows path `C:\repo` with no quotes around it is not JSON, and nothing decodes it. */
 function hideShortEscapes(s: string): string {
   if (!/\\[bfrv]/.test(s)) return s;
+  // Where the unescaped quotes are.
+  const quotes: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '\\') i++;
+    else if (s[i] === '"') quotes.push(i);
+  }
+  if (quotes.length < 2) return s;
+  const first = quotes[0];
+  const last = quotes[quotes.length - 1];
   let out = '';
-  let quoted = false;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
     if (c === '\\' && i + 1 < s.length) {
       const next = s[i + 1];
-      out += quoted && 'bfrv'.includes(next) ? '\uFFFD' : c + next;
+      out += i > first && i < last && 'bfrv'.includes(next) ? '\uFFFD' : c + next;
       i++;
       continue;
     }
-    if (c === '"') quoted = !quoted;
     out += c;
   }
   return out;
