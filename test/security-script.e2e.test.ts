@@ -342,6 +342,14 @@ test('18. a flag given twice is a usage error (exit 2) that names it, before any
     assert.match(r.stdout + r.stderr, new RegExp(`${args[0]} is given 2 times`), show(r));
   }
   assert.ok(!existsSync(join(work, 'p2.host.lock')) && !existsSync(join(work, 'p1.host.lock')), 'no host was started');
+  // Fourteenth pass: an empty --session, --profile or sessions KEY (an unset variable) quietly
+  // meant this directory's session, shared with whoever else works here.
+  for (const args of [['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', '--session', ''], ['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', '--profile', ''], ['sessions', 'stop', ''], ['sessions', 'clear', ' ']]) {
+    const r = await runCli(args, { cwd: work, env: cliEnv(home) });
+    assert.equal(r.code, 2, show(r));
+    assert.ok(!r.stdout.includes('RAN') && !/STOPPED|CLEARED/.test(r.stdout), show(r));
+    assert.match(r.stderr, /is empty|empty KEY/, show(r));
+  }
   // Eighth pass: on/off flags, where yargs kept the last (`=false` then bare read a file: URL).
   for (const args of [['--allow-file-urls=false', '--allow-file-urls'], ['--json', '--no-json'], ['--ephemeral', '--ephemeral']]) {
     const r = await runCli(['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', ...args], { cwd: work, env: cliEnv(home) });

@@ -4,6 +4,9 @@ import type { Argv, Options } from 'yargs';
 import type { Flag } from '../../driver/catalog.js';
 import { UsageError } from '../../driver/errors.js';
 
+/** Flags whose empty value would silently fall back to the default session. */
+const EMPTY_MEANS_DEFAULT = new Set(['session', 'profile']);
+
 export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
   let out: Argv<any> = y;
   for (const f of flags) {
@@ -20,6 +23,11 @@ export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
     if (f.type !== 'array' && f.type !== 'count' && !f.repeatable && !f.step) {
       opt.coerce = (v: unknown) => {
         if (Array.isArray(v)) throw new UsageError(`--${f.name} is given ${v.length} times (${v.map((x) => JSON.stringify(x)).join(', ')}); give it once.`);
+        // An empty session or profile (an unset variable: `--session "$TASK"`) would quietly
+        // mean this directory's session, shared with whoever else runs here.
+        if (EMPTY_MEANS_DEFAULT.has(f.name) && typeof v === 'string' && !v.trim()) {
+          throw new UsageError(`--${f.name} is empty (an unset variable?): give a ${f.name === 'session' ? 'session key' : 'profile folder'}, or leave the flag out to use this directory's session.`);
+        }
         return v;
       };
     }

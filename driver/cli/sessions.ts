@@ -208,6 +208,11 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
   const env = io.env ?? process.env;
   const home = gstackHome(env);
   const emit = (obj: unknown) => io.out(jsonText(obj));
+  // An empty KEY (an unset variable: `sessions stop "$TASK"`) would mean this directory's
+  // session, which another agent working here may be using.
+  if (args.target !== undefined && !args.target.trim()) {
+    throw new UsageError(`\`sessions ${args.action}\` was given an empty KEY (an unset variable?): name the session (\`gstack sessions list\` shows them), or leave KEY out for this directory's session.`);
+  }
 
   switch (args.action) {
     case 'list': {
