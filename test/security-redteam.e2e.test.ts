@@ -7,7 +7,9 @@
 //   copies print uncut: the HTML-reference decoder (an ES module package) failed to load in a
 //   process whose code cache had replaced Node's compile for every require();
 // - an <output> named "Verification code" or "API token" printed its value in snapshots and
-//   the read and form shapes.
+//   the read and form shapes;
+// - Buffer.allocUnsafe in a later call held memory of an earlier one (a password the snapshot
+//   had cut, another call's file).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -74,6 +76,14 @@ console.log("GSTACK_STEP_OK");`);
   assert.doesNotMatch(r.stdout, /739201|tokA13output9f8e7d/, r.stdout);
   assert.match(r.stdout, /^TITLE=Your code \[redacted\]$/m);
   assert.match(r.stdout, /42 items/, 'an output named by no secret word prints');
+});
+
+test('a script\'s Buffer.allocUnsafe and allocUnsafeSlow are zero-filled, so no earlier call\'s memory shows', async () => {
+  const r = await run(`await fs.writeFile("sec.txt", "EARLIER-CALL-SECRET ".repeat(500));
+console.log("ZERO=" + [Buffer.allocUnsafe(8000), Buffer.allocUnsafeSlow(65536), Buffer.allocUnsafe(3)].every((b) => b.every((x) => x === 0)));
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^ZERO=true$/m);
 });
 
 test('--out never copies a hidden name the page chose (.git/hooks, .envrc); visible files still come out', async () => {

@@ -40,6 +40,8 @@ type Implementations = { [K in GlobalName]: (host: SandboxHost, tabs: Tabs) => S
  * process, so a script's `path.join = ...` must not change what the next call gets. (The
  * sandbox is still no security boundary: see README, "Security model".)
  */
+const zeroFilled = (size: number): Buffer => Buffer.alloc(size);
+
 function readOnly<T extends object>(target: T, name: string): T {
   const refuse = (): never => {
     throw new AgentError(`${name} is read-only in a flow script: keep your own helper in a variable instead of changing ${name}.`);
@@ -49,6 +51,10 @@ function readOnly<T extends object>(target: T, name: string): T {
     ...(guard as ProxyHandler<T>),
     // path.posix / path.win32 are the same kind of shared object.
     get: (t, key, receiver) => {
+      // Buffer.allocUnsafe hands out memory the host used before, in an earlier call too (a
+      // page's password the snapshot cut, another call's file): a script's unsafe buffers are
+      // zero-filled, as Buffer.alloc's are. (Each call starts clean.)
+      if (name === 'Buffer' && (key === 'allocUnsafe' || key === 'allocUnsafeSlow')) return zeroFilled;
       const v = Reflect.get(t, key, receiver);
       return name === 'path' && (key === 'posix' || key === 'win32') && v && typeof v === 'object' ? new Proxy(v as object, guard) : v;
     },
