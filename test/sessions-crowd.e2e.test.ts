@@ -94,6 +94,11 @@ test("B's stop, renders, render-host stop, gc and list never touch A's running c
 test('`sessions stop --all` refuses while another session runs a call; --force stops it and the call names who did', async () => {
   const a = longCall('crowd-force', 20_000);
   await started(a);
+  // Fourteenth red-team pass: naming the session stopped its running call with no question asked.
+  const named = await gstack(['sessions', 'stop', 'crowd-force'], { GSTACK_SESSION_KEY: 'crowd-user' });
+  assert.equal(named.code, 4, named.stdout + named.stderr);
+  assert.match(named.stdout, /^RUNNING crowd-force-\S+ key="crowd-force" call=pid:\d+$/m);
+  assert.match(named.stderr, /\[error\] Not stopping crowd-force-\S+: a call of that session is running .*--force/);
   const refused = await gstack(['sessions', 'stop', '--all'], { GSTACK_SESSION_KEY: 'crowd-user' });
   assert.equal(refused.code, 4, refused.stdout + refused.stderr);
   assert.match(refused.stdout, /^RUNNING crowd-force-\S+ key="crowd-force" call=pid:\d+$/m);

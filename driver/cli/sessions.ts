@@ -127,7 +127,7 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
   if ([args.all, args.render, !!args.target].filter(Boolean).length > 1) {
     throw new UsageError('`sessions stop` takes one of KEY, --render or --all');
   }
-  if (args.force && !args.all && !args.render) throw new UsageError('--force goes with `sessions stop --all` or `--render`; your own session stops without it');
+  if (args.force && !args.all && !args.render && !args.target) throw new UsageError('--force goes with `sessions stop KEY`, `--all` or `--render`; your own session stops without it');
   const by = ['gstack sessions stop', ...(args.target ? [args.target] : []), ...(args.render ? ['--render'] : []), ...(args.all ? ['--all'] : []), ...(args.force ? ['--force'] : [])].join(' ');
 
   if (args.render) {
@@ -150,8 +150,24 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
   }
 
   if (!args.all) {
-    const slug = args.target ? await resolveSlug(args.target, home) : resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug;
-    const t = await sessionInfo(slug, { home, env });
+    const own = resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug;
+    const slug = args.target ? await resolveSlug(args.target, home) : own;
+    let t = await sessionInfo(slug, { home, env });
+    // Another session's call in progress is that agent's work: not cut short unless the user
+    // says so, as with --all.
+    if (slug !== own && t.lockedBy) {
+      if (!args.force) {
+        io.out(`RUNNING ${slug} key=${quote(t.key)} call=pid:${t.lockedBy.pid}`);
+        io.err(`[error] Not stopping ${slug}: a call of that session is running (pid ${t.lockedBy.pid}, perhaps another agent's), and stopping would cut it short. Try again when it has finished; a user who means to end it adds --force.`);
+        return 4;
+      }
+      io.err(`gstack: waiting up to ${FORCE_GRACE_MS / 1000} s for ${slug}'s call`);
+      const until = Date.now() + FORCE_GRACE_MS;
+      while (Date.now() < until && t.lockedBy) {
+        await new Promise((r) => setTimeout(r, 200));
+        t = await sessionInfo(slug, { home, env });
+      }
+    }
     const pid = await stopSessionHost(t.paths.profileDir, { by });
     if (args.json) emit({ stopped: [{ slug, pid: pid ?? null }], renderHost: null });
     else io.out(pid ? `STOPPED ${slug} host=pid:${pid}` : `NOT_RUNNING ${slug}`);
