@@ -170,6 +170,20 @@ test('3b. a run whose output was cut at --max-output is never saved and never pa
   assert.match(cut.stdout, /^  EXPECT OUTPUT before=null after="\[truncated \d+ bytes\]"$/m);
 });
 
+test('3c. a broken flow file is that flow\'s drift, and the other flows are still checked', async () => {
+  const broken = join(repo, '.gstack', 'flows', 'broken.js');
+  writeFileSync(broken, `/* gstack-flow\n * name: broken\n * param: u ${'{"anyOf":['.repeat(5000)}{}${']}'.repeat(5000)}\n */\nconsole.log("GSTACK_STEP_OK");\n`);
+  try {
+    const r = await gstack(['flows', 'check']);
+    expectExit(r, 1);
+    assert.match(r.stdout, /^DRIFT broken failed exit=2 error=".*nests deeper than 64 levels/m);
+    assert.match(r.stdout, /^PASS signup expectations=3/m);
+    assert.match(r.stdout, /^CHECKED flows=2 pass=1 drift=1$/m);
+  } finally {
+    rmSync(broken, { force: true });
+  }
+});
+
 test('4. a flow saved in a repository is found from its subfolders and not from outside it', async () => {
   const list = await gstack(['flows', 'list'], subdir);
   expectExit(list, 0);

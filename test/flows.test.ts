@@ -52,6 +52,9 @@ test('a file without a header is a plain script; a broken header says what is wr
   assert.throws(() => parseFlowFile('/* gstack-flow\n * name: x\n'), (e: Error) => e instanceof FlowHeaderError && /never ends/.test(e.message));
   assert.throws(() => parseFlowFile('/* gstack-flow\n * param: x {nope}\n */\n'), (e: Error) => e instanceof FlowHeaderError && /param x is not valid JSON/.test(e.message));
   assert.throws(() => parseFlowFile('/* gstack-flow\n * param: x-y {}\n */\n'), (e: Error) => e instanceof FlowHeaderError && /param: NAME/.test(e.message));
+  // Fourteenth red-team pass: a 20,000-deep schema overflowed the stack when ajv compiled it.
+  const deep = '{"anyOf":['.repeat(20_000) + '{}' + ']}'.repeat(20_000);
+  assert.throws(() => parseFlowFile(`/* gstack-flow\n * param: u ${deep}\n */\n`), (e: Error) => e instanceof FlowHeaderError && /param u nests deeper than 64 levels/.test(e.message));
 });
 
 test('--param declarations become typed defaults; --required keeps the value for the save run and check only', () => {

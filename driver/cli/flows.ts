@@ -195,7 +195,19 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
   const outcomes: CheckOutcome[] = [];
   let worst = 0;
   for (const loc of targets) {
-    const { source, header } = await load(loc);
+    let loaded: Awaited<ReturnType<typeof load>>;
+    try {
+      loaded = await load(loc);
+    } catch (err) {
+      // One broken flow file is that flow's drift: the others are still checked.
+      if (!(err instanceof CommandError && err.code === 'FLOW_INVALID')) throw err;
+      const o: CheckOutcome = { name: loc.name, where: loc.where, file: loc.file, status: 'drift', expectations: 0, engine: null, drifts: [], exitCode: 2, error: err.message, lines: [] };
+      outcomes.push(o);
+      worst = Math.max(worst, 1);
+      if (!a.json) printOutcome(o, io);
+      continue;
+    }
+    const { source, header } = loaded;
     const expect = header?.expect ?? [];
     const params = header ? resolveFlowParams({ ...header, name: loc.name }, savedParams(header), { coerce: false }) : {};
     const result = await run(source, params, false);

@@ -112,10 +112,32 @@ export function parseFlowFile(source: string): { header?: FlowHeader; script: st
   return { header: h, script };
 }
 
+/** How deep a header's JSON may nest: a parameter's schema is compiled by ajv, which recurses
+ * (a 20,000-deep `anyOf` overflowed the stack instead of naming the header). */
+const MAX_HEADER_JSON_DEPTH = 64;
+
 function parseJson(text: string, what: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw new FlowHeaderError(`its header's ${what} is not valid JSON (${(err as Error).message})`);
   }
+  if (jsonDepth(value, MAX_HEADER_JSON_DEPTH) > MAX_HEADER_JSON_DEPTH) throw new FlowHeaderError(`its header's ${what} nests deeper than ${MAX_HEADER_JSON_DEPTH} levels`);
+  return value;
+}
+
+/** The nesting depth of parsed JSON, counted up to just past `limit`, without recursion (the
+ * value may be deeper than the stack). */
+export function jsonDepth(root: unknown, limit: number): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > limit) return max;
+    for (const x of Object.values(v)) stack.push([x, d + 1]);
+  }
+  return max;
 }

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { CommandError } from '../command-errors.js';
 import { UsageError } from '../errors.js';
-import { FlowHeaderError, parseFlowFile, type FlowHeader, type FlowParamSchema, type FlowParamType } from './header.js';
+import { FlowHeaderError, jsonDepth, parseFlowFile, type FlowHeader, type FlowParamSchema, type FlowParamType } from './header.js';
 
 const TYPES: readonly FlowParamType[] = ['string', 'number', 'integer', 'boolean'];
 const NAME = /^[A-Za-z_$][\w$]*$/;
@@ -159,20 +159,6 @@ export function resolveFlowParams(h: Pick<FlowHeader, 'name' | 'params' | 'requi
  * overflowed the stack as an internal error instead of a usage error). */
 const MAX_PARAMS_DEPTH = 64;
 
-/** The nesting depth of parsed JSON, without recursion (the value may be deeper than the stack). */
-function depthOf(root: unknown): number {
-  let max = 0;
-  const stack: Array<[unknown, number]> = [[root, 1]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (!v || typeof v !== 'object') continue;
-    if (d > max) max = d;
-    if (max > MAX_PARAMS_DEPTH) return max;
-    for (const x of Object.values(v)) stack.push([x, d + 1]);
-  }
-  return max;
-}
-
 /**
  * The `params` of `gstack run` (`--params JSON`, undefined when not given): a saved flow's
  * file (it has a header) gets them checked against its schema with its defaults filled in,
@@ -188,7 +174,7 @@ export function paramsForScript(source: string, json: string | undefined): Recor
       throw new UsageError(`--params is not valid JSON (${(err as Error).message}). Quote it for the shell: --params '{"email":"a@example.com"}'.`);
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`--params must be a JSON object, e.g. --params '{"email":"a@example.com"}'.`);
-    if (depthOf(value) > MAX_PARAMS_DEPTH) throw new UsageError(`--params nests deeper than ${MAX_PARAMS_DEPTH} levels: pass flatter data (or write it to a file under pwd with --in and read it there).`);
+    if (jsonDepth(value, MAX_PARAMS_DEPTH) > MAX_PARAMS_DEPTH) throw new UsageError(`--params nests deeper than ${MAX_PARAMS_DEPTH} levels: pass flatter data (or write it to a file under pwd with --in and read it there).`);
     given = value as Record<string, unknown>;
   }
   let header: FlowHeader | undefined;
