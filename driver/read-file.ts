@@ -7,7 +7,7 @@
 // actually read. Callers turn a refusal into their own message (a usage error for an input, a
 // missing image for an asset) and set their own limits; docs/SECURITY.md, "Bad input is a usage
 // error, never a hang".
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 export type ReadRefusal =
@@ -29,12 +29,32 @@ function openFailure(err: unknown): ReadRefusal {
   return { ok: false, why: 'unreadable', detail: code === 'EACCES' ? 'permission denied' : (code ?? (err as Error).message) };
 }
 
+/** The devices /proc and /sys live on: their files call themselves regular and hold the
+ * process's environment, its command line, the kernel's state (`--header /proc/self/environ`
+ * would print the environment into a PDF). Known by the open handle's device, so a link to one
+ * is caught too. */
+let kernelDevices: Set<number> | undefined;
+function onKernelFileSystem(st: Stats): boolean {
+  if (!kernelDevices) {
+    kernelDevices = new Set();
+    for (const dir of ['/proc/self', '/sys/kernel']) {
+      try {
+        kernelDevices.add(statSync(dir).dev);
+      } catch {
+        /* not mounted here */
+      }
+    }
+  }
+  return kernelDevices.has(st.dev);
+}
+
 function typeRefusal(st: Stats, limit: number): ReadRefusal | undefined {
   if (st.isDirectory()) return { ok: false, why: 'directory', detail: 'a directory' };
   if (!st.isFile()) {
     const what = st.isFIFO() ? 'a FIFO (named pipe)' : st.isSocket() ? 'a socket' : 'a device';
     return { ok: false, why: 'special', detail: `${what}, not a regular file` };
   }
+  if (onKernelFileSystem(st)) return { ok: false, why: 'special', detail: 'a kernel file (/proc or /sys), not a regular file' };
   if (st.size > limit) return { ok: false, why: 'too-big', detail: `${st.size} bytes, more than ${mib(limit)}`, size: st.size };
   return undefined;
 }

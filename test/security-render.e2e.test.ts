@@ -372,3 +372,20 @@ console.log("GSTACK_STEP_OK");`, '--allow-file-urls', '--out', join(docs, 'print
     assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u{E0000}-\u{E007F}]/u.test(title), `${pdf}: ${JSON.stringify(title)}`);
   }
 });
+
+// Fourteenth red-team pass: --header/--footer read any file by name (a page title passed there,
+// `/proc/self/environ`, `.env`) into every page of the PDF, and pdf and diagram read /proc files.
+test('a header or footer file under a hidden name, and any kernel file a render would read, are usage errors', async () => {
+  const md = join(docs, 'hf.md');
+  writeFileSync(md, '# Body\n\ntext\n');
+  writeFileSync(join(docs, '.env'), 'API_KEY=SECRET-HF-1\n');
+  mkdirSync(join(docs, 'visible'), { recursive: true });
+  symlinkSync(join(docs, '.env'), join(docs, 'visible', 'header.html'));
+  for (const args of [['pdf', md, join(docs, 'hf1.pdf'), '--footer', '.env'], ['pdf', md, join(docs, 'hf2.pdf'), '--header', 'visible/header.html'], ['pdf', md, join(docs, 'hf3.pdf'), '--header', '/proc/self/environ'], ['render', md, '--pdf', join(docs, 'hf4.pdf'), '--footer', '/proc/version'], ['pdf', '/proc/version', join(docs, 'hf5.pdf')], ['diagram', '/proc/version']]) {
+    const r = await gstack(args);
+    expectExit(r, 2);
+    assert.match(r.stderr, /hidden name|kernel file/, r.stderr);
+    assert.doesNotMatch(r.stdout + r.stderr, /SECRET-HF-1|PATH=|Linux version/);
+  }
+  assert.ok(!existsSync(join(docs, 'hf1.pdf')) && !existsSync(join(docs, 'hf3.pdf')), 'nothing was rendered');
+});

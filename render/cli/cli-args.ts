@@ -6,10 +6,10 @@
 //
 // Rule: a step option belongs to the most recent step of its kind; given before any step of
 // its kind, it is a default for every step of that kind.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { MAX_RENDER_INPUT_BYTES } from '../api/inputs.js';
 import { readRegularFileSync } from '../../driver/read-file.js';
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { millisecondsProblem, UsageError } from '../../driver/errors.js';
 import { RENDER_STEP_FLAGS, RENDER_STEP_OF_OPTION, type RenderStepFlag } from '../../driver/catalog.gen.js';
 import { commandSpec, flagGroup, type Catalog, type Flag } from '../../driver/catalog.js';
@@ -212,10 +212,23 @@ function paperOption(value: string | undefined): Pick<PdfStep, 'paper' | 'paperS
 
 /** A header/footer value that names a readable file is that file's HTML; anything else is the
  * HTML itself. */
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 function templateArg(value: string | undefined, flag: string, cwd: string): string | undefined {
   if (value === undefined) return undefined;
   const file = resolve(cwd, value);
   if (value.includes('<') || !existsSync(file)) return value;
+  // A value that names a file is read as one, so a careless `--header "$TITLE"` must not print a
+  // secret into every page: nothing under a hidden name (`.env`, `~/.ssh/…`), as written or as
+  // the real path behind a link; kernel files are refused by the reader itself.
+  const hidden = [file, realpathOr(file)].map((p) => p.split(sep).find((part) => part.startsWith('.') && part !== '.' && part !== '..')).find(Boolean);
+  if (hidden) throw new RenderUsageError(`${flag} ${value}: names a file under a hidden name (${hidden}), which is not read as a header or footer; copy the HTML to a visible file, or pass the HTML itself`);
   // Opened without blocking and read bounded (driver/read-file.ts): a FIFO named here must not hang.
   const read = readRegularFileSync(file, MAX_RENDER_INPUT_BYTES);
   if (read.ok) return read.bytes.toString('utf8');
