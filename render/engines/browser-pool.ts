@@ -32,9 +32,16 @@ export async function leaseRenderBrowser(executablePath: string, env: NodeJS.Pro
   return { browser, release: () => browser.close().catch(() => undefined) };
 }
 
+/** WebRTC sends no UDP of its own in a render's browser (a full Chromium reads the first
+ * spelling, the headless shell the second): TURN and STUN would reach any address a page names,
+ * past the routes that block its foreign requests, and carry what it read from the render root
+ * (a TURN username). Its TCP goes to the render context's proxy, which leads nowhere
+ * (chromium-render.ts). */
+const RENDER_ARGS = ['--webrtc-ip-handling-policy=disable_non_proxied_udp', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+
 function launch(executablePath: string, env: NodeJS.ProcessEnv): Promise<Browser> {
   const { chromium } = loadPlaywright();
-  return chromium.launch({ executablePath, args: chromiumArgs(), headless: true, env: browserEnv(env) });
+  return chromium.launch({ executablePath, args: [...chromiumArgs(), ...RENDER_ARGS], headless: true, env: browserEnv(env) });
 }
 
 export class RenderBrowserPool {

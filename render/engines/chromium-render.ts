@@ -18,6 +18,9 @@ import {
 
 const WAIT_POLL_MS = 100;
 
+/** A proxy that leads nowhere: a privileged port, which no other user can listen on. */
+const NO_PROXY_SERVER = 'socks5://127.0.0.1:1';
+
 export async function renderOnChromium(job: PreparedRender): Promise<EngineRenderOutput> {
   let executablePath: string;
   try {
@@ -53,6 +56,10 @@ export async function renderOnChromium(job: PreparedRender): Promise<EngineRende
       deviceScaleFactor: job.deviceScaleFactor,
       acceptDownloads: false,
       serviceWorkers: 'block',
+      // Offline: everything but the render server goes to a proxy on a privileged loopback port
+      // where nothing listens. The routes below block and list foreign requests; this also
+      // holds what no route sees: WebRTC's TCP to a TURN server (its UDP is off, browser-pool.ts).
+      ...(job.allowNetwork ? {} : { proxy: { server: NO_PROXY_SERVER, bypass: new URL(job.origin).host } }),
     });
     // The routes and the page are set up concurrently (each is a browser round trip); both are
     // in place before the first navigation.
