@@ -1788,7 +1788,7 @@ export const CATALOG_JSON: unknown = {
     "gstack render report.html --pdf report.pdf",
     "gstack render report.html --pdf report.pdf --paper a4 --landscape --margin 12mm --no-page-numbers",
     "gstack render page.html --wait-selector '#chart svg' --screenshot shot.png --width 800 --screenshot card.png --selector '#card'",
-    "gstack render diagram.html --wait-expr 'window.done === true' --eval 'document.querySelector(\"svg\").outerHTML' --out diagram.svg",
+    "gstack render chart.html --wait-expr 'window.done === true' --eval 'JSON.stringify(window.chartData)' --out chart-data.json",
     "gstack render docs/site/page.html --serve-root docs --pdf page.pdf"
    ],
    "output": [
