@@ -238,10 +238,13 @@ function delay(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+const WAIT_NOTICE_AFTER_MS = 1500;
+
 /**
  * Takes the lock of `profileDir` for this call. Waits (polling with backoff, 25 ms up to
- * 500 ms) while a live process holds it, calling `onWait` once with the holder; a dead holder's
- * lock is taken over at once. Throws ProfileBusyError after `timeoutMs`.
+ * 500 ms) while a live process holds it, calling `onWait` once with the holder when the wait
+ * has lasted WAIT_NOTICE_AFTER_MS; a dead holder's lock is taken over at once. Throws
+ * ProfileBusyError after `timeoutMs`.
  */
 export async function acquireProfileLock(
   profileDir: string,
@@ -275,7 +278,9 @@ export async function acquireProfileLock(
     } else if (current.kind === 'record') {
       lastHolder = publicHolder(current.record);
     }
-    if (!told && lastHolder) {
+    // Said once the wait is a real one: a call taking over from one that is finishing (its tabs
+    // closing, a client killed mid-call) waits a moment, which is not worth a notice.
+    if (!told && lastHolder && Date.now() - started >= WAIT_NOTICE_AFTER_MS) {
       told = true;
       try {
         opts.onWait?.(lastHolder);
