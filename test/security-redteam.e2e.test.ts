@@ -9,7 +9,9 @@
 // - an <output> named "Verification code" or "API token" printed its value in snapshots and
 //   the read and form shapes;
 // - Buffer.allocUnsafe in a later call held memory of an earlier one (a password the snapshot
-//   had cut, another call's file).
+//   had cut, another call's file);
+// - a GET form sent a secret-named radio's and button's values, and a wrap=hard textarea's value
+//   broken by CRLFs, into the URL a script printed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -84,6 +86,19 @@ console.log("ZERO=" + [Buffer.allocUnsafe(8000), Buffer.allocUnsafeSlow(65536), 
 console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^ZERO=true$/m);
+});
+
+test('a GET form\'s secret-named radio and button values, and a wrap=hard textarea\'s broken value, are cut from the URL', async () => {
+  const r = await run(`const pg = await openTab(${JSON.stringify(server.url)});
+await pg.setContent('<form method=get action="${server.url}"><label>API key <textarea name=k wrap=hard cols=4>Zq7wPalm9RTA15xK3vQ2W8n</textarea></label><input type=radio name=otp value=482913 checked aria-label="One-time code"><input type=checkbox name=remember value=true checked><button name=csrf_token value=BTN-RTA15-6612uu>Verify</button></form>');
+await snapshot(pg);
+await Promise.all([pg.waitForURL(/csrf_token/), pg.getByRole("button", { name: "Verify" }).click()]);
+console.log("URL=" + pg.url());
+await closeTab(pg);
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^URL=.*remember=true/m, 'a value that is no code prints');
+  assert.doesNotMatch(r.stdout, /482913|BTN-RTA15-6612uu|Zq7wP|alm9R|K3vQ2/, r.stdout);
 });
 
 test('--out never copies a hidden name the page chose (.git/hooks, .envrc); visible files still come out', async () => {

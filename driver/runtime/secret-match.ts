@@ -289,7 +289,13 @@ interface Needle {
   part: number;
   /** Every run of `part` characters of it, with where it starts in it. */
   pieces: Map<string, number>;
+  /** Its text without spaces, when that is long enough to look for in a line without spaces
+   * (COMPACT_MIN): a browser breaks a long value into lines (`<textarea wrap=hard>` sends CRLFs
+   * at its wrap points). */
+  compact?: string;
 }
+
+const COMPACT_MIN = 8;
 
 const DIGIT = /\p{N}/u;
 const SPACED_LETTER = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Georgian}]/u;
@@ -297,8 +303,9 @@ const SPACED_LETTER = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{Sc
 /** The spellings of a value a browser makes on the way into a URL. */
 function urlSpellings(v: string): string[] {
   const out = v.includes('\\') ? [v.replace(/\\/g, '/')] : [];
-  // Chrome names a download after the page's choice with these characters replaced by `_`.
-  if (/[\\/:*?"<>|]/.test(v)) out.push(v.replace(/[\\/:*?"<>|]/g, '_'));
+  // Chrome names a download after the page's choice with these characters, and every control
+  // and format character (an RLO, a soft hyphen, a tab), replaced by `_`.
+  if (/[\\/:*?"<>|\p{Cc}\p{Cf}]/u.test(v)) out.push(v.replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]/gu, '_'));
   // A value written in groups (a card number, `4111 1111 1111 1111`) is printed as often without
   // its spaces, or with dashes.
   if (/^[\p{N}\p{L}]+(?:[ -][\p{N}\p{L}]+)+$/u.test(v.trim())) out.push(v.trim().replace(/[ -]/g, ''), v.trim().replace(/[ -]/g, '-'), v.trim().replace(/[ -]/g, ' '));
@@ -329,7 +336,8 @@ export class SecretMatcher {
       const part = Math.max(CUT_SHORTENED, Math.min(Math.ceil(text.length / 2), CUT_SHORTENED_LONG));
       const pieces = new Map<string, number>();
       if (part < text.length) for (let w = 0; w + part <= text.length; w++) if (!pieces.has(text.slice(w, w + part))) pieces.set(text.slice(w, w + part), w);
-      known.set(text, { text, apart: text.length < CUT_ANYWHERE, part: part < text.length ? part : 0, pieces });
+      const compact = text.replace(/ /g, '');
+      known.set(text, { text, apart: text.length < CUT_ANYWHERE, part: part < text.length ? part : 0, pieces, ...(compact.length >= COMPACT_MIN ? { compact } : {}) });
     }
     this.needles = [...known.values()].sort((a, b) => b.text.length - a.text.length);
   }
@@ -349,6 +357,7 @@ export class SecretMatcher {
       seen.add(form.text);
       return this.spansIn(form);
     });
+    spans.push(...this.compactSpans(forms[forms.length - 1]));
     if (!spans.length) return text;
     spans.sort((a, b) => a[0] - b[0]);
     const merged: Array<[number, number]> = [];
@@ -365,6 +374,22 @@ export class SecretMatcher {
     }
     out += text.slice(kept);
     return out;
+  }
+
+  /** Spans where a long value shows with spaces or line breaks put between its characters. */
+  private compactSpans(normal: Spelled): Array<[number, number]> {
+    if (!normal.text.includes(' ')) return [];
+    const needles = this.needles.filter((n) => n.compact);
+    if (!needles.length) return [];
+    const kept: number[] = [];
+    for (let k = 0; k < normal.text.length; k++) if (normal.text[k] !== ' ') kept.push(k);
+    const compact = kept.map((k) => normal.text[k]).join('');
+    const found: Array<[number, number]> = [];
+    for (const needle of needles) {
+      const t = needle.compact!;
+      for (let at = compact.indexOf(t); at !== -1; at = compact.indexOf(t, at + 1)) found.push([normal.from[kept[at]], normal.to[kept[at + t.length - 1]]]);
+    }
+    return found;
   }
 
   /** The [start, end) spans of the original line that spell a known secret in this form of it. */

@@ -277,9 +277,18 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
   };
   const walk = (root: Document | DocumentFragment) => {
     // An <output> is a form field too (a computed code, a generated token), with labels and a value.
-    for (const el of Array.from(root.querySelectorAll('input, textarea, select, output, [contenteditable], [role="textbox"], [role="combobox"], [role="searchbox"], [role="spinbutton"]'))) {
+    for (const el of Array.from(root.querySelectorAll('input, textarea, select, output, button[value], [contenteditable], [role="textbox"], [role="combobox"], [role="searchbox"], [role="spinbutton"]'))) {
       const i = el as HTMLInputElement;
       const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el instanceof HTMLOutputElement;
+      // A radio, checkbox or button sends its value with the form (a GET form puts it in the
+      // URL): named by a secret word ("otp", "csrf_token", "PIN"), a code-like value of it
+      // (six or more characters with a digit or a sign; not "on" or "true") is a secret too.
+      if ((el instanceof HTMLInputElement && NOT_TEXT.includes(i.type) && i.type !== 'file') || el instanceof HTMLButtonElement) {
+        const value = (el as HTMLInputElement | HTMLButtonElement).value;
+        const hints = [(el as HTMLInputElement).name ?? '', el.id, el.getAttribute('aria-label') ?? '', el.getAttribute('title') ?? '', ...named(el)];
+        if (/^\S{6,}$/.test(value) && /[^\p{L}]/u.test(value) && isSecret({ type: '', autocomplete: el.getAttribute('autocomplete') ?? '', hints }, rules)) out.push(value);
+        continue;
+      }
       if (el instanceof HTMLInputElement && NOT_TEXT.includes(i.type)) continue;
       if (!field && el.getAttribute('contenteditable') === 'false') continue;
       const hints = [i.name ?? '', el.id, el.getAttribute('aria-label') ?? '', el.getAttribute('placeholder') ?? '', el.getAttribute('title') ?? '', ...named(el)];
