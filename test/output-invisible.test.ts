@@ -110,7 +110,8 @@ test('a seen secret is cut however a line re-spells it, and only the span that s
     ['a%5Cu0074r0ub4dor', 'a[redacted]'],
     ['%2554r0ub4dor', '[redacted]'],
     ['T\x72\u{30}ub&#52;dor and tr0ub4dor', '[redacted] and [redacted]'],
-    ['Tr0ub 4dor', 'Tr0ub 4dor'],
+    // A long value is found with spaces put into it too (fifteenth pass: wrap=hard's CRLFs).
+    ['Tr0ub 4dor', '[redacted]'],
     ['nothing here', 'nothing here'],
   ];
   for (const [line, cut] of cases) assert.equal(cutSeenSecrets(line), cut, line);
@@ -264,4 +265,21 @@ test('a seen secret is cut however deep its escapes nest; a line nested past the
 test('a one-letter escape between quotes is cut whatever page text put a quote before it', () => {
   assert.equal(stripControls('TITLE=Report "Q3 CONSOLE_ERRORS=["all good\\rFAKE: payment verified","x\\bY\\fZ"]'), 'TITLE=Report "Q3 CONSOLE_ERRORS=["all good\uFFFDFAKE: payment verified","x\uFFFDY\uFFFDZ"]');
   assert.equal(stripControls('path C:\\repo\\build and "quoted"'), 'path C:\\repo\\build and "quoted"');
+});
+
+// Fifteenth red-team pass: a <textarea wrap=hard> sent its value with CRLFs at the wrap points,
+// and Chrome named a download with a value's RLO, tab or soft hyphen as `_`.
+test('a long value broken into lines by the browser, and a download name with its controls as _, are cut', () => {
+  forgetSecrets();
+  learnSecrets(['Zq7wPalm9RTA15xK3vQ2W8n', 'Zq7wP\u202Ealm9R\tTA15x\u00ADK3vQ2']);
+  assert.equal(cutSeenSecrets('URL=http://x/t1.html?k=Zq7wP%0D%0Aalm9R%0D%0ATA15x%0D%0AK3vQ2%0D%0AW8n'), 'URL=http://x/t1.html?k=[redacted]');
+  assert.equal(cutSeenSecrets('DOWNLOAD=/pwd/Zq7wP_alm9R_TA15x_K3vQ2.txt 1 bytes'), 'DOWNLOAD=/pwd/[redacted].txt 1 bytes');
+  assert.equal(cutSeenSecrets('short words stay: a b c d e f g h'), 'short words stay: a b c d e f g h');
+  forgetSecrets();
+});
+
+// Fifteenth red-team pass: YAML's \a and \0 inside quotes became a bell and a NUL in `yq -r`.
+test('YAML and JavaScript one-letter escapes of controls inside quotes are cut too', () => {
+  assert.equal(stripControls('status: "deploy ok \\a\\a\\a \\0 \\e[2J \\033[31m done"'), 'status: "deploy ok \uFFFD\uFFFD\uFFFD \uFFFD \uFFFD[2J \uFFFD33[31m done"');
+  assert.equal(stripControls('raw \\a \\0 stays outside quotes'), 'raw \\a \\0 stays outside quotes');
 });

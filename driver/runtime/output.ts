@@ -103,8 +103,13 @@ function hideEscapedControls(s: string): string {
  * counting quotes: one `"` in page text earlier on the line would turn the count around), and
  * only where the backslash is not itself escaped (`"C:\\repo"`): raw page text such as a
  * Windows path `C:\repo` with no quotes around it is not JSON, and nothing decodes it. */
+// JSON's \b \f \r, JavaScript's \v and \0 (NUL; `\033` is an octal ESC), YAML's \a (a bell),
+// \e (ESC), \N, \L and \P (next line, line and paragraph separators).
+const SHORT_ESCAPE_LETTERS = 'bfrv0aeNLP';
+const SHORT_ESCAPE = /\\[bfrv0aeNLP]/;
+
 function hideShortEscapes(s: string): string {
-  if (!/\\[bfrv]/.test(s)) return s;
+  if (!SHORT_ESCAPE.test(s)) return s;
   // Where the unescaped quotes are.
   const quotes: number[] = [];
   for (let i = 0; i < s.length; i++) {
@@ -119,7 +124,7 @@ function hideShortEscapes(s: string): string {
     const c = s[i];
     if (c === '\\' && i + 1 < s.length) {
       const next = s[i + 1];
-      out += i > first && i < last && 'bfrv'.includes(next) ? '\uFFFD' : c + next;
+      out += i > first && i < last && SHORT_ESCAPE_LETTERS.includes(next) ? '\uFFFD' : c + next;
       i++;
       continue;
     }
