@@ -30,3 +30,13 @@ test('dots that are not punctuation, the box diagonal ╲ and the null notehead 
   }
   for (const name of ['\u1401\u1427\u1403', '\u0915\u0971\u0916', 'Title \u2219 Sub', 'col\u00B7lecci\u00F3']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
 });
+
+// Fifteenth red-team pass: a halfwidth form of a look-alike (ﾉ), CJK strokes, dots of further
+// classes (modifier letters and symbols, tone marks, an Arabic and a Duployan dot, a small
+// square) and a combining dot on a space.
+test('compatibility forms of look-alikes, CJK strokes, modifier dots, symbols and marks on a space are refused; plain symbols and emoji stay', () => {
+  for (const name of ['etc\uFF89shadow', 'home\u31D2user', 'C:\u31CFWindows', 'invoice\u0887pdf', 'report\u{1BC94}exe', 'setup\u02D1sh', 'backup\u302Etar', 'win\u02F3ini', 'etc\u119Epasswd', 'x\u2B1Denv', 'invoice \u0323pdf', '\u0307env']) {
+    assert.ok(pathLookAlike(name), `${name} is refused`);
+  }
+  for (const name of ['1920\u00D71080.png', 'I\u2764NY', 'caf\u00E9', 'Vi\u1EC7t', '\u30E9\u30FC\u30E1\u30F3', '\u30B9\u30CE\uFF70', 'A\u2122B', '\uFF71\uFF89\uFF72']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+});

@@ -13,17 +13,20 @@ import { createRequire } from 'node:module';
 
 const PATH_PUNCTUATION = ['/', '\\', '.'];
 /** Not mapped to `/` or `.` by confusables.txt, and read as one all the same: the Hangul
- * letter araea (a dot, and a letter only between Hangul), the Arabic full stop, combining solidus overlays (a slash drawn through the letter before it), a dotted
+ * letter araea and its conjoining forms and the Hangul dot tone marks (dots, and letters or
+ * marks only between Hangul), the Arabic full stop and baseline round dot, the Duployan low dot,
+ * the CJK strokes that read as a slash and a backslash (㇒ ㇏), combining solidus overlays (a slash drawn through the letter before it), a dotted
  * solidus, heavy solidi, the halfwidth ideographic full stop, the box-drawing diagonal that
  * reads as a backslash (╲, the mirror of ╱); and the braille blank and the musical null
  * notehead, which show as a space that is not one. */
-const EXTRA = ['\u2572', '\u{1D159}', '\u318D', '\u06D4', '\u0337', '\u0338', '\u20E5', '\u20EB', '\u29F6', '\u29F7', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
+const EXTRA = ['\u31D2', '\u31CF', '\u0887', '\u{1BC94}', '\u302E', '\u302F', '\u119E', '\u11A2', '\u2572', '\u{1D159}', '\u318D', '\u06D4', '\u0337', '\u0338', '\u20E5', '\u20EB', '\u29F6', '\u29F7', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
 /** The scripts whose letters or digits are among the look-alikes. */
-const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Coptic', 'Lisu', 'Arabic', 'Thaana', 'Syriac', 'Canadian_Aboriginal', 'Devanagari', 'Tifinagh'].map((name) => ({
+const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Coptic', 'Lisu', 'Arabic', 'Thaana', 'Syriac', 'Canadian_Aboriginal', 'Devanagari', 'Tifinagh', 'Duployan'].map((name) => ({
   name,
   re: new RegExp(`\\p{Script_Extensions=${name}}`, 'u'),
 }));
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+const MARK = /^\p{M}$/u;
 
 let table: Set<string> | undefined;
 
@@ -40,6 +43,8 @@ function readsAsPathPunctuation(char: string): boolean {
   if (char.charCodeAt(0) < 0x80) return false;
   if (lookAlikes().has(char)) return true;
   const compat = char.normalize('NFKC');
+  // A compatibility form of a look-alike (halfwidth ﾉ is ノ) reads as it does.
+  if (compat !== char && lookAlikes().has(compat)) return true;
   return compat !== char && PATH_PUNCTUATION.some((p) => compat.includes(p));
 }
 
@@ -80,18 +85,27 @@ function readsAsMiddleDot(char: string): boolean {
  * it is. */
 function punctuationBetweenLetters(char: string, before: string | undefined, after: string | undefined): boolean {
   if (char.charCodeAt(0) < 0x80) return false;
-  const punctuation = /^\p{Po}$/u.test(char);
-  if (!punctuation && !readsAsMiddleDot(char)) return false;
+  // A dot among the modifier letters and symbols (˙) is a dot whatever scripts list it.
+  const punctuation = /^\p{Po}$/u.test(char) || (/^[\p{Sk}\p{Lm}]$/u.test(char) && !readsAsMiddleDot(char));
+  const symbol = /^[\p{Sm}\p{So}]$/u.test(char) && !/^\p{Extended_Pictographic}$/u.test(char) && !PLAIN_SYMBOLS.has(char);
+  if (!punctuation && !symbol && !readsAsMiddleDot(char)) return false;
+  if (symbol) return before !== undefined && after !== undefined && LETTER_OR_DIGIT.test(before) && LETTER_OR_DIGIT.test(after);
   if (before === undefined || after === undefined || !LETTER_OR_DIGIT.test(before) || !LETTER_OR_DIGIT.test(after)) return false;
   if (!punctuation) return !partOfItsScript(char, before, after);
   const usedBy = (neighbour: string) => NEIGHBOUR_SCRIPTS.some((s) => s.re.test(neighbour) && s.uses.test(char));
   return !(usedBy(before) && usedBy(after));
 }
 
+/** Symbols that read as what they are between letters or digits (`1920×1080`). */
+const PLAIN_SYMBOLS = new Set(['\u00D7', '\u00F7', '\u2212', '\u00B1', '\u00B0', '\u00A9', '\u00AE', '\u2122', '\u20AC', '\u00A3', '\u00A5', '\u00A2', '\u00A7', '\u00B6']);
+
 /** The first character of `name` that reads as a slash, a backslash or a dot, if any. */
 export function pathLookAlike(name: string): string | undefined {
   const chars = [...name];
   for (let i = 0; i < chars.length; i++) {
+    // A combining mark with no letter under it (at the start, or on a space) draws on its own:
+    // a dot below a space between two words reads as an extension's dot.
+    if (MARK.test(chars[i]) && (i === 0 || /^\p{Z}$/u.test(chars[i - 1]))) return chars[i];
     if (readsAsPathPunctuation(chars[i]) && !partOfItsScript(chars[i], chars[i - 1], chars[i + 1])) return chars[i];
     if (punctuationBetweenLetters(chars[i], chars[i - 1], chars[i + 1])) return chars[i];
   }
