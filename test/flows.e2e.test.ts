@@ -276,7 +276,10 @@ test('a cookbook shape saved as a flow (its url from params) passes check: snaps
   const file = readFileSync(join(repo, '.gstack', 'flows', 'home-read.js'), 'utf8');
   assert.match(file, /^ \* expect: "SNAPSHOT_START\\n/m);
   assert.match(file, /^ \* expect: "TEXT_START\\n/m);
-  assert.doesNotMatch(file, /expect: "(SCREENSHOT|ASIDE_DIR)=/, 'per-call paths are not expectations');
+  // The call's own folder is not an expectation; a file's name under it is (a page may choose it).
+  assert.doesNotMatch(file, /expect: "ASIDE_DIR=/, 'the per-call folder is not an expectation');
+  assert.match(file, /^ \* expect: "SCREENSHOT=<pwd>\/read\.png"$/m);
+  assert.doesNotMatch(file, /artifacts\//, 'no per-call path is saved');
   const check = await gstack(['flows', 'check', 'home-read']);
   expectExit(check, 0);
   assert.match(check.lines[0], /^PASS home-read expectations=\d+ engine=chromium$/);
