@@ -40,3 +40,8 @@ test('compatibility forms of look-alikes, CJK strokes, modifier dots, symbols an
   }
   for (const name of ['1920\u00D71080.png', 'I\u2764NY', 'caf\u00E9', 'Vi\u1EC7t', '\u30E9\u30FC\u30E1\u30F3', '\u30B9\u30CE\uFF70', 'A\u2122B', '\uFF71\uFF89\uFF72']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
 });
+
+test('a name starting with a dot of any kind reads as hidden to --out; one starting with a letter, an emoji or a plain symbol does not', () => {
+  for (const name of ['.env', '\u302Eenv', '\u2B1Denv', '\u02D1ssh', '\u2219git', '\uA4F8git']) assert.ok(readsAsHidden(name), name);
+  for (const name of ['env', '\u00A9notes', '\u{1F680}launch', '\u30E9\u30FC\u30E1\u30F3']) assert.equal(readsAsHidden(name), false, name);
+});

@@ -116,5 +116,8 @@ export function pathLookAlike(name: string): string | undefined {
  * name to `ls` (`.git`), or one that would read as it (`ꓸgit`). */
 export function readsAsHidden(name: string): boolean {
   const first = [...name][0] ?? '';
-  return first === '.' || readsAsPathPunctuation(first);
+  if (first === '.' || readsAsPathPunctuation(first) || readsAsMiddleDot(first)) return true;
+  // Any other punctuation, modifier or symbol outside ASCII may draw as a dot at the start
+  // (`⬝env`, `ˑssh`); emoji and the plain symbols read as themselves.
+  return first.charCodeAt(0) >= 0x80 && /^[\p{Po}\p{Sk}\p{Lm}\p{Sm}\p{So}\p{M}]$/u.test(first) && !/^\p{Extended_Pictographic}$/u.test(first) && !PLAIN_SYMBOLS.has(first);
 }
