@@ -11,7 +11,9 @@
 // - Buffer.allocUnsafe in a later call held memory of an earlier one (a password the snapshot
 //   had cut, another call's file);
 // - a GET form sent a secret-named radio's and button's values, and a wrap=hard textarea's value
-//   broken by CRLFs, into the URL a script printed.
+//   broken by CRLFs, into the URL a script printed;
+// - two session keys whose folder names collide (a 32-bit hash after a shared 32-character tail)
+//   shared one profile and its cookies; a blank GSTACK_SESSION_KEY meant the directory session.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -99,6 +101,30 @@ console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^URL=.*remember=true/m, 'a value that is no code prints');
   assert.doesNotMatch(r.stdout, /482913|BTN-RTA15-6612uu|Zq7wP|alm9R|K3vQ2/, r.stdout);
+});
+
+test('two session keys that name the same folder never share it: the second is refused; a blank GSTACK_SESSION_KEY is a usage error', async () => {
+  const { createHash } = await import('node:crypto');
+  const seen = new Map<string, string>();
+  let pair: [string, string] | undefined;
+  for (let i = 0; !pair; i++) {
+    const k = `${i}-collision-session-tail-xxxxxxxxxxxxxxxxxx`;
+    const h = createHash('sha256').update(k).digest('hex').slice(0, 8);
+    if (seen.has(h)) pair = [seen.get(h)!, k];
+    else seen.set(h, k);
+  }
+  const [a, b] = pair;
+  const first = await runCli(['run', `const pg = await openTab(${JSON.stringify(server.url)}); await pg.context().addCookies([{ name: "owner", value: "ALICE-COOKIE", url: ${JSON.stringify(server.url)} }]); console.log("GSTACK_STEP_OK");`, '--session', a], { env });
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  const second = await runCli(['run', `const pg = await openTab(${JSON.stringify(server.url)}); console.log("SEEN=" + JSON.stringify(await pg.context().cookies())); console.log("GSTACK_STEP_OK");`, '--session', b], { env });
+  assert.equal(second.code, 2, second.stdout + second.stderr);
+  assert.match(second.stdout + second.stderr, /names the same session folder .* as the key .*Choose another --session key/);
+  assert.doesNotMatch(second.stdout + second.stderr, /ALICE-COOKIE/);
+  await runCli(['sessions', 'stop', a], { env });
+  const blank = await runCli(['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")'], { env: { ...env, GSTACK_SESSION_KEY: ' ' } });
+  assert.equal(blank.code, 2, blank.stdout + blank.stderr);
+  assert.ok(!blank.stdout.includes('RAN'));
+  assert.match(blank.stdout + blank.stderr, /GSTACK_SESSION_KEY is set but empty/);
 });
 
 test('--out never copies a hidden name the page chose (.git/hooks, .envrc); visible files still come out', async () => {

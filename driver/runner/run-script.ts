@@ -12,7 +12,8 @@ import { exitCodeOf } from '../errors.js';
 import { boundEvidence, evidenceLines, type TabEvidence } from '../runtime/evidence.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from '../sessions/lock.js';
-import { touchSession } from '../sessions/registry.js';
+import { readSessionRecord, touchSession } from '../sessions/registry.js';
+import { stoppedMessage } from '../stop-cause.js';
 import { maybeHousekeep } from '../profiles/daily-sweep.js';
 import { AsideUnavailableError, fallbackNoteToPrint, selectEngine, type EngineSelection } from '../engines/select.js';
 import { resolveCallTarget, type CallTarget } from '../hosts/call-target.js';
@@ -276,15 +277,31 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       // Remote sessions lock their storageState file's session dir instead of a profile.
       const lockTarget = remote ? paths.sessionDir : profileDir;
       const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-      const lock = await acquireProfileLock(lockTarget, {
-        timeoutMs: lockTimeoutMs,
-        key: key.key,
-        signal: options.signal,
-        callerPid: options.callerPid,
-        onWait: (h) => notice(`gstack: waiting for session profile (held by ${describeHolder(h)}; --lock-timeout ${lockTimeoutMs} ms)`),
-      });
+      let lock: Awaited<ReturnType<typeof acquireProfileLock>>;
+      try {
+        lock = await acquireProfileLock(lockTarget, {
+          timeoutMs: lockTimeoutMs,
+          key: key.key,
+          signal: options.signal,
+          callerPid: options.callerPid,
+          onWait: (h) => notice(`gstack: waiting for session profile (held by ${describeHolder(h)}; --lock-timeout ${lockTimeoutMs} ms)`),
+        });
+      } catch (err) {
+        // Stopped while it waited (another command took the session: `sessions clear`, an
+        // import): its script never ran, so it is a busy profile (4), not a script failure (1).
+        if (!options.signal?.aborted) throw err;
+        return finish(4, `${stoppedMessage(options.signal.reason)} It was still waiting for the session's profile: none of its script ran.`);
+      }
       cleanups.push(() => lock.release());
       trace('profile lock held');
+      // A session's folder is named after its key and a short hash of it, which two keys can
+      // share: the key that made the session owns it, and another key never gets its cookies.
+      if (!target.ephemeral) {
+        const owner = await readSessionRecord(paths);
+        if (owner && owner.key !== key.key) {
+          return finish(2, `Session key ${JSON.stringify(key.key)} names the same session folder (${paths.sessionDir}) as the key ${JSON.stringify(owner.key)}, whose session it is: its cookies are not yours. Choose another --session key.`);
+        }
+      }
       if (host) {
         host.noteKey?.(key.key);
       } else if (!remote) {
