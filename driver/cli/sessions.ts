@@ -115,6 +115,12 @@ async function keepPrivate(home: string, dirs: string[], io: SessionsIO): Promis
 /** How long `stop --all --force` lets running calls finish before it stops their hosts. */
 const FORCE_GRACE_MS = 3_000;
 
+/** --force's grace: polls `busy` until it answers false or FORCE_GRACE_MS have passed. */
+async function graceWhile(busy: () => Promise<boolean>): Promise<void> {
+  const until = Date.now() + FORCE_GRACE_MS;
+  while (Date.now() < until && (await busy())) await new Promise((r) => setTimeout(r, 200));
+}
+
 /**
  * `gstack sessions stop`: the caller's own session (or KEY's) by default; `--render` the render
  * host alone; `--all` every host of this user, but only when no other session has a call
@@ -140,8 +146,7 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
         return 4;
       }
       io.err(`gstack: waiting up to ${FORCE_GRACE_MS / 1000} s for the render in progress`);
-      const until = Date.now() + FORCE_GRACE_MS;
-      while (Date.now() < until && (await renderHostInfo(env))?.busy) await new Promise((r) => setTimeout(r, 200));
+      await graceWhile(async () => !!(await renderHostInfo(env))?.busy);
     }
     const pid = await stopRenderHost(env, { by });
     if (args.json) emit({ stopped: [], renderHost: pid ?? null });
@@ -162,11 +167,7 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
         return 4;
       }
       io.err(`gstack: waiting up to ${FORCE_GRACE_MS / 1000} s for ${slug}'s call`);
-      const until = Date.now() + FORCE_GRACE_MS;
-      while (Date.now() < until && t.lockedBy) {
-        await new Promise((r) => setTimeout(r, 200));
-        t = await sessionInfo(slug, { home, env });
-      }
+      await graceWhile(async () => !!(t = await sessionInfo(slug, { home, env })).lockedBy);
     }
     const pid = await stopSessionHost(t.paths.profileDir, { by });
     if (args.json) emit({ stopped: [{ slug, pid: pid ?? null }], renderHost: null });
@@ -199,11 +200,10 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
   }
   if (busy.sessions.length || busy.renderBusy) {
     for (const l of describe()) io.err(`gstack: waiting up to ${FORCE_GRACE_MS / 1000} s for ${l.slice('RUNNING '.length)}`);
-    const until = Date.now() + FORCE_GRACE_MS;
-    while (Date.now() < until && (busy.sessions.length || busy.renderBusy)) {
-      await new Promise((r) => setTimeout(r, 200));
+    await graceWhile(async () => {
       busy = await running();
-    }
+      return busy.sessions.length > 0 || busy.renderBusy;
+    });
   }
   const stopped: Array<{ slug: string; pid: number }> = [];
   for (const t of await listSessions({ home, env })) {
