@@ -45,3 +45,16 @@ test('a name starting with a dot of any kind reads as hidden to --out; one start
   for (const name of ['.env', '\u302Eenv', '\u2B1Denv', '\u02D1ssh', '\u2219git', '\uA4F8git']) assert.ok(readsAsHidden(name), name);
   for (const name of ['env', '\u00A9notes', '\u{1F680}launch', '\u30E9\u30FC\u30E1\u30F3']) assert.equal(readsAsHidden(name), false, name);
 });
+
+// After fifteen passes that each found a class of look-alike the rules lacked, the rule is an
+// allow-list: what is not a letter, digit, mark on a letter, emoji or plain symbol needs a
+// reason to stand between letters, and a letter of another script set into a word is refused.
+test('the allow-list: other scripts set into a word, private-use and unassigned code points, odd spaces and hyphens, marks on punctuation are refused', () => {
+  for (const name of ['etc\u4E36passwd', 'report\uE000pdf', 'a\u1680b', 'etc\u0378passwd', 'x-\u0323pdf', 'x\u2010y', 'A\uD55CB', 'etc\u0D7Epasswd', 'x\u16EDy']) {
+    assert.ok(pathLookAlike(name), `${JSON.stringify(name)} is refused`);
+  }
+  const kept = ['Google\u691C\u7D22\u7D50\u679C', 'iPhone\u7528\u30B1\u30FC\u30B9', '2024\u5E743\u6708', '\u00ABTitre\u00BB', 'e\u0301t\u00E9', '\u{1F44D}\u{1F3FD}ok', '\u{1F1EB}\u{1F1F7}France', '1\uFE0F\u20E3',
+    '\u041C\u043E\u0441\u043A\u0432\u0430', 'ABC\uD55C\uAD6D\uC5B4DEF', 'Home \u2022 Shop', 'na\u00EFve r\u00E9sum\u00E9', '\u0928\u092E\u0938\u094D\u0924\u0947', '\u0645\u0631\u062D\u0628\u0627', 'stra\u00DFe'];
+  for (const name of kept) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+  for (const name of ['\uE000notes', '\u2010env', '\u1680x']) assert.ok(readsAsHidden(name), `${JSON.stringify(name)} reads as hidden`);
+});

@@ -99,11 +99,12 @@ class ConfinedPaths {
     // A name a page chose (its title, a link's text) may carry controls or invisible characters
     // (an RLO that shows `exe.pdf` as `fdp.exe`, tag characters): in the user's folder, after
     // --out, `ls` would show the person another name than the agent reads. Such names are refused.
-    // Look-alike slashes and dots (∕ ╱ ノ ／ ․ ꓸ, look-alike.ts) make a name read as a path it
-    // is not (`home∕user∕.ssh∕authorized_keys`): refused with the invisible ones.
+    // Look-alike slashes and dots (∕ ╱ ノ ／ ․ ꓸ) make a name read as a path it is not
+    // (`home∕user∕.ssh∕authorized_keys`): refused with the invisible ones, and so is anything
+    // outside look-alike.ts's allow-list.
     const odd = parts.find((part) => stripControls(part) !== part || pathLookAlike(part) !== undefined);
     if (odd !== undefined) {
-      throw new AgentError(`fs refused ${JSON.stringify(stripControls(shown))}: the name holds control, invisible or look-alike slash or dot characters (controls shown here as U+FFFD), which would show another name in a file listing than the one read. Clean a name taken from the page first, e.g. name.replace(/[^\\w. -]/gu, "_").`, 'FS_CONFINED');
+      throw new AgentError(`fs refused ${JSON.stringify(stripControls(shown))}: the name holds control, invisible or look-alike characters (a slash or dot that is not one, or a character a name from a page may not hold; controls shown here as U+FFFD), which would show another name in a file listing than the one read. Clean a name taken from the page first, e.g. name.replace(/[^\\w. -]/gu, "_").`, 'FS_CONFINED');
     }
     return { shown, parts };
   }

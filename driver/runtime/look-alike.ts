@@ -78,48 +78,96 @@ function readsAsMiddleDot(char: string): boolean {
   return middleDots.has(char);
 }
 
-/** A punctuation mark outside ASCII (`。`, `⸰`, `᛫`, `𐄁`: Unicode's "other punctuation"), or a
- * dot of another kind (readsAsMiddleDot), set straight between two letters or digits reads as
- * the dot of a file extension (`etc。passwd`, `x𐄁png`, `etc∙passwd`) unless it is punctuation
- * the scripts of both neighbours use (Unicode's Script_Extensions): `。` in Japanese, `·` in
- * Catalan `col·lecció`. A dot that is a letter (`ᐧ`, `ॱ`) is kept only between letters of its
- * own script, and the Latin one (`ꞏ`) never. Beside a space, or at either end, it reads as what
- * it is. */
-function punctuationBetweenLetters(char: string, before: string | undefined, after: string | undefined): boolean {
-  if (char.charCodeAt(0) < 0x80) return false;
-  // A dot among the modifier letters and symbols (˙) is a dot whatever scripts list it.
-  const punctuation = /^\p{Po}$/u.test(char) || (/^[\p{Sk}\p{Lm}]$/u.test(char) && !readsAsMiddleDot(char));
-  const symbol = /^[\p{Sm}\p{So}]$/u.test(char) && !/^\p{Extended_Pictographic}$/u.test(char) && !PLAIN_SYMBOLS.has(char);
-  if (!punctuation && !symbol && !readsAsMiddleDot(char)) return false;
-  if (symbol) return before !== undefined && after !== undefined && LETTER_OR_DIGIT.test(before) && LETTER_OR_DIGIT.test(after);
-  if (before === undefined || after === undefined || !LETTER_OR_DIGIT.test(before) || !LETTER_OR_DIGIT.test(after)) return false;
-  if (!punctuation) return !partOfItsScript(char, before, after);
-  const usedBy = (neighbour: string) => NEIGHBOUR_SCRIPTS.some((s) => s.re.test(neighbour) && s.uses.test(char));
-  return !(usedBy(before) && usedBy(after));
+/** Symbols and punctuation outside ASCII that read as what they are between letters or digits
+ * (`1920×1080`, `Café — Menu`, `¿Qué`, `«Titre»`). */
+const PLAIN_SYMBOLS = new Set([
+  '\u00D7', '\u00F7', '\u2212', '\u00B1', '\u00B0', '\u00A9', '\u00AE', '\u2122', '\u20AC', '\u00A3', '\u00A5', '\u00A2', '\u00A7', '\u00B6',
+  '\u2013', '\u2014', '\u2018', '\u2019', '\u201C', '\u201D', '\u201E', '\u00AB', '\u00BB', '\u2039', '\u203A', '\u00A1', '\u00BF',
+]);
+/** Spaces outside ASCII that show as a space: the no-break and the ideographic space. */
+const PLAIN_SPACES = new Set(['\u00A0', '\u3000']);
+const EMOJI = /^[\p{Extended_Pictographic}\p{Emoji_Component}]$/u;
+const LETTER_DIGIT_OR_MARK = /^[\p{L}\p{N}\p{M}]$/u;
+
+/** Whether a punctuation mark, symbol or modifier is used by the script of each letter or digit
+ * beside it (Unicode's Script_Extensions): `。` in Japanese, `·` in Catalan `col·lecció`, `ー`
+ * in Katakana. A side that is not a letter or digit (a space, an end) asks nothing: beside a
+ * space a dot reads as what it is (`Title • Sub`); straight between letters it reads as the dot
+ * of an extension (`etc。passwd`, `x⬝env`). */
+function usedByNeighbours(char: string, before: string | undefined, after: string | undefined): boolean {
+  const uses = (neighbour: string | undefined) =>
+    neighbour === undefined || !LETTER_OR_DIGIT.test(neighbour) || NEIGHBOUR_SCRIPTS.some((s) => s.re.test(neighbour) && s.uses.test(char));
+  return uses(before) && uses(after);
 }
 
-/** Symbols that read as what they are between letters or digits (`1920×1080`). */
-const PLAIN_SYMBOLS = new Set(['\u00D7', '\u00F7', '\u2212', '\u00B1', '\u00B0', '\u00A9', '\u00AE', '\u2122', '\u20AC', '\u00A3', '\u00A5', '\u00A2', '\u00A7', '\u00B6']);
+/** Whether a character outside ASCII may stand in a name a page chose. An allow-list, since a
+ * list of what reads as a slash or a dot lost to every class it lacked: letters and digits
+ * (look-alike ones only between letters of their own script), a mark on a letter, digit or
+ * emoji, emoji, the plain symbols and spaces, and any other punctuation, symbol or modifier
+ * only where the scripts beside it use it. Everything else (private-use and unassigned code
+ * points, other spaces, a mark on nothing) is refused. */
+function allowedInName(char: string, before: string | undefined, after: string | undefined): boolean {
+  if (readsAsPathPunctuation(char)) return partOfItsScript(char, before, after);
+  // A dot reads as an extension's only straight between letters or digits; one that is a
+  // letter (ᐧ, ॱ) is kept there only between letters of its own script.
+  if (readsAsMiddleDot(char)) {
+    const betweenLetters = before !== undefined && after !== undefined && LETTER_OR_DIGIT.test(before) && LETTER_OR_DIGIT.test(after);
+    if (!betweenLetters) return true;
+    // Punctuation a script lists is its own (Catalan ·); a modifier dot (˙) is a dot whatever
+    // scripts list it.
+    return /^\p{Po}$/u.test(char) ? usedByNeighbours(char, before, after) : partOfItsScript(char, before, after);
+  }
+  if (MARK.test(char)) return before !== undefined && (LETTER_DIGIT_OR_MARK.test(before) || EMOJI.test(before));
+  if (/^[\p{L}\p{N}]$/u.test(char) && !/^\p{Lm}$/u.test(char)) return true;
+  if (EMOJI.test(char) || PLAIN_SYMBOLS.has(char) || PLAIN_SPACES.has(char)) return true;
+  if (/^[\p{P}\p{S}\p{Lm}]$/u.test(char)) return usedByNeighbours(char, before, after);
+  return false;
+}
 
-/** The first character of `name` that reads as a slash, a backslash or a dot, if any. */
+/** The letter next to position `i` in `chars` going by `step`, skipping the marks on letters. */
+function letterBeside(chars: string[], i: number, step: 1 | -1): number {
+  let j = i + step;
+  while (j >= 0 && j < chars.length && MARK.test(chars[j])) j += step;
+  return j >= 0 && j < chars.length && /^\p{L}$/u.test(chars[j]) ? j : -1;
+}
+
+/** A letter of another script set into a word of one script (one or two letters between
+ * letters of the same script: `etc丶passwd`, `reportᐧpdf`) reads as whatever it looks like
+ * there, a dot or a slash no table lists. A word that changes script and stays changed
+ * (`Google検索`, `iPhone用ケース`) is a word. */
+function sandwichedLetter(chars: string[], i: number): boolean {
+  if (!/^\p{L}$/u.test(chars[i])) return false;
+  const before = letterBeside(chars, i, -1);
+  if (before < 0) return false;
+  const script = NEIGHBOUR_SCRIPTS.find((s) => s.re.test(chars[before]));
+  if (!script || script.uses.test(chars[i])) return false;
+  let next = letterBeside(chars, i, 1);
+  for (let run = 1; next >= 0 && run <= 2; run++) {
+    if (script.re.test(chars[next])) return true;
+    if (script.uses.test(chars[next])) return false;
+    next = letterBeside(chars, next, 1);
+  }
+  return false;
+}
+
+/** The first character of `name` that reads as a slash, a backslash or a dot, or is not on the
+ * allow-list of what a name a page chose may hold, if any. */
 export function pathLookAlike(name: string): string | undefined {
   const chars = [...name];
   for (let i = 0; i < chars.length; i++) {
-    // A combining mark with no letter under it (at the start, or on a space) draws on its own:
-    // a dot below a space between two words reads as an extension's dot.
-    if (MARK.test(chars[i]) && (i === 0 || /^\p{Z}$/u.test(chars[i - 1]))) return chars[i];
-    if (readsAsPathPunctuation(chars[i]) && !partOfItsScript(chars[i], chars[i - 1], chars[i + 1])) return chars[i];
-    if (punctuationBetweenLetters(chars[i], chars[i - 1], chars[i + 1])) return chars[i];
+    if (chars[i].charCodeAt(0) < 0x80) continue;
+    if (!allowedInName(chars[i], chars[i - 1], chars[i + 1]) || sandwichedLetter(chars, i)) return chars[i];
   }
   return undefined;
 }
 
-/** Whether a name starts with a dot, or with a character read as a dot or a slash: a hidden
- * name to `ls` (`.git`), or one that would read as it (`ꓸgit`). */
+/** Whether a name starts with a dot, or with anything but a letter, a digit, an emoji or a
+ * plain symbol: a hidden name to `ls` (`.git`), or one that would read as it (`ꓸgit`, `⬝env`,
+ * `ˑssh`). */
 export function readsAsHidden(name: string): boolean {
   const first = [...name][0] ?? '';
-  if (first === '.' || readsAsPathPunctuation(first) || readsAsMiddleDot(first)) return true;
-  // Any other punctuation, modifier or symbol outside ASCII may draw as a dot at the start
-  // (`⬝env`, `ˑssh`); emoji and the plain symbols read as themselves.
-  return first.charCodeAt(0) >= 0x80 && /^[\p{Po}\p{Sk}\p{Lm}\p{Sm}\p{So}\p{M}]$/u.test(first) && !/^\p{Extended_Pictographic}$/u.test(first) && !PLAIN_SYMBOLS.has(first);
+  if (first === '.') return true;
+  if (first.charCodeAt(0) < 0x80) return false;
+  if (readsAsPathPunctuation(first) || readsAsMiddleDot(first) || MARK.test(first)) return true;
+  return !(/^[\p{L}\p{N}]$/u.test(first) && !/^\p{Lm}$/u.test(first)) && !EMOJI.test(first) && !PLAIN_SYMBOLS.has(first);
 }
