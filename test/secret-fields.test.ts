@@ -88,10 +88,29 @@ test('22 (second pass). a field the snapshot names with a secret word is cut, wh
     '- combobox "Country" [ref=e3]:',
     '  - option "France" [selected]',
   ].join('\n');
-  const out = redact(tree, []);
+  const out = redact(tree, { own: [], all: [] });
   for (const s of ['SEC36hiddenspan', 'SEC74apikeyhidden', '12345678', 'TOKSEL-LEAK-24', 'LISTBOX-LEAK-25']) assert.ok(!out.includes(s), `${s} leaked:\n${out}`);
   assert.match(out, /textbox "Password" \[ref=e62\]: \[redacted\]/);
   assert.match(out, /- option "\[redacted\]" \[selected\]/);
   assert.match(out, /visible-name/);
   assert.match(out, /- option "France" \[selected\]/, 'a select not named secret keeps its options');
+});
+
+// Fifteenth red-team pass (A15): an ad frame's password field holding "Payment failed" cut the
+// page's own alert from the snapshot a script checked. The main frame's lines are cut with its
+// own origin's values; the lines inside an iframe with every frame's.
+test('redact cuts the main frame\'s lines with its own origin\'s secrets and an iframe\'s lines with every frame\'s', async () => {
+  const tree = [
+    '- alert [ref=e2]: Payment failed',
+    '- iframe [ref=e3]:',
+    '  - textbox "Password" [ref=f1e2]: AD-SECRET-1',
+    '  - paragraph: Payment failed',
+    '- paragraph: own OWN-SECRET-2',
+  ].join('\n');
+  const { redact } = await import('../driver/runtime/snapshot.js');
+  const out = redact(tree, { own: ['OWN-SECRET-2'], all: ['Payment failed', 'OWN-SECRET-2', 'AD-SECRET-1'] });
+  assert.match(out, /^- alert \[ref=e2\]: Payment failed$/m);
+  assert.match(out, /^  - paragraph: \[redacted\]$/m);
+  assert.match(out, /^- paragraph: own \[redacted\]$/m);
+  assert.ok(!out.includes('AD-SECRET-1'), out);
 });

@@ -502,6 +502,44 @@ test('3h. a secret the call has seen is cut wherever the page copies it; a diff 
   }
 });
 
+// Fifteenth red-team pass (A15): an ad frame of another origin put "Payment failed" in a hidden
+// password field; the top page's "Payment failed" alert came back to the script as
+// "Payment [redacted]" from snapshot() and innerText(), so its failure checks passed.
+test('3l. a frame of another origin cannot cut the page\'s own words from what a script reads; printed lines are still cut', { timeout: 180_000 }, async () => {
+  const site = await startFixtureServer();
+  const adOrigin = site.url.replace('127.0.0.1', 'localhost');
+  site.setPage('/ad.html', '<html><body>Sponsored <form style="opacity:0"><input type="password" value="Payment failed"><input type="password" value="failed"></form></body></html>');
+  site.setPage('/checkout.html', `<title>Checkout</title><h1>Checkout</h1><div role="alert" id="msg">Payment failed</div><iframe src="${adOrigin}ad.html" width="300" height="80"></iframe>`);
+  // The page's own password field still cuts its value from the page's own text.
+  site.setPage('/own.html', '<label>Password <input type="password" value="OWNPW-91x"></label><p id="echo">echo OWNPW-91x</p><iframe srcdoc="<p>frame</p>"></iframe>');
+  try {
+    const checks = (how: string) => `
+      const pg = await openTab(${lit(site.url + 'checkout.html')});
+      await pg.frames()[1]?.waitForLoadState();
+      await pg.waitForFunction(() => document.querySelector("iframe").contentWindow.length === 0);
+      ${how}
+      await closeTab(pg);
+      console.log("GSTACK_STEP_OK");`;
+    const bySnapshot = await run(checks('const s = await snapshot(pg); if (!s.tree.includes("Payment failed")) console.log("SNAPSHOT-HID-IT"); if (s.tree.includes("Payment failed")) throw new Error("payment failed (snapshot)");'));
+    assert.equal(bySnapshot.code, 1, show(bySnapshot));
+    assert.ok(!bySnapshot.stdout.includes('SNAPSHOT-HID-IT'), show(bySnapshot));
+    const byText = await run(checks('const msg = await pg.getByRole("alert").innerText(); const body = await pg.textContent("body"); if (/failed/i.test(msg) || /failed/.test(body)) throw new Error("alert says: " + msg);'));
+    assert.equal(byText.code, 1, show(byText));
+    // The ad frame's value was seen: where the error line prints it, it is still cut.
+    assert.match(lastLine(byText), /\[error\].*\[redacted\]/, show(byText));
+    const own = await run(`
+      const pg = await openTab(${lit(site.url + 'own.html')});
+      console.log("TEXT " + (await pg.locator("#echo").innerText()).split("").join("-"));
+      console.log("SNAP " + (await snapshot(pg)).tree.includes("OWNPW-91x"));
+      console.log("GSTACK_STEP_OK");`);
+    assert.equal(own.code, 0, show(own));
+    assert.ok(own.lines.includes('TEXT e-c-h-o- -[-r-e-d-a-c-t-e-d-]'), show(own));
+    assert.ok(own.lines.includes('SNAP false'), show(own));
+  } finally {
+    await site.close();
+  }
+});
+
 // Eighth red-team pass (P1-P6): a 3-digit CVC, a legacy-charset GET form, a file named after
 // a password (ARTIFACT lines, --json artifacts, the --out notice), one line of a textarea of
 // recovery codes, a rich-text box inside a label, a title the script shortened.

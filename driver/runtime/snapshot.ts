@@ -318,24 +318,55 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
   return out.filter(Boolean);
 }
 
-/** The expression secretValues evaluates in every frame. A string, not a function, so the
- * classifier travels with it; `__name` is defined because a TypeScript runner (tsx) may wrap
- * named functions in calls to it. */
-const SECRET_VALUES_EXPRESSION = `(() => { const __name = (f) => f; return (${collectSecretValues.toString()})(${isSecretField.toString()}, ${JSON.stringify(SECRET_RULES)}); })()`;
+/** The expression secretValues evaluates in every frame: the frame's origin and its secret
+ * values. A string, not a function, so the classifier travels with it; `__name` is defined
+ * because a TypeScript runner (tsx) may wrap named functions in calls to it. `self.origin` is
+ * the origin an about:blank or srcdoc frame inherits. */
+const SECRET_VALUES_EXPRESSION = `(() => { const __name = (f) => f; return { origin: String(self.origin), values: (${collectSecretValues.toString()})(${isSecretField.toString()}, ${JSON.stringify(SECRET_RULES)}) }; })()`;
 
-/** Values of secret fields (passwords, one-time codes, card numbers, tokens, API keys) in every
- * frame, including open shadow roots, longest first, so they can be cut from what a script is
- * given (snapshot text, pg.content()). */
-export async function secretValues(page: Page): Promise<string[]> {
-  const collect = (f: Frame) => f.evaluate(SECRET_VALUES_EXPRESSION).then((v) => v as string[], () => [] as string[]);
-  const lists = await Promise.all(page.frames().map(collect));
-  const values = [...new Set(lists.flat())].sort((a, b) => b.length - a.length);
-  learnSecrets(values);
-  return values;
+/** The secret values a read's text is cut with: its own origin's (`own`, for the main frame's
+ * lines) and every frame's (`all`, for lines inside iframes). */
+export interface ReadSecrets {
+  own: string[];
+  all: string[];
 }
 
-export function redact(tree: string, secrets: string[]): string {
+/** Values of secret fields (passwords, one-time codes, card numbers, tokens, API keys) in every
+ * frame, including open shadow roots, longest first. Every frame's values are learned, so they
+ * are cut from every line the call prints. What a read's own value is cut with is narrower:
+ * the values of the frames of `scope`'s origin (the main frame's by default), since a frame of
+ * another origin (an ad) that puts ordinary words in a password field ("Payment failed") would
+ * otherwise cut them from the page's own text, the text a script reads to decide whether its
+ * work failed (docs/SECURITY.md, "forge success"). `scope` 'all' takes every frame's. */
+export async function secretValues(page: Page, scope?: Frame | 'all'): Promise<ReadSecrets> {
+  const frames = page.frames();
+  const collect = (f: Frame) =>
+    f.evaluate(SECRET_VALUES_EXPRESSION).then(
+      (v) => v as { origin: string; values: string[] },
+      () => ({ origin: '', values: [] as string[] }),
+    );
+  const found = await Promise.all(frames.map(collect));
+  const longestFirst = (lists: string[][]) => [...new Set(lists.flat())].sort((a, b) => b.length - a.length);
+  const all = longestFirst(found.map((f) => f.values));
+  learnSecrets(all);
+  if (scope === 'all') return { own: all, all };
+  const at = frames.indexOf(scope ?? page.mainFrame());
+  // A frame that is gone (or not found) cannot say its origin: every frame's values, the safe side.
+  if (at < 0 || !found[at].origin) return { own: all, all };
+  const origin = found[at].origin;
+  return { own: longestFirst(found.filter((f) => f.origin === origin).map((f) => f.values)), all };
+}
+
+/** A snapshot or ariaSnapshot text with secret values cut. The main frame's lines are cut with
+ * `secrets.own` and what the tree names secret outside iframes; lines inside an iframe with
+ * every frame's (secretValues). */
+export function redact(tree: string, readSecrets: ReadSecrets): string {
+  const secrets = readSecrets.all;
   const lines = tree.split('\n');
+  // Lines under an `- iframe` line belong to another document; which ones is kept per line.
+  let iframeUnder = -1;
+  const inFrame: boolean[] = [];
+  const learnedInFrames: string[] = [];
   // A field the snapshot itself names with a secret word (`- textbox "Password" [ref=e7]: …`)
   // is secret whatever its label's markup did to the page-side classifier (hidden parts, an
   // image's alt, CSS content): its value is cut, and learned, so it is cut elsewhere too. A
@@ -345,12 +376,22 @@ export function redact(tree: string, secrets: string[]): string {
   // Lines under a secret rich-text box (its paragraphs, list items, text) are its value.
   let contentUnder = -1;
   let inContainer = false;
-  const out = lines.map((line) => {
+  const out = lines.map((line, i) => {
     const indent = line.length - line.trimStart().length;
+    if (iframeUnder >= 0 && indent <= iframeUnder) iframeUnder = -1;
+    inFrame[i] = iframeUnder >= 0;
+    if (iframeUnder < 0 && /^\s*- iframe\b/.test(line)) iframeUnder = indent;
+    // What is named secret inside an iframe is cut there and learned for printing, not cut from
+    // the main frame's text (secretValues says why).
+    const learn = (v: string) => {
+      if (inFrame[i]) {
+        if (!learnedInFrames.includes(v)) learnedInFrames.push(v);
+      } else if (!learned.includes(v)) learned.push(v);
+    };
     if (optionsUnder >= 0 && indent > optionsUnder && /^\s*- option\b/.test(line)) {
       const option = /^\s*- option "((?:[^"\\]|\\.)*)"/.exec(line)?.[1];
       const text = option === undefined ? '' : yamlScalar(`"${option}"`);
-      if (text.length >= 4 && !learned.includes(text)) learned.push(text);
+      if (text.length >= 4) learn(text);
       return line.replace(/^(\s*- option) (?:"(?:[^"\\]|\\.)*"|[^[:]+?)(?=\s*(?:\[|:|$))/, '$1 "[redacted]"');
     }
     if (indent <= optionsUnder) optionsUnder = -1;
@@ -366,7 +407,7 @@ export function redact(tree: string, secrets: string[]): string {
       for (const v of [said === undefined ? '' : yamlScalar(`"${said}"`), text]) {
         // A container's cell may hold a code among words ("Code: LiJ0-11Kk-2lL"): each code-like
         // word of it is learned.
-        for (const w of inContainer ? v.split(/\s+/).filter(codeLike) : v ? [v] : []) if (!learned.includes(w)) learned.push(w);
+        for (const w of inContainer ? v.split(/\s+/).filter(codeLike) : v ? [v] : []) learn(w);
       }
       if (!child) return line.replace(/^(\s*).*$/, '$1[redacted]');
       const value = child[3] === undefined ? '' : child[3] === ':' ? ':' : ': [redacted]';
@@ -393,19 +434,23 @@ export function redact(tree: string, secrets: string[]): string {
       }
       if (field[4] === undefined) return line;
       const value = yamlScalar(field[4].trim());
-      if (value && !learned.includes(value)) learned.push(value);
+      if (value) learn(value);
       return `${field[1]}: [redacted]`;
     }
-    if (field[4] !== undefined && (secrets.includes(field[4].trim()) || secrets.includes(yamlScalar(field[4].trim())))) return `${field[1]}: [redacted]`;
+    const known = inFrame[i] ? secrets : readSecrets.own;
+    if (field[4] !== undefined && (known.includes(field[4].trim()) || known.includes(yamlScalar(field[4].trim())))) return `${field[1]}: [redacted]`;
     return line;
   });
-  if (learned.length > secrets.length) learnSecrets(learned.slice(secrets.length));
-  if (!learned.length) return out.join('\n');
-  const long = learned.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+  const newlyLearned = [...learned.slice(secrets.length), ...learnedInFrames];
+  if (newlyLearned.length) learnSecrets(newlyLearned);
+  const longestFirst = (values: string[]) => [...new Set(values)].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+  const own = longestFirst([...readSecrets.own, ...learned.slice(secrets.length)]);
+  const every = longestFirst([...learned, ...learnedInFrames]);
+  if (!every.length) return out.join('\n');
   return out
-    .map((line) => {
+    .map((line, i) => {
       let l = line;
-      for (const s of long) l = l.split(s).join('[redacted]');
+      for (const s of inFrame[i] ? every : own) l = l.split(s).join('[redacted]');
       return l;
     })
     .join('\n');
@@ -442,13 +487,13 @@ export function redactHtml(html: string, secrets: string[]): string {
 /** What the script's `pg.content()` returns: Playwright's, with secret values cut. */
 export async function redactedContent(page: Page): Promise<string> {
   const [html, secrets] = await Promise.all([page.content(), secretValues(page)]);
-  return redactHtml(html, secrets);
+  return redactHtml(html, secrets.own);
 }
 
-/** A frame's HTML with the secret values of its page cut. */
+/** A frame's HTML with the secret values of its origin's frames cut. */
 export async function redactedFrameContent(frame: Frame): Promise<string> {
-  const [html, secrets] = await Promise.all([frame.content(), secretValues(frame.page())]);
-  return redactHtml(html, secrets);
+  const [html, secrets] = await Promise.all([frame.content(), secretValues(frame.page(), frame)]);
+  return redactHtml(html, secrets.own);
 }
 
 /** Interactive elements (a role you act on, with a ref), each with the child lines that say
@@ -670,13 +715,14 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
     throw new AgentError('snapshot option depth must be a whole number ≥ 0.');
   }
   let raw: string;
-  let secrets: string[];
+  let secrets: ReadSecrets;
   try {
     [raw, secrets] = await Promise.all([
       opts.selector
         ? page.locator(opts.selector).first().ariaSnapshot({ mode: 'ai', timeout: 5000 } as never)
         : page.ariaSnapshot({ mode: 'ai', timeout: 10_000 } as never),
-      secretValues(page),
+      // A selector into an iframe snapshots that frame's lines: cut with every frame's values.
+      secretValues(page, opts.selector && /enter-frame/.test(opts.selector) ? 'all' : undefined),
     ]);
   } catch (err) {
     if (opts.selector && /Timeout|does not match any element/i.test(String((err as Error)?.message))) {

@@ -78,14 +78,24 @@ export interface TabsOptions {
 
 /** The tabs of one call: every page that appears in the context during the call (openTab,
  * context.newPage, popups), each seen by the script only through the membrane. */
-/** The page an object belongs to, whose secret fields decide what is cut from its text. */
-async function pageOf(raw: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Promise<Page> {
-  if (kind === 'Page') return raw as Page;
-  if (kind === 'Frame') return (raw as Frame).page();
-  if (kind === 'Locator') return (raw as import('playwright-core').Locator).page();
+/** The page an object belongs to, and the frame whose origin's secret fields are cut from its
+ * text (snapshot.ts secretValues): a frame's own, an element's owner frame, a locator's frame,
+ * every frame's for a locator that enters an iframe (its frame is not known here). */
+async function readScope(raw: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Promise<{ page: Page; scope?: Frame | 'all' }> {
+  if (kind === 'Page') return { page: raw as Page };
+  if (kind === 'Frame') return { page: (raw as Frame).page(), scope: raw as Frame };
+  if (kind === 'Locator') {
+    const locator = raw as import('playwright-core').Locator;
+    // Playwright keeps the frame a locator was made on as `_frame` (frame.locator(...)) and its
+    // selector as `_selector`, where entering an iframe is `internal:control=enter-frame`. If
+    // either is not there (another Playwright), every frame's values: the safe side.
+    const { _frame: frame, _selector: selector } = locator as unknown as { _frame?: Frame; _selector?: unknown };
+    if (typeof selector !== 'string' || /enter-frame/.test(selector) || !frame || typeof frame.page !== 'function') return { page: locator.page(), scope: 'all' };
+    return { page: locator.page(), scope: frame };
+  }
   const frame = await (raw as import('playwright-core').ElementHandle).ownerFrame();
   if (!frame) throw new AgentError('The element is detached from its page: take a new handle or use a locator.');
-  return frame.page();
+  return { page: frame.page(), scope: frame };
 }
 
 export class Tabs {
@@ -107,11 +117,13 @@ export class Tabs {
       allowFileUrls: !!opts.allowFileUrls,
       redactedContent: (raw, kind) => (kind === 'Page' ? redactedContent(raw as Page) : redactedFrameContent(raw as Frame)),
       htmlRedactor: async (raw, kind) => {
-        const secrets = await secretValues(await pageOf(raw, kind));
-        return (html) => redactHtml(html, secrets);
+        const { page, scope } = await readScope(raw, kind);
+        const secrets = await secretValues(page, scope);
+        return (html) => redactHtml(html, secrets.own);
       },
       ariaRedactor: async (raw, kind) => {
-        const secrets = await secretValues(kind === 'Page' ? (raw as Page) : (raw as import('playwright-core').Locator).page());
+        const { page, scope } = await readScope(raw, kind);
+        const secrets = await secretValues(page, scope);
         return (text) => redact(text, secrets);
       },
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
