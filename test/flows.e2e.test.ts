@@ -184,6 +184,49 @@ test('3c. a broken flow file is that flow\'s drift, and the other flows are stil
   }
 });
 
+test('3d. a flow file past the script limit is that flow\'s problem and a FIFO named like a flow is no flow: list, show and check end, reading no more than the limit', async () => {
+  const big = join(repo, '.gstack', 'flows', 'huge.js');
+  const fifo = join(repo, '.gstack', 'flows', 'pipe.js');
+  writeFileSync(big, `console.log("GSTACK_STEP_OK");\n//${'x'.repeat(5 * 1024 * 1024)}\n`);
+  execFileSync('mkfifo', [fifo]);
+  try {
+    const listed = await gstack(['flows', 'list']);
+    expectExit(listed, 0);
+    assert.match(listed.stdout, /^FLOW huge .*description=".*larger than a flow script may be/m);
+    // A FIFO is not a flow file: not listed, and never opened.
+    assert.doesNotMatch(listed.stdout, /^FLOW pipe /m);
+    const shown = await gstack(['flows', 'show', 'huge']);
+    assert.notEqual(shown.code, 0, shown.stdout);
+    assert.match(shown.stderr, /larger than a flow script may be/);
+    const checked = await gstack(['flows', 'check']);
+    expectExit(checked, 1);
+    assert.match(checked.stdout, /^DRIFT huge /m);
+    assert.match(checked.stdout, /^PASS signup expectations=3/m);
+  } finally {
+    rmSync(big, { force: true });
+    rmSync(fifo, { force: true });
+  }
+});
+
+// Sixteenth red-team pass (A16): page text spelling `ASIDE_DIR=<an absolute path>` on a line
+// of its own was left out of what flows save keeps, so a changed status passed check.
+test('3e. page text that spells ASIDE_DIR= with a path is compared on Chromium', async () => {
+  const page = (status: string) => `<!doctype html><title>Order</title><h1>Checkout</h1><h2>ASIDE_DIR=/orders/42/payment-${status}</h2>`;
+  site.setPage('/order', page('accepted'));
+  writeFileSync(join(repo, 'headings.js'), `const pg = await openTab(params.url);\nconsole.log((await pg.locator("h1, h2").allInnerTexts()).join("\\n"));\nawait closeTab(pg);\nconsole.log("GSTACK_STEP_OK");\n`);
+  const flow = join(repo, '.gstack', 'flows', 'headings.js');
+  try {
+    expectExit(await gstack(['flows', 'save', 'headings', '-f', 'headings.js', '--param', `url=${site.origin}/order`]), 0);
+    assert.match(readFileSync(flow, 'utf8'), /payment-accepted/);
+    site.setPage('/order', page('DECLINED-card-refused'));
+    const checked = await gstack(['flows', 'check', 'headings']);
+    expectExit(checked, 1);
+    assert.match(checked.stdout, /^DRIFT headings changed=1/m);
+  } finally {
+    rmSync(flow, { force: true });
+  }
+});
+
 test('4. a flow saved in a repository is found from its subfolders and not from outside it', async () => {
   const list = await gstack(['flows', 'list'], subdir);
   expectExit(list, 0);

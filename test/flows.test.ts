@@ -144,7 +144,14 @@ test('expectations: every printed line is compared, also what page text pushed o
   // only the folder, which changes on every run, is not.
   assert.equal(compareEvidence(spelled('SCREENSHOT=/run/pwd/Payment-accepted.png'), spelled('SCREENSHOT=/run/pwd/Payment-DECLINED.png')).length, 1);
   assert.deepEqual(compareEvidence(evidenceOf(['SCREENSHOT=/run/one/a.png'], '/run/one'), evidenceOf(['SCREENSHOT=/run/two/a.png'], '/run/two')), []);
-  assert.deepEqual(compareEvidence(evidenceOf(['ASIDE_DIR=/run/one', 'X=1'], '/run/one'), evidenceOf(['ASIDE_DIR=/elsewhere/two', 'X=1'], '/run/two')), []);
+  assert.deepEqual(compareEvidence(evidenceOf(['ASIDE_DIR=/run/one', 'X=1'], '/run/one'), evidenceOf(['ASIDE_DIR=/run/two', 'X=1'], '/run/two')), []);
+  assert.deepEqual(compareEvidence(evidenceOf(['ASIDE_DIR=/aside/one', 'X=1']), evidenceOf(['ASIDE_DIR=/aside/two', 'X=1'])), []);
+  // Sixteenth pass (A16): page text spelling the label after the script's own ASIDE_DIR= line
+  // (`ASIDE_DIR=/orders/42/payment-DECLINED`) is compared whole, on Chromium (the first line is
+  // then page text too) and after Aside's own line.
+  const pageSpelt = (status: string) => ['Checkout', `ASIDE_DIR=/orders/42/payment-${status}`, 'GSTACK_STEP_OK'];
+  assert.equal(compareEvidence(evidenceOf(['ASIDE_DIR=/aside/one', ...pageSpelt('accepted')]), evidenceOf(['ASIDE_DIR=/aside/two', ...pageSpelt('DECLINED')])).length, 1);
+  assert.equal(compareEvidence(evidenceOf(pageSpelt('accepted'), '/run/one'), evidenceOf(pageSpelt('DECLINED'), '/run/two')).length, 1);
   assert.deepEqual(
     compareEvidence(spelled('RESOURCES=[{"url":"/a.js","status":200,"duration":5},{"url":"/b.css","status":200,"duration":9}]'), spelled('RESOURCES=[{"url":"/b.css","status":200,"duration":3},{"url":"/a.js","status":200,"duration":7}]')),
     [],

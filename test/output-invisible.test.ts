@@ -283,3 +283,16 @@ test('YAML and JavaScript one-letter escapes of controls inside quotes are cut t
   assert.equal(stripControls('status: "deploy ok \\a\\a\\a \\0 \\e[2J \\033[31m done"'), 'status: "deploy ok \uFFFD\uFFFD\uFFFD \uFFFD \uFFFD[2J \uFFFD33[31m done"');
   assert.equal(stripControls('raw \\a \\0 stays outside quotes'), 'raw \\a \\0 stays outside quotes');
 });
+
+// Sixteenth red-team pass (A16): JSON.stringify of a request's postDataBuffer() wrote the
+// password as {"type":"Buffer","data":[112,119,…]}; `new Uint8Array(buf).join(",")` likewise.
+test('a seen secret written as a list of byte numbers is cut; other number lists stay', () => {
+  forgetSecrets();
+  learnSecrets(['PostPw-2288-nnmb']);
+  const bytes = [...Buffer.from('user=alice&pw=PostPw-2288-nnmb')];
+  assert.equal(cutSeenSecrets('REQUESTS=' + JSON.stringify([{ post: { type: 'Buffer', data: bytes } }])), 'REQUESTS=[{"post":{"type":"Buffer","data":[[redacted]]}}]');
+  assert.equal(cutSeenSecrets(bytes.join(',')), '[redacted]');
+  assert.equal(cutSeenSecrets(`[ ${bytes.join(', ')} ]`), '[ [redacted] ]');
+  assert.equal(cutSeenSecrets('sizes 1920,1080,720,480 and 1,2,3,4'), 'sizes 1920,1080,720,480 and 1,2,3,4');
+  forgetSecrets();
+});

@@ -64,7 +64,7 @@ test('--in: refusals come from the one reader and name the file, the kind and th
 
 test('-f FILE: a FIFO, a directory and a missing file are usage errors at once', async () => {
   const io = { cwd: dir } as unknown as CliIo;
-  await assert.rejects(readScriptSource(undefined, 'pipe', io, 5000), /Script file pipe is not a regular file \(a pipe, socket or device\)/);
+  await assert.rejects(readScriptSource(undefined, 'pipe', io, 5000), /Script file pipe is a FIFO \(named pipe\), not a regular file/);
   await assert.rejects(readScriptSource(undefined, 'sub', io, 5000), /Script file sub is a directory/);
   await assert.rejects(readScriptSource(undefined, 'gone.js', io, 5000), /Cannot read script file gone\.js: not found\. Check the path\./);
   writeFileSync(join(dir, 'flow.js'), 'console.log("GSTACK_" + "STEP_OK")');

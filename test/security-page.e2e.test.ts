@@ -540,6 +540,32 @@ test('3l. a frame of another origin cannot cut the page\'s own words from what a
   }
 });
 
+// Sixteenth red-team pass (A16): JSON.stringify of a request's postDataBuffer() printed the
+// password as Buffer JSON, a list of byte numbers no cut read.
+test('3m. a seen password a script prints as byte numbers (Buffer JSON, a joined Uint8Array) is cut', { timeout: 180_000 }, async () => {
+  const site = await startFixtureServer();
+  site.setPage('/login.html', '<form method="post" action="/echo"><input name="user" value="alice"><label>Password <input type="password" name="pw" value="PostPw-2288-nnmb"></label><button>Sign in</button></form>');
+  site.setPage('/echo', '<p>ok</p>');
+  try {
+    const r = await run(`
+      const pg = await openTab(${lit(site.url + 'login.html')});
+      await snapshot(pg);
+      const reqs = [];
+      pg.on("request", (q) => { if (q.method() === "POST") reqs.push({ url: q.url(), post: q.postDataBuffer() }); });
+      await Promise.all([pg.waitForEvent("request"), pg.getByRole("button", { name: "Sign in" }).click()]);
+      console.log("REQUESTS=" + JSON.stringify(reqs));
+      console.log("JOINED=" + new Uint8Array(reqs[0].post).join(","));
+      console.log("GSTACK_STEP_OK");`);
+    assert.equal(r.code, 0, show(r));
+    const spelled = [...Buffer.from('PostPw-2288-nnmb')].join(',');
+    for (const l of r.lines) assert.ok(!l.includes(spelled) && !l.includes('PostPw'), `${l}\n${show(r)}`);
+    assert.match(r.stdout, /^REQUESTS=.*"data":\[\[redacted\]\]/m, show(r));
+    assert.match(r.stdout, /^JOINED=\[redacted\]$/m, show(r));
+  } finally {
+    await site.close();
+  }
+});
+
 // Eighth red-team pass (P1-P6): a 3-digit CVC, a legacy-charset GET form, a file named after
 // a password (ARTIFACT lines, --json artifacts, the --out notice), one line of a textarea of
 // recovery codes, a rich-text box inside a label, a title the script shortened.

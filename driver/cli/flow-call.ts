@@ -26,7 +26,7 @@ async function readScriptFile(file: string, cwd: string): Promise<string> {
     case 'directory':
       throw new UsageError(`Script file ${file} is a directory: give the path of a .js file.`);
     case 'special':
-      throw new UsageError(`Script file ${file} is not a regular file (a pipe, socket or device): give a file, or pipe the script in with \`gstack run - < ${file}\`.`);
+      throw new UsageError(`Script file ${file} is ${r.detail.replace(/, not a regular file$/, '')}, not a regular file: give a file, or pipe the script in with \`gstack run - < ${file}\`.`);
     case 'too-big':
       throw new UsageError(
         r.size === undefined

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../catalog.js';
+import { MAX_SCRIPT_BYTES } from '../call-io.js';
+import { readRegularFile } from '../read-file.js';
 import { CommandError } from '../command-errors.js';
 import type { RunResult } from '../runner/run-script.js';
 import { compareEvidence, evidenceOf, truncationOf, type Drift } from '../flows/expect.js';
@@ -61,8 +63,18 @@ function parseAt(source: string, file: string): ReturnType<typeof parseFlowFile>
   }
 }
 
+/** A saved flow's text, read by the one bounded reader (driver/read-file.ts): a flow is a flow
+ * script, so at most MAX_SCRIPT_BYTES, and a FIFO or device where a flow file should be never
+ * holds `flows list`, `show` or `check` (a 450 MB file once took 1 GB to list). */
+async function readFlowFile(file: string): Promise<string> {
+  const r = await readRegularFile(file, MAX_SCRIPT_BYTES);
+  if (r.ok) return r.bytes.toString('utf8');
+  const why = r.why === 'too-big' ? `it is larger than a flow script may be (${MAX_SCRIPT_BYTES} bytes)` : r.why === 'special' ? 'it is not a regular file' : r.detail;
+  throw new CommandError('flows', 'FLOW_INVALID', `${file}: ${why}. Delete it, or save the flow again with \`gstack flows save NAME -f FILE --force\`.`);
+}
+
 async function load(loc: FlowLocation): Promise<{ source: string; header?: FlowHeader }> {
-  const source = await readFile(loc.file, 'utf8');
+  const source = await readFlowFile(loc.file);
   return { source, header: parseAt(source, loc.file).header };
 }
 
@@ -77,7 +89,7 @@ export async function runFlowsCommand(a: FlowsArgs, io: FlowsIo, run: FlowRunner
       return list(a, io, dirs);
     case 'show': {
       const loc = await findFlow(checkFlowName(a.args[0]), dirs);
-      io.out(await readFile(loc.file, 'utf8'));
+      io.out(await readFlowFile(loc.file));
       return 0;
     }
     case 'check':

@@ -26,7 +26,9 @@ export function judgeAsideOutput(lines: string[], exitCode: number | null): Asid
   let lastError = -1;
   let sawCut = false;
   lines.forEach((line, i) => {
-    if (line.startsWith(ASIDE_DIR_LABEL)) artifactDir = line.slice(ASIDE_DIR_LABEL.length).trim() || artifactDir;
+    // The first one is the script's own (the cookbook prints it before it opens a page); a later
+    // one may be page text spelling the label, and --out would copy from where it points.
+    if (artifactDir === undefined && line.startsWith(ASIDE_DIR_LABEL)) artifactDir = line.slice(ASIDE_DIR_LABEL.length).trim() || undefined;
     if (line === SENTINEL) lastSentinel = i;
     if (line.startsWith('[error')) lastError = i;
     if (CUT_MARKER.test(line)) sawCut = true;

@@ -48,15 +48,17 @@ function maskedTimings(value: string): string | undefined {
  * (`SCREENSHOT=/orders/42/paid`, `NAV=ERROR payment failed`) to hide a changed line from
  * `flows check`.
  */
-function volatileEntry(label: string, line: string): { first: string; alone: boolean } {
+function volatileEntry(label: string, line: string, firstAsideDir: boolean): { first: string; alone: boolean } {
   const value = valueOf(line, label);
   if (line === label || label === SENTINEL) return { first: label, alone: false };
   if (label === 'NAV=' || label === 'RESOURCES=') {
     const masked = maskedTimings(value);
     return masked === undefined ? { first: line, alone: true } : { first: `${label}${masked}`, alone: true };
   }
-  // ASIDE_DIR= names the Aside run's own folder, which is the call's pwd there.
-  if (value === '<pwd>' || (label === 'ASIDE_DIR=' && /^\/\S*$/.test(value))) return { first: label, alone: false };
+  // ASIDE_DIR= names the Aside run's own folder, which is the call's pwd there: the first such
+  // line only, the one the engine reads (driver/engines/aside.ts); a later one is page text
+  // spelling the label (`ASIDE_DIR=/orders/42/payment-accepted`) and is compared whole.
+  if (value === '<pwd>' || (label === 'ASIDE_DIR=' && firstAsideDir && /^\/\S*$/.test(value))) return { first: label, alone: false };
   // A file under pwd is compared by its name there (`<pwd>/Payment-accepted.png`): the folder
   // changes on every run, the name does not, and a page can choose it (a status read into it).
   return { first: line, alone: true };
@@ -80,6 +82,7 @@ export function evidenceOf(lines: readonly string[], pwd?: string | null): strin
   /** Entries compared even with nothing after them. */
   const kept = new Set<string[]>();
   let current: string[] | undefined;
+  let sawAsideDir = false;
   const start = (first: string, alone = true) => {
     entries.push((current = [first]));
     if (alone && first !== PREAMBLE) kept.add(current);
@@ -98,7 +101,10 @@ export function evidenceOf(lines: readonly string[], pwd?: string | null): strin
       start(lines.slice(i, end + 1).map(norm).join('\n'));
       i = end;
     } else if (VOLATILE.has(label)) {
-      const v = volatileEntry(label, norm(line));
+      // Where the call's pwd is known (Chromium) an ASIDE_DIR= line names it as `<pwd>`; only an
+      // Aside run, whose folder the runner does not know, takes its first line on trust.
+      const v = volatileEntry(label, norm(line), !pwd && label === 'ASIDE_DIR=' && !sawAsideDir);
+      if (label === 'ASIDE_DIR=') sawAsideDir = true;
       start(v.first, v.alone);
     } else start(norm(line));
   }

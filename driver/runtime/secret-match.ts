@@ -96,8 +96,13 @@ function fromCodePoint(hex: string): string {
   return n <= 0x10ffff ? String.fromCodePoint(n) : '\uFFFD';
 }
 
+/** Bytes written as decimal numbers, four or more in a list (`[112,119,61]`, JSON's
+ * `{"type":"Buffer","data":[…]}`, `new Uint8Array(buf).join(",")`, `Array.from(buf)`): a
+ * script's careless print of a request body. */
+const BYTE_LIST = /(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(?:\s*,\s*(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(?![0-9])){3,}/y;
+
 /** One round of decoding; the same object when there was nothing to decode. */
-const SPECIAL = /[%+\\&]|xn--/gi;
+const SPECIAL = /[%+\\&]|xn--|(?<![0-9.])[0-9]{1,3}\s*,\s*[0-9]{1,3}\s*,/gi;
 
 function decodeOnce(s: Spelled): Spelled {
   const text = s.text;
@@ -165,6 +170,20 @@ function decodeOnce(s: Spelled): Spelled {
         const label = domainToUnicode(m[0]);
         if (!label || label === m[0]) m = null;
         else out.push(label, i, i + m[0].length);
+      }
+    } else if (c >= '0' && c <= '9') {
+      BYTE_LIST.lastIndex = i;
+      m = BYTE_LIST.exec(text);
+      if (m && /[0-9]/.test(text[i + m[0].length] ?? '')) m = null;
+      if (m) {
+        const bytes = Uint8Array.from(m[0].split(','), (n) => Number(n.trim()));
+        let decoded: string;
+        try {
+          decoded = utf8.decode(bytes);
+        } catch {
+          decoded = iconv().decode(Buffer.from(bytes), 'windows-1252');
+        }
+        out.push(decoded, i, i + m[0].length);
       }
     } else if (c === '+') {
       out.push(' ', i, i + 1);

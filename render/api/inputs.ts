@@ -17,7 +17,9 @@ export function inputProblem(given: string, abs: string, r: ReadRefusal): string
     case 'directory':
       return `input is a directory: ${given}; name a file`;
     case 'special':
-      return `input ${given} is ${r.detail}: only regular files are read (a pipe, socket or device could wait forever). Save the text to a file and name that file.`;
+      // A kernel file holds the machine's state (the environment, the command line); a pipe,
+      // socket or device could wait forever.
+      return `input ${given} is ${r.detail}: only regular files are read (${/kernel/.test(r.detail) ? 'a kernel file holds the machine\'s state, not a document' : 'a pipe, socket or device could wait forever'}). Save the text to a file and name that file.`;
     case 'too-big':
       return `input ${given} is ${r.detail}: split it into smaller files.`;
     default:
