@@ -1007,7 +1007,7 @@ export const CATALOG_JSON: unknown = {
     ],
     "type": "string",
     "placeholder": "HTML|FILE",
-    "description": "Header on every page: HTML, or a regular file holding it (a FIFO, device or directory of that name exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources."
+    "description": "Header on every page: HTML, or a regular file in this directory holding it (a FIFO, device or directory of that name, a file outside this directory or under a hidden name, exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources."
    },
    {
     "name": "footer",
@@ -2280,7 +2280,7 @@ export const CATALOG_JSON: unknown = {
   },
   {
    "label": "ASIDE_DIR=",
-   "meaning": "The artifact directory (`pwd`) of this call; on Aside, where `--out` copies from."
+   "meaning": "The artifact directory (`pwd`) of this call; on Aside, where `--out` copies from: the first such line counts, so print it before any page text."
   },
   {
    "label": "SCREENSHOT=",
@@ -3767,7 +3767,7 @@ export interface RenderFlags {
   marginBottom?: string;
   /** --margin-left: Left margin (wins over --margin). */
   marginLeft?: string;
-  /** --header: Header on every page: HTML, or a regular file holding it (a FIFO, device or directory of that name exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
+  /** --header: Header on every page: HTML, or a regular file in this directory holding it (a FIFO, device or directory of that name, a file outside this directory or under a hidden name, exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
   header?: string;
   /** --footer: Footer on every page, like --header. */
   footer?: string;
@@ -3846,7 +3846,7 @@ export interface PdfFlags {
   marginBottom?: string;
   /** --margin-left: Left margin (wins over --margin). */
   marginLeft?: string;
-  /** --header: Header on every page: HTML, or a regular file holding it (a FIFO, device or directory of that name exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
+  /** --header: Header on every page: HTML, or a regular file in this directory holding it (a FIFO, device or directory of that name, a file outside this directory or under a hidden name, exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
   header?: string;
   /** --footer: Footer on every page, like --header. */
   footer?: string;

@@ -16,7 +16,7 @@
 //   shared one profile and its cookies; a blank GSTACK_SESSION_KEY meant the directory session.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,6 +143,42 @@ console.log("GSTACK_STEP_OK");`,
     assert.equal(existsSync(join(out, '.envrc')), false);
     assert.equal(readFileSync(join(out, 'report', 'page.txt'), 'utf8'), 'from the page: report/page.txt');
     assert.match(r.stderr, /--out: "\.git\/hooks\/pre-commit" was not copied \(a hidden name\)/);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+});
+
+// Sixteenth pass (C16, B16): `--session " "` and `--profile "$P "` passed (Chromium strips the
+// blank from a profile path: a second browser on P under another lock); a property put on a
+// shared function (`Buffer.from.x`) reached the next call; a TAB in a file name was written,
+// and --out copied names starting with a space or a dash (`-rf` in the user's folder).
+test('a session key or profile with white space at an end is a usage error; shared functions take no properties; TAB names are refused and leading blanks or dashes not copied out', async () => {
+  for (const args of [['--session', ' '], ['--session', '\t'], ['--session', 'key '], ['--profile', ' '], ['--profile', join(home, 'profile-x') + '\t'], ['--profile', join(home, 'profile-x') + '/ ']]) {
+    const r = await runCli(['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', ...args], { env });
+    assert.equal(r.code, 2, `${JSON.stringify(args)}: ${r.stdout}${r.stderr}`);
+    assert.ok(!r.stdout.includes('RAN'), JSON.stringify(args));
+    assert.match(r.stderr, /is empty|white space at its start or end/, JSON.stringify(args));
+  }
+  const set = await run(`for (const [what, f] of [["Buffer.from", Buffer.from], ["path.parse", path.parse], ["path.posix.join", path.posix.join]]) {
+  try { f.leak = 1; console.log(what + " took it"); } catch (e) { console.log(what + " refused"); }
+}
+console.log("SAME=" + (Buffer.from === Buffer.from) + " " + Buffer.isBuffer(Buffer.from("x")));
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(set.code, 0, set.stdout + set.stderr);
+  assert.match(set.stdout, /^Buffer\.from refused$/m);
+  assert.match(set.stdout, /^path\.parse refused$/m);
+  assert.match(set.stdout, /^path\.posix\.join refused$/m);
+  assert.match(set.stdout, /^SAME=true true$/m);
+  const next = await run('console.log("LEAK=" + Buffer.from.leak + " " + path.parse.leak); console.log("GSTACK_STEP_OK")');
+  assert.match(next.stdout, /^LEAK=undefined undefined$/m, next.stdout + next.stderr);
+  const out = mkdtempSync(join(tmpdir(), 'gstack-out-'));
+  try {
+    const r = await run(`try { await fs.writeFile(path.join(pwd, "\\tinvoice.pdf\\t\\t.sh"), "x"); console.log("TAB written"); } catch (e) { console.log("TAB refused"); }
+for (const name of [" x.txt", "-rf", "ok-name.txt"]) await fs.writeFile(path.join(pwd, name), name);
+console.log("GSTACK_STEP_OK");`, ['--out', out]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^TAB refused$/m);
+    assert.deepEqual(readdirSync(out), ['ok-name.txt']);
   } finally {
     await rm(out, { recursive: true, force: true });
   }

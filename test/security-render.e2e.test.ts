@@ -373,6 +373,34 @@ console.log("GSTACK_STEP_OK");`, '--allow-file-urls', '--out', join(docs, 'print
   }
 });
 
+// Sixteenth red-team pass (B16): the PDF's bookmarks (made from the headings) and an image's
+// /Alt kept an RLO, ESC/OSC/BEL and Unicode tags while the Title of the same heading was cleaned.
+test('a PDF\'s bookmarks, alt text and language tags carry no terminal controls, bidi overrides or tags', async () => {
+  const tags = [...'IG'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+  const md = join(docs, 'outline.md');
+  writeFileSync(md, `# Quarterly report\u202efdp.exe\n\ntext\n\n## Next\u001b[2J\u001b]0;pwn\u0007 step${tags}\n\nmore\n`);
+  const page = join(docs, 'outline.html');
+  writeFileSync(page, `<!doctype html><html lang="en\u202e"><title>t</title><h1>Head\u202eing</h1><img alt="pic\u001b[2Jture" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><h2>Sub\u0007${tags}</h2>`);
+  const fromMd = join(docs, 'outline.pdf');
+  const fromPage = join(docs, 'outline-page.pdf');
+  expectExit(await gstack(['pdf', md, fromMd]), 0);
+  expectExit(await gstack(['render', page, '--pdf', fromPage]), 0);
+  const { PDFDocument, PDFDict, PDFName, PDFString, PDFHexString } = await import('pdf-lib');
+  for (const pdf of [fromMd, fromPage]) {
+    const doc = await PDFDocument.load(readFileSync(pdf), { updateMetadata: false });
+    const strings: string[] = [];
+    for (const [, o] of doc.context.enumerateIndirectObjects()) {
+      if (!(o instanceof PDFDict)) continue;
+      for (const key of ['Title', 'Alt', 'ActualText', 'Lang']) {
+        const v = o.get(PDFName.of(key));
+        if (v instanceof PDFString || v instanceof PDFHexString) strings.push(v.decodeText());
+      }
+    }
+    assert.ok(strings.some((t) => /^Quarterly report|^Head/.test(t)), `${pdf} has its bookmarks: ${JSON.stringify(strings)}`);
+    for (const t of strings) assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u{E0000}-\u{E007F}]/u.test(t), `${pdf}: ${JSON.stringify(t)}`);
+  }
+});
+
 // Fourteenth red-team pass: --header/--footer read any file by name (a page title passed there,
 // `/proc/self/environ`, `.env`) into every page of the PDF, and pdf and diagram read /proc files.
 test('a header or footer file under a hidden name, and any kernel file a render would read, are usage errors', async () => {
@@ -384,10 +412,23 @@ test('a header or footer file under a hidden name, and any kernel file a render 
   for (const args of [['pdf', md, join(docs, 'hf1.pdf'), '--footer', '.hf-env'], ['pdf', md, join(docs, 'hf2.pdf'), '--header', 'visible/header.html'], ['pdf', md, join(docs, 'hf3.pdf'), '--header', '/proc/self/environ'], ['render', md, '--pdf', join(docs, 'hf4.pdf'), '--footer', '/proc/version'], ['pdf', '/proc/version', join(docs, 'hf5.pdf')], ['diagram', '/proc/version']]) {
     const r = await gstack(args);
     expectExit(r, 2);
-    assert.match(r.stderr, /hidden name|kernel file/, r.stderr);
+    assert.match(r.stderr, /hidden name|kernel file|outside this directory/, r.stderr);
+    // A kernel file is not said to be a pipe that could wait forever.
+    if (/kernel file/.test(r.stderr)) assert.doesNotMatch(r.stderr, /pipe, socket or device/, r.stderr);
     assert.doesNotMatch(r.stdout + r.stderr, /SECRET-HF-1|PATH=|Linux version/);
   }
   assert.ok(!existsSync(join(docs, 'hf1.pdf')) && !existsSync(join(docs, 'hf3.pdf')), 'nothing was rendered');
+  // Sixteenth pass (B16): a page title of `../secret.txt` passed as `--header "$TITLE"` printed a
+  // file outside the project on every page; a header file in this directory still reads.
+  writeFileSync(join(work, 'outside-secret.txt'), 'SECRET-HF-2');
+  writeFileSync(join(docs, 'hf-header.html'), '<div style="font-size:10px">HEADER-FROM-FILE</div>');
+  for (const args of [['pdf', md, join(docs, 'hf6.pdf'), '--header', '../outside-secret.txt'], ['render', md, '--pdf', join(docs, 'hf7.pdf'), '--footer', join(work, 'outside-secret.txt')]]) {
+    const r = await gstack(args);
+    expectExit(r, 2);
+    assert.match(r.stderr, /outside this directory/, r.stderr);
+  }
+  expectExit(await gstack(['pdf', md, join(docs, 'hf8.pdf'), '--header', 'hf-header.html']), 0);
+  assert.match(execFileSync('pdftotext', [join(docs, 'hf8.pdf'), '-'], { encoding: 'utf8' }), /HEADER-FROM-FILE/);
 });
 
 // Fourteenth red-team pass: a rendered page read a file next to it and sent it as a TURN

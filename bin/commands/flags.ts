@@ -28,6 +28,11 @@ export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
         if (EMPTY_MEANS_DEFAULT.has(f.name) && typeof v === 'string' && !v.trim()) {
           throw new UsageError(`--${f.name} is empty (an unset variable?): give a ${f.name === 'session' ? 'session key' : 'profile folder'}, or leave the flag out to use this directory's session.`);
         }
+        // Chromium strips white space from the ends of a profile path, so `--profile "$P "` would
+        // be a second browser on P under another lock; a key with it is a sloppy variable too.
+        if (EMPTY_MEANS_DEFAULT.has(f.name) && typeof v === 'string' && v.trim() !== v) {
+          throw new UsageError(`--${f.name} ${JSON.stringify(v)} has white space at its start or end: give the ${f.name === 'session' ? 'session key' : 'profile folder'} without it.`);
+        }
         return v;
       };
     }

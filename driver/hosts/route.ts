@@ -89,6 +89,9 @@ export function readHostCall(argv: string[]): HostCall | undefined {
   /** A flag's value (the next word): a word that starts with `-` is yargs' to read. */
   const valueOf = (f: HostFlagSpec, raw: string | undefined): unknown => {
     if (raw === undefined || raw === '' || raw.startsWith('-')) return undefined;
+    // A session key or profile with white space at either end (`--session " "` from a blank
+    // variable; Chromium strips it from a profile path) is a usage error, which yargs says.
+    if ((f.name === 'session' || f.name === 'profile') && raw.trim() !== raw) return undefined;
     if (f.type === 'number') return NUMBER.test(raw) ? Number(raw) : undefined;
     if (f.choices && !f.choices.includes(raw)) return undefined;
     return raw;

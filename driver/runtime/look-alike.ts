@@ -15,13 +15,18 @@ const PATH_PUNCTUATION = ['/', '\\', '.'];
 /** Not mapped to `/` or `.` by confusables.txt, and read as one all the same: the Hangul
  * letter araea and its conjoining forms and the Hangul dot tone marks (dots, and letters or
  * marks only between Hangul), the Arabic full stop and baseline round dot, the Duployan low dot,
- * the CJK strokes that read as a slash and a backslash (㇒ ㇏), combining solidus overlays (a slash drawn through the letter before it), a dotted
+ * the CJK strokes and the Canadian syllabics finals that read as a slash and a backslash (㇒ ㇏,
+ * ᐟ ᐠ), combining solidus overlays (a slash drawn through the letter before it), a dotted
  * solidus, heavy solidi, the halfwidth ideographic full stop, the box-drawing diagonal that
  * reads as a backslash (╲, the mirror of ╱); and the braille blank and the musical null
  * notehead, which show as a space that is not one. */
-const EXTRA = ['\u31D2', '\u31CF', '\u0887', '\u{1BC94}', '\u302E', '\u302F', '\u119E', '\u11A2', '\u2572', '\u{1D159}', '\u318D', '\u06D4', '\u0337', '\u0338', '\u20E5', '\u20EB', '\u29F6', '\u29F7', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
-/** The scripts whose letters or digits are among the look-alikes. */
-const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Coptic', 'Lisu', 'Arabic', 'Thaana', 'Syriac', 'Canadian_Aboriginal', 'Devanagari', 'Tifinagh', 'Duployan'].map((name) => ({
+const EXTRA = ['\u141F', '\u1420', '\u31D2', '\u31CF', '\u0887', '\u{1BC94}', '\u302E', '\u302F', '\u119E', '\u11A2', '\u2572', '\u{1D159}', '\u318D', '\u06D4', '\u0337', '\u0338', '\u20E5', '\u20EB', '\u29F6', '\u29F7', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
+/** The scripts whose letters or digits among the look-alikes are kept between their own. */
+// Only scripts whose look-alike letters are everyday letters of real words and numbers (ノ in
+// スノー, 丿, ㆍ, Arabic-Indic ٠): in Lisu, Coptic or Canadian syllabics a whole name can be
+// spelled in look-alikes of Latin capitals with its dot or slash among its own letters
+// (`ꓢꓰꓚꓣꓰꓔꓸꓔꓫꓔ` reads as SECRET.TXT, `ᕼᗝᗰᗴᐟᑌᔕᗴᖇ` as HOME/USER), so there they are refused.
+const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Arabic'].map((name) => ({
   name,
   re: new RegExp(`\\p{Script_Extensions=${name}}`, 'u'),
 }));
@@ -155,18 +160,23 @@ function sandwichedLetter(chars: string[], i: number): boolean {
 export function pathLookAlike(name: string): string | undefined {
   const chars = [...name];
   for (let i = 0; i < chars.length; i++) {
-    if (chars[i].charCodeAt(0) < 0x80) continue;
+    const code = chars[i].charCodeAt(0);
+    // An ASCII control, TAB among them: `\tinvoice.pdf\t\t\t.sh` lists as another name.
+    if (code < 0x20 || code === 0x7f) return chars[i];
+    if (code < 0x80) continue;
     if (!allowedInName(chars[i], chars[i - 1], chars[i + 1]) || sandwichedLetter(chars, i)) return chars[i];
   }
   return undefined;
 }
 
-/** Whether a name starts with a dot, or with anything but a letter, a digit, an emoji or a
- * plain symbol: a hidden name to `ls` (`.git`), or one that would read as it (`ꓸgit`, `⬝env`,
- * `ˑssh`). */
+/** Whether a name starts with a dot, a space or a dash, or with anything outside ASCII but a
+ * letter, a digit, an emoji or a plain symbol: a hidden name to `ls` (`.git`), one that would
+ * read as it (`ꓸgit`, `⬝env`, `ˑssh`), or a flag (`-rf`). */
 export function readsAsHidden(name: string): boolean {
   const first = [...name][0] ?? '';
-  if (first === '.') return true;
+  // A dot hides it from `ls`; a leading space or TAB hides where the name starts; a leading dash
+  // makes it a flag to `rm *` (`-rf`).
+  if (first === '.' || first === '-' || /^\s$/.test(first)) return true;
   if (first.charCodeAt(0) < 0x80) return false;
   if (readsAsPathPunctuation(first) || readsAsMiddleDot(first) || MARK.test(first)) return true;
   return !(/^[\p{L}\p{N}]$/u.test(first) && !/^\p{Lm}$/u.test(first)) && !EMOJI.test(first) && !PLAIN_SYMBOLS.has(first);

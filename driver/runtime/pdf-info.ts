@@ -1,5 +1,5 @@
-// The text fields of a PDF's document information (Title, Author, Subject, Keywords) as the
-// terminal filter would print them. Chromium copies a page's `document.title` into the Title
+// The text strings of a PDF a reader shows (its document information, bookmarks, alt text and
+// language tags) as the terminal filter would print them. Chromium copies a page's `document.title` into the Title
 // of every PDF it prints, and `pdfinfo`, file managers and PDF viewers show it: a page must not
 // put a bidi override (`Invoice ‮fdp.exe`), Unicode tags or C1 controls there any more than on
 // a line of output (docs/SECURITY.md, "hide text from a person" and "put terminal controls on
@@ -20,37 +20,45 @@ function lib(): typeof PdfLib {
   return (pdfLib ??= createRequire(import.meta.url)('pdf-lib') as typeof PdfLib);
 }
 
-const FIELDS = ['Title', 'Author', 'Subject', 'Keywords'] as const;
+/** The text strings of a PDF a reader shows a person: the document information (Title, Author,
+ * Subject, Keywords), every bookmark's Title (Chromium makes the outline from the page's
+ * headings), the alternative and replacement text of tagged content (an image's alt becomes
+ * /Alt) and the language tags. */
+const TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Alt', 'ActualText', 'Lang'];
 
-/** The PDF with its information fields made terminal-safe; the same bytes when they are. */
+/** The PDF with those strings made terminal-safe; the same bytes when they are. */
 export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Buffer> {
   const values = readInfoFields(pdf);
   if (values && values.every((v) => stripControls(v) === v)) return pdf;
-  const { PDFDocument } = lib();
+  const { PDFDocument, PDFDict, PDFName, PDFString, PDFHexString } = lib();
   // updateMetadata: false keeps Chromium's Creator, Producer and dates.
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
-  const get = { Title: () => doc.getTitle(), Author: () => doc.getAuthor(), Subject: () => doc.getSubject(), Keywords: () => doc.getKeywords() };
-  for (const field of FIELDS) {
-    const value = get[field]();
-    if (value === undefined || stripControls(value) === value) continue;
-    const clean = stripControls(value);
-    if (field === 'Title') doc.setTitle(clean);
-    else if (field === 'Author') doc.setAuthor(clean);
-    else if (field === 'Subject') doc.setSubject(clean);
-    else doc.setKeywords([clean]);
+  const clean = (dict: PdfLib.PDFDict) => {
+    for (const key of TEXT_KEYS) {
+      const value = dict.get(PDFName.of(key));
+      if (!(value instanceof PDFString) && !(value instanceof PDFHexString)) continue;
+      const text = value.decodeText();
+      if (stripControls(text) !== text) dict.set(PDFName.of(key), PDFHexString.fromText(stripControls(text)));
+    }
+  };
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict)) continue;
+    clean(object);
+    // A dictionary written inside another (not as an object of its own).
+    for (const [, inner] of object.entries()) if (inner instanceof PDFDict) clean(inner);
   }
   // No object streams: the result reads like Chromium's own output.
   return Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
 }
 
-/** Every value of the four fields found in the raw bytes, decoded; undefined when the bytes
- * hold what this reader does not follow (object streams, a field whose value is not a string
+/** Every value of the text keys (TEXT_KEYS) found in the raw bytes, decoded; undefined when
+ * the bytes hold what this reader does not follow (object streams, a value that is not a string
  * written in place), so the caller parses the file properly instead. */
 export function readInfoFields(pdf: Uint8Array): string[] | undefined {
   const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
   if (text.includes('/ObjStm')) return undefined;
   const values: string[] = [];
-  const key = /\/(Title|Author|Subject|Keywords)(?![A-Za-z0-9])\s*/g;
+  const key = new RegExp(`/(${TEXT_KEYS.join('|')})(?![A-Za-z0-9])\\s*`, 'g');
   for (let m = key.exec(text); m; m = key.exec(text)) {
     const at = key.lastIndex;
     const read = text[at] === '(' ? literalString(text, at) : text[at] === '<' && text[at + 1] !== '<' ? hexString(text, at) : undefined;

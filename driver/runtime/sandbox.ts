@@ -42,6 +42,14 @@ type Implementations = { [K in GlobalName]: (host: SandboxHost, tabs: Tabs) => S
  */
 const zeroFilled = (size: number): Buffer => Buffer.alloc(size);
 
+/** One guarded proxy per shared function, so `Buffer.from === Buffer.from` still holds. */
+const guardedFunctions = new WeakMap<object, object>();
+function guardedFunction(fn: object, guard: ProxyHandler<object>): object {
+  let p = guardedFunctions.get(fn);
+  if (!p) guardedFunctions.set(fn, (p = new Proxy(fn, guard)));
+  return p;
+}
+
 function readOnly<T extends object>(target: T, name: string): T {
   const refuse = (): never => {
     throw new AgentError(`${name} is read-only in a flow script: keep your own helper in a variable instead of changing ${name}.`);
@@ -56,7 +64,11 @@ function readOnly<T extends object>(target: T, name: string): T {
       // zero-filled, as Buffer.alloc's are. (Each call starts clean.)
       if (name === 'Buffer' && (key === 'allocUnsafe' || key === 'allocUnsafeSlow')) return zeroFilled;
       const v = Reflect.get(t, key, receiver);
-      return name === 'path' && (key === 'posix' || key === 'win32') && v && typeof v === 'object' ? new Proxy(v as object, guard) : v;
+      if (name === 'path' && (key === 'posix' || key === 'win32') && v && typeof v === 'object') return readOnly(v as object, name);
+      // Their functions are shared too: `Buffer.from.cache = …` would reach the next call. (Not
+      // `prototype`: instanceof compares it by identity; the tamper check watches it.)
+      if (typeof v === 'function' && key !== 'prototype' && key !== 'constructor') return guardedFunction(v as object, guard);
+      return v;
     },
   });
 }

@@ -229,6 +229,12 @@ function templateArg(value: string | undefined, flag: string, cwd: string): stri
   // the real path behind a link; kernel files are refused by the reader itself.
   const hidden = [file, realpathOr(file)].map((p) => p.split(sep).find((part) => part.startsWith('.') && part !== '.' && part !== '..')).find(Boolean);
   if (hidden) throw new RenderUsageError(`${flag} ${value}: names a file under a hidden name (${hidden}), which is not read as a header or footer; copy the HTML to a visible file, or pass the HTML itself`);
+  // Nor anything outside the directory the command runs in (`--header "$TITLE"` with a title of
+  // `../notes.txt`): a header file belongs to the project being printed. Checked on the real
+  // path too, so a link out of it does not count as inside.
+  const roots = [resolve(cwd), realpathOr(cwd)];
+  const inside = (p: string) => roots.some((r) => p.startsWith(r.endsWith(sep) ? r : r + sep));
+  if (!inside(file) || !inside(realpathOr(file))) throw new RenderUsageError(`${flag} ${value}: names a file outside this directory (${cwd}), which is not read as a header or footer; copy the HTML into this directory, or pass the HTML itself`);
   // Opened without blocking and read bounded (driver/read-file.ts): a FIFO named here must not hang.
   const read = readRegularFileSync(file, MAX_RENDER_INPUT_BYTES);
   if (read.ok) return read.bytes.toString('utf8');
