@@ -312,11 +312,15 @@ graph TD
   C --> D["<img src='${remote('label')}'>"]
   D --> E["<img src='out-link.png'>"]
   E --> F["<img src='file://${absSecret}'>"]
+  F --> G["Label\u001b[2J\u0008\u009b31m end"]
 `);
     const r = await gstack(['diagram', 'fm.mmd', '--svg', 'fm.svg'], { cwd: dir });
     expectExit(r, 0);
     assert.match(r.stderr, /fm\.mmd: removed \d+ reference\(s\) to files or addresses outside the SVG/);
     const svg = readFileSync(join(dir, 'fm.svg'), 'utf8');
+    // A label's controls are no XML characters and would reach a terminal that greps the file.
+    assert.ok(!/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(svg), 'no controls in the SVG');
+    assert.match(svg, /Label\uFFFD\[2J/);
     // Still the diagram: a flowchart whose arrowheads point at its own markers.
     assert.match(svg, /aria-roledescription="flowchart-v2"/);
     assert.match(svg, /url\(#gstack-mmd-0_flowchart-v2-pointEnd\)/);
