@@ -62,7 +62,12 @@ function originOf(u) {
 // and controls around it dropped, tabs and newlines inside dropped, a backslash before the
 // query is a slash), or null: another scheme (mailto:, javascript:) or a form it does not read.
 function resolveLink(href, base) {
-  let h = String(href).replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "").split("#")[0];
+  // By char codes, not escapes in a regex: --print passes the script through the terminal
+  // filter, which would turn a written-out control (NUL, CR) into U+FFFD and break the script.
+  let h = String(href);
+  while (h && h.charCodeAt(0) <= 32) h = h.slice(1);
+  while (h && h.charCodeAt(h.length - 1) <= 32) h = h.slice(0, -1);
+  h = Array.from(h).filter((c) => c !== "\t" && c !== "\n" && c.charCodeAt(0) !== 13).join("").split("#")[0];
   const q = h.indexOf("?");
   h = q < 0 ? h.replace(/\\/g, "/") : h.slice(0, q).replace(/\\/g, "/") + h.slice(q);
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(h);

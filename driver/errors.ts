@@ -146,6 +146,13 @@ export interface RewriteContext {
  * `<textarea>sk-live-…</textarea> aka getByText('sk-live-…')`) in strict-mode and actionability
  * errors: what every input, textarea and rich-text field (contenteditable, role=textbox) holds is cut, there and wherever else the message
  * repeats it, so no error line carries what a field holds (docs/SECURITY.md). */
+let learnHeldValues: ((values: string[]) => void) | undefined;
+/** Where the values an error quoted go, to be cut from the call's later lines too (the output
+ * module registers it: this vocabulary module imports no runtime). */
+export function onHeldValues(learn: (values: string[]) => void): void {
+  learnHeldValues = learn;
+}
+
 export function redactElementValues(message: string): string {
   const held: string[] = [];
   let out = message
@@ -171,7 +178,12 @@ export function redactElementValues(message: string): string {
       held.push(text);
       return `${open}[redacted]`;
     });
-  for (const v of held.filter((h) => h.trim().length >= 3).sort((a, b) => b.length - a.length)) out = out.split(v).join('[redacted]');
+  // Each line of a multi-line value (a textarea of recovery codes) is a value of its own: a page
+  // can copy one line into another element the error also quotes (its title).
+  const values = [...new Set(held.flatMap((h) => [h, ...h.split(/\r?\n/)]).map((h) => h.trim()))].filter((h) => h.length >= 3);
+  for (const v of values.sort((a, b) => b.length - a.length)) out = out.split(v).join('[redacted]');
+  // The call has now seen them: a copy in a title printed next is cut as well.
+  if (values.length) learnHeldValues?.(values);
   return out;
 }
 

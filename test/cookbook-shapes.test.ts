@@ -51,6 +51,16 @@ test('each shape prints only catalog evidence labels, and its script prints each
   }
 });
 
+// Sixteenth red-team pass (A17): `cookbook links --print` printed a broken script: the terminal
+// filter every printed line passes turned the regex escapes of controls (`\u0000`, `\r`) into
+// U+FFFD. What --print shows must be the script that runs.
+test('every shape\'s script passes the terminal filter unchanged, so --print prints the script that runs', async () => {
+  const { stripControls } = await import('../driver/runtime/output.js');
+  for (const s of SHAPES) {
+    for (const [i, line] of buildScript(s, s.example).split('\n').entries()) assert.equal(stripControls(line), line, `${s.name} line ${i + 1}`);
+  }
+});
+
 test('buildScript embeds the parameters with their defaults filled in', () => {
   const read = findShape('read')!;
   const script = buildScript(read, { url: 'http://127.0.0.1:9/x' });

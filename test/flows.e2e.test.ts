@@ -161,7 +161,7 @@ test('3. check: PASS, then DRIFT with before/after when the heading changes, the
 test('3b. a run whose output was cut at --max-output is never saved and never passes check', async () => {
   const save = await gstack(['flows', 'save', 'signup-cut', '-f', 'signup.js', '--param', `url=${site.url}signup`, '--param', 'email=a@example.com', '--param', 'pause:number=0', '--max-output', '60']);
   expectExit(save, 1);
-  assert.match(save.stderr, /Not saved: the flow printed more than --max-output allows \(\[truncated \d+ bytes\]\)/);
+  assert.match(save.stderr, /Not saved: a limit cut the flow's output \(\[truncated \d+ bytes\]\)/);
   assert.ok(!existsSync(join(repo, '.gstack', 'flows', 'signup-cut.js')), 'nothing saved');
 
   const cut = await gstack(['flows', 'check', 'signup', '--max-output', '60']);

@@ -200,3 +200,13 @@ test('a parameter named like a built-in of every object is refused, saying so', 
   const { declareParams } = await import('../driver/flows/params.js');
   for (const d of ['__proto__=x', 'constructor=y', 'toString=z']) assert.throws(() => declareParams([d], []), /a name every JavaScript object has/);
 });
+
+// Sixteenth red-team pass (A17): padding past read's maxChars, a snapshot's or diff's size limit
+// or links' maxLinks hid a changed result, and the cut line read the same in both runs.
+test('a run cut by a snapshot, diff, read or links limit counts as cut, like one cut at --max-output', async () => {
+  const { truncationOf } = await import('../driver/flows/expect.js');
+  for (const line of ['[truncated 12 bytes]', '[snapshot truncated: showing 1037 of 6003 lines — narrow it with { interactive: true }]', '[diff truncated: showing 461 of 1417 lines — narrow it]', '[text cut at 20000 of 21627 characters]', '[links cut at 100 of 101]']) {
+    assert.equal(truncationOf(['URL=http://x/', line, 'GSTACK_STEP_OK']), line);
+  }
+  assert.equal(truncationOf(['URL=http://x/', 'text cut at 5', 'GSTACK_STEP_OK']), undefined);
+});

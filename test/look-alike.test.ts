@@ -69,3 +69,14 @@ test('ASCII controls, and look-alike dots and slashes of scripts that can spell 
   for (const name of [' x.txt', '\tx.txt', '-rf']) assert.ok(readsAsHidden(name), `${JSON.stringify(name)} reads as hidden`);
   for (const name of ['_x', '#x', 'x-y']) assert.equal(readsAsHidden(name), false, name);
 });
+
+// Seventeenth pass (B17): unassigned code points reserved as emoji, marks of a script that draw
+// nothing on a Latin letter, a mark on the letter before a dot, an emoji beside it, and two
+// more slash overlays passed.
+test('unassigned code points, a script\'s mark on another script\'s letter, a mark or emoji beside a dot, and slash overlays are refused', () => {
+  for (const name of ['\u{1FC00}invoice.pdf', 'invoice\u{1FC41}.pdf', 'invoice\u{16FE4}.pdf', 'invoice\u{1BC9D}.pdf', 'a\u2D7Fb', 'etc\u0301\u2219passwd', 'x\u0301\u2E30png', 'invoice\u0332\u22C5exe', 'tar\u0301\u2027gz', 'invoice\u{1F4C4}\u2219exe', 'etc\u20E0passwd', 'etc\u{101FD}passwd']) {
+    assert.ok(pathLookAlike(name), `${JSON.stringify(name)} is refused`);
+  }
+  for (const name of ['cafe\u0301 menu', '\u0928\u092E\u0938\u094D\u0924\u0947', '\u0E2A\u0E27\u0E31\u0E2A\u0E14\u0E35', '1\uFE0F\u20E3', 'Vie\u0323\u0302t']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+  assert.ok(readsAsHidden('\u{1FC00}-rf'));
+});

@@ -55,25 +55,26 @@ test('the sentinel comes after the runner\'s closing lines (ARTIFACT) and is the
 test('terminal escapes and control characters from a page never reach the terminal', () => {
   const { out, f } = make(1000);
   f.write('red \u001b[31mtext\u001b[0m \u001b]0;title\u0007bell\u0007 nul\u0000 tab\tok');
-  assert.deepEqual(out, ['red text bell\uFFFD nul\uFFFD tab\tok']);
+  // Each escape sequence is one U+FFFD: what it did is not done, and that it was there shows.
+  assert.deepEqual(out, ['red \uFFFDtext\uFFFD \uFFFDbell\uFFFD nul\uFFFD tab\tok']);
 });
 
 test('the [error] line goes through the same escape filter (an error message can carry page text)', () => {
   const { out, f } = make(1000);
   f.finish('Error: \u001b]0;pwned\u0007boom \u001b[31mred\u001b[0m\nnext');
-  assert.deepEqual(out, ['[error] Error: boom red next']);
+  assert.deepEqual(out, ['[error] Error: \uFFFDboom \uFFFDred\uFFFD next']);
 });
 
 test('8-bit C1 sequences, stray C1 controls and bidi overrides/isolates never pass either', () => {
   const { out, f } = make(1000);
   f.write('a\u009d0;title\u009cb \u009b2Jc \u0085nel \u202eevil\u202c \u2066iso\u2069 \u009dunterminated');
-  assert.deepEqual(out, ['ab c \uFFFDnel \uFFFDevil\uFFFD \uFFFDiso\uFFFD \uFFFDunterminated']);
+  assert.deepEqual(out, ['a\uFFFDb \uFFFDc \uFFFDnel \uFFFDevil\uFFFD \uFFFDiso\uFFFD \uFFFDunterminated']);
 });
 
 test('terminalSafe keeps lines and tabs, makes CRLF a newline, and is idempotent', () => {
   const dirty = 'one\r\ntwo\tcols\u001b[2J\rover\n\u001bcthree\n';
   const clean = terminalSafe(dirty);
-  assert.equal(clean, 'one\ntwo\tcols\uFFFDover\nthree\n');
+  assert.equal(clean, 'one\ntwo\tcols\uFFFD\uFFFDover\n\uFFFDthree\n');
   assert.equal(terminalSafe(clean), clean);
   assert.equal(stripControls('x\ny'), 'x\uFFFDy', 'a newline inside one line is a control too');
 });

@@ -566,6 +566,28 @@ test('3m. a seen password a script prints as byte numbers (Buffer JSON, a joined
   }
 });
 
+// Sixteenth red-team pass (A17): an ambiguous-locator error cut a textarea of recovery codes
+// whole, but not one of its lines the page copied into another matched element's title; nor a
+// copy the page put in its title, printed after the error.
+test('3n. one line of a secret textarea copied into another element an error quotes is cut, and so is a later copy', { timeout: 180_000 }, async () => {
+  const site = await startFixtureServer();
+  site.setPage('/codes.html', '<title>codes</title><textarea class="t" name="recovery_codes">k7Qp-2Xv9\nm3Wz-8Rt4</textarea><span class="t" title="backup m3Wz-8Rt4">x</span>');
+  try {
+    const r = await run(`
+      const pg = await openTab(${lit(site.url + 'codes.html')});
+      try { await pg.locator(".t").click({ timeout: 1000 }); } catch (e) { console.log("ERR " + e.message); }
+      await pg.evaluate(() => { document.title = "copy k7Qp-2Xv9"; });
+      console.log("TITLE " + await pg.title());
+      console.log("GSTACK_STEP_OK");`);
+    assert.equal(r.code, 0, show(r));
+    for (const code of ['k7Qp-2Xv9', 'm3Wz-8Rt4']) assert.ok(!r.stdout.includes(code) && !r.stderr.includes(code), `${code} leaked:\n${show(r)}`);
+    assert.match(r.stdout, /^ERR .*title="backup \[redacted\]"/m, show(r));
+    assert.match(r.stdout, /^TITLE copy \[redacted\]$/m, show(r));
+  } finally {
+    await site.close();
+  }
+});
+
 // Eighth red-team pass (P1-P6): a 3-digit CVC, a legacy-charset GET form, a file named after
 // a password (ARTIFACT lines, --json artifacts, the --out notice), one line of a textarea of
 // recovery codes, a rich-text box inside a label, a title the script shortened.

@@ -125,7 +125,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
   const cut = truncationOf(result.lines);
   if (cut) {
     if (a.json) io.out(jsonText({ ...result, saved: null }));
-    throw new CommandError('flows', 'FLOW_NOT_SAVED', `Not saved: the flow printed more than --max-output allows (${cut}), and what it printed after the cut could not be kept to check. Print less (a slice of long text, the lines that matter), or save with a larger --max-output.`);
+    throw new CommandError('flows', 'FLOW_NOT_SAVED', `Not saved: a limit cut the flow's output (${cut}), and what was cut could not be kept to check. Print less (a slice of long text, the lines that matter, a snapshot narrowed with { selector } or { interactive: true }), or raise the limit that cut it (--max-output, read's maxChars, links' maxLinks).`);
   }
   const header: FlowHeader = {
     name,

@@ -16,11 +16,12 @@ const PATH_PUNCTUATION = ['/', '\\', '.'];
  * letter araea and its conjoining forms and the Hangul dot tone marks (dots, and letters or
  * marks only between Hangul), the Arabic full stop and baseline round dot, the Duployan low dot,
  * the CJK strokes and the Canadian syllabics finals that read as a slash and a backslash (㇒ ㇏,
- * ᐟ ᐠ), combining solidus overlays (a slash drawn through the letter before it), a dotted
+ * ᐟ ᐠ), combining solidus overlays (a slash drawn through the letter before it; the enclosing
+ * circle backslash and the Phaistos oblique stroke likewise), a dotted
  * solidus, heavy solidi, the halfwidth ideographic full stop, the box-drawing diagonal that
  * reads as a backslash (╲, the mirror of ╱); and the braille blank and the musical null
  * notehead, which show as a space that is not one. */
-const EXTRA = ['\u141F', '\u1420', '\u31D2', '\u31CF', '\u0887', '\u{1BC94}', '\u302E', '\u302F', '\u119E', '\u11A2', '\u2572', '\u{1D159}', '\u318D', '\u06D4', '\u0337', '\u0338', '\u20E5', '\u20EB', '\u29F6', '\u29F7', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
+const EXTRA = ['\u20E0', '\u{101FD}', '\u141F', '\u1420', '\u31D2', '\u31CF', '\u0887', '\u{1BC94}', '\u302E', '\u302F', '\u119E', '\u11A2', '\u2572', '\u{1D159}', '\u318D', '\u06D4', '\u0337', '\u0338', '\u20E5', '\u20EB', '\u29F6', '\u29F7', '\u2E4A', '\uFF61', '\u{1F67C}', '\u{1F67D}', '\u{1F67E}', '\u{1F67F}', '\u2800'];
 /** The scripts whose letters or digits among the look-alikes are kept between their own. */
 // Only scripts whose look-alike letters are everyday letters of real words and numbers (ノ in
 // スノー, 丿, ㆍ, Arabic-Indic ٠): in Lisu, Coptic or Canadian syllabics a whole name can be
@@ -111,7 +112,10 @@ function usedByNeighbours(char: string, before: string | undefined, after: strin
  * emoji, emoji, the plain symbols and spaces, and any other punctuation, symbol or modifier
  * only where the scripts beside it use it. Everything else (private-use and unassigned code
  * points, other spaces, a mark on nothing) is refused. */
-function allowedInName(char: string, before: string | undefined, after: string | undefined): boolean {
+function allowedInName(char: string, before: string | undefined, after: string | undefined, base: string | undefined): boolean {
+  // Unassigned code points (some are reserved as emoji) and private-use ones show as whatever a
+  // font makes of them, or nothing.
+  if (/^[\p{Cn}\p{Co}]$/u.test(char)) return false;
   if (readsAsPathPunctuation(char)) return partOfItsScript(char, before, after);
   // A dot reads as an extension's only straight between letters or digits; one that is a
   // letter (ᐧ, ॱ) is kept there only between letters of its own script.
@@ -122,11 +126,29 @@ function allowedInName(char: string, before: string | undefined, after: string |
     // scripts list it.
     return /^\p{Po}$/u.test(char) ? usedByNeighbours(char, before, after) : partOfItsScript(char, before, after);
   }
-  if (MARK.test(char)) return before !== undefined && (LETTER_DIGIT_OR_MARK.test(before) || EMOJI.test(before));
+  if (MARK.test(char)) return before !== undefined && (LETTER_DIGIT_OR_MARK.test(before) || EMOJI.test(before)) && markFitsBase(char, base);
   if (/^[\p{L}\p{N}]$/u.test(char) && !/^\p{Lm}$/u.test(char)) return true;
   if (EMOJI.test(char) || PLAIN_SYMBOLS.has(char) || PLAIN_SPACES.has(char)) return true;
   if (/^[\p{P}\p{S}\p{Lm}]$/u.test(char)) return usedByNeighbours(char, before, after);
   return false;
+}
+
+/** A combining mark of every script (an accent, a keycap) fits any letter; one of a script (a
+ * virama, a Thai vowel sign) only a letter of a script that uses it. Some marks of a script
+ * draw nothing (the Khitan filler, the Duployan letter selector, the Tifinagh joiner): on a
+ * Latin letter they carry hidden bits. */
+function markFitsBase(mark: string, base: string | undefined): boolean {
+  if (/^\p{Script=Inherited}$/u.test(mark)) return true;
+  if (base === undefined) return false;
+  const script = NEIGHBOUR_SCRIPTS.find((s) => s.re.test(base));
+  return !!script && script.uses.test(mark);
+}
+
+/** The character before position `i` that is not a mark: the letter the marks sit on. */
+function baseBefore(chars: string[], i: number): string | undefined {
+  let j = i - 1;
+  while (j >= 0 && MARK.test(chars[j])) j--;
+  return j >= 0 ? chars[j] : undefined;
 }
 
 /** The letter next to position `i` in `chars` going by `step`, skipping the marks on letters. */
@@ -164,7 +186,12 @@ export function pathLookAlike(name: string): string | undefined {
     // An ASCII control, TAB among them: `\tinvoice.pdf\t\t\t.sh` lists as another name.
     if (code < 0x20 || code === 0x7f) return chars[i];
     if (code < 0x80) continue;
-    if (!allowedInName(chars[i], chars[i - 1], chars[i + 1]) || sandwichedLetter(chars, i)) return chars[i];
+    // Punctuation is judged by the letters around it, not by a mark on the one before
+    // (`etć∙passwd` reads as `etc∙passwd`); an emoji beside it counts as a letter there.
+    const base = baseBefore(chars, i);
+    const before = MARK.test(chars[i]) ? chars[i - 1] : base !== undefined && EMOJI.test(base) && !/^[0-9#*]$/.test(base) ? 'a' : base;
+    const after = chars[i + 1] !== undefined && EMOJI.test(chars[i + 1]) && !/^[0-9#*]$/.test(chars[i + 1]) ? 'a' : chars[i + 1];
+    if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i)) return chars[i];
   }
   return undefined;
 }
@@ -178,6 +205,6 @@ export function readsAsHidden(name: string): boolean {
   // makes it a flag to `rm *` (`-rf`).
   if (first === '.' || first === '-' || /^\s$/.test(first)) return true;
   if (first.charCodeAt(0) < 0x80) return false;
-  if (readsAsPathPunctuation(first) || readsAsMiddleDot(first) || MARK.test(first)) return true;
+  if (readsAsPathPunctuation(first) || readsAsMiddleDot(first) || MARK.test(first) || /^[\p{Cn}\p{Co}]$/u.test(first)) return true;
   return !(/^[\p{L}\p{N}]$/u.test(first) && !/^\p{Lm}$/u.test(first)) && !EMOJI.test(first) && !PLAIN_SYMBOLS.has(first);
 }

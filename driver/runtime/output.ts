@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { SENTINEL } from '../catalog.gen.js';
 import { SecretMatcher } from './secret-match.js';
+import { onHeldValues } from '../errors.js';
 
 export { SENTINEL };
 export const ERROR_PREFIX = '[error]';
@@ -45,13 +46,15 @@ const UNSAFE_CHAR = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066
  * Latin letters they change nothing visible and are replaced like the rest.
  */
 //
-// Beyond those named: every other Default_Ignorable_Code_Point and format character (Cf) too
+// Beyond those named: three marks that draw nothing and are neither (the Khitan small script
+// filler U+16FE4, the Duployan thick letter selector U+1BC9D, the Tifinagh consonant joiner
+// U+2D7F: a page wrote bits in them); every other Default_Ignorable_Code_Point and format character (Cf) too
 // (soft hyphen, Hangul fillers, Khmer and Mongolian inherent vowels and selectors, musical and
 // shorthand format controls, ...), and the variation selectors U+FE00-FE0F, which a page can use
 // two to a byte. An emoji's own presentation selector (one U+FE0E/U+FE0F right after an
 // emoji-capable character, or in a keycap) is kept; after a letter it is replaced, since one per
 // letter would be a hidden bit per letter.
-const INVISIBLE_RUN = /(?:[\u{E0000}-\u{E007F}\u2028\u2029\u200B-\u200F\u2060-\u2064\u061C\uFEFF\u180E\u206A-\u206F\uFFF9-\uFFFB\u{E0100}-\u{E01EF}\uFE00-\uFE0F\p{Default_Ignorable_Code_Point}\p{Cf}])+/gu;
+const INVISIBLE_RUN = /(?:[\u{16FE4}\u{1BC9D}\u2D7F\u{E0000}-\u{E007F}\u2028\u2029\u200B-\u200F\u2060-\u2064\u061C\uFEFF\u180E\u206A-\u206F\uFFF9-\uFFFB\u{E0100}-\u{E01EF}\uFE00-\uFE0F\p{Default_Ignorable_Code_Point}\p{Cf}])+/gu;
 const EMOJI_BEFORE = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F]$/u;
 const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 const VS_BASE = /\p{Emoji}$/u;
@@ -140,7 +143,10 @@ function codePoint(n: number): string {
 /** One line made safe for a terminal (see above). A newline inside it is a control too, and so
  * is the written-out escape of one (hideEscapedControls). */
 export function stripControls(s: string): string {
-  return hideNoText(hideShortEscapes(hideEscapedControls(s.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_CHAR, '\uFFFD'))));
+  // A whole escape sequence becomes one U+FFFD, not nothing: what a terminal would have done
+  // with it (a title, a hidden string) is not done, and the reader, and `flows check`, see that
+  // something was there (a page that writes "Payment accepted" + an OSC holding "DECLINED").
+  return hideNoText(hideShortEscapes(hideEscapedControls(s.replace(ESCAPE_SEQUENCE, '\uFFFD').replace(UNSAFE_CHAR, '\uFFFD'))));
 }
 
 /** Text for a terminal: the one filter every line of every command passes (bin/cli.ts applies
@@ -189,6 +195,8 @@ const seenSecrets = new SecretMatcher();
 export function learnSecrets(values: readonly string[]): void {
   seenSecrets.add(values);
 }
+// What an error quoted from a field (driver/errors.ts redactElementValues) is seen too.
+onHeldValues(learnSecrets);
 
 export function forgetSecrets(): void {
   seenSecrets.clear();

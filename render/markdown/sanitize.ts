@@ -139,7 +139,10 @@ export function sanitizeDocumentHtml(html: string, policy: AssetPolicy, slots: S
         return { tagName: 'gstack-dropped', attribs: {} };
       },
     },
-    exclusiveFilter: (frame) => frame.tag === 'style' && !policy.styleBlock(frame.text),
+    // A style block holding `<` is dropped whole: the parser here ends it only at `</style>`
+    // or `</style >`, a browser also at `</style/>`, and what follows would be markup the
+    // browser reads (a meta refresh) that this sanitizer never saw. CSS has no use for `<`.
+    exclusiveFilter: (frame) => frame.tag === 'style' && (frame.text.includes('<') || !policy.styleBlock(frame.text)),
   });
   return slots.fill(sanitized);
 }
