@@ -62,6 +62,8 @@ async function main(): Promise<void> {
           import('../render/engines/chromium-render.js'),
           import('../render/markdown/make-pdf.js'),
           import('../render/mermaid/diagram.js'),
+          // The Markdown parser's worker, its modules loaded before the first pdf asks.
+          import('../render/markdown/convert.js').then((m) => m.prewarmConvertWorker()),
         ]);
       },
       serve: (req: CallRequest, io: CallIo) => runCli({ ...io, argv: req.argv ?? [], exitCode: 0, inHost: true } satisfies CliIo),

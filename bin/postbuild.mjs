@@ -1,8 +1,8 @@
 // Post-build step (npm run build, after tsc; the build's first step, `npm run gen -- --check`,
 // has validated the catalog and checked that driver/catalog.gen.ts, which the code reads it
 // from, is fresh):
-// 1. bundles the CLI (bin/cli.ts) and the host entry (bin/host.ts) with esbuild into
-//    dist/bin/cli.js and dist/bin/host.js (replacing tsc's copies), sharing their chunks: one
+// 1. bundles the CLI (bin/cli.ts), the host entry (bin/host.ts) and the Markdown parser's
+//    worker with esbuild into dist/bin/cli.js, dist/bin/host.js and dist/bin/convert-worker.js (replacing tsc's copies), sharing their chunks: one
 //    file each plus lazily loaded chunks instead of ~60 small ES modules (yargs among them);
 //    packages loaded with require() or only by some commands stay external;
 // 2. bundles the thin `gstack` entry (bin/gstack.ts, Node built-ins only) into ONE CommonJS
@@ -22,7 +22,13 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const bundled = new Set(['yargs', 'diff', 'highlight.js']);
 esbuild.buildSync({
   // The host (driver/hosts/) shares the CLI's chunks, so both run the same code.
-  entryPoints: [fileURLToPath(new URL('./cli.ts', import.meta.url)), fileURLToPath(new URL('./host.ts', import.meta.url))],
+  // The Markdown parser's worker (render/markdown/convert.ts) is an entry of its own, found
+  // next to the chunks that start it.
+  entryPoints: {
+    cli: fileURLToPath(new URL('./cli.ts', import.meta.url)),
+    host: fileURLToPath(new URL('./host.ts', import.meta.url)),
+    'convert-worker': fileURLToPath(new URL('../render/markdown/convert-worker.ts', import.meta.url)),
+  },
   outdir: fileURLToPath(new URL('../dist/bin/', import.meta.url)),
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,

@@ -410,6 +410,32 @@ test('a PDF\'s bookmarks, alt text and language tags carry no terminal controls,
   }
 });
 
+// Seventeenth red-team pass (C17): a 1.3 MB Markdown table of 30,000 columns held the shared
+// render host's event loop for 12-53 s while it parsed: another session's `sessions stop
+// --render` went through, another session's pdf replaced the host and killed the first, and
+// --timeout was not held. The parse now runs in a worker thread.
+test('a Markdown that takes long to parse holds no other session: stop --render refuses, another pdf prints, --timeout ends the parse', { timeout: 120_000 }, async () => {
+  const dir = join(work, 'slow-parse');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'hostile.md'), '# G\n\n' + '|a'.repeat(30000) + '|\n' + '|-'.repeat(30000) + '|\n' + ('|b'.repeat(30000) + '|\n').repeat(20));
+  writeFileSync(join(dir, 'small.md'), '# Small\n\ntext\n');
+  const inDir = (args: string[], key: string) => gstack(args, { cwd: dir, env: { GSTACK_SESSION_KEY: key } });
+  expectExit(await inDir(['pdf', 'small.md', 'warm.pdf'], 'agent-b'), 0);
+  const slowStarted = Date.now();
+  const slow = inDir(['pdf', 'hostile.md', 'hostile.pdf', '--timeout', '15000'], 'agent-a');
+  await new Promise((r) => setTimeout(r, 3000));
+  const stop = await inDir(['sessions', 'stop', '--render'], 'agent-b');
+  assert.equal(stop.code, 4, stop.stdout + stop.stderr);
+  assert.match(stop.stderr, /a render is in progress/);
+  const other = await inDir(['pdf', 'small.md', 'small.pdf'], 'agent-b');
+  expectExit(other, 0);
+  const a = await slow;
+  assert.notEqual(a.code, 0, a.stdout + a.stderr);
+  assert.match(a.stderr, /parsing the Markdown took longer than --timeout 15000 ms/, a.stderr);
+  assert.doesNotMatch(a.stderr, /ended before the call finished|stopped by/, a.stderr);
+  assert.ok(Date.now() - slowStarted < 40_000, 'the slow call ended near its --timeout');
+});
+
 // Fourteenth red-team pass: --header/--footer read any file by name (a page title passed there,
 // `/proc/self/environ`, `.env`) into every page of the PDF, and pdf and diagram read /proc files.
 test('a header or footer file under a hidden name, and any kernel file a render would read, are usage errors', async () => {

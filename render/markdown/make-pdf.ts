@@ -6,10 +6,10 @@
 // itself until nothing moves.
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { flagGroup } from '../../driver/catalog.js';
-import { AssetPolicy, StrictAssetError, type RemoteImages } from './assets.js';
+import { StrictAssetError, type RemoteImages } from './assets.js';
+import { convertOffThread } from './convert.js';
 import { applyPdfMetadata, needsMetadataPass } from './pdf-metadata.js';
-import { convertMarkdown, frontMatter } from './markdown.js';
-import { loadHighlighter } from './highlight.js';
+import { frontMatter } from './markdown.js';
 import { buildDocument, fileCsp, tocHeadings, type DocumentOptions, type DocumentParts } from './document.js';
 import { BOOT_SCRIPT, MERMAID_READY_SELECTOR, mermaidBootScript, mermaidDistDir } from '../mermaid/mermaid-page.js';
 import { SANS } from '../page/fonts.js';
@@ -119,15 +119,16 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
 
   // Stage 1: parse, sanitize, resolve assets.
   let t = Date.now();
-  const policy = new AssetPolicy({ baseDir: dirname(input), allowNetwork: !!opts.allowNetwork, strict: !!opts.strict, remoteImages });
-  const highlighter = await loadHighlighter(source);
-  let converted;
+  // In a worker thread: the render host's loop stays free for every other session meanwhile.
+  let stage1;
   try {
-    converted = convertMarkdown(source, { policy, highlighter, printUrls: !!opts.printUrls });
+    stage1 = await convertOffThread({ source, baseDir: dirname(input), allowNetwork: !!opts.allowNetwork, strict: !!opts.strict, remoteImages, printUrls: !!opts.printUrls }, opts.timeoutMs, opts.signal);
   } catch (err) {
     if (err instanceof StrictAssetError) throw new RenderError(`${basename(input)}: ${err.message}`);
     throw err;
   }
+  const { converted } = stage1;
+  const policy = { notices: stage1.notices, droppedImages: stage1.droppedImages };
   for (const n of policy.notices) say(`gstack pdf: ${n.message}`);
   if (policy.droppedImages.length) {
     const what = remoteImages === 'alt' ? 'shown as their alt text' : 'left out';
