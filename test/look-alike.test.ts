@@ -80,3 +80,12 @@ test('unassigned code points, a script\'s mark on another script\'s letter, a ma
   for (const name of ['cafe\u0301 menu', '\u0928\u092E\u0938\u094D\u0924\u0947', '\u0E2A\u0E27\u0E31\u0E2A\u0E14\u0E35', '1\uFE0F\u20E3', 'Vie\u0323\u0302t']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
   assert.ok(readsAsHidden('\u{1FC00}-rf'));
 });
+
+// Eighteenth pass (B18): runs of spaces pushed a name's real end out of sight, and an emoji
+// small square read as a dot between letters.
+test('runs of spaces, trailing spaces and geometric-shape emoji between letters are refused; one space and pictures stay', () => {
+  for (const name of ['invoice.pdf' + '\u3000'.repeat(60) + '.sh', 'a' + ' '.repeat(200) + 'b', 'x\u00A0\u00A0\u00A0y', 'name ', 'etc\u25AA\uFE0Epasswd', 'etc\u25FEpasswd', 'a\u23FAb']) {
+    assert.ok(pathLookAlike(name), `${JSON.stringify(name)} is refused`);
+  }
+  for (const name of ['my report.pdf', 'a  b', 'I\u2764NY', 'Home \u25AA Shop', '\u{1F680}launch']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+});

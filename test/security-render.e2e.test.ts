@@ -417,12 +417,12 @@ test('a PDF\'s bookmarks, alt text and language tags carry no terminal controls,
 test('a Markdown that takes long to parse holds no other session: stop --render refuses, another pdf prints, --timeout ends the parse', { timeout: 120_000 }, async () => {
   const dir = join(work, 'slow-parse');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'hostile.md'), '# G\n\n' + '|a'.repeat(30000) + '|\n' + '|-'.repeat(30000) + '|\n' + ('|b'.repeat(30000) + '|\n').repeat(20));
+  writeFileSync(join(dir, 'hostile.md'), '# G\n\n' + '|a'.repeat(30000) + '|\n' + '|-'.repeat(30000) + '|\n' + ('|b'.repeat(30000) + '|\n').repeat(40));
   writeFileSync(join(dir, 'small.md'), '# Small\n\ntext\n');
   const inDir = (args: string[], key: string) => gstack(args, { cwd: dir, env: { GSTACK_SESSION_KEY: key } });
   expectExit(await inDir(['pdf', 'small.md', 'warm.pdf'], 'agent-b'), 0);
   const slowStarted = Date.now();
-  const slow = inDir(['pdf', 'hostile.md', 'hostile.pdf', '--timeout', '15000'], 'agent-a');
+  const slow = inDir(['pdf', 'hostile.md', 'hostile.pdf', '--timeout', '6000'], 'agent-a');
   await new Promise((r) => setTimeout(r, 3000));
   const stop = await inDir(['sessions', 'stop', '--render'], 'agent-b');
   assert.equal(stop.code, 4, stop.stdout + stop.stderr);
@@ -431,9 +431,30 @@ test('a Markdown that takes long to parse holds no other session: stop --render 
   expectExit(other, 0);
   const a = await slow;
   assert.notEqual(a.code, 0, a.stdout + a.stderr);
-  assert.match(a.stderr, /parsing the Markdown took longer than --timeout 15000 ms/, a.stderr);
+  assert.match(a.stderr, /parsing the Markdown took longer than --timeout 6000 ms/, a.stderr);
   assert.doesNotMatch(a.stderr, /ended before the call finished|stopped by/, a.stderr);
   assert.ok(Date.now() - slowStarted < 40_000, 'the slow call ended near its --timeout');
+});
+
+// Eighteenth red-team pass (B18): a careless `--screenshot "$TITLE"` wrote a name with an RLO;
+// the --to html file and an --eval string written with --out kept a page's ESC sequences.
+test('render outputs take no name with controls or look-alikes; text files they write hold no control characters', async () => {
+  const dir = join(work, 'b18');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'p.html'), '<!doctype html><title>t</title><p id="p">Report \u001b]0;PWN\u0007\u001b[2J done</p>');
+  writeFileSync(join(dir, 'esc.md'), '# Esc\n\ntext \u001b]0;PWN\u0007 and \u001b[2J end\n');
+  for (const args of [['render', 'p.html', '--screenshot', 'report\u202efdp.sh'], ['pdf', 'esc.md', 'x\u200bdoc.pdf'], ['render', 'p.html', '--pdf', 'a   b.pdf']]) {
+    const r = await gstack(args, { cwd: dir });
+    expectExit(r, 2);
+    assert.match(r.stderr, /control, invisible or look-alike characters/, r.stderr);
+  }
+  expectExit(await gstack(['pdf', 'esc.md', 'esc.html', '--to', 'html'], { cwd: dir }), 0);
+  expectExit(await gstack(['render', 'p.html', '--eval', 'document.getElementById("p").textContent', '--out', 'ev.txt'], { cwd: dir }), 0);
+  for (const f of ['esc.html', 'ev.txt']) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    assert.ok(!/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(text), `${f} holds a control character`);
+  }
+  assert.match(readFileSync(join(dir, 'ev.txt'), 'utf8'), /^Report \uFFFD\]0;PWN\uFFFD\uFFFD\[2J done$/);
 });
 
 // Fourteenth red-team pass: --header/--footer read any file by name (a page title passed there,

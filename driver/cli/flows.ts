@@ -15,7 +15,7 @@ import { compareEvidence, evidenceOf, truncationOf, type Drift } from '../flows/
 import { FlowHeaderError, formatHeader, parseFlowFile, type FlowHeader } from '../flows/header.js';
 import { declareParams, describeParam, givenParams, resolveFlowParams, savedParams } from '../flows/params.js';
 import { checkFlowName, displayPath, findFlow, flowDirs, listFlowLocations, readHistory, recordRun, writeFlow, type FlowDirs, type FlowLocation } from '../flows/store.js';
-import { jsonText } from '../runtime/output.js';
+import { jsonText, stripControls } from '../runtime/output.js';
 
 /** Runs a script the way `gstack run` does with this invocation's shared flags. `print`: its
  * lines stream to stdout (or its --json object is printed) as `gstack run` prints them. */
@@ -129,7 +129,9 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
   }
   const header: FlowHeader = {
     name,
-    description: a.describe ?? previous?.description ?? '',
+    // Written into a file the user commits and `cat`s: no control characters (an ESC from a
+    // careless --describe "$TITLE").
+    description: a.describe !== undefined ? stripControls(a.describe.replace(/\s+/g, ' ')) : previous?.description ?? '',
     params: declared.params,
     required: declared.required,
     created: new Date().toISOString(),

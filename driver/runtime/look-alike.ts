@@ -93,6 +93,8 @@ const PLAIN_SYMBOLS = new Set([
 /** Spaces outside ASCII that show as a space: the no-break and the ideographic space. */
 const PLAIN_SPACES = new Set(['\u00A0', '\u3000']);
 const EMOJI = /^[\p{Extended_Pictographic}\p{Emoji_Component}]$/u;
+/** Squares, circles, diamonds and spots among the emoji (▪ ◾ ⏺ ⚫ 🔸 🟠): dots, at a small size. */
+const GEOMETRIC = /^[\u25A0-\u25FF\u2B1B\u2B1C\u2B55\u23FA\u26AA\u26AB\u{1F532}-\u{1F53D}\u{1F7E0}-\u{1F7EB}]$/u;
 const LETTER_DIGIT_OR_MARK = /^[\p{L}\p{N}\p{M}]$/u;
 
 /** Whether a punctuation mark, symbol or modifier is used by the script of each letter or digit
@@ -128,6 +130,8 @@ function allowedInName(char: string, before: string | undefined, after: string |
   }
   if (MARK.test(char)) return before !== undefined && (LETTER_DIGIT_OR_MARK.test(before) || EMOJI.test(before)) && markFitsBase(char, base);
   if (/^[\p{L}\p{N}]$/u.test(char) && !/^\p{Lm}$/u.test(char)) return true;
+  // A geometric shape is an emoji that reads as a dot between letters (`etc▪passwd`).
+  if (GEOMETRIC.test(char)) return usedByNeighbours(char, before, after);
   if (EMOJI.test(char) || PLAIN_SYMBOLS.has(char) || PLAIN_SPACES.has(char)) return true;
   if (/^[\p{P}\p{S}\p{Lm}]$/u.test(char)) return usedByNeighbours(char, before, after);
   return false;
@@ -180,6 +184,10 @@ function sandwichedLetter(chars: string[], i: number): boolean {
 /** The first character of `name` that reads as a slash, a backslash or a dot, or is not on the
  * allow-list of what a name a page chose may hold, if any. */
 export function pathLookAlike(name: string): string | undefined {
+  // A run of spaces pushes the rest of a name out of sight (`invoice.pdf` + 60 spaces + `.sh`),
+  // and spaces at its end do not show at all.
+  const spaced = /\s{3,}|\s$/u.exec(name);
+  if (spaced) return spaced[0][0];
   const chars = [...name];
   for (let i = 0; i < chars.length; i++) {
     const code = chars[i].charCodeAt(0);

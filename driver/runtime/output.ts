@@ -95,6 +95,9 @@ function hideEscapedControls(s: string): string {
   return s.replace(ESCAPED_CHAR, (whole, hi?: string, lo?: string, u4?: string, braced?: string, x2?: string, u8?: string) => {
     const ch = hi ? String.fromCharCode(parseInt(hi, 16), parseInt(lo!, 16)) : u4 ? String.fromCharCode(parseInt(u4, 16)) : braced ? codePoint(parseInt(braced, 16)) : u8 ? codePoint(parseInt(u8, 16)) : String.fromCharCode(parseInt(x2!, 16));
     if (ch === '\t') return whole;
+    // Half a surrogate pair, written apart from its other half (`\\udb40\\udc72`, escaped twice):
+    // a second decode joins them into a tag character. No text needs one alone.
+    if (/^[\uD800-\uDFFF]$/.test(ch)) return '\uFFFD';
     return ch === '' || hideNoText(ch.replace(UNSAFE_CHAR, '\uFFFD')) !== ch ? '\uFFFD' : whole;
   });
 }
@@ -103,7 +106,8 @@ function hideEscapedControls(s: string): string {
  * where a double-quoted string may hold them: `jq -r` of `CONSOLE_ERRORS=["DELETE ALL\b\b…"]`
  * puts a backspace or a carriage return on screen, which overwrites what was printed before it.
  * Cut where an unescaped `"` stands somewhere before and somewhere after it on the line (not by
- * counting quotes: one `"` in page text earlier on the line would turn the count around), and
+ * counting quotes: one `"` in page text earlier on the line would turn the count around), or
+ * anywhere on a line with an odd number of them (a quoted string that goes on over lines), and
  * only where the backslash is not itself escaped (`"C:\\repo"`): raw page text such as a
  * Windows path `C:\repo` with no quotes around it is not JSON, and nothing decodes it. */
 // JSON's \b \f \r, JavaScript's \v and \0 (NUL; `\033` is an octal ESC), YAML's \a (a bell),
@@ -119,9 +123,12 @@ function hideShortEscapes(s: string): string {
     if (s[i] === '\\') i++;
     else if (s[i] === '"') quotes.push(i);
   }
-  if (quotes.length < 2) return s;
-  const first = quotes[0];
-  const last = quotes[quotes.length - 1];
+  if (quotes.length === 0) return s;
+  // One quote, or an odd number: the line starts or ends inside a quoted string that goes on
+  // over another line (a YAML scalar: `status: "All checks passed` then `  \e[2J\rDone"`), and
+  // which side is inside cannot be told from the line: the whole line counts as inside.
+  const first = quotes.length % 2 ? -1 : quotes[0];
+  const last = quotes.length % 2 ? s.length : quotes[quotes.length - 1];
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
@@ -306,25 +313,26 @@ export function defuseSentinel<T>(value: T, seen: Set<object> = new Set()): T {
 }
 
 /**
- * Whether the script spelled the sentinel where it printed it: some frame of the call's stack in
- * the script (`flow.js:LINE:COL`, at the called function's name) is a call whose first argument
- * is the sentinel as a string literal (`console.log(SENTINEL)` spelled out in the script), or a helper of the
- * script's own called so. A value the script computed (a page's title, upper-cased text, a
+ * Whether the script spelled the sentinel where it printed it: the innermost frame of the call's
+ * stack in the script (`flow.js:LINE:COL`, at the called function's name), the console.log call
+ * itself, has the sentinel as a string literal for its first argument (`console.log(SENTINEL)`
+ * spelled out in the script). A value the script computed (a page's title, upper-cased text, a
  * decoded cookie) prints the same string from a line that does not spell it: it is not the
- * script's success line, however it was made.
+ * script's success line, however it was made. A helper called with the literal does not count
+ * either: what it prints may be another value (`done(SENTINEL)` printing `errors.join()` when
+ * there were errors, and a page's text upper-cased among them: pass 18, A18).
  */
 export function sentinelSpelledAt(source: string, stack: string): boolean {
   // Lines as V8 counts them in stack traces: LF, CR, CRLF, and U+2028/U+2029 (a page's text
   // pasted into a string literal may hold those raw).
   const lines = source.split(/\r\n|[\n\r\u2028\u2029]/);
   const literal = new RegExp(`^[\\w$]*\\s*\\(\\s*(["'\`])${SENTINEL}\\1\\s*[,)]`);
-  for (const m of stack.matchAll(/flow\.js:(\d+):(\d+)/g)) {
-    const line = Number(m[1]);
-    if (line < 1 || line > lines.length) continue;
-    const text = [lines[line - 1].slice(Number(m[2]) - 1), ...lines.slice(line, line + 3)].join('\n').slice(0, 400);
-    if (literal.test(text)) return true;
-  }
-  return false;
+  const m = /flow\.js:(\d+):(\d+)/.exec(stack);
+  if (!m) return false;
+  const line = Number(m[1]);
+  if (line < 1 || line > lines.length) return false;
+  const text = [lines[line - 1].slice(Number(m[2]) - 1), ...lines.slice(line, line + 3)].join('\n').slice(0, 400);
+  return literal.test(text);
 }
 
 /** How one printed value may be read. */

@@ -218,8 +218,8 @@ export async function renderDiagrams(opts: DiagramOptions): Promise<DiagramResul
         say(`gstack diagram: ${diagrams[i].label}: removed ${removed.length} reference(s) to files or addresses outside the SVG (an SVG written by gstack diagram loads nothing but its own #ids and data: URLs): ${removed.slice(0, 3).join(', ')}${removed.length > 3 ? ', ...' : ''}`);
       }
       // Controls are no XML 1.0 characters, and a label's ESC or BS would reach a terminal that
-      // `cat`s or `grep`s the file: each is written as U+FFFD.
-      await write(svgPath, `<?xml version="1.0" encoding="UTF-8"?>\n${svg.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\uFFFD')}\n`);
+      // `cat`s or `grep`s the file: writeOutputFile writes each as U+FFFD.
+      await write(svgPath, `<?xml version="1.0" encoding="UTF-8"?>\n${svg}\n`);
     }
     const pngPath = targets.png[i];
     const step = pngStep.get(i);

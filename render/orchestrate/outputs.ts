@@ -4,7 +4,9 @@
 // for the files they assemble themselves.
 import { access, mkdir, open, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { stripControls } from '../../driver/runtime/output.js';
+import { pathLookAlike } from '../../driver/runtime/look-alike.js';
 import { cleanPdfInfo } from '../../driver/runtime/pdf-info.js';
 import { RenderError } from '../api/errors.js';
 import type { EvalResult, RenderArtifact } from '../api/types.js';
@@ -16,6 +18,12 @@ import type { Validated } from './validate.js';
 export async function checkOutputsWritable(outPaths: Array<string | undefined>): Promise<void> {
   for (const out of outPaths) {
     if (out === undefined) continue;
+    // A careless `--screenshot "$TITLE"` names the file after page text: the rule fs applies to
+    // names in pwd (docs/SECURITY.md, "hide text"), on the name written here.
+    const name = basename(out);
+    if (stripControls(name) !== name || pathLookAlike(name) !== undefined) {
+      throw new RenderError(`cannot write ${JSON.stringify(stripControls(out))}: its name holds control, invisible or look-alike characters (controls shown as U+FFFD), which would show another name in a file listing than the one read. Nothing was rendered; give a plain name.`, 'USAGE');
+    }
     const dir = dirname(out);
     try {
       await mkdirParents(dir);
@@ -63,8 +71,18 @@ async function mkdirParents(dir: string): Promise<void> {
   }
 }
 
-/** Writes one output file, creating its directories (exit 1 with the reason when it cannot). */
+/** Text with its control characters (C0 but TAB and line ends, DEL, C1) as U+FFFD: a page's
+ * or a document's ESC written into a text file (the `--to html` file, an `--eval` string) would
+ * reach the terminal that `cat`s or `grep`s it. */
+export function withoutControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\uFFFD');
+}
+
+/** Writes one output file, creating its directories (exit 1 with the reason when it cannot).
+ * Text is written without control characters (withoutControls); bytes as they are. */
 export async function writeOutputFile(path: string, data: string | Uint8Array): Promise<void> {
+  if (typeof data === 'string') data = withoutControls(data);
   try {
     await mkdirParents(dirname(path));
     // Opened without waiting (a FIFO put there after the check answers ENXIO at once instead of
@@ -106,7 +124,7 @@ export async function evalValueBytes(value: unknown): Promise<Buffer> {
         throw new RenderError('the eval returned a malformed data: URL; return a valid data URL or a plain string');
       }
     }
-    return Buffer.from(value, 'utf8');
+    return Buffer.from(withoutControls(value), 'utf8');
   }
   return Buffer.from(JSON.stringify(value === undefined ? null : value, null, 2) + '\n', 'utf8');
 }
