@@ -114,3 +114,13 @@ test('redact cuts the main frame\'s lines with its own origin\'s secrets and an 
   assert.match(out, /^- paragraph: own \[redacted\]$/m);
   assert.ok(!out.includes('AD-SECRET-1'), out);
 });
+
+// Eighteenth red-team pass (A18): labels and field names of card, code and key fields the word
+// lists lacked; the words that name other things beside them stay plain.
+test('card verification, authorization and sign-in codes, keys and short field names are secret; postal codes and pan sizes are not', async () => {
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
+  for (const h of ['Card verification value', 'Clé API', 'Authorization code', 'Sign-in code', 'Email code', '6-digit code', 'Enter the code we texted you', '2-Step Verification', 'Card code', 'CID', 'Encryption key', 'Master key', 'Passkey', 'Session cookie', 'Cryptogramme visuel', 'Prüfnummer', 'Código', 'pw', 'newPw', 'pan', 'authcode']) {
+    assert.ok(isSecretField({ hints: [h] }, SECRET_RULES), `${h} is secret`);
+  }
+  for (const h of ['Código postal', 'Pan size', 'Postal code', 'Promo code', 'Country code', 'Email', 'Search']) assert.equal(isSecretField({ hints: [h] }, SECRET_RULES), false, `${h} is plain`);
+});

@@ -152,6 +152,8 @@ const SECRET_WORDS = [
   'bestatigungscode', 'beveiligingscode', 'verificatiecode', 'kaartnummer', 'parola', 'pinkod', 'engangskode', 'sikkerhetskode',
   'creditcard', 'sid', 'phpsessid', 'jsessionid', 'aspsessionid', 'csrfmiddlewaretoken', 'xsrf', 'csrf', 'ssn', 'cardno', 'ccv',
   'verifieringskod', 'vahvistuskoodi', 'korttinumero', 'kortnummer', 'lykilorð', 'lykilord', 'пин', 'pinkoodi',
+  // Pass 18 (A18): field names and labels the lists lacked.
+  'pw', 'newpw', 'oldpw', 'pan', 'authcode', 'passkey', 'cid', 'prüfnummer', 'prufnummer', 'cryptogramme', 'código', 'codigo', 'otc',
 ];
 /** Runs of words that make a field secret together (neither word alone does). */
 const SECRET_PHRASES = [
@@ -166,6 +168,9 @@ const SECRET_PHRASES = [
   'код подтверждения', 'номер карты', 'codice di sicurezza', 'codice di verifica', 'numero della carta', 'numero di carta',
   'card no', 'card num', 'social security number', 'security number', 'palavra passe', 'пин код', 'номер кредитной карты',
   '카드 번호', '보안 코드',
+  'card verification', 'verification value', 'clé api', 'cle api', 'authorization code', 'authorisation code', 'sign in code', 'email code',
+  'digit code', 'code we texted', 'code we sent', 'step verification', 'card code', 'encryption key', 'master key', 'session cookie',
+  'cryptogramme visuel', 'mfa code', 'login token',
 ];
 /** Secret words of scripts written without spaces between words (Chinese, Japanese, Korean):
  * matched anywhere in a hint. */
@@ -181,7 +186,7 @@ const SECRET_AUTOCOMPLETE = ['current-password', 'new-password', 'one-time-code'
 
 /** A secret word that is not one before the word given: Turkish `parola` is a password, Italian
  * `parola chiave` a keyword. */
-const SECRET_WORD_UNLESS_NEXT: Record<string, string> = { parola: 'chiave' };
+const SECRET_WORD_UNLESS_NEXT: Record<string, string> = { parola: 'chiave', 'código': 'postal', codigo: 'postal', pan: 'size' };
 
 export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE, unlessNext: SECRET_WORD_UNLESS_NEXT };
 
