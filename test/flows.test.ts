@@ -55,6 +55,10 @@ test('a file without a header is a plain script; a broken header says what is wr
   // Fourteenth red-team pass: a 20,000-deep schema overflowed the stack when ajv compiled it.
   const deep = '{"anyOf":['.repeat(20_000) + '{}' + ']}'.repeat(20_000);
   assert.throws(() => parseFlowFile(`/* gstack-flow\n * param: u ${deep}\n */\n`), (e: Error) => e instanceof FlowHeaderError && /param u nests deeper than 64 levels/.test(e.message));
+  // Eighteenth pass (C18): a schema that refers to itself overflowed the stack (exit 1).
+  for (const schema of ['{"$ref":"#/properties/u"}', '{"not":{"\\u0024ref":"#"}}', '{"$ref":"file:///etc/passwd"}']) {
+    assert.throws(() => parseFlowFile(`/* gstack-flow\n * param: u ${schema}\n */\n`), (e: Error) => e instanceof FlowHeaderError && /param u uses "\$ref"/.test(e.message), schema);
+  }
 });
 
 test('--param declarations become typed defaults; --required keeps the value for the save run and check only', () => {

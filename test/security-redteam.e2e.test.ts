@@ -183,3 +183,32 @@ console.log("GSTACK_STEP_OK");`, ['--out', out]);
     await rm(out, { recursive: true, force: true });
   }
 });
+
+// Eighteenth pass (C18): an --ephemeral or --profile DIR call holds no lock on its session's
+// profile, so `sessions gc` and `clear` removed its pwd mid-call and it still exited 0.
+test('sessions gc and clear leave the session of a running --ephemeral or --profile DIR call alone', { timeout: 120_000 }, async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'gstack-inuse-'));
+  const script = `await fs.writeFile("before.txt", "x");
+console.log("PWD=" + pwd);
+await sleep(7000);
+console.log("READ=" + await fs.readFile("before.txt", "utf8"));
+console.log("GSTACK_STEP_OK");`;
+  try {
+    for (const extra of [['--ephemeral'], ['--session', 'inuse-p', '--profile', join(cwd, 'own-profile')]]) {
+      const call = runCli(['run', script, ...extra, '--timeout', '60000'], { env, cwd, timeoutMs: 60_000 });
+      await new Promise((r) => setTimeout(r, 3500));
+      const slug = (await runCli(['sessions', 'list', '--json'], { env, cwd })).stdout;
+      const name = extra[0] === '--ephemeral' ? /"slug":"(gstack-inuse-[^"]+)"/.exec(slug)?.[1] : /"slug":"(inuse-p-[^"]+)"/.exec(slug)?.[1];
+      assert.ok(name, `the session is listed: ${slug}`);
+      const gc = await runCli(['sessions', 'gc', '--older-than', '1s'], { env, cwd });
+      assert.doesNotMatch(gc.stdout, new RegExp(`^REMOVED ${name}`, 'm'), gc.stdout);
+      const clear = await runCli(['sessions', 'clear', name!], { env, cwd });
+      assert.equal(clear.code, 4, clear.stdout + clear.stderr);
+      const r = await call;
+      assert.equal(r.code, 0, `${JSON.stringify(extra)}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stdout, /^READ=x$/m);
+    }
+  } finally {
+    await rm(cwd, { recursive: true, force: true });
+  }
+});

@@ -96,6 +96,9 @@ export function parseFlowFile(source: string): { header?: FlowHeader; script: st
         const p = /^([A-Za-z_$][\w$]*)(\s+\(required\))?\s+(\{.*\})\s*$/.exec(value);
         if (!p) throw new FlowHeaderError(`its header line "param: ${value}" does not read "param: NAME [(required)] {json schema}"`);
         h.params[p[1]] = parseJson(p[3], `param ${p[1]}`) as FlowParamSchema;
+        // A `$ref` points the validator elsewhere: at itself (a cycle that overflows the stack)
+        // or at a URL or file it would try to resolve. A parameter's schema is written whole.
+        if (hasKey(h.params[p[1]], '$ref')) throw new FlowHeaderError(`its header's param ${p[1]} uses "$ref"; write the parameter's schema out whole`);
         if (p[2]) h.required.push(p[1]);
         break;
       }
@@ -115,6 +118,13 @@ export function parseFlowFile(source: string): { header?: FlowHeader; script: st
 /** How deep a header's JSON may nest: a parameter's schema is compiled by ajv, which recurses
  * (a 20,000-deep `anyOf` overflowed the stack instead of naming the header). */
 const MAX_HEADER_JSON_DEPTH = 64;
+
+/** Whether parsed JSON (at most MAX_HEADER_JSON_DEPTH deep: checked first) has `key` anywhere. */
+function hasKey(value: unknown, key: string): boolean {
+  if (Array.isArray(value)) return value.some((v) => hasKey(v, key));
+  if (value === null || typeof value !== 'object') return false;
+  return Object.hasOwn(value, key) || Object.values(value).some((v) => hasKey(v, key));
+}
 
 function parseJson(text: string, what: string): unknown {
   let value: unknown;

@@ -5,7 +5,7 @@ import { lstat, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gstackHome, sessionPaths, slugFor, type SessionPaths } from '../sessions/key.js';
-import { acquireProfileLock, describeHolder, lockHolder, ProfileBusyError, type LockHolder, type ProfileLock } from '../sessions/lock.js';
+import { acquireProfileLock, describeHolder, inUseBy, lockHolder, ProfileBusyError, type LockHolder, type ProfileLock } from '../sessions/lock.js';
 import { readSessionRecord, type SessionRecord } from '../sessions/registry.js';
 
 export interface SessionInfo {
@@ -76,7 +76,7 @@ export async function sessionInfo(
     hasStorageState: (await mtime(paths.storageStatePath)) !== undefined,
     lastUsed: times.length ? new Date(Math.max(...times)) : undefined,
     // Local calls lock the profile; remote calls (--connect/--cdp) lock the session dir.
-    lockedBy: (await lockHolder(paths.profileDir)) ?? (await lockHolder(paths.sessionDir)),
+    lockedBy: (await lockHolder(paths.profileDir)) ?? (await lockHolder(paths.sessionDir)) ?? (await inUseBy(paths.artifactsDir)),
   };
   if (opts.withSize) {
     info.sizeBytes =
@@ -129,6 +129,9 @@ async function removeSession(info: SessionInfo, why: string): Promise<RemoveOutc
     for (const target of [info.paths.profileDir, info.paths.sessionDir]) {
       locks.push(await acquireProfileLock(target, { timeoutMs: 0, key: `gstack sessions ${why}` }));
     }
+    // A call that holds neither (--ephemeral, --profile DIR) marks the artifacts it writes in.
+    const marked = await inUseBy(info.paths.artifactsDir);
+    if (marked) return { removed: false, info: { ...info, lockedBy: marked }, reason: `in use by ${describeHolder(marked)}` };
     // The session's host keeps its browser on the profile between calls: stop it first.
     const { stopSessionHost } = await import('../hosts/control.js');
     await stopSessionHost(info.paths.profileDir);

@@ -11,7 +11,7 @@ import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, oneLine } from '
 import { exitCodeOf } from '../errors.js';
 import { boundEvidence, evidenceLines, type TabEvidence } from '../runtime/evidence.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
-import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder } from '../sessions/lock.js';
+import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder, markInUse } from '../sessions/lock.js';
 import { readSessionRecord, touchSession } from '../sessions/registry.js';
 import { stoppedMessage } from '../stop-cause.js';
 import { maybeHousekeep } from '../profiles/daily-sweep.js';
@@ -268,6 +268,12 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       pwd = join(paths.artifactsDir, callId());
       // Owner-only, like the profiles: artifacts are screenshots of logged-in pages.
       await mkdir(pwd, { recursive: true, mode: 0o700 });
+      // An --ephemeral or --profile DIR call holds no lock on this session's profile: it marks
+      // the session's artifacts in use, so `sessions gc` and `clear` leave its pwd alone.
+      if (target.ephemeral || (!remote && profileDir !== paths.profileDir)) {
+        const release = await markInUse(paths.artifactsDir, { key: key.key, callerPid: options.callerPid });
+        cleanups.push(release);
+      }
       // The inputs are the user's, not the script's: listed as INPUT=, never as artifacts.
       if (inputs.length) for (const name of await copyInputs(inputs, pwd)) {
         inputPaths.add(join(pwd, name));

@@ -402,3 +402,36 @@ function isZombie(pid: number): boolean {
     return false;
   }
 }
+
+/** The prefix of the files that say a call is using a session's folders without holding its
+ * profile lock (an `--ephemeral` call's lock is on its temporary profile, a `--profile DIR`
+ * call's on DIR): `sessions gc` and `clear` must not delete that call's pwd from under it. */
+const IN_USE_PREFIX = '.in-use-';
+
+/** Marks `dir` (a session's artifacts folder) as used by this call until the returned release. */
+export async function markInUse(dir: string, opts: { key: string; callerPid?: number }): Promise<() => Promise<void>> {
+  const record: LockRecord = {
+    pid: process.pid,
+    since: new Date().toISOString(),
+    key: opts.key,
+    host: hostname(),
+    token: randomBytes(8).toString('hex'),
+    procStart: procStartTime(process.pid),
+    ...(opts.callerPid && opts.callerPid !== process.pid ? { callerPid: opts.callerPid } : {}),
+  };
+  const file = join(dir, `${IN_USE_PREFIX}${record.token}`);
+  await writeFile(file, JSON.stringify(record), { mode: PRIVATE_FILE_MODE });
+  return () => unlink(file).catch(() => undefined);
+}
+
+/** A live call that marked `dir` in use (markInUse), if any; the marks of dead ones are removed. */
+export async function inUseBy(dir: string): Promise<LockHolder | undefined> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.startsWith(IN_USE_PREFIX)) continue;
+    const file = join(dir, name);
+    const r = await readLock(file).catch(() => ({ kind: 'missing' }) as ReadResult);
+    if (r.kind === 'record' && !holderIsDead(r.record)) return publicHolder(r.record);
+    if (r.kind === 'record' || (r.kind === 'corrupt' && isStale(r))) await unlink(file).catch(() => undefined);
+  }
+  return undefined;
+}
