@@ -179,10 +179,11 @@ export function redactElementValues(message: string): string {
       return `${open}[redacted]`;
     });
   // Each line of a multi-line value (a textarea of recovery codes), and each code-like word of
-  // it (Playwright's preview folds the lines into one), is a value of its own: a page can copy
+  // it, is a value of its own: a page can copy
   // one into another element the error also quotes (its title).
   const codeLike = (v: string) => /^\S{6,}$/.test(v) && /[^\p{L}]/u.test(v);
-  const values = [...new Set(held.flatMap((h) => [h, ...h.split(/\r?\n/), ...h.split(/\s+/).filter(codeLike)]).map((h) => h.trim()))].filter((h) => h.length >= 3);
+  // (Playwright's element preview shows a line break as ↵.)
+  const values = [...new Set(held.flatMap((h) => [h, ...h.split(/\r?\n|\u21B5/), ...h.split(/[\s\u21B5]+/).filter(codeLike)]).map((h) => h.trim()))].filter((h) => h.length >= 3);
   for (const v of values.sort((a, b) => b.length - a.length)) out = out.split(v).join('[redacted]');
   // The call has now seen the code-like ones (any field's words would be too many to cut from
   // every later line): a copy in a title printed next is cut as well.

@@ -124,3 +124,17 @@ test('card verification, authorization and sign-in codes, keys and short field n
   }
   for (const h of ['Código postal', 'Pan size', 'Postal code', 'Promo code', 'Country code', 'Email', 'Search']) assert.equal(isSecretField({ hints: [h] }, SECRET_RULES), false, `${h} is plain`);
 });
+
+// Seventeenth red-team pass (A17): an ambiguous-locator error cut a textarea of recovery codes
+// whole (Playwright's preview writes its line break as ↵) but not one of its codes the page put
+// in another matched element's title; the codes are learned for later lines too.
+test('each line and code of a field an error quotes is cut from the whole error and learned', async () => {
+  const { redactElementValues } = await import('../driver/errors.js');
+  const { cutSeenSecrets, forgetSecrets } = await import('../driver/runtime/output.js');
+  forgetSecrets();
+  const msg = `strict mode violation: locator('.t') resolved to 2 elements:\n    1) <textarea class="t" name="recovery_codes">k7Qp-2Xv9\u21B5m3Wz-8Rt4</textarea>\n    2) <span class="t" title="backup m3Wz-8Rt4">x</span>`;
+  const out = redactElementValues(msg);
+  assert.ok(!out.includes('k7Qp-2Xv9') && !out.includes('m3Wz-8Rt4'), out);
+  assert.equal(cutSeenSecrets('TITLE copy k7Qp-2Xv9'), 'TITLE copy [redacted]');
+  forgetSecrets();
+});
