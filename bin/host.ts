@@ -5,6 +5,7 @@ import { runHost, type CallRequest } from '../driver/hosts/server.js';
 import { loadPlaywright } from '../driver/browser/playwright-load.js';
 import { loadCatalog } from '../driver/catalog.js';
 import { watchIntrinsics } from '../driver/hosts/tamper.js';
+import { sealSharedPrototypes } from '../driver/runtime/sandbox.js';
 import type { CliIo } from '../driver/cli/process-io.js';
 import type { CallIo } from '../driver/call-io.js';
 
@@ -35,7 +36,11 @@ async function main(): Promise<void> {
           import('../driver/cli/flows.js'),
         ]);
       },
-      tamper: () => watchIntrinsics(),
+      // Sealed before the watch starts, so its baseline is the sealed state (sandbox.ts says why).
+      tamper: () => {
+        sealSharedPrototypes();
+        return watchIntrinsics();
+      },
       serve: (req: CallRequest, io: CallIo) =>
         req.call ? runResolvedCall(req.call, { ...io, argv: [], exitCode: 0, inHost: true, sessionHost: binding } satisfies CliIo) : Promise.resolve(2),
       shutdownBrowsers: () => browser.shutdown(),

@@ -89,3 +89,12 @@ test('runs of spaces, trailing spaces and geometric-shape emoji between letters 
   }
   for (const name of ['my report.pdf', 'a  b', 'I\u2764NY', 'Home \u25AA Shop', '\u{1F680}launch']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
 });
+
+// Nineteenth pass (B19): a dot doubled between letters, and a dot at the start of a name beside
+// a letter, passed the "straight between letters" rule (`secret∙∙txt`, `⸰ssh/id_rsa.png`).
+test('runs of dots between letters, a dot beside a letter at either end, and names made of dots are refused', () => {
+  for (const name of ['secret\u2219\u2219txt', 'etc\u16EB\u16EBpasswd', 'secret\u30FB\u30FBtxt', '\u2E30ssh', '\u2219bashrc', '\u30FBgit', '\u1427npmrc', '\u3002\u3002', '\u00B7\u00B7']) {
+    assert.ok(pathLookAlike(name), `${JSON.stringify(name)} is refused`);
+  }
+  for (const name of ['Home \u2022 Shop', 'col\u00B7lecci\u00F3', '\u3053\u3093\u306B\u3061\u306F\u3002\u30C6\u30B9\u30C8', 'Title \u2219 Sub']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+});

@@ -303,3 +303,15 @@ test('a seen secret written as a list of byte numbers is cut; other number lists
 test('the Khitan filler, the Duployan letter selector and the Tifinagh joiner are cut like other invisible characters', () => {
   assert.equal(stripControls('Status: ok\u{16FE4}\u{1BC9D}\u{16FE4}\u2D7F end'), 'Status: ok\uFFFD end');
 });
+
+// Nineteenth pass (A19): a `+` in a password copied as a compatibility plus (＋ ﹢), and a copy
+// upper-cased so that its escape-like text (`\t` as two characters) decoded otherwise.
+test('a seen secret is cut in a copy with a compatibility plus or an upper-cased escape-like text', () => {
+  forgetSecrets();
+  learnSecrets(['Blue+Sky+Rain-42', String.raw`Kp7#\tq9Z!m2\nVw`]);
+  assert.equal(cutSeenSecrets('Saved: Blue\uFF0BSky\uFF0BRain-42'), 'Saved: [redacted]');
+  assert.equal(cutSeenSecrets('TITLE=Account Blue\uFE62Sky\uFE62Rain-42'), 'TITLE=Account [redacted]');
+  assert.equal(cutSeenSecrets(String.raw`TITLE=Account KP7#\TQ9Z!M2\NVW`), 'TITLE=Account [redacted]');
+  assert.equal(cutSeenSecrets('sum 1+1=2'), 'sum 1+1=2');
+  forgetSecrets();
+});

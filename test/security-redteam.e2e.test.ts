@@ -212,3 +212,24 @@ console.log("GSTACK_STEP_OK");`;
     await rm(cwd, { recursive: true, force: true });
   }
 });
+
+// Nineteenth pass (C19): page JSON with a "__proto__" key deep-merged into a value the API
+// handed the script (an evaluate result, made in the host's realm) added `path` to the host's
+// Object.prototype, and pdf(), storageState() and route.fulfill() called without options wrote
+// or read the file the page named.
+test('a __proto__ merge of page JSON into an API value adds nothing to the host\'s prototypes: no option reads a page-chosen path', async () => {
+  const outside = join(tmpdir(), `gstack-c19-${process.pid}.pdf`);
+  const r = await run(`const pg = await openTab(${JSON.stringify(server.url)});
+const defaults = await pg.evaluate(() => ({ theme: "light", list: [1] }));
+const pageCfg = JSON.parse(${JSON.stringify(JSON.stringify({ theme: 'dark', __proto__: { path: outside } }))});
+function merge(t, s) { for (const k of Object.keys(s)) { if (s[k] && typeof s[k] === "object") { if (!t[k]) t[k] = {}; merge(t[k], s[k]); } else t[k] = s[k]; } return t; }
+try { merge(defaults, pageCfg); } catch (e) { console.log("MERGE " + e.message); }
+console.log("POLLUTED=" + ({}).path);
+const bytes = await pg.pdf();
+console.log("PDF=" + bytes.length);
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^POLLUTED=undefined$/m);
+  assert.equal(existsSync(outside), false, `${outside} was written`);
+  assert.doesNotMatch(r.stderr, /changed objects the session host shares/);
+});

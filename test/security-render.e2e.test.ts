@@ -454,7 +454,13 @@ test('render outputs take no name with controls or look-alikes; text files they 
     const text = readFileSync(join(dir, f), 'utf8');
     assert.ok(!/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(text), `${f} holds a control character`);
   }
-  assert.match(readFileSync(join(dir, 'ev.txt'), 'utf8'), /^Report \uFFFD\]0;PWN\uFFFD\uFFFD\[2J done$/);
+  assert.match(readFileSync(join(dir, 'ev.txt'), 'utf8'), /^Report \uFFFD+ done$/);
+  // Nineteenth pass (B19): the JSON an --eval 'JSON.stringify(…)' wrote kept `\u001b` as six
+  // characters, which `jq -r` turned back into an ESC; and the file kept bidi overrides.
+  expectExit(await gstack(['render', 'p.html', '--eval', 'JSON.stringify({ label: "Q3\\u001b]0;pwned\\u0007\\u202eREVENUE DOWN" })', '--out', 'chart.json'], { cwd: dir }), 0);
+  const chart = readFileSync(join(dir, 'chart.json'), 'utf8');
+  assert.doesNotMatch(chart, /\\u001b|\\u0007|\u202e/i, chart);
+  assert.match(chart, /REVENUE DOWN/);
 });
 
 // Fourteenth red-team pass: --header/--footer read any file by name (a page title passed there,

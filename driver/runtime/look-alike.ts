@@ -103,8 +103,13 @@ const LETTER_DIGIT_OR_MARK = /^[\p{L}\p{N}\p{M}]$/u;
  * space a dot reads as what it is (`Title • Sub`); straight between letters it reads as the dot
  * of an extension (`etc。passwd`, `x⬝env`). */
 function usedByNeighbours(char: string, before: string | undefined, after: string | undefined): boolean {
+  // Another such mark beside it counts as a letter of no script: a run of them reads as dots
+  // (`secret∙∙txt`, `。。/。。/etc`). Beside ASCII (a space, `-`, `.`) or at an end, nothing is asked.
   const uses = (neighbour: string | undefined) =>
-    neighbour === undefined || !LETTER_OR_DIGIT.test(neighbour) || NEIGHBOUR_SCRIPTS.some((s) => s.re.test(neighbour) && s.uses.test(char));
+    neighbour === undefined ||
+    (!LETTER_OR_DIGIT.test(neighbour) && neighbour.charCodeAt(0) < 0x80) ||
+    (!LETTER_OR_DIGIT.test(neighbour) && !/^[\p{P}\p{S}\p{Lm}]$/u.test(neighbour)) ||
+    NEIGHBOUR_SCRIPTS.some((s) => s.re.test(neighbour) && s.uses.test(char));
   return uses(before) && uses(after);
 }
 
@@ -122,8 +127,10 @@ function allowedInName(char: string, before: string | undefined, after: string |
   // A dot reads as an extension's only straight between letters or digits; one that is a
   // letter (ᐧ, ॱ) is kept there only between letters of its own script.
   if (readsAsMiddleDot(char)) {
-    const betweenLetters = before !== undefined && after !== undefined && LETTER_OR_DIGIT.test(before) && LETTER_OR_DIGIT.test(after);
-    if (!betweenLetters) return true;
+    // Beside a letter on either side it reads as a dot of a name (`etc∙passwd`, `∙bashrc`,
+    // `secret∙∙txt`); between spaces or at an end with no letter by it, as what it is.
+    const byLetter = [before, after].some((n) => n !== undefined && (LETTER_OR_DIGIT.test(n) || (n.charCodeAt(0) >= 0x80 && /^[\p{P}\p{S}\p{Lm}]$/u.test(n))));
+    if (!byLetter) return true;
     // Punctuation a script lists is its own (Catalan ·); a modifier dot (˙) is a dot whatever
     // scripts list it.
     return /^\p{Po}$/u.test(char) ? usedByNeighbours(char, before, after) : partOfItsScript(char, before, after);

@@ -23,8 +23,8 @@ function lib(): typeof PdfLib {
 /** The text strings of a PDF a reader shows a person: the document information (Title, Author,
  * Subject, Keywords), every bookmark's Title (Chromium makes the outline from the page's
  * headings), the alternative and replacement text of tagged content (an image's alt becomes
- * /Alt) and the language tags. */
-const TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Alt', 'ActualText', 'Lang'];
+ * /Alt), a form control's accessible name (/Desc, /TU) and the language tags. */
+const TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Alt', 'ActualText', 'Lang', 'Desc', 'TU'];
 
 /** The PDF with those strings made terminal-safe; the same bytes when they are. */
 export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Buffer> {

@@ -326,7 +326,25 @@ export function compileScript(script: string, availableGlobals: string[]): vm.Sc
   }
 }
 
+/**
+ * The process's own Object.prototype and Array.prototype take no new properties once a script
+ * has run in it. Values the API hands a script (evaluate results, cookies, snapshot()) are this
+ * realm's objects: a careless deep merge of page JSON into one (`{"__proto__": {"path": …}}`)
+ * would otherwise add `path` to every object here, and Playwright read it as the path of a
+ * pdf(), screenshot(), storageState() or route.fulfill() called without options, a file the
+ * page chose (pass 19, C19). What is already there can still be changed: the tamper check
+ * (driver/hosts/tamper.ts) ends a host whose built-ins a call changed.
+ */
+let prototypesSealed = false;
+export function sealSharedPrototypes(): void {
+  if (prototypesSealed) return;
+  prototypesSealed = true;
+  Object.preventExtensions(Object.prototype);
+  Object.preventExtensions(Array.prototype);
+}
+
 export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog): SandboxRun {
+  sealSharedPrototypes();
   const names = catalog.globals.map((g) => g.name);
   const compiled = compileScript(script, names);
   // The first failure outside the script's own await chain (see describeThrown) ends the call.

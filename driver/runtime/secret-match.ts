@@ -232,7 +232,9 @@ function fold(s: Spelled): Spelled {
     } else {
       // Upper then lower: the full case folding JavaScript has (ß -> SS -> ss, ς -> Σ -> σ,
       // ı -> I -> i); then the marks no letter took (İ lowers to i and a combining dot).
-      const folded = ch.normalize('NFKD').toUpperCase().toLowerCase().normalize('NFKD').replace(COMBINING_MARK, '');
+      // A compatibility plus (＋ ﹢ ⁺) is `+`, which a line's first round of decoding reads as a
+      // space (URL form): so is it here.
+      const folded = ch.normalize('NFKD').toUpperCase().toLowerCase().normalize('NFKD').replace(COMBINING_MARK, '').replace(/\+/g, ' ');
       out.push(folded, i, i + width);
       if (folded) lastWasSpace = false;
     }
@@ -349,8 +351,11 @@ export class SecretMatcher {
     // A multi-line value (a textarea of recovery codes) is also cut line by line: a page can copy
     // one line of it.
     const lines = values.flatMap((v) => [v, ...(/[\r\n]/.test(v) ? v.split(/\r\n|\r|\n/) : [])]);
-    for (const v of lines.flatMap((v) => [v, ...urlSpellings(v)])) {
-      const text = normalForm(v).text.trim();
+    // Each spelling in its normal form, and also folded as written: a copy whose case changed
+    // (`\T` for `\t`) no longer decodes as the value did, but folds as its written form does.
+    const spellings = lines.flatMap((v) => [v, ...urlSpellings(v)]).flatMap((v) => [normalForm(v).text, ...(/[\\%&+]|xn--/i.test(v) ? [normalForms(v).forms[0].text] : [])]);
+    for (const spelled of spellings) {
+      const text = spelled.trim();
       if (text.length < CUT_APART || known.has(text)) continue;
       const part = Math.max(CUT_SHORTENED, Math.min(Math.ceil(text.length / 2), CUT_SHORTENED_LONG));
       const pieces = new Map<string, number>();

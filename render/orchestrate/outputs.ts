@@ -5,7 +5,7 @@
 import { access, mkdir, open, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { stripControls } from '../../driver/runtime/output.js';
+import { stripControls, terminalSafe } from '../../driver/runtime/output.js';
 import { pathLookAlike } from '../../driver/runtime/look-alike.js';
 import { cleanPdfInfo } from '../../driver/runtime/pdf-info.js';
 import { RenderError } from '../api/errors.js';
@@ -124,7 +124,11 @@ export async function evalValueBytes(value: unknown): Promise<Buffer> {
         throw new RenderError('the eval returned a malformed data: URL; return a valid data URL or a plain string');
       }
     }
-    return Buffer.from(withoutControls(value), 'utf8');
+    // A string a page computed is page text: written through the terminal filter, so neither
+    // its controls, its bidi overrides and invisible characters, nor the written-out escape of
+    // one (`\u001b` in the JSON an `--eval 'JSON.stringify(…)'` returns, which `jq -r` decodes)
+    // reach whoever reads the file.
+    return Buffer.from(terminalSafe(value), 'utf8');
   }
   return Buffer.from(JSON.stringify(value === undefined ? null : value, null, 2) + '\n', 'utf8');
 }
