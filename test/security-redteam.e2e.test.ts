@@ -209,7 +209,9 @@ console.log("GSTACK_STEP_OK");`;
       assert.match(r.stdout, /^READ=x$/m);
     }
   } finally {
-    await rm(cwd, { recursive: true, force: true });
+    // The --profile DIR session's host keeps its browser writing in DIR: stop it first.
+    await runCli(['sessions', 'stop', 'inuse-p'], { env, cwd });
+    await rm(cwd, { recursive: true, force: true, maxRetries: 5 });
   }
 });
 

@@ -80,7 +80,8 @@ test('two calls at once in one session both succeed, one after the other', { tim
   const script = `
     console.log("START=" + Date.now());
     const pg = await openTab(${lit(server.origin + '/echo-title?t=serial')});
-    await sleep(800);
+    // Longer than the 1.5 s a waiter waits before it says so (a shorter wait is not announced).
+    await sleep(2500);
     console.log("TITLE=" + await pg.title());
     console.log("END=" + Date.now());
     console.log("GSTACK_STEP_OK");`;
