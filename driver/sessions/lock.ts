@@ -253,15 +253,7 @@ export async function acquireProfileLock(
   const lockPath = lockPathFor(profileDir);
   // 0700: the profiles/ and sessions/ dirs hold login cookies.
   await mkdir(dirname(lockPath), { recursive: true, mode: PRIVATE_DIR_MODE });
-  const record: LockRecord = {
-    pid: process.pid,
-    since: new Date().toISOString(),
-    key: opts.key,
-    host: hostname(),
-    token: randomBytes(8).toString('hex'),
-    procStart: procStartTime(process.pid),
-    ...(opts.callerPid && opts.callerPid !== process.pid ? { callerPid: opts.callerPid } : {}),
-  };
+  const record = newRecord(opts);
   const started = Date.now();
   let waitMs = 25;
   let told = false;
@@ -306,6 +298,19 @@ export async function acquireProfileLock(
       if (now.kind === 'record' && now.record.token === record.token) await unlink(lockPath).catch(() => {});
       held.delete(lockPath);
     },
+  };
+}
+
+/** A record of this process holding a lock (or marking a folder in use) for a call of `key`. */
+function newRecord(opts: { key: string; callerPid?: number }): LockRecord {
+  return {
+    pid: process.pid,
+    since: new Date().toISOString(),
+    key: opts.key,
+    host: hostname(),
+    token: randomBytes(8).toString('hex'),
+    procStart: procStartTime(process.pid),
+    ...(opts.callerPid && opts.callerPid !== process.pid ? { callerPid: opts.callerPid } : {}),
   };
 }
 
@@ -410,15 +415,7 @@ const IN_USE_PREFIX = '.in-use-';
 
 /** Marks `dir` (a session's artifacts folder) as used by this call until the returned release. */
 export async function markInUse(dir: string, opts: { key: string; callerPid?: number }): Promise<() => Promise<void>> {
-  const record: LockRecord = {
-    pid: process.pid,
-    since: new Date().toISOString(),
-    key: opts.key,
-    host: hostname(),
-    token: randomBytes(8).toString('hex'),
-    procStart: procStartTime(process.pid),
-    ...(opts.callerPid && opts.callerPid !== process.pid ? { callerPid: opts.callerPid } : {}),
-  };
+  const record = newRecord(opts);
   const file = join(dir, `${IN_USE_PREFIX}${record.token}`);
   await writeFile(file, JSON.stringify(record), { mode: PRIVATE_FILE_MODE });
   return () => unlink(file).catch(() => undefined);
