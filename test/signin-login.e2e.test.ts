@@ -55,8 +55,10 @@ const loginErrors = () => new Map((loadCatalog().commands.find((c) => c.name ===
 test('login, Enter in the terminal: the sign-in done in the window is there in the next headless run; sites by name only', { timeout: 120_000 }, async (t) => {
   if (!xvfb) return t.skip(`no virtual display: ${noXvfb}`);
   const env = envWith(xvfb.display);
-  // The page signs in by itself on load (a form it submits); the session cookie it gets has no expiry.
-  const cli = startCli(['login', `${server.origin}/signin?auto=alice`, '--session', 'login-enter', '--json'], { env, keepStdinOpen: true });
+  // The page signs in by itself on load (a form it submits); the session cookie it gets has no
+  // expiry. Its answer comes 1 s after the server records the sign-in, and Enter is pressed in
+  // that second: login waits for the request in flight before it reads the cookies.
+  const cli = startCli(['login', `${server.origin}/signin?auto=alice&slow=1000`, '--session', 'login-enter', '--json'], { env, keepStdinOpen: true });
   await signedIn('alice');
   cli.child.stdin!.write('\n'); // the user presses Enter
   const r = await cli.done;

@@ -46,6 +46,9 @@ export interface SiteCookies {
 /** How often the open window's cookies are read besides on every response (cookies a page
  * sets from script). */
 const POLL_MS = 500;
+/** How long Enter waits for the window's requests in flight: a user who presses Enter as the
+ * site answers the sign-in form must still get the cookie that answer sets. */
+const SETTLE_MS = 3_000;
 
 /** A window can be shown: macOS and Windows always have a desktop; elsewhere X11 or Wayland. */
 export function hasDisplay(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): boolean {
@@ -92,8 +95,19 @@ export function gainedSites(before: Cookie[], after: Cookie[]): { sites: SiteCoo
  * Once the last tab has closed the browser is shutting down and answers with its cookie store
  * half emptied: a reading that completes after that is not kept.
  */
-function watchCookies(context: BrowserContext, initial: Cookie[]): { latest(): Cookie[]; stop(): Promise<void> } {
+function watchCookies(context: BrowserContext, initial: Cookie[]): { latest(): Cookie[]; settled(ms: number): Promise<void>; stop(): Promise<void> } {
   let latest = initial;
+  // Requests in flight, so that Enter can wait for the answer to a form just sent.
+  const inFlight = new Set<unknown>();
+  let onIdle: (() => void) | undefined;
+  const onRequest = (r: unknown) => inFlight.add(r);
+  const onRequestDone = (r: unknown) => {
+    inFlight.delete(r);
+    if (inFlight.size === 0) onIdle?.();
+  };
+  context.on('request', onRequest);
+  context.on('requestfinished', onRequestDone);
+  context.on('requestfailed', onRequestDone);
   let reading: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -136,10 +150,25 @@ function watchCookies(context: BrowserContext, initial: Cookie[]): { latest(): C
   const timer = setInterval(read, POLL_MS);
   return {
     latest: () => latest,
+    settled: async (ms) => {
+      if (inFlight.size === 0) return;
+      trace(`login: waiting for ${inFlight.size} request(s) in flight`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, ms);
+        onIdle = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      onIdle = undefined;
+    },
     stop: async () => {
       stopped = true;
       clearInterval(timer);
       context.off('response', onResponse);
+      context.off('request', onRequest);
+      context.off('requestfinished', onRequestDone);
+      context.off('requestfailed', onRequestDone);
       context.off('page', watchPage);
       for (const p of context.pages()) p.off('close', onPageClose);
       await reading;
@@ -233,6 +262,7 @@ export async function runLogin(args: LoginArgs, io: LoginIO): Promise<number> {
       const wait = waitForUser(context, io, args.timeout ?? FLAG_DEFAULTS.login.timeout);
       ended = await wait.ended;
       wait.dispose();
+      if (ended === 'enter' && context.browser()?.isConnected()) await watch.settled(SETTLE_MS);
       await watch.stop();
       latest = watch.latest();
       if (ended !== 'window-closed' && context.browser()?.isConnected()) {

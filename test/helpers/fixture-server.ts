@@ -100,7 +100,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
             // The title becomes "Sign in" once the field has the focus: a test that types into
             // the window waits for it.
             res.end(
-              `<!doctype html><title>Loading</title><form method="post" action="/signin${u.search.replace(/[<>"&]/g, '')}">` +
+              `<!doctype html><title>Loading</title><form method="post" action="/signin${u.search.replace(/[<>"]/g, '').replace(/&/g, '&amp;')}">` +
                 `<label>User <input name="user"></label><button>Sign in</button></form>` +
                 `<script>const f = document.forms[0]; f.user.focus(); if (document.activeElement === f.user) document.title = "Sign in";` +
                 (auto ? `f.user.value=${JSON.stringify(auto).replace(/</g, '')}; f.submit();` : '') +
@@ -110,6 +110,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           }
           const token = `SECRET-${randomBytes(12).toString('hex')}`;
           signins.set(token, user);
+          // `slow=MS`: the answer comes MS after the sign-in is recorded, so a test can press
+          // Enter while the cookie is still on its way.
+          const slow = Math.min(Number(u.searchParams.get('slow')) || 0, 5_000);
+          if (slow) await new Promise((r) => setTimeout(r, slow));
           const persist = u.searchParams.get('persist') === '1' ? '; Max-Age=86400' : '';
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': `auth=${token}; Path=/; HttpOnly; SameSite=Lax${persist}` });
           res.end(`<!doctype html><title>Signed in</title><p>Welcome ${user.replace(/[<&]/g, '')}</p>`);
