@@ -45,7 +45,7 @@ async function signedIn(user: string, ms = 30_000): Promise<void> {
   const until = Date.now() + ms;
   while (![...server.signins.values()].includes(user)) {
     if (Date.now() > until) throw new Error(`${user} never signed in`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 5)); // Enter follows the sign-in as closely as it can
   }
 }
 const whoami = (session: string, env: NodeJS.ProcessEnv) =>
@@ -58,7 +58,8 @@ test('login, Enter in the terminal: the sign-in done in the window is there in t
   // The page signs in by itself on load (a form it submits); the session cookie it gets has no
   // expiry. Its answer comes 1 s after the server records the sign-in, and Enter is pressed in
   // that second: login waits for the request in flight before it reads the cookies.
-  const cli = startCli(['login', `${server.origin}/signin?auto=alice&slow=1000`, '--session', 'login-enter', '--json'], { env, keepStdinOpen: true });
+  // GSTACK_TRACE: a failure shows when the requests, the Enter and the cookie readings came.
+  const cli = startCli(['login', `${server.origin}/signin?auto=alice&slow=1000`, '--session', 'login-enter', '--json'], { env: { ...env, GSTACK_TRACE: '1' }, keepStdinOpen: true });
   await signedIn('alice');
   cli.child.stdin!.write('\n'); // the user presses Enter
   const r = await cli.done;
@@ -67,7 +68,7 @@ test('login, Enter in the terminal: the sign-in done in the window is there in t
   const out = JSON.parse(r.stdout);
   assert.equal(out.ok, true);
   assert.equal(out.ended, 'enter');
-  assert.deepEqual(out.sites, [{ domain: '127.0.0.1', cookies: ['auth'] }]);
+  assert.deepEqual(out.sites, [{ domain: '127.0.0.1', cookies: ['auth'] }], r.stderr);
   assert.equal(out.cookies, 1);
   assert.equal(out.sessionCookiesKept, 1, 'the session cookie got an expiry, or the next call would not see it');
   // Given time to go: on a loaded machine a closed browser's last processes take seconds to exit.

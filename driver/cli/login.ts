@@ -100,7 +100,10 @@ function watchCookies(context: BrowserContext, initial: Cookie[]): { latest(): C
   // Requests in flight, so that Enter can wait for the answer to a form just sent.
   const inFlight = new Set<unknown>();
   let onIdle: (() => void) | undefined;
-  const onRequest = (r: unknown) => inFlight.add(r);
+  const onRequest = (r: unknown) => {
+    inFlight.add(r);
+    trace(`login: request (${inFlight.size} in flight)`);
+  };
   const onRequestDone = (r: unknown) => {
     inFlight.delete(r);
     if (inFlight.size === 0) onIdle?.();
@@ -151,6 +154,9 @@ function watchCookies(context: BrowserContext, initial: Cookie[]): { latest(): C
   return {
     latest: () => latest,
     settled: async (ms) => {
+      // One round trip to the browser first: the events it sent before answering (a form's
+      // request the server already has) arrive before the answer does.
+      await context.cookies().catch(() => undefined);
       if (inFlight.size === 0) return;
       trace(`login: waiting for ${inFlight.size} request(s) in flight`);
       await new Promise<void>((resolve) => {
@@ -261,6 +267,7 @@ export async function runLogin(args: LoginArgs, io: LoginIO): Promise<number> {
       const watch = watchCookies(context, before);
       const wait = waitForUser(context, io, args.timeout ?? FLAG_DEFAULTS.login.timeout);
       ended = await wait.ended;
+      trace(`login: the wait ended (${ended})`);
       wait.dispose();
       if (ended === 'enter' && context.browser()?.isConnected()) await watch.settled(SETTLE_MS);
       await watch.stop();
