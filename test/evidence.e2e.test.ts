@@ -240,3 +240,16 @@ test('chromium: a tab the script closed is not in the evidence', async () => {
   assert.equal(field(bs[0], 'TITLE='), 'TITLE=Evidence page');
   assert.equal(field(bs[0], 'EVIDENCE_SKIPPED '), undefined);
 });
+
+test('chromium: a page whose script could not load: the [error] line says so and names pg.route, after the locator\'s own hint', async () => {
+  // Port 9 (discard) refuses on loopback: the page's library never loads, its own code then throws.
+  const script = `const pg = await openTab();
+await pg.setContent('<script src="http://127.0.0.1:9/lib.js"></script><script>Lib.start()</script><p>app</p>');
+await pg.click("#start", { timeout: 500 });
+console.log("GSTACK_STEP_OK");`;
+  const r = await gstack(['run', script]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const error = r.lines.at(-1)!;
+  assert.match(error, /^\[error\] .*#start.* The page itself failed too \(requests with no answer in NETWORK_ERRORS=, a ReferenceError in CONSOLE_ERRORS= above\)/);
+  assert.match(error, /pg\.route before goto/);
+});

@@ -3,7 +3,7 @@
 // wrapper's marked line, which only the call that made the marker can read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EVIDENCE_KEEP, EVIDENCE_TEXT_MAX, boundEvidence, evidenceLines, parseAsideEvidence, wrapForAside, type TabEvidence } from '../driver/runtime/evidence.js';
+import { EVIDENCE_KEEP, EVIDENCE_TEXT_MAX, boundEvidence, evidenceHint, evidenceLines, parseAsideEvidence, wrapForAside, type TabEvidence } from '../driver/runtime/evidence.js';
 
 const tab = (over: Partial<TabEvidence> = {}): TabEvidence => ({
   tab: 1,
@@ -59,4 +59,13 @@ test('the Aside wrapper: the script is in it unchanged, and only its own marker 
   assert.equal(parseAsideEvidence('EVIDENCE_START tab 1 of 1', w.marker), undefined);
   // The runtime is a plain script: it parses as the body of an async function.
   new Function(`return (async () => {\n${w.script}\n})`);
+});
+
+test('the [error] hint: a request with no answer or a ReferenceError points at pg.route; a 404, an aborted request or a plain error do not', () => {
+  assert.equal(evidenceHint([tab()]), '', 'a 404 and a plain console error');
+  assert.equal(evidenceHint([tab({ consoleErrors: [], networkErrors: [{ url: 'http://a/x', type: 'document', error: 'net::ERR_ABORTED' }] })]), '');
+  const unanswered = evidenceHint([tab({ networkErrors: [{ url: 'https://cdn.example/lib.js', type: 'script', error: 'net::ERR_NAME_NOT_RESOLVED' }] })]);
+  assert.match(unanswered, /requests with no answer in NETWORK_ERRORS=/);
+  assert.match(unanswered, /pg\.route before goto/);
+  assert.match(evidenceHint([tab(), tab({ tab: 2, consoleErrors: ['uncaught: ReferenceError: FileReaderJS is not defined'] })]), /a ReferenceError in CONSOLE_ERRORS=/);
 });

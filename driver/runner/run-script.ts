@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, oneLine } from '../runtime/output.js';
 import { exitCodeOf } from '../errors.js';
-import { boundEvidence, evidenceLines, type TabEvidence } from '../runtime/evidence.js';
+import { boundEvidence, evidenceHint, evidenceLines, type TabEvidence } from '../runtime/evidence.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder, markInUse } from '../sessions/lock.js';
 import { readSessionRecord, touchSession } from '../sessions/registry.js';
@@ -381,6 +381,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       evidence = outcome.evidence.map(boundEvidence).map((t) => ({ ...t, screenshot: t.screenshot && where(t.screenshot) }));
       for (const t of evidence) if (t.screenshot) named.add(t.screenshot);
       filter.writeEvidence(evidenceLines(evidence));
+      return finish(1, failure + evidenceHint(evidence));
     }
     return finish(1, failure);
   } catch (err) {
