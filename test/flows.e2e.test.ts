@@ -327,3 +327,40 @@ test('a cookbook shape saved as a flow (its url from params) passes check: snaps
   expectExit(check, 0);
   assert.match(check.lines[0], /^PASS home-read expectations=\d+ engine=chromium$/);
 });
+
+test('a flow saved with --in keeps its file: run and check pass it again from any folder of the repository; a gone file says what to do; --force with a plain script keeps the parameters', async () => {
+  mkdirSync(join(repo, 'fixtures'), { recursive: true });
+  writeFileSync(join(repo, 'fixtures', 'input.json'), '{"name":"from-file"}');
+  const reads = `const { label } = params;
+const data = JSON.parse(await fs.readFile(path.join(pwd, "input.json"), "utf8"));
+console.log(label + "=" + data.name);
+console.log("GSTACK_STEP_OK");`;
+  writeFileSync(join(repo, 'reads.js'), reads);
+  const saved = await gstack(['flows', 'save', 'reads', '-f', 'reads.js', '--param', 'label=NAME', '--in', 'fixtures/input.json']);
+  expectExit(saved, 0);
+  const text = readFileSync(join(repo, '.gstack', 'flows', 'reads.js'), 'utf8');
+  assert.match(text, /^ \* in: "fixtures\/input\.json"$/m);
+  // From a subfolder, with no --in: the recorded file, found from the repository's root.
+  const run = await gstack(['flows', 'run', 'reads'], subdir);
+  expectExit(run, 0);
+  assert.ok(run.lines.includes('NAME=from-file'), run.stdout);
+  const check = await gstack(['flows', 'check', 'reads'], subdir);
+  expectExit(check, 0);
+  assert.match(check.stdout, /^PASS reads expectations=\d+ /m);
+  // --in given wins over the recorded file.
+  writeFileSync(join(outside, 'input.json'), '{"name":"given"}');
+  const given = await gstack(['flows', 'run', 'reads', '--in', join(outside, 'input.json')]);
+  expectExit(given, 0);
+  assert.ok(given.lines.includes('NAME=given'), given.stdout);
+  // --force with the plain script and no --param: the replaced flow's parameters and file stay.
+  const again = await gstack(['flows', 'save', 'reads', '-f', 'reads.js', '--force']);
+  expectExit(again, 0);
+  assert.match(again.stderr, /keeping the parameters of the flow it replaces \(label\)/);
+  assert.match(readFileSync(join(repo, '.gstack', 'flows', 'reads.js'), 'utf8'), /^ \* param: label \{"type":"string","default":"NAME"\}$/m);
+  // The file gone: check names it and says what to do, for that flow only.
+  rmSync(join(repo, 'fixtures', 'input.json'));
+  const gone = await gstack(['flows', 'check', 'reads']);
+  expectExit(gone, 1);
+  assert.match(gone.stdout, /^DRIFT reads failed exit=2 error=".*saved with --in fixtures\/input\.json, and .*input\.json is gone\. Put the file back, or pass --in FILE/m);
+  rmSync(join(repo, '.gstack', 'flows', 'reads.js'));
+});

@@ -5,9 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import vm from 'node:vm';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { formatHeader, parseFlowFile, FlowHeaderError, type FlowHeader } from '../driver/flows/header.js';
 import { declareParams, givenParams, paramsForScript, resolveFlowParams, savedParams } from '../driver/flows/params.js';
 import { compareEvidence, evidenceOf } from '../driver/flows/expect.js';
+import { recordInputs, savedInputs } from '../driver/cli/flows.js';
+import { CommandError } from '../driver/command-errors.js';
 import { withParamsPrelude } from '../driver/engines/aside.js';
 import { GstackError } from '../driver/errors.js';
 import { routeInvocation } from '../driver/hosts/route.js';
@@ -20,6 +25,7 @@ const header = (over: Partial<FlowHeader> = {}): FlowHeader => ({
   created: '2026-12-01T11:00:00.000Z',
   gstack: '0.1.0',
   engine: 'chromium',
+  inputs: [],
   expect: ['HEADING=Welcome'],
   ...over,
 });
@@ -29,6 +35,7 @@ test('a header is written as a block comment and read back whole, whatever text 
     description: 'ends a comment */ and\nspans lines',
     params: { q: { type: 'string', default: 'a */ b' }, n: { type: 'integer', default: 3 } },
     required: [],
+    inputs: ['fixtures/a */ b.json', 'in.json'],
     expect: ['TITLE=x */ y', 'TEXT_START\nline one\n"quoted" \u2028 line\nTEXT_END'],
   });
   const script = 'console.log("GSTACK_STEP_OK");\n';
@@ -213,4 +220,26 @@ test('a run cut by a snapshot, diff, read or links limit counts as cut, like one
     assert.equal(truncationOf(['URL=http://x/', line, 'GSTACK_STEP_OK']), line);
   }
   assert.equal(truncationOf(['URL=http://x/', 'text cut at 5', 'GSTACK_STEP_OK']), undefined);
+});
+
+test('--in files: recorded relative to the repository, outside ones not; passed again only inside it and only when there', () => {
+  const root = '/repo';
+  assert.deepEqual(recordInputs(['in.json', '../repo/data/x.json', '/tmp/secret.json', '../other/y.json'], '/repo', root), {
+    recorded: ['in.json', 'data/x.json'],
+    outside: ['/tmp/secret.json', '../other/y.json'],
+  });
+  assert.deepEqual(recordInputs(['in.json'], '/home/u', undefined), { recorded: ['/home/u/in.json'], outside: [] }, 'a global flow keeps absolute paths');
+  const dir = mkdtempSync(join(tmpdir(), 'gstack-flow-in-'));
+  writeFileSync(join(dir, 'in.json'), '{}');
+  const dirs = { project: join(dir, '.gstack', 'flows'), global: '/home/u/.gstack/flows' };
+  const loc = { name: 'f', where: 'project' as const, file: join(dir, '.gstack/flows/f.js') };
+  assert.deepEqual(savedInputs({ inputs: [] }, loc, header({ inputs: ['in.json'] }), dirs), [join(dir, 'in.json')]);
+  assert.equal(savedInputs({ inputs: ['mine.json'] }, loc, header({ inputs: ['in.json'] }), dirs), undefined, '--in given wins');
+  assert.equal(savedInputs({ inputs: [] }, loc, header(), dirs), undefined);
+  // A header from someone else's commit cannot reach a file outside the repository.
+  for (const bad of ['../../etc/passwd', '/etc/passwd', '.']) {
+    assert.throws(() => savedInputs({ inputs: [] }, loc, header({ inputs: [bad] }), dirs), (e: unknown) => e instanceof CommandError && e.code === 'FLOW_INVALID' && /not a file inside the repository/.test(e.message), bad);
+  }
+  assert.throws(() => savedInputs({ inputs: [] }, loc, header({ inputs: ['gone.json'] }), dirs), /saved with --in gone\.json, and .*gone\.json is gone\. Put the file back, or pass --in FILE/);
+  rmSync(dir, { recursive: true, force: true });
 });

@@ -37,7 +37,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       }
       // list, show: they read files and run nothing.
       io.exitCode = await runFlowsCommand(
-        { action: act, args, describe: f.describe, param: f.param, required: f.required, global: f.global, force: f.force, json: f.json },
+        { action: act, args, describe: f.describe, param: f.param, required: f.required, inputs: f.in, global: f.global, force: f.force, json: f.json },
         { out: (l) => io.out(l.endsWith('\n') ? l : l + '\n'), err: (l) => io.err(l + '\n'), cwd: io.cwd, env: io.env },
         () => Promise.reject(new Error(`flows ${act} runs no script`)),
       );

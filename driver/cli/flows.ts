@@ -3,9 +3,9 @@
 // in (`FlowRunner`: the same path, flags and output as `gstack run`). Owns what each action does
 // and prints; the header format, the parameters, the expectations and the storage are their
 // own modules next to this one.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../catalog.js';
 import { MAX_SCRIPT_BYTES } from '../call-io.js';
 import { readRegularFile } from '../read-file.js';
@@ -19,7 +19,7 @@ import { jsonText, stripControls } from '../runtime/output.js';
 
 /** Runs a script the way `gstack run` does with this invocation's shared flags. `print`: its
  * lines stream to stdout (or its --json object is printed) as `gstack run` prints them. */
-export type FlowRunner = (script: string, params: Record<string, unknown>, print: boolean) => Promise<RunResult>;
+export type FlowRunner = (script: string, params: Record<string, unknown>, print: boolean, inputs?: string[]) => Promise<RunResult>;
 
 export interface FlowsArgs {
   action: 'save' | 'run' | 'list' | 'show' | 'check';
@@ -30,6 +30,8 @@ export interface FlowsArgs {
   describe?: string;
   param: string[];
   required: string[];
+  /** The `--in` files as given (relative to `cwd`). */
+  inputs: string[];
   global: boolean;
   force: boolean;
   json: boolean;
@@ -104,17 +106,27 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     throw new CommandError('flows', 'NO_REPOSITORY', `${io.cwd} is in no git repository, so there is no project to keep the flow in. Run from inside the repository, or pass --global to keep it in ${dirs.global}.`);
   }
   const file = join(dir, `${name}.js`);
-  // Saving a saved flow again (after an edit) keeps its parameters and description unless
-  // new ones are given; its old header is replaced.
-  const { header: previous, script } = parseAt(a.source ?? '', 'the script');
+  const exists = await readFile(file).then(() => true, () => false);
+  if (!a.force && exists) {
+    throw new CommandError('flows', 'FLOW_EXISTS', `A flow "${name}" is already saved at ${file}. Pick another name, or pass --force to replace it.`);
+  }
+  // Saving a saved flow again (after an edit) keeps its parameters, description and --in
+  // files unless new ones are given; its old header is replaced. The saved flow is the script's
+  // own header when it has one (the saved file, edited), else the flow --force replaces (the
+  // plain script it was saved from, edited).
+  const { header: own, script } = parseAt(a.source ?? '', 'the script');
+  const previous = own ?? (exists ? await readFlowFile(file).then((t) => parseFlowFile(t).header).catch(() => undefined) : undefined);
   const declared = a.param.length || a.required.length || !previous
     ? declareParams(a.param, a.required)
     : { params: previous.params, required: previous.required, values: savedParams(previous) };
-  if (!a.force && (await readFile(file).then(() => true, () => false))) {
-    throw new CommandError('flows', 'FLOW_EXISTS', `A flow "${name}" is already saved at ${file}. Pick another name, or pass --force to replace it.`);
+  if (previous && !own && !a.param.length && !a.required.length && Object.keys(previous.params).length) {
+    io.err(`gstack: keeping the parameters of the flow it replaces (${Object.keys(previous.params).join(', ')}); give --param to declare others.`);
   }
 
-  const result = await run(script, declared.values, !a.json);
+  // Its --in files likewise: a saved flow saved again without --in gets the files it recorded.
+  const keepInputs = !a.inputs.length && previous?.inputs.length ? previous.inputs : undefined;
+  const runInputs = keepInputs && savedInputs(a, { name, where: a.global ? 'global' : 'project', file }, previous, dirs);
+  const result = await run(script, declared.values, !a.json, runInputs);
   if (result.exitCode !== 0) {
     if (a.json) io.out(jsonText({ ...result, saved: null }));
     const why = `Not saved: the flow did not pass (exit ${result.exitCode}). Fix the script until \`gstack run -f\` passes, then save it.`;
@@ -127,6 +139,8 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     if (a.json) io.out(jsonText({ ...result, saved: null }));
     throw new CommandError('flows', 'FLOW_NOT_SAVED', `Not saved: a limit cut the flow's output (${cut}), and what was cut could not be kept to check. Print less (a slice of long text, the lines that matter, a snapshot narrowed with { selector } or { interactive: true }), or raise the limit that cut it (--max-output, read's maxChars, links' maxLinks).`);
   }
+  const { recorded, outside } = keepInputs ? { recorded: keepInputs, outside: [] } : recordInputs(a.inputs, io.cwd, a.global ? undefined : join(dir, '..', '..'));
+  if (outside.length) io.err(`gstack: the flow's --in ${outside.join(' ')} ${outside.length > 1 ? 'are' : 'is'} outside the repository, so not recorded with it: pass --in to \`flows run\` and \`flows check\` yourself (or copy the file into the repository and save again).`);
   const header: FlowHeader = {
     name,
     // Written into a file the user commits and `cat`s: no control characters (an ESC from a
@@ -137,6 +151,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     created: new Date().toISOString(),
     gstack: gstackVersion(),
     engine: result.engine ?? 'unknown',
+    inputs: recorded,
     expect: evidenceOf(result.lines, result.pwd),
   };
   const shown = a.global ? file : displayPath(file, join(dir, '..', '..'));
@@ -155,7 +170,7 @@ async function runOne(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner
   const given = givenParams(a.param);
   // A file without a header (written by hand into .gstack/flows/) takes its parameters as given.
   const params = header ? resolveFlowParams({ ...header, name: loc.name }, given, { coerce: true }) : given;
-  const result = await run(source, params, true);
+  const result = await run(source, params, true, savedInputs(a, loc, header, dirs));
   await recordRun(loc.file, io.env, result);
   return result.exitCode;
 }
@@ -224,7 +239,18 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
     const { source, header } = loaded;
     const expect = header?.expect ?? [];
     const params = header ? resolveFlowParams({ ...header, name: loc.name }, savedParams(header), { coerce: false }) : {};
-    const result = await run(source, params, false);
+    let inputs: string[] | undefined;
+    try {
+      inputs = savedInputs(a, loc, header, dirs);
+    } catch (err) {
+      if (!(err instanceof CommandError)) throw err;
+      const o: CheckOutcome = { name: loc.name, where: loc.where, file: loc.file, status: 'drift', expectations: expect.length, engine: null, drifts: [], exitCode: err.exitCode, error: err.message, lines: [] };
+      outcomes.push(o);
+      worst = Math.max(worst, 1);
+      if (!a.json) printOutcome(o, io);
+      continue;
+    }
+    const result = await run(source, params, false, inputs);
     await recordRun(loc.file, io.env, result);
     const failed = result.exitCode !== 0;
     const cut = truncationOf(result.lines);
@@ -265,4 +291,48 @@ function printOutcome(o: CheckOutcome, io: FlowsIo): void {
   }
   io.out(`DRIFT ${o.name} changed=${o.drifts.length} expectations=${o.expectations}`);
   for (const d of o.drifts) io.out(`  EXPECT ${d.label} before=${JSON.stringify(d.before)} after=${JSON.stringify(d.after)}${d.line !== undefined ? ` line=${d.line}` : ''}`);
+}
+
+/** The `--in` files of a save, as the flow's header keeps them: relative to the repository's
+ * root for a project flow (a file outside it is not recorded: the committed flow would name a
+ * path of this machine), absolute for a global one (`root` undefined). */
+export function recordInputs(given: string[], cwd: string, root: string | undefined): { recorded: string[]; outside: string[] } {
+  const recorded: string[] = [];
+  const outside: string[] = [];
+  for (const g of given) {
+    const abs = resolve(cwd, g);
+    if (root === undefined) {
+      recorded.push(abs);
+      continue;
+    }
+    const rel = relative(root, abs);
+    if (!rel || rel.startsWith('..') || isAbsolute(rel)) outside.push(g);
+    else recorded.push(rel.split('\\').join('/'));
+  }
+  return { recorded, outside };
+}
+
+/**
+ * The files a run of a saved flow is given: `--in` when the caller gave any, else the ones its
+ * header recorded at save (undefined: none). A project flow's files are the repository's: a
+ * header (edited by hand, or from someone else's commit) that names a file outside it is
+ * refused, and so is a recorded file that is gone, each saying what to do.
+ */
+export function savedInputs(a: Pick<FlowsArgs, 'inputs'>, loc: FlowLocation, header: FlowHeader | undefined, dirs: FlowDirs): string[] | undefined {
+  if (a.inputs.length || !header?.inputs.length) return undefined;
+  const root = loc.where === 'project' && dirs.project ? join(dirs.project, '..', '..') : undefined;
+  return header.inputs.map((f) => {
+    if (root !== undefined) {
+      const abs = resolve(root, f);
+      const rel = relative(root, abs);
+      if (isAbsolute(f) || !rel || rel.startsWith('..') || isAbsolute(rel)) {
+        throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" is not a file inside the repository (${root}). A project flow's inputs are the repository's files: fix the line by hand, or save the flow again with --in FILE.`);
+      }
+      if (!existsSync(abs)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: the flow was saved with --in ${f}, and ${abs} is gone. Put the file back, or pass --in FILE to \`flows run\`/\`flows check\` (or save the flow again).`);
+      return abs;
+    }
+    if (!isAbsolute(f)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" is not an absolute path, as a global flow's inputs are. Fix the line by hand, or save the flow again with --in FILE.`);
+    if (!existsSync(f)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: the flow was saved with --in ${f}, which is gone. Put the file back, or pass --in FILE to \`flows run\`/\`flows check\` (or save the flow again).`);
+    return f;
+  });
 }

@@ -32,6 +32,10 @@ export interface FlowHeader {
   gstack: string;
   /** The engine the save run passed on. */
   engine: string;
+  /** The `--in` files the save run was given: paths relative to the repository for a project
+   * flow (files outside it are not recorded), absolute for a global one. `flows run` and
+   * `flows check` pass them again when no `--in` is given. */
+  inputs: string[];
   /** The evidence the save run printed: one entry per line, or one per TEXT/SNAPSHOT/DIFF block
    * (its lines joined with "\n"), as expect.ts extracts them. */
   expect: string[];
@@ -58,6 +62,7 @@ export function formatHeader(h: FlowHeader, file: string): string {
     lines.push(`param: ${name}${h.required.includes(name) ? ' (required)' : ''} ${commentJson(schema)}`);
   }
   lines.push(`created: ${h.created}`, `gstack: ${h.gstack}`, `engine: ${h.engine}`);
+  for (const f of h.inputs) lines.push(`in: ${commentJson(f)}`);
   for (const e of h.expect) lines.push(`expect: ${commentJson(e)}`);
   // The parameters a run must give (the others have defaults), with the save run's values.
   const example = Object.fromEntries(h.required.filter((k) => h.params[k]).map((k) => [k, h.params[k].examples?.[0]]));
@@ -66,9 +71,10 @@ export function formatHeader(h: FlowHeader, file: string): string {
     '',
     'Saved by `gstack flows save`. The script reads its inputs from `params`. Run it with',
     `  gstack flows run ${h.name}${cliParams.length ? ' ' + cliParams.join(' ') : ''}`,
-    `or: gstack run -f ${file}${cliParams.length ? ` --params ${shellQuote(commentJson(example))}` : ''}`,
+    `or: gstack run -f ${file}${cliParams.length ? ` --params ${shellQuote(commentJson(example))}` : ''}${h.inputs.length ? ` --in ${h.inputs.map((f) => shellQuote(f).replace(/\*\//g, "*'/'")).join(' ')}` : ''}`,
     '`gstack flows check` re-runs it with these parameters and compares its evidence with the',
     '`expect:` lines (delete one to stop checking it).',
+    ...(h.inputs.length ? ['`flows run` and `flows check` pass the `in:` files again (a path is the repository\'s), unless --in is given.'] : []),
   );
   return lines.map((l, i) => (i === 0 ? l : l ? ` * ${l}` : ' *')).join('\n') + '\n */\n';
 }
@@ -85,10 +91,10 @@ export function parseFlowFile(source: string): { header?: FlowHeader; script: st
   if (end < 0) throw new FlowHeaderError('its header block (`/* gstack-flow`) never ends (no `*/`)');
   const body = source.slice(HEADER_START.length, end);
   const script = source.slice(end + 2).replace(/^[ \t]*\r?\n/, '');
-  const h: FlowHeader = { name: '', description: '', params: {}, required: [], created: '', gstack: '', engine: '', expect: [] };
+  const h: FlowHeader = { name: '', description: '', params: {}, required: [], created: '', gstack: '', engine: '', inputs: [], expect: [] };
   for (const raw of body.split(/\r?\n/)) {
     const line = raw.replace(/^\s*\*?\s?/, '');
-    const m = /^(name|description|param|created|gstack|engine|expect):\s?([\s\S]*)$/.exec(line);
+    const m = /^(name|description|param|created|gstack|engine|in|expect):\s?([\s\S]*)$/.exec(line);
     if (!m) continue;
     const [, key, value] = m;
     switch (key) {
@@ -100,6 +106,12 @@ export function parseFlowFile(source: string): { header?: FlowHeader; script: st
         // or at a URL or file it would try to resolve. A parameter's schema is written whole.
         if (hasKey(h.params[p[1]], '$ref')) throw new FlowHeaderError(`its header's param ${p[1]} uses "$ref"; write the parameter's schema out whole`);
         if (p[2]) h.required.push(p[1]);
+        break;
+      }
+      case 'in': {
+        const f = parseJson(value, 'in');
+        if (typeof f !== 'string' || !f) throw new FlowHeaderError(`its header line "in: ${value}" is not a JSON string naming a file`);
+        h.inputs.push(f);
         break;
       }
       case 'expect': {
