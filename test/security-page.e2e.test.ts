@@ -243,6 +243,43 @@ test('2d. the sentinel counts only where the script spells it: a value it comput
   }
 });
 
+test('2f. the sentinel counts only from the script\'s own body: a .then or a function the page calls, whose time the page chooses, never does', { timeout: 180_000 }, async () => {
+  // Pass 20 (A20): the page shows DECLINED and logs (or calls the script back) at once; the
+  // script's .then printed the sentinel before its own check found no receipt, and exited 0.
+  const site = await startFixtureServer();
+  site.setPage('/pay.html', '<p id="r"></p><button id="pay" onclick="document.getElementById(\'r\').textContent = \'DECLINED\'; console.log(\'payment declined\'); if (window.paymentDone) window.paymentDone();">Pay</button>');
+  try {
+    const open = `const pg = await openTab(${lit(site.url + 'pay.html')});`;
+    const check = `await sleep(300); if (await pg.locator("#receipt").count()) console.log("GSTACK_STEP_OK");`;
+    const cases: Record<string, string> = {
+      consoleThen: `const logged = new Promise((resolve) => pg.on("console", resolve)); logged.then((m) => { console.log("APP_LOG=" + m.text()); console.log("GSTACK_STEP_OK"); }); await pg.click("#pay"); ${check}`,
+      exposedThen: `const done = new Promise((resolve) => pg.exposeFunction("paymentDone", resolve)); done.then(() => console.log("GSTACK_STEP_OK")); await pg.click("#pay"); ${check}`,
+      waitForEventThen: `pg.waitForEvent("console").then(() => console.log("GSTACK_STEP_OK")); await pg.click("#pay"); ${check}`,
+      asyncThen: `pg.waitForFunction(() => document.getElementById("r").textContent).then(async () => { await sleep(1); console.log("GSTACK_STEP_OK"); }); await pg.click("#pay"); ${check}`,
+    };
+    for (const [name, body] of Object.entries(cases)) {
+      const r = await run(`${open} ${body}`);
+      assert.equal(r.code, 1, `${name}: ${show(r)}`);
+      assert.ok(!r.lines.slice(0, -1).includes('GSTACK_STEP_OK'), `${name}: no bare sentinel line\n${show(r)}`);
+      assert.ok(r.lines.includes('[printed from a callback, not counted: GSTACK_STEP_OK]'), `${name}: marked\n${show(r)}`);
+      assert.match(lastLine(r), /^\[error\] The script printed GSTACK_STEP_OK from a callback .* Await what you wait for/, `${name}: ${show(r)}`);
+    }
+    // From the body, a function it calls, or a helper it awaits, it counts.
+    for (const ok of [
+      `${open} const m = await Promise.all([pg.waitForEvent("console"), pg.click("#pay")]); console.log("GSTACK_STEP_OK");`,
+      `${open} function done() { console.log("GSTACK_STEP_OK"); } await pg.click("#pay"); done();`,
+      `${open} async function finish() { await sleep(5); await closeTab(pg); console.log("GSTACK_STEP_OK"); } await pg.click("#pay"); await finish();`,
+      `${open} try { await pg.click("#pay"); } finally { console.log("GSTACK_STEP_OK"); }`,
+    ]) {
+      const r = await run(ok);
+      assert.equal(r.code, 0, show(r));
+      assert.equal(lastLine(r), 'GSTACK_STEP_OK');
+    }
+  } finally {
+    await site.close();
+  }
+});
+
 test('3. secrets reach no output: errors, labelledby/title names, quoted values, ariaSnapshot, content', { timeout: 120_000 }, async () => {
   const html = [
     '<input type="password" class="f" value="hunter2pass">',

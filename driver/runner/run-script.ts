@@ -365,6 +365,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     // 4. The truth: completed, printed the sentinel, and nothing reported an error after it.
     const failure = !outcome.completed
       ? outcome.error ?? 'The script failed.'
+      : !filter.sawSentinel && filter.sawUnspelledSentinel === 'callback'
+        ? `The script printed ${SENTINEL} from a callback (a .then, a listener, a function the page calls), not from its own body: the page can choose when a callback runs, so it does not count. Await what you wait for (const m = await pg.waitForEvent("console")), then end the script with console.log("${SENTINEL}") after its last step.`
       : !filter.sawSentinel && filter.sawUnspelledSentinel
         ? `The script printed ${SENTINEL} only as a value, not as the literal console.log("${SENTINEL}"): a value may have come from the page, so it does not count. End the flow with console.log("${SENTINEL}") spelled out, after its last step.`
         : !filter.sawSentinel

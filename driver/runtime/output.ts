@@ -233,6 +233,25 @@ export const PAGE_SENTINEL = `[page text: ${SENTINEL}]`;
 const SENTINEL_BYTES = Buffer.from(SENTINEL);
 /** What the sentinel printed as a value (not spelled at its console.log) is shown as. */
 export const UNSPELLED_SENTINEL = `[printed as a value, not counted: ${SENTINEL}]`;
+/** What the sentinel printed from a callback (not the script's own body) is shown as. */
+export const CALLBACK_SENTINEL = `[printed from a callback, not counted: ${SENTINEL}]`;
+
+/** The name of the function the sandbox wraps a script in (sandbox.ts compileScript): a frame
+ * of it on the stack, or an `async` one that awaits down to the print, is the script's own
+ * body running. */
+export const SCRIPT_MAIN = '__gstackScriptMain';
+
+/**
+ * Whether a print happened in the script's own body: the wrapper's frame is on the stack,
+ * directly (the body, or a function it called) or as an async frame awaiting the function
+ * that prints (a helper the body awaits). A `.then` callback, a timer or a listener runs from
+ * the job queue with no such frame, and when it runs can be the page's choice: a promise a
+ * page event resolves, a function the page calls (pass 20, A20). `stack` must be taken with a
+ * limit deep enough to reach the body (the caller raises Error.stackTraceLimit).
+ */
+export function printedFromScriptBody(stack: string): boolean {
+  return new RegExp(`\\n\\s+at (?:async )?${SCRIPT_MAIN} \\(`).test(stack);
+}
 
 /**
  * A value that came from the page (a Playwright result, an event's payload, a fetch body, a
@@ -341,9 +360,10 @@ export interface LineOptions {
    * any page callback: only such a line can be the sentinel. Default true (an engine, such as
    * Aside, that reports plain lines). */
   sentinel?: boolean;
-  /** The script printed exactly the sentinel, but as a value, not spelled where it printed it
-   * (sentinelSpelledAt): shown marked, and the call's error says why it did not count. */
-  unspelled?: boolean;
+  /** The script printed exactly the sentinel, but not as its success line: as a value, not
+   * spelled where it printed it (sentinelSpelledAt), or from a callback rather than its own
+   * body (printedFromScriptBody). Shown marked, and the call's error says why it did not count. */
+  unspelled?: 'value' | 'callback';
 }
 
 export interface OutputFilterOptions {
@@ -361,8 +381,8 @@ export class OutputFilter {
   /** Every line accepted so far, in order (what --json reports). */
   readonly lines: string[] = [];
   sawSentinel = false;
-  /** The script printed the sentinel as a value (not spelled at the call): the error says so. */
-  sawUnspelledSentinel = false;
+  /** The script printed the sentinel as a value or from a callback: the error says which. */
+  sawUnspelledSentinel: false | 'value' | 'callback' = false;
   /** The sentinel is held back until finish(), so that lines the runner adds at the end
    * (ARTIFACT) come before it and it stays the last line of a successful call. */
   private sentinelHeld = false;
@@ -381,8 +401,8 @@ export class OutputFilter {
     // is page text, not the script's own line.
     const mayBeSentinel = opts.sentinel !== false && !opts.unspelled && lines.length === 1 && lines[0] === SENTINEL;
     if (opts.unspelled && lines.length === 1 && lines[0] === SENTINEL) {
-      this.sawUnspelledSentinel = true;
-      this.writeOne(UNSPELLED_SENTINEL, false);
+      this.sawUnspelledSentinel = opts.unspelled;
+      this.writeOne(opts.unspelled === 'callback' ? CALLBACK_SENTINEL : UNSPELLED_SENTINEL, false);
       return;
     }
     for (const raw of lines) {

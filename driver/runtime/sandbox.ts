@@ -13,7 +13,7 @@ import { AgentError, rewriteError, toAgentError } from '../errors.js';
 import { Tabs } from './tabs.js';
 import { CallEnded } from './membrane.js';
 import type { TabEvidence } from './evidence.js';
-import { SENTINEL, defuseSentinel, pageCallbackScope, sentinelSpelledAt, type LineOptions } from './output.js';
+import { SCRIPT_MAIN, SENTINEL, defuseSentinel, pageCallbackScope, printedFromScriptBody, sentinelSpelledAt, type LineOptions } from './output.js';
 import { plainUrl } from './url-policy.js';
 
 export interface SandboxHost {
@@ -215,12 +215,21 @@ export const CHROMIUM_GLOBALS: Implementations = {
     const line = (...args: unknown[]) => {
       if (tabs.membrane.revoked) return;
       const own = args.length === 1 && typeof args[0] === 'string' && !pageCallbackScope.getStore();
-      // The sentinel counts only where the script spelled it (output.ts sentinelSpelledAt).
-      let unspelled = false;
+      // The sentinel counts only where the script spelled it (output.ts sentinelSpelledAt),
+      // and only from the script's own body, not a callback whose time the page may choose
+      // (output.ts printedFromScriptBody).
+      let unspelled: 'value' | 'callback' | undefined;
       if (own && args[0] === SENTINEL && h.source !== undefined) {
         const site: { stack?: string } = {};
-        Error.captureStackTrace(site, line);
-        unspelled = !sentinelSpelledAt(h.source, site.stack ?? '');
+        const limit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 200;
+        try {
+          Error.captureStackTrace(site, line);
+        } finally {
+          Error.stackTraceLimit = limit;
+        }
+        const stack = site.stack ?? '';
+        unspelled = !sentinelSpelledAt(h.source, stack) ? 'value' : !printedFromScriptBody(stack) ? 'callback' : undefined;
       }
       h.onLine(args.map(formatArg).join(' '), { sentinel: own && !unspelled, unspelled });
     };
@@ -306,10 +315,11 @@ function describeListenerThrow(err: unknown, names: string[]): string {
   return `Uncaught exception in a callback the script gave Playwright (an event listener such as pg.on(...)): ${what.replace(/\.+$/, "")}. Node ends a program for this too: catch errors inside the callback.`;
 }
 
-/** Compiles the script (wrapped as an async function so top-level await works). Throws an
- * AgentError for syntax errors, with the line number in the user's script. */
+/** Compiles the script (wrapped as an async function so top-level await works; named, so a
+ * stack shows when the script's own body is running: output.ts printedFromScriptBody). Throws
+ * an AgentError for syntax errors, with the line number in the user's script. */
 export function compileScript(script: string, availableGlobals: string[]): vm.Script {
-  const code = `(async () => {\n${script}\n})()`;
+  const code = `(async function ${SCRIPT_MAIN}() {\n${script}\n})()`;
   try {
     return new vm.Script(code, {
       filename: 'flow.js',
