@@ -138,3 +138,12 @@ test('each line and code of a field an error quotes is cut from the whole error 
   assert.equal(cutSeenSecrets('TITLE copy k7Qp-2Xv9'), 'TITLE copy [redacted]');
   forgetSecrets();
 });
+
+test('22 pass 20. recovery and access keys, emergency and scratch codes, and their names in the listed languages are secret', async () => {
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
+  const secret = (hint: string) => isSecretField({ hints: [hint] }, SECRET_RULES);
+  for (const h of ['Recovery key', 'Emergency codes', 'Scratch codes', 'Authentication code', 'Magic link code', 'Personal access token', 'Authorization header', 'Cookie value', 'Network key', 'Wi-Fi key', 'Security key', 'Unlock code', 'Memorable word', 'Wiederherstellungsschlüssel', 'Clé de récupération', 'Clave de recuperación', 'Ключ восстановления', '恢复密钥', '回復キー', '복구 키', '인증 코드', 'Bekreftelseskode', 'Authentifizierungscode', 'Zugangscode', "Code d'accès", 'Toegangscode', 'Transaktionsnummer']) {
+    assert.ok(secret(h), `${h} should be secret`);
+  }
+  for (const h of ['Recovery email', 'Network name', 'Security question', 'Cookie policy', 'Memorable date', 'Unlock date', 'Pat Smith']) assert.ok(!secret(h), `${h} should not be secret`);
+});

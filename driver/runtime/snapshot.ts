@@ -154,6 +154,9 @@ const SECRET_WORDS = [
   'verifieringskod', 'vahvistuskoodi', 'korttinumero', 'kortnummer', 'lykilorð', 'lykilord', 'пин', 'pinkoodi',
   // Pass 18 (A18): field names and labels the lists lacked.
   'pw', 'newpw', 'oldpw', 'pan', 'authcode', 'passkey', 'cid', 'prüfnummer', 'prufnummer', 'cryptogramme', 'código', 'codigo', 'otc',
+  // Pass 20 (A20): recovery and access keys, personal access tokens, German, Dutch and Norwegian codes.
+  'wiederherstellungsschlüssel', 'wiederherstellungsschlussel', 'authentifizierungscode', 'zugangscode', 'toegangscode',
+  'transaktionsnummer', 'bekreftelseskode', 'gjenopprettingskode', 'herstelcode', 'återställningskod',
 ];
 /** Runs of words that make a field secret together (neither word alone does). */
 const SECRET_PHRASES = [
@@ -171,15 +174,24 @@ const SECRET_PHRASES = [
   'card verification', 'verification value', 'clé api', 'cle api', 'authorization code', 'authorisation code', 'sign in code', 'email code',
   'digit code', 'code we texted', 'code we sent', 'step verification', 'card code', 'encryption key', 'master key', 'session cookie',
   'cryptogramme visuel', 'mfa code', 'login token',
+  // Pass 20 (A20).
+  'recovery key', 'emergency code', 'scratch code', 'authentication code', 'magic link code', 'access token', 'personal access token',
+  'authorization header', 'authorisation header', 'cookie value', 'network key', 'wi fi key', 'wifi key', 'wi fi password', 'security key',
+  'unlock code', 'memorable word', 'memorable information', 'clé de récupération', 'cle de recuperation', "code d accès", 'code d acces',
+  'clave de recuperación', 'clave de recuperacion', 'ключ восстановления', 'код доступа', 'код восстановления', 'codice di accesso',
+  'chave de recuperação', 'chave de recuperacao', 'código de acesso', 'codigo de acesso', '인증 코드', '복구 키', '복구 코드',
 ];
 /** Secret words of scripts written without spaces between words (Chinese, Japanese, Korean):
  * matched anywhere in a hint. */
 const SECRET_SUBSTRINGS = [
   'パスワード', '暗証番号', '認証コード', 'カード番号', 'セキュリティコード', '確認コード', '密码', '密碼', '口令', '验证码', '驗證碼', '卡号', '卡號', '安全码',
-  '비밀번호', '인증번호', '카드번호', '보안코드',
+  '비밀번호', '인증번호', '카드번호', '보안코드', '인증코드', '복구키', '복구코드',
+  // Pass 20 (A20): recovery keys and codes.
+  '恢复密钥', '恢复码', '恢復金鑰', '復原碼', '回復キー', '回復コード', 'リカバリーキー', 'リカバリーコード', '复原码',
   // Words German, Dutch and the Nordic languages put inside longer words (Kreditkartennummer).
   'kartennummer', 'passwort', 'kennwort', 'geheimzahl', 'sicherheitscode', 'bestätigungscode', 'verifizierungscode', 'wiederherstellungscode',
   'wachtwoord', 'lösenord', 'verifieringskod', 'salasana', 'vahvistuskoodi', 'korttinumero', 'adgangskode', 'passord',
+  'wiederherstellungsschlüssel', 'authentifizierungscode', 'zugangscode', 'toegangscode', 'bekreftelseskode', 'transaktionsnummer',
 ];
 /** `autocomplete` tokens of secret fields: passwords, one-time codes, and every `cc-*` (card). */
 const SECRET_AUTOCOMPLETE = ['current-password', 'new-password', 'one-time-code'];
