@@ -281,8 +281,20 @@ test('a long value broken into lines by the browser, and a download name with it
 
 // Fifteenth red-team pass: YAML's \a and \0 inside quotes became a bell and a NUL in `yq -r`.
 test('YAML and JavaScript one-letter escapes of controls inside quotes are cut too', () => {
-  assert.equal(stripControls('status: "deploy ok \\a\\a\\a \\0 \\e[2J \\033[31m done"'), 'status: "deploy ok \uFFFD\uFFFD\uFFFD \uFFFD \uFFFD[2J \uFFFD33[31m done"');
+  assert.equal(stripControls('status: "deploy ok \\a\\a\\a \\0 \\e[2J \\033[31m done"'), 'status: "deploy ok \uFFFD\uFFFD\uFFFD \uFFFD \uFFFD[2J \uFFFD[31m done"');
   assert.equal(stripControls('raw \\a \\0 stays outside quotes'), 'raw \\a \\0 stays outside quotes');
+});
+
+// Twentieth red-team pass (B20): legacy octal escapes (`\33[2J`, `\7`, the 8-bit CSI `\233`)
+// inside double quotes, which JavaScript, Python, C and printf decode, passed unchanged.
+test('octal escapes of controls inside quotes are cut whole; octal escapes of text and any outside quotes stay', () => {
+  assert.equal(stripControls('result: "\\33[2J\\33[H\\33[32mALL PASSED\\33[0m"'), 'result: "\uFFFD[2J\uFFFD[H\uFFFD[32mALL PASSED\uFFFD[0m"');
+  assert.equal(stripControls('bell: "\\7\\7" csi: "\\233" del: "\\177"'), 'bell: "\uFFFD\uFFFD" csi: "\uFFFD" del: "\uFFFD"');
+  assert.equal(stripControls('"v\\101 \\60 \\400"'), '"v\\101 \\60 \\400"', 'A, 0 and an escape past 0o377 are text');
+  assert.equal(stripControls('outside \\33[2J'), 'outside \\33[2J');
+  assert.equal(stripControls('"C:\\\\33"'), '"C:\\\\33"', 'an escaped backslash before digits');
+  const once = stripControls('"\\33[2J"');
+  assert.equal(stripControls(once), once);
 });
 
 // Sixteenth red-team pass (A16): JSON.stringify of a request's postDataBuffer() wrote the

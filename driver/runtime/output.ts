@@ -110,10 +110,12 @@ function hideEscapedControls(s: string): string {
  * anywhere on a line with an odd number of them (a quoted string that goes on over lines), and
  * only where the backslash is not itself escaped (`"C:\\repo"`): raw page text such as a
  * Windows path `C:\repo` with no quotes around it is not JSON, and nothing decodes it. */
-// JSON's \b \f \r, JavaScript's \v and \0 (NUL; `\033` is an octal ESC), YAML's \a (a bell),
-// \e (ESC), \N, \L and \P (next line, line and paragraph separators).
-const SHORT_ESCAPE_LETTERS = 'bfrv0aeNLP';
-const SHORT_ESCAPE = /\\[bfrv0aeNLP]/;
+// JSON's \b \f \r, JavaScript's \v, YAML's \a (a bell), \e (ESC), \N, \L and \P (next line,
+// line and paragraph separators); and the octal escapes JavaScript (outside strict mode), C,
+// Python and printf decode (`\33[2J`, `\7`, `\233`, `\0`): those of a control (pass 20, B20).
+const SHORT_ESCAPE_LETTERS = 'bfrvaeNLP';
+const SHORT_ESCAPE = /\\[bfrv0-7aeNLP]/;
+const OCTAL_ESCAPE = /^[0-7]{1,3}/;
 
 function hideShortEscapes(s: string): string {
   if (!SHORT_ESCAPE.test(s)) return s;
@@ -134,7 +136,17 @@ function hideShortEscapes(s: string): string {
     const c = s[i];
     if (c === '\\' && i + 1 < s.length) {
       const next = s[i + 1];
-      out += i > first && i < last && SHORT_ESCAPE_LETTERS.includes(next) ? '\uFFFD' : c + next;
+      const inside = i > first && i < last;
+      const octal = OCTAL_ESCAPE.exec(s.slice(i + 1, i + 4))?.[0];
+      if (octal) {
+        // The longest escape a decoder reads (three digits at most, and at most 0o377).
+        const digits = parseInt(octal, 8) > 0o377 ? octal.slice(0, 2) : octal;
+        const code = parseInt(digits, 8);
+        out += inside && (code < 0x20 || (code >= 0x7f && code <= 0x9f)) ? '\uFFFD' : c + digits;
+        i += digits.length;
+        continue;
+      }
+      out += inside && SHORT_ESCAPE_LETTERS.includes(next) ? '\uFFFD' : c + next;
       i++;
       continue;
     }
