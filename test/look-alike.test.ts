@@ -98,3 +98,15 @@ test('runs of dots between letters, a dot beside a letter at either end, and nam
   }
   for (const name of ['Home \u2022 Shop', 'col\u00B7lecci\u00F3', '\u3053\u3093\u306B\u3061\u306F\u3002\u30C6\u30B9\u30C8', 'Title \u2219 Sub']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
 });
+
+// Twentieth pass (B20): a text selector after © (invisible), the emoji selector after ™ or a
+// picture that is one already (no change one can see), a moon drawn as ● by its text selector,
+// dot-shaped emoji between letters, and a combining dot up right that draws as `˙`.
+test('variation selectors that change nothing one sees, dot-shaped emoji and accents no language writes are refused', () => {
+  for (const name of ['x\u00A9\uFE0E.png', 'a\u2122\uFE0F.txt', 'a\u203C\uFE0F.txt', '\u{1F642}\uFE0F.txt', 'secret\u{1F311}\uFE0Etxt.png', 'secret\u{1F311}txt', 'secret\u{1F573}txt.png', 'a\u23F9b', 'a\u23F8b', 'a\u{1F518}b', 'a\u{1F3B1}b', 'invoicep\u0358df.png', 'report\uFE0E.pdf']) {
+    assert.ok(pathLookAlike(name), `${name} is refused`);
+  }
+  for (const name of ['I\u2764\uFE0FNY', '\u26A0\uFE0F warning.txt', '1\uFE0F\u20E3 first.md', '\u{1F680}launch', 'Vie\u0323\u0302t Nam', 'cafe\u0301', 'Moon \u{1F311} phases']) {
+    assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+  }
+});

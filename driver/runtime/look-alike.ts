@@ -94,7 +94,14 @@ const PLAIN_SYMBOLS = new Set([
 const PLAIN_SPACES = new Set(['\u00A0', '\u3000']);
 const EMOJI = /^[\p{Extended_Pictographic}\p{Emoji_Component}]$/u;
 /** Squares, circles, diamonds and spots among the emoji (▪ ◾ ⏺ ⚫ 🔸 🟠): dots, at a small size. */
-const GEOMETRIC = /^[\u25A0-\u25FF\u2B1B\u2B1C\u2B55\u23FA\u26AA\u26AB\u{1F532}-\u{1F53D}\u{1F7E0}-\u{1F7EB}]$/u;
+// Pass 20 (B20): also the moon phases (🌑 draws as ●), the hole 🕳, the pause and stop buttons,
+// the radio button and the pool ball.
+const GEOMETRIC = /^[\u25A0-\u25FF\u2B1B\u2B1C\u2B55\u23F8-\u23FA\u26AA\u26AB\u{1F532}-\u{1F53D}\u{1F7E0}-\u{1F7EB}\u{1F311}-\u{1F318}\u{1F573}\u{1F518}\u{1F3B1}]$/u;
+/** The variation selectors: text and emoji presentation, and the ideographic variants. */
+const VARIATION_SELECTOR = /^[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]$/u;
+/** Scripts whose letters take Unicode's combining accents, and have a precomposed letter for
+ * every accented letter their languages write (NFC composes them). */
+const COMPOSING_SCRIPT = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]$/u;
 const LETTER_DIGIT_OR_MARK = /^[\p{L}\p{N}\p{M}]$/u;
 
 /** Whether a punctuation mark, symbol or modifier is used by the script of each letter or digit
@@ -144,6 +151,20 @@ function allowedInName(char: string, before: string | undefined, after: string |
   return false;
 }
 
+/**
+ * A variation selector draws nothing of its own, so it is kept only where it visibly turns a
+ * symbol into a picture: the emoji selector (U+FE0F) after a symbol that is text unless asked
+ * (❤️ ⚠️ ✔️), and in a keycap (1️⃣). The text selector (U+FE0E) turns a picture into a plain
+ * glyph (🌑︎ draws as ●) or, after ©, changes nothing one can see; the emoji selector after a
+ * picture that is one already, or after © ™ ‼ (drawn the same), changes nothing either: two
+ * names that differ only there look the same (pass 20, B20).
+ */
+function emojiPresentationAllowed(base: string | undefined, after: string | undefined): boolean {
+  if (base === undefined) return false;
+  if (/^[0-9#*]$/.test(base)) return after === '\u20E3';
+  return base.codePointAt(0)! >= 0x2190 && /^\p{Extended_Pictographic}$/u.test(base) && !/^\p{Emoji_Presentation}$/u.test(base);
+}
+
 /** A combining mark of every script (an accent, a keycap) fits any letter; one of a script (a
  * virama, a Thai vowel sign) only a letter of a script that uses it. Some marks of a script
  * draw nothing (the Khitan filler, the Duployan letter selector, the Tifinagh joiner): on a
@@ -153,6 +174,17 @@ function markFitsBase(mark: string, base: string | undefined): boolean {
   if (base === undefined) return false;
   const script = NEIGHBOUR_SCRIPTS.find((s) => s.re.test(base));
   return !!script && script.uses.test(mark);
+}
+
+/** A combining accent on a Latin, Greek or Cyrillic letter that NFC does not compose into a
+ * letter of its own: not an accent its languages write but a shape put on it, a dot up right
+ * (U+0358) that reads as `˙`, an overlay or a second line (pass 20, B20). */
+function uncomposedMark(chars: string[], i: number): boolean {
+  if (!MARK.test(chars[i]) || VARIATION_SELECTOR.test(chars[i])) return false;
+  let j = i - 1;
+  while (j >= 0 && MARK.test(chars[j])) j--;
+  if (j < 0 || !COMPOSING_SCRIPT.test(chars[j])) return false;
+  return /\p{M}/u.test(chars.slice(j, i + 1).join('').normalize('NFC'));
 }
 
 /** The character before position `i` that is not a mark: the letter the marks sit on. */
@@ -206,7 +238,11 @@ export function pathLookAlike(name: string): string | undefined {
     const base = baseBefore(chars, i);
     const before = MARK.test(chars[i]) ? chars[i - 1] : base !== undefined && EMOJI.test(base) && !/^[0-9#*]$/.test(base) ? 'a' : base;
     const after = chars[i + 1] !== undefined && EMOJI.test(chars[i + 1]) && !/^[0-9#*]$/.test(chars[i + 1]) ? 'a' : chars[i + 1];
-    if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i)) return chars[i];
+    if (VARIATION_SELECTOR.test(chars[i])) {
+      if (!emojiPresentationAllowed(base, chars[i + 1])) return chars[i];
+      continue;
+    }
+    if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i) || uncomposedMark(chars, i)) return chars[i];
   }
   return undefined;
 }
