@@ -1768,7 +1768,7 @@ export const CATALOG_JSON: unknown = {
      "step": "eval",
      "type": "string",
      "placeholder": "JS",
-     "description": "Step: evaluate this JavaScript expression in the page (repeatable); a returned promise is awaited. The value is printed as `EVAL <i>: <json>` inside the untrusted-content fence."
+     "description": "Step: evaluate this JavaScript expression in the page (repeatable); a returned promise is awaited. The value is printed as `EVAL <i>: <json>` inside the untrusted-content fence. It may hold at most 4,194,304 characters (a string's length, else its JSON's; a data: URL 48 MiB): a bigger one fails the render, so return a slice or the fields you need."
     },
     {
      "name": "out",
@@ -3801,7 +3801,7 @@ export interface RenderFlags {
   jpeg: boolean;
   /** --quality: Screenshot: JPEG quality (with --jpeg). */
   quality?: number;
-  /** --eval: Step: evaluate this JavaScript expression in the page (repeatable); a returned promise is awaited. The value is printed as `EVAL <i>: <json>` inside the untrusted-content fence. */
+  /** --eval: Step: evaluate this JavaScript expression in the page (repeatable); a returned promise is awaited. The value is printed as `EVAL <i>: <json>` inside the untrusted-content fence. It may hold at most 4,194,304 characters (a string's length, else its JSON's; a data: URL 48 MiB): a bigger one fails the render, so return a slice or the fields you need. */
   eval?: string;
   /** --out: After --eval: write its value to FILE instead of printing it (strings as-is, `data:` URLs decoded to bytes, other values as JSON). */
   out?: string;

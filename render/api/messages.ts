@@ -22,6 +22,8 @@ export const RENDER_MESSAGES = {
   stepFailed: '{label} failed: {cause}',
   selectorNoMatch: '{label}: --selector "{selector}" matched no element; check it against the page (or add --wait-selector)',
   evalThrew: '{label}: the expression threw in the page: {cause}',
+  evalTooBig:
+    '{label}: the expression returned {size} characters, over the {max} an --eval value may hold. Return less (a slice, the fields you need, a count), or split it over several --eval steps.',
   /** The whole-render deadline fired while the engine worked (the orchestrator reports the
    * --timeout; this only ends the engine's part). */
   deadlinePassed: 'the render deadline passed',

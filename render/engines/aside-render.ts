@@ -8,12 +8,13 @@
 // start, and the orchestrator retries once on Chromium; after it, the page or a step failed,
 // and a retry would only fail again.
 import { readFileSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { PROJECT_ROOT } from '../../driver/catalog.js';
 import { runAsideRepl } from '../../driver/engines/aside-probe.js';
 import { ASIDE_DIR_LABEL, judgeAsideOutput } from '../../driver/engines/aside.js';
-import { RENDER_MESSAGES, renderMessage } from '../api/messages.js';
+import { RENDER_MESSAGES, renderMessage, stepLabel } from '../api/messages.js';
+import { MAX_EVAL_DATA_URL_CHARS, evalLimit, evalValueSize } from '../api/eval-limits.js';
 import type { RenderStep } from '../api/types.js';
 import { EngineFailure, type EngineRenderOutput, type PreparedRender, type StepOutput } from './engine-contract.js';
 
@@ -104,14 +105,24 @@ export async function renderOnAside(job: PreparedRender): Promise<EngineRenderOu
     const outputs: StepOutput[] = [];
     for (let i = 0; i < job.steps.length; i++) {
       const step = job.steps[i];
-      const data = await readFile(join(dir, stepFileName(step, i)));
-      if (step.kind === 'eval') outputs.push({ kind: 'eval', value: (JSON.parse(data.toString('utf8')) as { value?: unknown }).value });
-      else outputs.push({ kind: step.kind, data });
+      const file = join(dir, stepFileName(step, i));
+      if (step.kind === 'eval') {
+        // Bounded before it is read, and held to the same limits as on Chromium (api/eval-limits.ts).
+        const bytes = (await stat(file)).size;
+        if (bytes > 3 * MAX_EVAL_DATA_URL_CHARS) throw new EngineFailure(renderMessage('evalTooBig', { label: stepLabel(i, step.kind), size: `about ${bytes}`, max: MAX_EVAL_DATA_URL_CHARS }), 'page');
+        const value = (JSON.parse(await readFile(file, 'utf8')) as { value?: unknown }).value;
+        const measured = evalValueSize(value);
+        if (measured.size > evalLimit(measured)) throw new EngineFailure(renderMessage('evalTooBig', { label: stepLabel(i, step.kind), size: measured.size, max: evalLimit(measured) }), 'page');
+        outputs.push({ kind: 'eval', value });
+        continue;
+      }
+      outputs.push({ kind: step.kind, data: await readFile(file) });
     }
     const meta = JSON.parse(await readFile(join(dir, META_FILE), 'utf8')) as { pageErrors: string[]; blocked: string[] };
     for (const url of meta.blocked) job.onBlockedRequest?.(url);
     return { outputs, pageErrors: meta.pageErrors.map(String), blockedRequests: meta.blocked.map(String) };
   } catch (err) {
+    if (err instanceof EngineFailure) throw err;
     throw new EngineFailure(`could not read the render outputs Aside wrote under ${dir}: ${(err as Error).message}`, 'page');
   } finally {
     await removeOutputs(dir, job.steps);

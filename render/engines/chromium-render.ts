@@ -2,7 +2,8 @@
 // needs no logins and must not touch the user's state) — the render host's pooled browser or
 // one launched for this render (browser-pool.ts) — with a fresh context per render, that
 // opens the page on the loopback server, waits, and runs the steps in order.
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, JSHandle, Page } from 'playwright-core';
+import { evalLimit, evalValueSize } from '../api/eval-limits.js';
 import { findChromium, NoChromiumError } from '../../driver/browser/chromium-find.js';
 import { leaseRenderBrowser, type BrowserLease } from './browser-pool.js';
 import { renderMessage, stepLabel } from '../api/messages.js';
@@ -212,10 +213,24 @@ async function runStep(page: Page, job: PreparedRender, i: number): Promise<Step
       }
     }
     case 'eval': {
+      let handle: JSHandle;
       try {
-        return { kind: 'eval', value: await page.evaluate(step.expression) };
+        handle = await page.evaluateHandle(step.expression);
       } catch (err) {
         throw new EngineFailure(renderMessage('evalThrew', { label, cause: firstLine(err) }), 'page');
+      }
+      try {
+        // Measured in the page before it crosses over: the value is the page's to size, and a
+        // huge one (or one dense with controls, which the text filter then works through)
+        // would hold the render host every session shares (pass 20, C20).
+        const measured = await handle.evaluate(evalValueSize);
+        if (measured.size > evalLimit(measured)) throw new EngineFailure(renderMessage('evalTooBig', { label, size: measured.size, max: evalLimit(measured) }), 'page');
+        return { kind: 'eval', value: await handle.evaluate((v) => v) };
+      } catch (err) {
+        if (err instanceof EngineFailure) throw err;
+        throw new EngineFailure(renderMessage('evalThrew', { label, cause: firstLine(err) }), 'page');
+      } finally {
+        await handle.dispose().catch(() => undefined);
       }
     }
   }
