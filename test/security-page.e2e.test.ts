@@ -280,6 +280,27 @@ test('2f. the sentinel counts only from the script\'s own body: a .then or a fun
   }
 });
 
+test('3i. a password in a popup the page opened, or in the call\'s other tab, is cut from what this tab\'s snapshot and reads print', { timeout: 120_000 }, async () => {
+  // Pass 21 (A21): the opener copied the popup's password into its own text; a second tab sent
+  // its password over a BroadcastChannel. A snapshot read only its own tab's fields.
+  const site = await startFixtureServer();
+  site.setPage('/popup.html', '<label>Password <input type="password" value="PopPwBBBB2222ccc"></label>');
+  site.setPage('/pop2.html', '<p id="s">waiting</p><script>const w = window.open("/popup.html"); w.onload = () => { document.getElementById("s").textContent = "Signed in with " + w.document.querySelector("input").value; };</script>');
+  site.setPage('/recv.html', '<p id="st">none</p><script>new BroadcastChannel("pw").onmessage = (e) => { document.getElementById("st").textContent = "Status: " + e.data; document.title = "Got " + e.data; };</script>');
+  site.setPage('/login2.html', '<label>Password <input type="password" id="p" value="TabTwoPwMMMM5656"></label><script>setTimeout(() => new BroadcastChannel("pw").postMessage(document.getElementById("p").value), 300);</script>');
+  try {
+    const popup = await run(`const pg = await openTab(${lit(site.url + 'pop2.html')}); await pg.locator("#s").filter({ hasText: "Signed in" }).waitFor(); const s = await snapshot(pg); console.log(s.tree); console.log("TEXT=" + await pg.locator("#s").innerText()); console.log("GSTACK_STEP_OK");`, ['--json']);
+    const tabs = await run(`const a = await openTab(${lit(site.url + 'recv.html')}); const b = await openTab(${lit(site.url + 'login2.html')}); await a.locator("#st").filter({ hasText: "Status" }).waitFor(); const s = await snapshot(a); console.log(s.tree); console.log("TITLE=" + await a.title()); console.log("GSTACK_STEP_OK");`, ['--json']);
+    for (const [name, r, secret] of [['popup', popup, 'PopPwBBBB2222ccc'], ['second tab', tabs, 'TabTwoPwMMMM5656']] as const) {
+      assert.equal(r.code, 0, `${name}: ${show(r)}`);
+      assert.ok(!(r.stdout + r.stderr).includes(secret), `${name}: the secret reached output\n${show(r)}`);
+      assert.match(r.stdout, /\[redacted\]/, `${name}: cut, not missing\n${show(r)}`);
+    }
+  } finally {
+    await site.close();
+  }
+});
+
 test('3. secrets reach no output: errors, labelledby/title names, quoted values, ariaSnapshot, content', { timeout: 120_000 }, async () => {
   const html = [
     '<input type="password" class="f" value="hunter2pass">',

@@ -362,7 +362,15 @@ export async function secretValues(page: Page, scope?: Frame | 'all'): Promise<R
       (v) => v as { origin: string; values: string[] },
       () => ({ origin: '', values: [] as string[] }),
     );
-  const found = await Promise.all(frames.map(collect));
+  // The call's other tabs too: a popup the page opened, or another tab of the same site, can
+  // hand a password it holds to this tab (an opener reading `w.document`, a BroadcastChannel),
+  // and what this read prints would be the first the call sees of it (pass 21, A21). Their
+  // frames count like frames of this page: their origin decides whether a value cuts this
+  // page's own text. Bounded: a busy tab must not hold this read.
+  const others = otherTabs(page).flatMap((p) => p.frames());
+  const bounded = (f: Frame) =>
+    Promise.race([collect(f), new Promise<{ origin: string; values: string[] }>((r) => setTimeout(() => r({ origin: '', values: [] }), OTHER_TAB_MS).unref?.())]);
+  const found = await Promise.all([...frames.map(collect), ...others.map(bounded)]);
   const longestFirst = (lists: string[][]) => [...new Set(lists.flat())].sort((a, b) => b.length - a.length);
   const all = longestFirst(found.map((f) => f.values));
   learnSecrets(all);
@@ -372,6 +380,18 @@ export async function secretValues(page: Page, scope?: Frame | 'all'): Promise<R
   if (at < 0 || !found[at].origin) return { own: all, all };
   const origin = found[at].origin;
   return { own: longestFirst(found.filter((f) => f.origin === origin).map((f) => f.values)), all };
+}
+
+/** How long another tab's frame may take to give its secret values to a read of this one. */
+const OTHER_TAB_MS = 500;
+
+/** The other open tabs of `page`'s context (popups, the call's other tabs). */
+function otherTabs(page: Page): Page[] {
+  try {
+    return page.context().pages().filter((p) => p !== page && !p.isClosed());
+  } catch {
+    return [];
+  }
 }
 
 /** A snapshot or ariaSnapshot text with secret values cut. The main frame's lines are cut with
