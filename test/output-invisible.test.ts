@@ -129,6 +129,8 @@ test('a seen secret of three characters is cut as a word; %-bytes of a legacy ch
   forgetSecrets();
   learnSecrets(['837', 'zq', 'KäseBrötchenß42', 'rc-7Hk2-Qp9x\nrc-Z81m-44Lb', 'TruncSecretValue-ABCDEFGHIJKLMN']);
   assert.equal(cutSeenSecrets('CVC 837 (took 1837 ms)'), 'CVC [redacted] (took 1837 ms)');
+  // Pass 21 (A21): a fraction, a superscript or a circled number beside it is no digit of it.
+  assert.equal(cutSeenSecrets('code 837\u00BD, 837\u00B9 confirmed, \u00B2837, 837\u2460'), 'code [redacted]\u00BD, [redacted]\u00B9 confirmed, \u00B2[redacted], [redacted]\u2460');
   assert.equal(cutSeenSecrets('zq stays'), 'zq stays');
   assert.equal(cutSeenSecrets('URL=/done?p=K%E4seBr%F6tchen%DF42&q=1'), 'URL=/done?p=[redacted]&q=1');
   assert.equal(cutSeenSecrets('TITLE=second code rc-Z81m-44Lb'), 'TITLE=second code [redacted]');

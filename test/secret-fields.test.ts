@@ -147,3 +147,12 @@ test('22 pass 20. recovery and access keys, emergency and scratch codes, and the
   }
   for (const h of ['Recovery email', 'Network name', 'Security question', 'Cookie policy', 'Memorable date', 'Unlock date', 'Pat Smith']) assert.ok(!secret(h), `${h} should not be secret`);
 });
+
+test('22 pass 21. network keys, card check numbers, bank one-time codes, security answers and licence keys are secret', async () => {
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
+  const secret = (hint: string) => isSecretField({ hints: [hint] }, SECRET_RULES);
+  for (const h of ['WPA Pre-Shared Key', 'WPA2-PSK', 'Wireless key', 'WEP key', 'Code confidentiel', 'Kartenprüfnummer', 'Kod BLIK', 'Code à usage unique', 'Clave de seguridad', 'Clave dinámica', 'Kod SMS', 'Код из СМС', 'Security answer', 'License key', 'Product key', 'Activation key', 'Serial key']) {
+    assert.ok(secret(h), `${h} should be secret`);
+  }
+  for (const h of ['Wireless network', 'Product name', 'Security question', 'License plate', 'Serial number']) assert.ok(!secret(h), `${h} should not be secret`);
+});

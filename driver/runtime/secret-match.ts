@@ -379,7 +379,7 @@ export class SecretMatcher {
     const spans = forms.flatMap((form) => {
       if (seen.has(form.text)) return [];
       seen.add(form.text);
-      return this.spansIn(form);
+      return this.spansIn(form, text);
     });
     spans.push(...this.compactSpans(forms[forms.length - 1]));
     if (!spans.length) return text;
@@ -417,8 +417,11 @@ export class SecretMatcher {
   }
 
   /** The [start, end) spans of the original line that spell a known secret in this form of it. */
-  private spansIn(normal: Spelled): Array<[number, number]> {
+  private spansIn(normal: Spelled, line: string): Array<[number, number]> {
     const n = normal.text;
+    // A number sign the normal form turned into digits (`½` is `1⁄2`, `¹` is `1`, `①` is `1`)
+    // is no digit of the value's number: `837½` leaves 837 standing apart (pass 21, A21).
+    const foldedNumber = (k: number) => k >= 0 && k < n.length && /^\p{No}$/u.test(line.slice(normal.from[k], normal.to[k]));
     /** Normal-form [start, end) spans to cut. */
     const found: Array<[number, number]> = [];
     /** Whether the neighbour of a value's end character leaves it standing apart. */
@@ -430,7 +433,8 @@ export class SecretMatcher {
     for (const needle of this.needles) {
       const t = needle.text;
       for (let at = n.indexOf(t); at !== -1; at = n.indexOf(t, at + 1)) {
-        if (!needle.apart || (apartFrom(t[0], n[at - 1]) && apartFrom(t[t.length - 1], n[at + t.length]))) found.push([at, at + t.length]);
+        const end = at + t.length;
+        if (!needle.apart || ((foldedNumber(at - 1) || apartFrom(t[0], n[at - 1])) && (foldedNumber(end) || apartFrom(t[t.length - 1], n[end])))) found.push([at, end]);
       }
       if (!needle.part) continue;
       // Shortened copies: every run of `part` characters of the line that is one of the value's,

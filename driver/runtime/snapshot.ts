@@ -157,6 +157,8 @@ const SECRET_WORDS = [
   // Pass 20 (A20): recovery and access keys, personal access tokens, German, Dutch and Norwegian codes.
   'wiederherstellungsschlüssel', 'wiederherstellungsschlussel', 'authentifizierungscode', 'zugangscode', 'toegangscode',
   'transaktionsnummer', 'bekreftelseskode', 'gjenopprettingskode', 'herstelcode', 'återställningskod',
+  // Pass 21 (A21): network keys, card check numbers, and one-time codes of banks.
+  'psk', 'kartenprüfnummer', 'kartenprufnummer', 'blik',
 ];
 /** Runs of words that make a field secret together (neither word alone does). */
 const SECRET_PHRASES = [
@@ -180,6 +182,10 @@ const SECRET_PHRASES = [
   'unlock code', 'memorable word', 'memorable information', 'clé de récupération', 'cle de recuperation', "code d accès", 'code d acces',
   'clave de recuperación', 'clave de recuperacion', 'ключ восстановления', 'код доступа', 'код восстановления', 'codice di accesso',
   'chave de recuperação', 'chave de recuperacao', 'código de acesso', 'codigo de acesso', '인증 코드', '복구 키', '복구 코드',
+  // Pass 21 (A21).
+  'pre shared key', 'wireless key', 'wep key', 'wpa key', 'wifi key', 'code confidentiel', 'code à usage unique', 'code a usage unique',
+  'clave de seguridad', 'clave dinámica', 'clave dinamica', 'kod sms', 'код из смс', 'код из sms', 'security answer', 'secret answer',
+  'license key', 'licence key', 'product key', 'activation key', 'serial key', 'activation code', 'codice otp', 'codice di accesso',
 ];
 /** Secret words of scripts written without spaces between words (Chinese, Japanese, Korean):
  * matched anywhere in a hint. */
