@@ -329,3 +329,14 @@ test('a seen secret is cut in a copy with a compatibility plus or an upper-cased
   assert.equal(cutSeenSecrets('sum 1+1=2'), 'sum 1+1=2');
   forgetSecrets();
 });
+
+// Twenty-first pass (B21): bash's `\E` (printf %b, echo -e), control escapes `\c[` and `\C-[`,
+// Perl's `\x{1b}` and `\o{33}`; and stackers of other scripts (Khmer coeng, Tai Tham sakot),
+// which draw nothing on a Latin letter and carry a hidden bit per letter.
+test('\\E, \\c[ and \\C-[ inside quotes, Perl\'s braced escapes anywhere, and a script\'s own marks on Latin letters are cut', () => {
+  assert.equal(stripControls('Status: "Payment DECLINED \\E[1G\\E[2KPayment accepted"'), 'Status: "Payment DECLINED \uFFFD[1G\uFFFD[2KPayment accepted"');
+  assert.equal(stripControls('"\\c[[2J" "\\C-[[2J"'), '"\uFFFD[2J" "\uFFFD[2J"');
+  assert.equal(stripControls('perl \\x{1b}[2J \\o{33}[2J, text \\x{e9}'), 'perl \uFFFD[2J \uFFFD[2J, text \\x{e9}');
+  assert.equal(stripControls('P\u17D2a\u1A60y\u17D2ment \u1039ok'), 'P\uFFFDa\uFFFDy\uFFFDment \uFFFDok');
+  for (const kept of ['\u1780\u17D2\u1780', 'caf\u00E9 e\u0301', '\u0928\u092E\u0938\u094D\u0924\u0947', '\u1A20\u1A60\u1A3F', 'outside \\E[2J']) assert.equal(stripControls(kept), kept, kept);
+});

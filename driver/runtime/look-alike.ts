@@ -130,6 +130,9 @@ function allowedInName(char: string, before: string | undefined, after: string |
   // Unassigned code points (some are reserved as emoji) and private-use ones show as whatever a
   // font makes of them, or nothing.
   if (/^[\p{Cn}\p{Co}]$/u.test(char)) return false;
+  // The Catalan punt volat stands only in `l·l`; beside any other letter it is a dot of a name
+  // (`secret·txt`, `·bashrc`; pass 21, B21).
+  if (char === '\u00B7' && [before, after].some((n) => n !== undefined && LETTER_OR_DIGIT.test(n))) return /^[lL]$/.test(before ?? '') && /^[lL]$/.test(after ?? '');
   if (readsAsPathPunctuation(char)) return partOfItsScript(char, before, after);
   // A dot reads as an extension's only straight between letters or digits; one that is a
   // letter (ᐧ, ॱ) is kept there only between letters of its own script.
@@ -142,7 +145,13 @@ function allowedInName(char: string, before: string | undefined, after: string |
     // scripts list it.
     return /^\p{Po}$/u.test(char) ? usedByNeighbours(char, before, after) : partOfItsScript(char, before, after);
   }
+  // On an ASCII digit only the keycap mark (1⃣): another draws a dot or a stroke by it
+  // (`invoice2024͘pdf` reads as `invoice2024˙pdf`; pass 21, B21).
+  if (MARK.test(char) && base !== undefined && /^[0-9]$/.test(base)) return char === '\u20E3';
   if (MARK.test(char)) return before !== undefined && (LETTER_DIGIT_OR_MARK.test(before) || EMOJI.test(before)) && markFitsBase(char, base);
+  // Numbers of the historic and counting systems past the BMP (Mayan numerals, counting rods,
+  // Aegean numbers) are dots and strokes: a Mayan one is drawn as a dot (pass 21, B21).
+  if (/^\p{No}$/u.test(char) && char.codePointAt(0)! >= 0x10000) return false;
   if (/^[\p{L}\p{N}]$/u.test(char) && !/^\p{Lm}$/u.test(char)) return true;
   // A geometric shape is an emoji that reads as a dot between letters (`etc▪passwd`).
   if (GEOMETRIC.test(char)) return usedByNeighbours(char, before, after);
@@ -187,6 +196,23 @@ function uncomposedMark(chars: string[], i: number): boolean {
   return /\p{M}/u.test(chars.slice(j, i + 1).join('').normalize('NFC'));
 }
 
+/** A digit of a script beside a letter or digit of a script that does not use it (`passw०rd`,
+ * `g๐๐gle`, `etc١passwd`): it reads as the letter or sign it looks like there, the Arabic-Indic
+ * one as a backslash in DejaVu Sans Mono, a common terminal font (pass 21, B21). */
+function foreignDigit(chars: string[], i: number): boolean {
+  if (!/^\p{Nd}$/u.test(chars[i]) || chars[i].charCodeAt(0) < 0x80) return false;
+  for (const step of [-1, 1] as const) {
+    let j = i + step;
+    while (j >= 0 && j < chars.length && MARK.test(chars[j])) j += step;
+    const n = chars[j];
+    if (n === undefined || !LETTER_OR_DIGIT.test(n)) continue;
+    if (n.charCodeAt(0) < 0x80) return true;
+    const script = NEIGHBOUR_SCRIPTS.find((sc) => sc.re.test(n));
+    if (!script || !script.uses.test(chars[i])) return true;
+  }
+  return false;
+}
+
 /** The character before position `i` that is not a mark: the letter the marks sit on. */
 function baseBefore(chars: string[], i: number): string | undefined {
   let j = i - 1;
@@ -228,6 +254,9 @@ export function pathLookAlike(name: string): string | undefined {
   const spaced = /\s{3,}|\s$/u.exec(name);
   if (spaced) return spaced[0][0];
   const chars = [...name];
+  // Only the composed form (NFC): `résumé` spelled with combining accents, or a Kelvin sign for
+  // `K`, lists exactly as another file's name (pass 21, B21).
+  if (name.normalize('NFC') !== name) return chars.find((c) => c.normalize('NFC') !== c || MARK.test(c)) ?? chars[0];
   for (let i = 0; i < chars.length; i++) {
     const code = chars[i].charCodeAt(0);
     // An ASCII control, TAB among them: `\tinvoice.pdf\t\t\t.sh` lists as another name.
@@ -242,7 +271,7 @@ export function pathLookAlike(name: string): string | undefined {
       if (!emojiPresentationAllowed(base, chars[i + 1])) return chars[i];
       continue;
     }
-    if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i) || uncomposedMark(chars, i)) return chars[i];
+    if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i) || uncomposedMark(chars, i) || foreignDigit(chars, i)) return chars[i];
   }
   return undefined;
 }

@@ -83,8 +83,8 @@ function hideNoText(s: string): string {
 }
 
 /** The written-out escape of a character, as JSON, JavaScript and YAML print one: `\u001b`,
- * a surrogate pair `\udb40\udc41`, `\u{E0041}`, `\x1b`. */
-const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\u\{0*([0-9a-fA-F]{1,6})\}|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})/g;
+ * a surrogate pair `\udb40\udc41`, `\u{E0041}`, `\x1b`; and Perl's `\x{1b}` and `\o{33}`. */
+const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\[ux]\{0*([0-9a-fA-F]{1,6})\}|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})|\\o\{0*([0-7]{1,8})\}/g;
 
 /** What a line says once its escapes are decoded is what reaches a screen: `jq -r` of a JSON
  * line, a YAML reader, an agent printing a field it parsed. So an escape that spells a control
@@ -92,8 +92,8 @@ const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]
  * character itself would be; an escape of any other character (`\u00e9`) stays. */
 function hideEscapedControls(s: string): string {
   if (!s.includes('\\')) return s;
-  return s.replace(ESCAPED_CHAR, (whole, hi?: string, lo?: string, u4?: string, braced?: string, x2?: string, u8?: string) => {
-    const ch = hi ? String.fromCharCode(parseInt(hi, 16), parseInt(lo!, 16)) : u4 ? String.fromCharCode(parseInt(u4, 16)) : braced ? codePoint(parseInt(braced, 16)) : u8 ? codePoint(parseInt(u8, 16)) : String.fromCharCode(parseInt(x2!, 16));
+  return s.replace(ESCAPED_CHAR, (whole, hi?: string, lo?: string, u4?: string, braced?: string, x2?: string, u8?: string, o?: string) => {
+    const ch = hi ? String.fromCharCode(parseInt(hi, 16), parseInt(lo!, 16)) : u4 ? String.fromCharCode(parseInt(u4, 16)) : braced ? codePoint(parseInt(braced, 16)) : u8 ? codePoint(parseInt(u8, 16)) : o ? codePoint(parseInt(o, 8)) : String.fromCharCode(parseInt(x2!, 16));
     if (ch === '\t') return whole;
     // Half a surrogate pair, written apart from its other half (`\\udb40\\udc72`, escaped twice):
     // a second decode joins them into a tag character. No text needs one alone.
@@ -113,8 +113,10 @@ function hideEscapedControls(s: string): string {
 // JSON's \b \f \r, JavaScript's \v, YAML's \a (a bell), \e (ESC), \N, \L and \P (next line,
 // line and paragraph separators); and the octal escapes JavaScript (outside strict mode), C,
 // Python and printf decode (`\33[2J`, `\7`, `\233`, `\0`): those of a control (pass 20, B20).
-const SHORT_ESCAPE_LETTERS = 'bfrvaeNLP';
-const SHORT_ESCAPE = /\\[bfrv0-7aeNLP]/;
+// Bash's `\E` (printf %b, echo -e, $'…') and control escapes `\c[` (bash, Perl) and `\C-[`
+// (Ruby) too (pass 21, B21).
+const SHORT_ESCAPE_LETTERS = 'bfrvaeENLP';
+const SHORT_ESCAPE = /\\[bfrv0-7aeENLPcC]/;
 const OCTAL_ESCAPE = /^[0-7]{1,3}/;
 
 function hideShortEscapes(s: string): string {
@@ -146,6 +148,13 @@ function hideShortEscapes(s: string): string {
         i += digits.length;
         continue;
       }
+      // `\cX` and `\C-X`: the control character of X.
+      const control = next === 'c' ? 1 : next === 'C' && s[i + 2] === '-' ? 2 : 0;
+      if (inside && control && i + 1 + control < s.length && /[@-_a-z?]/.test(s[i + 1 + control])) {
+        out += '\uFFFD';
+        i += 1 + control;
+        continue;
+      }
       out += inside && SHORT_ESCAPE_LETTERS.includes(next) ? '\uFFFD' : c + next;
       i++;
       continue;
@@ -161,11 +170,32 @@ function codePoint(n: number): string {
 
 /** One line made safe for a terminal (see above). A newline inside it is a control too, and so
  * is the written-out escape of one (hideEscapedControls). */
+/** A mark of one script's own (a virama, a stacker, a vowel sign: not an accent every script
+ * takes) on a letter of Latin, Greek or Cyrillic, a digit, a sign or nothing. Khmer's coeng,
+ * Tai Tham's sakot, Myanmar's virama draw nothing there and carry one hidden bit per letter
+ * (`P\u17D2a\u1A60y…` reads "Payment accepted"; pass 21, B21). */
+const FOREIGN_MARK_BASE = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}]/u;
+function hideForeignMarks(s: string): string {
+  if (!/[^\x00-\u02ff]/.test(s) || !/\P{Script=Inherited}/u.test(s.replace(/[^\p{M}]/gu, ''))) return s;
+  let out = '';
+  let base = '';
+  for (const ch of s) {
+    if (/\p{M}/u.test(ch)) {
+      const foreign = !/\p{Script=Inherited}/u.test(ch) && (base === '' || FOREIGN_MARK_BASE.test(base));
+      out += foreign ? '\uFFFD' : ch;
+      continue;
+    }
+    base = ch;
+    out += ch;
+  }
+  return out;
+}
+
 export function stripControls(s: string): string {
   // A whole escape sequence becomes one U+FFFD, not nothing: what a terminal would have done
   // with it (a title, a hidden string) is not done, and the reader, and `flows check`, see that
   // something was there (a page that writes "Payment accepted" + an OSC holding "DECLINED").
-  return hideNoText(hideShortEscapes(hideEscapedControls(s.replace(ESCAPE_SEQUENCE, '\uFFFD').replace(UNSAFE_CHAR, '\uFFFD'))));
+  return hideForeignMarks(hideNoText(hideShortEscapes(hideEscapedControls(s.replace(ESCAPE_SEQUENCE, '\uFFFD').replace(UNSAFE_CHAR, '\uFFFD')))));
 }
 
 /** Text for a terminal: the one filter every line of every command passes (bin/cli.ts applies

@@ -219,6 +219,9 @@ export const CHROMIUM_GLOBALS: Implementations = {
       // and only from the script's own body, not a callback whose time the page may choose
       // (output.ts printedFromScriptBody).
       let unspelled: 'value' | 'callback' | undefined;
+      // From inside a page callback (a listener, a waitForEvent predicate, a locator handler)
+      // it never counts, and is shown marked like any other callback's (pass 21, A21).
+      if (!own && args.length === 1 && args[0] === SENTINEL && pageCallbackScope.getStore()) unspelled = 'callback';
       if (own && args[0] === SENTINEL && h.source !== undefined) {
         const site: { stack?: string } = {};
         const limit = Error.stackTraceLimit;
