@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import vm from 'node:vm';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { formatHeader, parseFlowFile, FlowHeaderError, type FlowHeader } from '../driver/flows/header.js';
 import { declareParams, givenParams, paramsForScript, resolveFlowParams, savedParams } from '../driver/flows/params.js';
 import { compareEvidence, evidenceOf } from '../driver/flows/expect.js';
@@ -241,5 +241,15 @@ test('--in files: recorded relative to the repository, outside ones not; passed 
     assert.throws(() => savedInputs({ inputs: [] }, loc, header({ inputs: [bad] }), dirs), (e: unknown) => e instanceof CommandError && e.code === 'FLOW_INVALID' && /not a file inside the repository/.test(e.message), bad);
   }
   assert.throws(() => savedInputs({ inputs: [] }, loc, header({ inputs: ['gone.json'] }), dirs), /saved with --in gone\.json, and .*gone\.json is gone\. Put the file back, or pass --in FILE/);
+  // Pass 21 (C21): a link in the repository to a file outside it, or a linked folder, is outside.
+  const secret = join(mkdtempSync(join(tmpdir(), 'gstack-flow-secret-')), 'id_key');
+  writeFileSync(secret, 'KEY');
+  symlinkSync(secret, join(dir, 'fixture.json'));
+  symlinkSync(dirname(secret), join(dir, 'sub'));
+  assert.deepEqual(recordInputs(['fixture.json', 'sub/id_key', 'in.json'], dir, dir), { recorded: ['in.json'], outside: ['fixture.json', 'sub/id_key'] });
+  for (const linked of ['fixture.json', 'sub/id_key']) {
+    assert.throws(() => savedInputs({ inputs: [] }, loc, header({ inputs: [linked] }), dirs), /leads outside the repository .* through a link/, linked);
+  }
+  rmSync(dirname(secret), { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
 });

@@ -3,7 +3,7 @@
 // in (`FlowRunner`: the same path, flags and output as `gstack run`). Owns what each action does
 // and prints; the header format, the parameters, the expectations and the storage are their
 // own modules next to this one.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../catalog.js';
@@ -293,6 +293,27 @@ function printOutcome(o: CheckOutcome, io: FlowsIo): void {
   for (const d of o.drifts) io.out(`  EXPECT ${d.label} before=${JSON.stringify(d.before)} after=${JSON.stringify(d.after)}${d.line !== undefined ? ` line=${d.line}` : ''}`);
 }
 
+/** Whether `abs`, with every link on its path followed, is still inside `root` (itself
+ * resolved): a link in the repository to a file outside it (`fixture.json -> ~/.ssh/id_ed25519`
+ * in a cloned repository) is outside (pass 21, C21). A path that does not exist yet is judged
+ * as written. */
+function reallyInside(abs: string, root: string): boolean {
+  let real: string;
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    realRoot = root;
+  }
+  try {
+    real = realpathSync(abs);
+  } catch {
+    return true;
+  }
+  const rel = relative(realRoot, real);
+  return !!rel && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
 /** The `--in` files of a save, as the flow's header keeps them: relative to the repository's
  * root for a project flow (a file outside it is not recorded: the committed flow would name a
  * path of this machine), absolute for a global one (`root` undefined). */
@@ -306,7 +327,7 @@ export function recordInputs(given: string[], cwd: string, root: string | undefi
       continue;
     }
     const rel = relative(root, abs);
-    if (!rel || rel.startsWith('..') || isAbsolute(rel)) outside.push(g);
+    if (!rel || rel.startsWith('..') || isAbsolute(rel) || !reallyInside(abs, root)) outside.push(g);
     else recorded.push(rel.split('\\').join('/'));
   }
   return { recorded, outside };
@@ -327,6 +348,9 @@ export function savedInputs(a: Pick<FlowsArgs, 'inputs'>, loc: FlowLocation, hea
       const rel = relative(root, abs);
       if (isAbsolute(f) || !rel || rel.startsWith('..') || isAbsolute(rel)) {
         throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" is not a file inside the repository (${root}). A project flow's inputs are the repository's files: fix the line by hand, or save the flow again with --in FILE.`);
+      }
+      if (existsSync(abs) && !reallyInside(abs, root)) {
+        throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" leads outside the repository (${root}) through a link. A project flow's inputs are the repository's own files: replace the link with the file, or pass --in FILE yourself.`);
       }
       if (!existsSync(abs)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: the flow was saved with --in ${f}, and ${abs} is gone. Put the file back, or pass --in FILE to \`flows run\`/\`flows check\` (or save the flow again).`);
       return abs;
