@@ -5,7 +5,7 @@ import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CON
 
 export const read: Shape = {
   name: 'read',
-  summary: 'Read a page or one part (`selector`): title, interactive snapshot, visible text, screenshot, console errors and failed requests from load.',
+  summary: 'Read a page or one part (`selector`): title, interactive snapshot, rendered text (also what is off screen or transparent), screenshot, console errors and failed requests from load.',
   description:
     'Opens the page in its own tab with the console hook installed, then prints the URL and title, the interactive accessibility snapshot (refs you can act on in a later call), the rendered text (`document.body.innerText`, bounded: text hidden with CSS (`display:none`, `visibility:hidden`) is left out, even when it is only hidden until you navigate to it, as a slide deck does with slides far from the current one; text merely scrolled, moved out of view, made transparent or scaled down is in it, which is how a deck keeps the slides next to the current one), a full-page screenshot path, the console errors seen since the first byte and the failed requests of the load (`NETWORK_ERRORS=`: 4xx/5xx responses and requests that got no answer). With `selector` the snapshot, text and screenshot cover only the first element it matches: one section of a long page. It only looks: nothing is clicked or typed.',
   evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'TEXT_START', 'TEXT_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', SENTINEL],

@@ -1,6 +1,6 @@
 // AUTO-GENERATED from cookbook/read.ts via templates/cookbook-script.js.hbs by templates/gen.ts. Do not edit: edit the shape and run `npm run gen`.
 // Run it: gstack run -f generated/cookbook/read.js   (or: gstack cookbook read --url URL)
-// gstack cookbook "read": Read a page or one part (`selector`): title, interactive snapshot, visible text, screenshot, console errors and failed requests from load.
+// gstack cookbook "read": Read a page or one part (`selector`): title, interactive snapshot, rendered text (also what is off screen or transparent), screenshot, console errors and failed requests from load.
 // Prints: ASIDE_DIR= URL= TITLE= SNAPSHOT_START SNAPSHOT_END TEXT_START TEXT_END SCREENSHOT= CONSOLE_ERRORS= NETWORK_ERRORS= GSTACK_STEP_OK
 // Runs unchanged on both engines: gstack run -f read.js (edit PARAMS first).
 const PARAMS = {
