@@ -6,7 +6,7 @@
 // domain only, never a value. The thin yargs layer is bin/commands/login.ts.
 import { createInterface } from 'node:readline';
 import { mkdir } from 'node:fs/promises';
-import type { BrowserContext, Cookie, Page } from 'playwright-core';
+import type { BrowserContext, Cookie, Page, Request } from 'playwright-core';
 import { CommandError } from '../command-errors.js';
 import { findChromium } from '../browser/chromium-find.js';
 import { resolveSessionKey, sessionPaths } from '../sessions/key.js';
@@ -98,13 +98,17 @@ export function gainedSites(before: Cookie[], after: Cookie[]): { sites: SiteCoo
 function watchCookies(context: BrowserContext, initial: Cookie[]): { latest(): Cookie[]; settled(ms: number): Promise<void>; stop(): Promise<void> } {
   let latest = initial;
   // Requests in flight, so that Enter can wait for the answer to a form just sent.
-  const inFlight = new Set<unknown>();
+  const inFlight = new Set<Request>();
   let onIdle: (() => void) | undefined;
-  const onRequest = (r: unknown) => {
+  // Only what a sign-in sends: a page load (a form posted, a redirect) or a request that is no
+  // GET (a fetch that posts the form). A long poll or an event stream a site keeps open is a
+  // GET that never ends, and would make every Enter wait the full SETTLE_MS.
+  const onRequest = (r: Request) => {
+    if (!r.isNavigationRequest() && r.method() === 'GET') return;
     inFlight.add(r);
     trace(`login: request (${inFlight.size} in flight)`);
   };
-  const onRequestDone = (r: unknown) => {
+  const onRequestDone = (r: Request) => {
     inFlight.delete(r);
     if (inFlight.size === 0) onIdle?.();
   };
