@@ -301,6 +301,24 @@ test('3i. a password in a popup the page opened, or in the call\'s other tab, is
   }
 });
 
+test('3j. a page that hangs before its fields are read gets evidence without what may hold them: the URL\'s origin, error counts', { timeout: 120_000 }, async () => {
+  // Pass 22 (A22): the page put its password in its URL, a console error and a request, then
+  // hung; the evidence could not read the field and printed all three uncut.
+  const site = await startFixtureServer();
+  site.setPage('/hang.html', '<input type="password" id="p" value="HANGpw-Rw93bTx5"><script>const v = document.getElementById("p").value; history.replaceState(null, "", "#t=" + v); console.error("card " + v); fetch("/missing?cc=" + v).catch(() => {}); setTimeout(() => { while (true) {} }, 400);</script>');
+  try {
+    const r = await run(`const pg = await openTab(${lit(site.url + 'hang.html')}); await sleep(1200); await pg.getByText("Welcome").click({ timeout: 1500 }); console.log("GSTACK_STEP_OK");`, ['--json']);
+    assert.equal(r.code, 1, show(r));
+    assert.ok(!(r.stdout + r.stderr).includes('HANGpw-Rw93bTx5'), `the secret reached output\n${show(r)}`);
+    const ev = JSON.parse(r.stdout).evidence[0];
+    assert.equal(ev.url, `${new URL(site.url).origin}/…`);
+    assert.match(ev.consoleErrors[0] ?? '', /console errors? not shown: the page did not answer/);
+    assert.ok(ev.networkErrors.every((n: { url: string }) => n.url === `${new URL(site.url).origin}/…`), JSON.stringify(ev.networkErrors));
+  } finally {
+    await site.close();
+  }
+});
+
 test('3. secrets reach no output: errors, labelledby/title names, quoted values, ariaSnapshot, content', { timeout: 120_000 }, async () => {
   const html = [
     '<input type="password" class="f" value="hunter2pass">',

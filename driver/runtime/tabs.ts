@@ -81,6 +81,28 @@ export interface TabsOptions {
 /** The page an object belongs to, and the frame whose origin's secret fields are cut from its
  * text (snapshot.ts secretValues): a frame's own, an element's owner frame, a locator's frame,
  * every frame's for a locator that enters an iframe (its frame is not known here). */
+/**
+ * The evidence of a tab whose secret fields could not be read (the page did not answer: busy
+ * in its own JavaScript, or out of time): nothing can be cut of them, and the page may have put
+ * a field's value in its URL, a console message or a request it made before it hung (pass 22,
+ * A22). So only what holds none is kept: the URL's origin, each failed request's origin,
+ * status and type, and how many console errors there were.
+ */
+function withheldUnread(ev: TabEvidence): void {
+  const origin = (u: string) => {
+    try {
+      const url = new URL(u);
+      return url.origin === 'null' ? `${url.protocol}…` : `${url.origin}/…`;
+    } catch {
+      return '…';
+    }
+  };
+  ev.url = origin(ev.url);
+  const n = ev.consoleErrors.length;
+  ev.consoleErrors = n ? [`${n} console error${n === 1 ? '' : 's'} not shown: the page did not answer, so its secret fields could not be read to cut them from the messages`] : [];
+  ev.networkErrors = ev.networkErrors.map((e) => ({ ...e, url: origin(e.url), ...(e.error !== undefined ? { error: e.error.replace(/[^\w:. -]/g, '') } : {}) }));
+}
+
 async function readScope(raw: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle'): Promise<{ page: Page; scope?: Frame | 'all' }> {
   if (kind === 'Page') return { page: raw as Page };
   if (kind === 'Frame') return { page: (raw as Frame).page(), scope: raw as Frame };
@@ -336,7 +358,9 @@ export class Tabs {
         };
         // Learn the page's secret field values first: the evidence is cut of them wherever the
         // page copied one (its title, URL, a console message; output.ts seenSecrets).
-        await within(secretValues(raw).then(() => undefined, () => undefined), Math.min(PAGE_ANSWER_MS, left()), undefined);
+        // (This tab's own: each open tab gets its own turn here.)
+        const learned = await within(secretValues(raw, undefined, { otherTabs: false }).then(() => true, () => false), Math.min(PAGE_ANSWER_MS, left()), false);
+        if (!learned) withheldUnread(ev);
         const dialog = state.openDialog;
         if (dialog) {
           ev.dialog = { type: dialog.type(), message: dialog.message() };
