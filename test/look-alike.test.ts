@@ -38,7 +38,7 @@ test('compatibility forms of look-alikes, CJK strokes, modifier dots, symbols an
   for (const name of ['etc\uFF89shadow', 'home\u31D2user', 'C:\u31CFWindows', 'invoice\u0887pdf', 'report\u{1BC94}exe', 'setup\u02D1sh', 'backup\u302Etar', 'win\u02F3ini', 'etc\u119Epasswd', 'x\u2B1Denv', 'invoice \u0323pdf', '\u0307env']) {
     assert.ok(pathLookAlike(name), `${name} is refused`);
   }
-  for (const name of ['1920\u00D71080.png', 'I\u2764NY', 'caf\u00E9', 'Vi\u1EC7t', '\u30E9\u30FC\u30E1\u30F3', '\u30B9\u30CE\uFF70', 'A\u2122B', '\uFF71\uFF89\uFF72']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+  for (const name of ['1920\u00D71080.png', 'I \u2764 NY', 'caf\u00E9', 'Vi\u1EC7t', '\u30E9\u30FC\u30E1\u30F3', '\u30B9\u30CE\uFF70', 'A\u2122B', '\uFF71\uFF89\uFF72']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
 });
 
 test('a name starting with a dot of any kind reads as hidden to --out; one starting with a letter, an emoji or a plain symbol does not', () => {
@@ -87,7 +87,7 @@ test('runs of spaces, trailing spaces and geometric-shape emoji between letters 
   for (const name of ['invoice.pdf' + '\u3000'.repeat(60) + '.sh', 'a' + ' '.repeat(200) + 'b', 'x\u00A0\u00A0\u00A0y', 'name ', 'etc\u25AA\uFE0Epasswd', 'etc\u25FEpasswd', 'a\u23FAb']) {
     assert.ok(pathLookAlike(name), `${JSON.stringify(name)} is refused`);
   }
-  for (const name of ['my report.pdf', 'a  b', 'I\u2764NY', 'Home \u25AA Shop', '\u{1F680}launch']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+  for (const name of ['my report.pdf', 'a  b', 'I \u2764 NY', 'Home \u25AA Shop', '\u{1F680}launch']) assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
 });
 
 // Nineteenth pass (B19): a dot doubled between letters, and a dot at the start of a name beside
@@ -106,7 +106,7 @@ test('variation selectors that change nothing one sees, dot-shaped emoji and acc
   for (const name of ['x\u00A9\uFE0E.png', 'a\u2122\uFE0F.txt', 'a\u203C\uFE0F.txt', '\u{1F642}\uFE0F.txt', 'secret\u{1F311}\uFE0Etxt.png', 'secret\u{1F311}txt', 'secret\u{1F573}txt.png', 'a\u23F9b', 'a\u23F8b', 'a\u{1F518}b', 'a\u{1F3B1}b', 'invoicep\u0358df.png', 'report\uFE0E.pdf']) {
     assert.ok(pathLookAlike(name), `${name} is refused`);
   }
-  for (const name of ['I\u2764\uFE0FNY', '\u26A0\uFE0F warning.txt', '1\uFE0F\u20E3 first.md', '\u{1F680}launch', 'Vi\u1EC7t Nam', 'caf\u00E9', 'Moon \u{1F311} phases']) {
+  for (const name of ['I \u2764\uFE0F NY', '\u26A0\uFE0F warning.txt', '1\uFE0F\u20E3 first.md', '\u{1F680}launch', 'Vi\u1EC7t Nam', 'caf\u00E9', 'Moon \u{1F311} phases']) {
     assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
   }
 });
@@ -120,6 +120,17 @@ test('a digit of another script in a word, a mark on a digit, a name not in NFC,
     assert.ok(pathLookAlike(name), `${name} is refused`);
   }
   for (const name of ['\u0662\u0660\u0662\u0661', '\u0627\u0644\u0641\u0635\u0644 \u0661', 'r\u00E9sum\u00E9.pdf', 'col\u00B7lecci\u00F3', 'Title \u00B7 Sub', '1\uFE0F\u20E3 first.md', 'K.txt', '\u03A9.txt', '\u0967\u0968 \u0928\u092E\u0938\u094D\u0924\u0947']) {
+    assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+  }
+});
+
+// Twenty-second pass (B22): round emoji outside any list (moon faces, a nazar, a football) glued
+// between letters read as a dot, and the Georgian paragraph separator ჻ as a dotted one.
+test('an emoji glued between two letters or digits is refused, and so is ჻; with a space beside it an emoji stays', () => {
+  for (const name of ['x\u{1F31A}png', 'x\u{1F9FF}png', 'x\u26BDpng', 'x\u{1F4BF}png', 'I\u2764NY', 'secret\u{1F573}\u{1F573}txt', 'etc\u10FBpasswd', 'invoice\u10FBpdf']) {
+    assert.ok(pathLookAlike(name), `${name} is refused`);
+  }
+  for (const name of ['I \u2764 NY', '\u{1F680}launch', 'launch\u{1F680}', 'Moon \u{1F31A} face', '\u{1F44D}\u{1F3FD}ok', '1\uFE0F\u20E3 first.md']) {
     assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
   }
 });

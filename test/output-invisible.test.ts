@@ -340,3 +340,14 @@ test('\\E, \\c[ and \\C-[ inside quotes, Perl\'s braced escapes anywhere, and a 
   assert.equal(stripControls('P\u17D2a\u1A60y\u17D2ment \u1039ok'), 'P\uFFFDa\uFFFDy\uFFFDment \uFFFDok');
   for (const kept of ['\u1780\u17D2\u1780', 'caf\u00E9 e\u0301', '\u0928\u092E\u0938\u094D\u0924\u0947', '\u1A20\u1A60\u1A3F', 'outside \\E[2J']) assert.equal(stripControls(kept), kept, kept);
 });
+
+// Twenty-second pass (B22): Python's and Perl's named escapes, which `unicode_escape` decodes.
+test('\\N{…} named escapes are cut wherever they stand', () => {
+  assert.equal(stripControls('["A \\\\N{ESCAPE}[2J B","C \\N{RIGHT-TO-LEFT OVERRIDE}fdp.exe","S \\N{U+1B} T"]'), '["A \uFFFD[2J B","C \uFFFDfdp.exe","S \uFFFD T"]');
+  assert.equal(stripControls('plain N{x} and \\n stay'), 'plain N{x} and \\n stay');
+});
+
+test('a script\'s own mark on a letter of another script it does not belong to is cut: Khmer coeng on Han or Hebrew', () => {
+  assert.equal(stripControls('\u4FA1\u17D2\u683C\u17D2\u306F\u1A60 \u05E9\u05DC\u17D2\u05D5\u05DD \uD55C\u17D2\uAD6D'), '\u4FA1\uFFFD\u683C\uFFFD\u306F\uFFFD \u05E9\u05DC\uFFFD\u05D5\u05DD \uD55C\uFFFD\uAD6D');
+  for (const kept of ['\u1780\u17D2\u1780', '\u05E9\u05B8\u05DC\u05D5\u05B9\u05DD', '\u0645\u064E\u0631\u0652\u062D\u064E\u0628\u064B\u0627', '\u0E2A\u0E27\u0E31\u0E2A\u0E14\u0E35', '\u0928\u092E\u0938\u094D\u0924\u0947', '\u304B\u3099', '\u1000\u103A']) assert.equal(stripControls(kept), kept, kept);
+});

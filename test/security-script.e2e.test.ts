@@ -15,7 +15,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cliEnv, runCli, startCli, tempHome, type CliResult } from './helpers/cli.js';
@@ -155,6 +155,31 @@ test('13b. a change to the prototype of an error the API threw does not outlive 
   assert.equal(next.code, 1, show(next));
   assert.ok(next.lines.includes('CLEAN'), show(next));
   assert.match(lastLine(next), /^\[error\] The script finished without printing GSTACK_STEP_OK/, show(next));
+});
+
+// Twenty-second red-team pass (C22): a careless deep merge of page JSON into an fs.stat()
+// result set isDirectory on the host's Stats prototype; every later -f call of the session
+// then exited 2 ("st.isDirectory is not a function").
+test('13c. a __proto__ merge into an fs.stat() result does not outlive the call: the next -f call of the session runs', { timeout: 120_000 }, async () => {
+  const s = `sec-statproto-${process.pid}`;
+  const dir = mkdtempSync(join(tmpdir(), 'gstack-statproto-'));
+  writeFileSync(join(dir, 'next.js'), 'console.log("HELLO"); console.log("GSTACK_STEP_OK");');
+  try {
+    const first = await gstack(s, ['run', `
+      function merge(t, src) { for (const k of Object.keys(src)) { if (src[k] && typeof src[k] === "object") { if (!t[k] || typeof t[k] !== "object") t[k] = {}; merge(t[k], src[k]); } else t[k] = src[k]; } return t; }
+      await fs.writeFile(path.join(pwd, "a.txt"), "x");
+      const meta = JSON.parse('{"__proto__":{"isFile":"yes","isDirectory":"no"},"owner":"site"}');
+      const info = merge(await fs.stat(path.join(pwd, "a.txt")), meta);
+      console.log("OWNER=" + info.owner);
+      console.log("GSTACK_STEP_OK");`]);
+    // The call that did it may fail by its own doing; the host says what changed and restarts.
+    assert.match(first.stderr, /this call changed objects the session host shares between calls \(Stats\.prototype/, show(first));
+    const next = await gstack(s, ['run', '-f', join(dir, 'next.js')]);
+    assert.equal(next.code, 0, show(next));
+    assert.ok(next.lines.includes('HELLO'), show(next));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('7b. --in of a /proc file (stat says 0 bytes, it never ends), deep --params and an over-long script on stdin are usage errors', { timeout: 120_000 }, async () => {

@@ -11,12 +11,13 @@
 // after every call; a changed one ends the host after the call has answered, and the next
 // call starts in a fresh one. (Other sessions never see it in any case: they have their own
 // host process.)
+import { Dirent, Stats, statSync } from 'node:fs';
 
 type Snapshot = Map<object, { proto: object | null; extensible: boolean; props: Map<PropertyKey, PropertyDescriptor> }>;
 
 /** The host realm's intrinsics a script's values lead to: every global constructor and
- * namespace object, their prototypes, and the hidden ones (iterators, generators, typed
- * arrays, async functions). */
+ * namespace object, their prototypes, the hidden ones (iterators, generators, typed arrays,
+ * async functions), and the prototypes of what `fs` returns. */
 function intrinsics(): object[] {
   const out = new Set<object>();
   const add = (v: unknown) => {
@@ -54,6 +55,16 @@ function intrinsics(): object[] {
   add(protoOf(asyncGen)); // %AsyncGeneratorFunction.prototype%
   add(protoOf(protoOf(asyncGen()))); // %AsyncGeneratorPrototype%
   add(protoOf(protoOf(protoOf(asyncGen())))); // %AsyncIteratorPrototype%
+  // What the script's `fs` hands back: a stat result and a directory entry are host objects
+  // whose prototypes every later call's checks use (a deep merge of page JSON into an
+  // `fs.stat()` result set `isDirectory` there, and every later `-f` call of the session
+  // failed; pass 22, C22).
+  add(Stats.prototype);
+  add(protoOf(Stats.prototype)); // StatsBase
+  const bigStats = protoOf(statSync('/', { bigint: true }));
+  add(bigStats);
+  add(protoOf(bigStats));
+  add(Dirent.prototype);
   return [...out];
 }
 

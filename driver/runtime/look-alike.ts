@@ -78,7 +78,8 @@ const NEIGHBOUR_SCRIPTS = [
  * confusables.txt maps to the middle dot (`∙`, `⋅`, `ꞏ`, `ᐧ`, `⋯`), the Devanagari high dot and
  * the dot above that maps to it, and round spots drawn at the middle of a line (`⦁`, `🞄`, `●`,
  * `◦`, `∘`). */
-const EXTRA_MIDDLE_DOTS = ['\u0971', '\u02D9', '\u2981', '\u{1F784}', '\u25CF', '\u25E6', '\u2218', '\u2E30'];
+// Pass 22 (B22): the Georgian paragraph separator ჻, which Script_Extensions gives to Latin too.
+const EXTRA_MIDDLE_DOTS = ['\u0971', '\u02D9', '\u2981', '\u{1F784}', '\u25CF', '\u25E6', '\u2218', '\u2E30', '\u10FB'];
 function readsAsMiddleDot(char: string): boolean {
   const { middleDots } = confusableTables();
   return middleDots.has(char);
@@ -141,6 +142,8 @@ function allowedInName(char: string, before: string | undefined, after: string |
     // `secret∙∙txt`); between spaces or at an end with no letter by it, as what it is.
     const byLetter = [before, after].some((n) => n !== undefined && (LETTER_OR_DIGIT.test(n) || (n.charCodeAt(0) >= 0x80 && /^[\p{P}\p{S}\p{Lm}]$/u.test(n))));
     if (!byLetter) return true;
+    // A paragraph separator stands between paragraphs, never in a word.
+    if (char === '\u10FB') return false;
     // Punctuation a script lists is its own (Catalan ·); a modifier dot (˙) is a dot whatever
     // scripts list it.
     return /^\p{Po}$/u.test(char) ? usedByNeighbours(char, before, after) : partOfItsScript(char, before, after);
@@ -194,6 +197,21 @@ function uncomposedMark(chars: string[], i: number): boolean {
   while (j >= 0 && MARK.test(chars[j])) j--;
   if (j < 0 || !COMPOSING_SCRIPT.test(chars[j])) return false;
   return /\p{M}/u.test(chars.slice(j, i + 1).join('').normalize('NFC'));
+}
+
+/** An emoji (or a run of them) glued between two letters or digits: a round one reads as the
+ * dot of a name (`x🌚png`, `x🧿png`, `x⚽png`), and a list of round ones lost to every picture it
+ * lacked (pass 22, B22), so none is kept there. With a space or punctuation beside it, an emoji
+ * is a picture (`Moon 🌑 phases`, `🚀launch`). The cost: `I❤NY` is refused. */
+function emojiInWord(chars: string[], i: number): boolean {
+  if (!EMOJI.test(chars[i]) || /^[0-9#*]$/.test(chars[i]) || PLAIN_SYMBOLS.has(chars[i])) return false;
+  const inRun = (c: string) => EMOJI.test(c) || MARK.test(c) || c === '\u200D' || VARIATION_SELECTOR.test(c);
+  let j = i - 1;
+  while (j >= 0 && inRun(chars[j]) && !/^[0-9#*]$/.test(chars[j])) j--;
+  let k = i + 1;
+  while (k < chars.length && inRun(chars[k]) && !/^[0-9#*]$/.test(chars[k])) k++;
+  const word = (c: string | undefined) => c !== undefined && LETTER_OR_DIGIT.test(c);
+  return word(chars[j]) && word(chars[k]);
 }
 
 /** A digit of a script beside a letter or digit of a script that does not use it (`passw०rd`,
@@ -271,7 +289,7 @@ export function pathLookAlike(name: string): string | undefined {
       if (!emojiPresentationAllowed(base, chars[i + 1])) return chars[i];
       continue;
     }
-    if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i) || uncomposedMark(chars, i) || foreignDigit(chars, i)) return chars[i];
+    if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i) || uncomposedMark(chars, i) || foreignDigit(chars, i) || emojiInWord(chars, i)) return chars[i];
   }
   return undefined;
 }

@@ -90,8 +90,16 @@ const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]
  * line, a YAML reader, an agent printing a field it parsed. So an escape that spells a control
  * or an invisible character (`\u001b[2J`, `\u202e`, a tag character) is replaced as the
  * character itself would be; an escape of any other character (`\u00e9`) stays. */
+/** Python's and Perl's named escapes (`\N{ESCAPE}`, `\N{RIGHT-TO-LEFT OVERRIDE}`, `\N{U+1B}`):
+ * `unicode_escape` of a line `jq -r` gave back decodes them (pass 22, B22). Resolving a
+ * character name needs Unicode's name table, and ordinary text has no `\N{…}`: each is cut. */
+// (With the backslash JSON put before it: `\\N{…}` in a JSON line becomes U+FFFD, not `\` and
+// U+FFFD, which no JSON reader accepts.)
+const NAMED_ESCAPE = /\\{1,2}N\{[^}\n]{1,100}\}/g;
+
 function hideEscapedControls(s: string): string {
   if (!s.includes('\\')) return s;
+  if (s.includes('\\N{')) s = s.replace(NAMED_ESCAPE, '\uFFFD');
   return s.replace(ESCAPED_CHAR, (whole, hi?: string, lo?: string, u4?: string, braced?: string, x2?: string, u8?: string, o?: string) => {
     const ch = hi ? String.fromCharCode(parseInt(hi, 16), parseInt(lo!, 16)) : u4 ? String.fromCharCode(parseInt(u4, 16)) : braced ? codePoint(parseInt(braced, 16)) : u8 ? codePoint(parseInt(u8, 16)) : o ? codePoint(parseInt(o, 8)) : String.fromCharCode(parseInt(x2!, 16));
     if (ch === '\t') return whole;
@@ -175,13 +183,33 @@ function codePoint(n: number): string {
  * Tai Tham's sakot, Myanmar's virama draw nothing there and carry one hidden bit per letter
  * (`P\u17D2a\u1A60y…` reads "Payment accepted"; pass 21, B21). */
 const FOREIGN_MARK_BASE = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}]/u;
+/** Scripts with marks of their own. A mark of one of them is kept only on a letter of a script
+ * it belongs to (Unicode's Script_Extensions): a Khmer coeng on a Han or Hebrew letter draws
+ * nothing there either (pass 22, B22). A mark of a script not listed is judged by the rule
+ * above only. */
+const MARK_SCRIPTS = [
+  'Arabic', 'Armenian', 'Balinese', 'Bengali', 'Brahmi', 'Buginese', 'Chakma', 'Cham', 'Devanagari', 'Egyptian_Hieroglyphs', 'Ethiopic',
+  'Grantha', 'Gujarati', 'Gurmukhi', 'Han', 'Hangul', 'Hanifi_Rohingya', 'Hebrew', 'Hiragana', 'Javanese', 'Kaithi', 'Kannada', 'Katakana',
+  'Kayah_Li', 'Khmer', 'Khojki', 'Lao', 'Lepcha', 'Limbu', 'Malayalam', 'Masaram_Gondi', 'Meetei_Mayek', 'Mongolian', 'Myanmar', 'New_Tai_Lue',
+  'Nko', 'Oriya', 'Rejang', 'Saurashtra', 'Sharada', 'SignWriting', 'Sinhala', 'Soyombo', 'Sundanese', 'Syloti_Nagri', 'Syriac', 'Tagalog',
+  'Tai_Tham', 'Tai_Viet', 'Takri', 'Tamil', 'Telugu', 'Thaana', 'Thai', 'Tibetan', 'Tifinagh', 'Zanabazar_Square',
+].map((name) => new RegExp(`\\p{Script_Extensions=${name}}`, 'u'));
+const markScripts = new Map<string, RegExp[]>();
+function markFitsItsBase(mark: string, base: string): boolean {
+  let scripts = markScripts.get(mark);
+  if (!scripts) {
+    scripts = MARK_SCRIPTS.filter((re) => re.test(mark));
+    if (markScripts.size < 4096) markScripts.set(mark, scripts);
+  }
+  return scripts.length === 0 || scripts.some((re) => re.test(base));
+}
 function hideForeignMarks(s: string): string {
   if (!/[^\x00-\u02ff]/.test(s) || !/\P{Script=Inherited}/u.test(s.replace(/[^\p{M}]/gu, ''))) return s;
   let out = '';
   let base = '';
   for (const ch of s) {
     if (/\p{M}/u.test(ch)) {
-      const foreign = !/\p{Script=Inherited}/u.test(ch) && (base === '' || FOREIGN_MARK_BASE.test(base));
+      const foreign = !/\p{Script=Inherited}/u.test(ch) && (base === '' || FOREIGN_MARK_BASE.test(base) || !markFitsItsBase(ch, base));
       out += foreign ? '\uFFFD' : ch;
       continue;
     }
