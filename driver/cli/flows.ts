@@ -5,7 +5,7 @@
 // own modules next to this one.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { PROJECT_ROOT } from '../catalog.js';
 import { MAX_SCRIPT_BYTES } from '../call-io.js';
 import { readRegularFile } from '../read-file.js';
@@ -224,13 +224,16 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
   const outcomes: CheckOutcome[] = [];
   let worst = 0;
   for (const loc of targets) {
-    let loaded: Awaited<ReturnType<typeof load>>;
+    let loaded: Awaited<ReturnType<typeof load>> | undefined;
+    let inputs: string[] | undefined;
     try {
       loaded = await load(loc);
+      inputs = savedInputs(a, loc, loaded.header, dirs);
     } catch (err) {
-      // One broken flow file is that flow's drift: the others are still checked.
+      // One broken flow file, or one whose `in:` file is gone or outside, is that flow's drift:
+      // the others are still checked.
       if (!(err instanceof CommandError && err.code === 'FLOW_INVALID')) throw err;
-      const o: CheckOutcome = { name: loc.name, where: loc.where, file: loc.file, status: 'drift', expectations: 0, engine: null, drifts: [], exitCode: 2, error: err.message, lines: [] };
+      const o: CheckOutcome = { name: loc.name, where: loc.where, file: loc.file, status: 'drift', expectations: loaded?.header?.expect.length ?? 0, engine: null, drifts: [], exitCode: err.exitCode, error: err.message, lines: [] };
       outcomes.push(o);
       worst = Math.max(worst, 1);
       if (!a.json) printOutcome(o, io);
@@ -239,17 +242,6 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
     const { source, header } = loaded;
     const expect = header?.expect ?? [];
     const params = header ? resolveFlowParams({ ...header, name: loc.name }, savedParams(header), { coerce: false }) : {};
-    let inputs: string[] | undefined;
-    try {
-      inputs = savedInputs(a, loc, header, dirs);
-    } catch (err) {
-      if (!(err instanceof CommandError)) throw err;
-      const o: CheckOutcome = { name: loc.name, where: loc.where, file: loc.file, status: 'drift', expectations: expect.length, engine: null, drifts: [], exitCode: err.exitCode, error: err.message, lines: [] };
-      outcomes.push(o);
-      worst = Math.max(worst, 1);
-      if (!a.json) printOutcome(o, io);
-      continue;
-    }
     const result = await run(source, params, false, inputs);
     await recordRun(loc.file, io.env, result);
     const failed = result.exitCode !== 0;
@@ -310,8 +302,13 @@ function reallyInside(abs: string, root: string): boolean {
   } catch {
     return true;
   }
-  const rel = relative(realRoot, real);
-  return !!rel && !rel.startsWith('..') && !isAbsolute(rel);
+  return below(realRoot, real);
+}
+
+/** Whether `p` is a path below `root` (not `root` itself), as written. */
+function below(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel !== '' && rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel);
 }
 
 /** The `--in` files of a save, as the flow's header keeps them: relative to the repository's
@@ -326,9 +323,8 @@ export function recordInputs(given: string[], cwd: string, root: string | undefi
       recorded.push(abs);
       continue;
     }
-    const rel = relative(root, abs);
-    if (!rel || rel.startsWith('..') || isAbsolute(rel) || !reallyInside(abs, root)) outside.push(g);
-    else recorded.push(rel.split('\\').join('/'));
+    if (!below(root, abs) || !reallyInside(abs, root)) outside.push(g);
+    else recorded.push(relative(root, abs).split(sep).join('/'));
   }
   return { recorded, outside };
 }
@@ -345,11 +341,10 @@ export function savedInputs(a: Pick<FlowsArgs, 'inputs'>, loc: FlowLocation, hea
   return header.inputs.map((f) => {
     if (root !== undefined) {
       const abs = resolve(root, f);
-      const rel = relative(root, abs);
-      if (isAbsolute(f) || !rel || rel.startsWith('..') || isAbsolute(rel)) {
+      if (isAbsolute(f) || !below(root, abs)) {
         throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" is not a file inside the repository (${root}). A project flow's inputs are the repository's files: fix the line by hand, or save the flow again with --in FILE.`);
       }
-      if (existsSync(abs) && !reallyInside(abs, root)) {
+      if (!reallyInside(abs, root)) {
         throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" leads outside the repository (${root}) through a link. A project flow's inputs are the repository's own files: replace the link with the file, or pass --in FILE yourself.`);
       }
       if (!existsSync(abs)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: the flow was saved with --in ${f}, and ${abs} is gone. Put the file back, or pass --in FILE to \`flows run\`/\`flows check\` (or save the flow again).`);
