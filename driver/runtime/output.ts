@@ -203,13 +203,15 @@ function markFitsItsBase(mark: string, base: string): boolean {
   }
   return scripts.length === 0 || scripts.some((re) => re.test(base));
 }
+/** A mark of a script's own: not one every script takes (Inherited). */
+const SCRIPT_MARK = /(?=\p{M})\P{Script=Inherited}/u;
 function hideForeignMarks(s: string): string {
-  if (!/[^\x00-\u02ff]/.test(s) || !/\P{Script=Inherited}/u.test(s.replace(/[^\p{M}]/gu, ''))) return s;
+  if (!SCRIPT_MARK.test(s)) return s;
   let out = '';
   let base = '';
   for (const ch of s) {
     if (/\p{M}/u.test(ch)) {
-      const foreign = !/\p{Script=Inherited}/u.test(ch) && (base === '' || FOREIGN_MARK_BASE.test(base) || !markFitsItsBase(ch, base));
+      const foreign = SCRIPT_MARK.test(ch) && (base === '' || FOREIGN_MARK_BASE.test(base) || !markFitsItsBase(ch, base));
       out += foreign ? '\uFFFD' : ch;
       continue;
     }
