@@ -218,3 +218,22 @@ test('focus moving from one field to another is not a diff; a value typed still 
   // The tree itself still says where focus is.
   assert.match(r.stdout, /combobox "Plan" \[active\]/);
 });
+
+// A trial agent on the reveal.js demo: a link or button named only by its content (an icon's
+// alt text) printed with no name in the interactive snapshot, which drops children.
+test('the interactive snapshot names a link or button by its content (an icon\'s alt, a text child), as getByRole finds it', async () => {
+  const gif = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
+  const r = await run(`
+    const pg = await openTab();
+    await pg.setContent('<a href="/home"><img src="${gif}" alt="Home logo"></a><button><img src="${gif}" alt="Save"></button><button><img src="${gif}" alt="Undo"> <span>last</span></button><a href="/x" aria-label="Labelled">x</a>');
+    const s = await snapshot(pg, { interactive: true });
+    console.log("TREE_START\\n" + s.tree + "\\nTREE_END");
+    await pg.getByRole("button", { name: "Save" }).click();
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const tree = block(r.stdout, 'TREE');
+  assert.ok(tree.some((l) => /^- link "Home logo" \[ref=e\d+\]/.test(l)), tree.join('\n'));
+  assert.ok(tree.some((l) => /^- button "Save" \[ref=e\d+\]/.test(l)), tree.join('\n'));
+  assert.ok(tree.some((l) => /^- button "Undo last" \[ref=e\d+\]/.test(l)), tree.join('\n'));
+  assert.ok(tree.some((l) => /^- link "Labelled" \[ref=e\d+\]/.test(l)), tree.join('\n'));
+});
