@@ -1,6 +1,9 @@
 // `npm run gen -- --check` on temporary copies of the repo's sources (never the real tree):
 // fresh passes, and any change to the catalog, a template or generated/ that was not
 // regenerated fails with STALE lines and exit 1. Also: two runs give identical bytes.
+// The first test runs the command itself; the others run the copy's own generator in this
+// process (its `main`, which the command calls): the copy's modules are its own, since they sit
+// at other paths, and a process per run cost about 2 CPU s of start-up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -8,6 +11,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, un
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
 // What the generator reads: its templates, the catalog (and its loader), the cookbook.
@@ -23,9 +27,19 @@ function copyRepo(t: { after: (fn: () => void) => void }): string {
   return dir;
 }
 
-function gen(dir: string, ...args: string[]) {
+/** `npm run gen` in its own process, as a user runs it. */
+function genCommand(dir: string, ...args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'templates/gen.ts', ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, out: r.stdout + r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
+}
+
+/** The copy's generator, in-process: what genCommand runs, without the process. Imported after
+ * the test's edits, so an edited cookbook module is the one loaded. */
+async function gen(dir: string, ...args: string[]) {
+  const { main } = (await import(pathToFileURL(join(dir, 'templates', 'gen.ts')).href)) as typeof import('../templates/gen.js');
+  const lines: string[] = [];
+  const code = main(args, (l) => lines.push(l));
+  return { code, out: lines.join('\n'), lines };
 }
 
 function edit(dir: string, rel: string, change: (s: string) => string): void {
@@ -50,7 +64,7 @@ function hashes(dir: string): Record<string, string> {
 
 test('--check passes on a fresh copy and prints FRESH for every generated file', (t) => {
   const dir = copyRepo(t);
-  const r = gen(dir, '--check');
+  const r = genCommand(dir, '--check');
   assert.equal(r.code, 0, r.out);
   // Every file under generated/, and the code generated from the catalog.
   const expected = [...Object.keys(hashes(dir)), 'driver/catalog.gen.ts'].sort();
@@ -58,10 +72,10 @@ test('--check passes on a fresh copy and prints FRESH for every generated file',
   assert.ok(r.lines.every((l) => l.startsWith('FRESH: ')), r.out);
 });
 
-test('--check fails after a catalog change that was not regenerated', (t) => {
+test('--check fails after a catalog change that was not regenerated', async (t) => {
   const dir = copyRepo(t);
   edit(dir, 'driver/catalog.json', (s) => s.replace('Waits `ms` milliseconds.', 'Waits `ms` milliseconds (changed).'));
-  const r = gen(dir, '--check');
+  const r = await gen(dir, '--check');
   assert.equal(r.code, 1, r.out);
   // The description lives in the full reference; the core's one-line table does not carry it.
   assert.ok(r.lines.includes('STALE: generated/browse/REFERENCE.md'), r.out);
@@ -70,85 +84,85 @@ test('--check fails after a catalog change that was not regenerated', (t) => {
   assert.ok(r.lines.includes('FRESH: generated/cookbook/read.js'), r.out);
   assert.match(r.lines.at(-1)!, /^\[error\] generated\/ is stale: run `npm run gen`/);
   // Regenerating makes it fresh again.
-  assert.equal(gen(dir).code, 0);
-  assert.equal(gen(dir, '--check').code, 0);
+  assert.equal((await gen(dir)).code, 0);
+  assert.equal((await gen(dir, '--check')).code, 0);
 });
 
-test('--check fails after a template change that was not regenerated', (t) => {
+test('--check fails after a template change that was not regenerated', async (t) => {
   const dir = copyRepo(t);
   edit(dir, 'templates/partials/driving-rules.hbs', (s) => s.replace('Open your own tabs only.', 'Open your own tabs, mostly.'));
-  const r = gen(dir, '--check');
+  const r = await gen(dir, '--check');
   assert.equal(r.code, 1, r.out);
   assert.ok(r.lines.includes('STALE: generated/browse/SKILL.md'), r.out);
   assert.ok(r.lines.includes('STALE: generated/qa/SKILL.md'), r.out);
 });
 
-test('--check fails after a cookbook shape change that was not regenerated', (t) => {
+test('--check fails after a cookbook shape change that was not regenerated', async (t) => {
   const dir = copyRepo(t);
   edit(dir, 'cookbook/links.ts', (s) => s.replace('default: 100,', 'default: 50,'));
-  const r = gen(dir, '--check');
+  const r = await gen(dir, '--check');
   assert.equal(r.code, 1, r.out);
   assert.ok(r.lines.includes('STALE: generated/cookbook/links.js'), r.out);
 });
 
-test('--check fails on a hand edit, a missing file and a file no longer generated', (t) => {
+test('--check fails on a hand edit, a missing file and a file no longer generated', async (t) => {
   const dir = copyRepo(t);
   edit(dir, 'generated/qa/SKILL.md', (s) => s + '\nhand edit\n');
   unlinkSync(join(dir, 'generated/cookbook/perf.js'));
   writeFileSync(join(dir, 'generated/cookbook/old-shape.js'), '// gone\n');
-  const r = gen(dir, '--check');
+  const r = await gen(dir, '--check');
   assert.equal(r.code, 1, r.out);
   assert.ok(r.lines.includes('STALE: generated/qa/SKILL.md'), r.out);
   assert.ok(r.lines.includes('STALE: generated/cookbook/perf.js (missing)'), r.out);
   assert.ok(r.lines.includes('STALE: generated/cookbook/old-shape.js (no longer generated)'), r.out);
   // `npm run gen` repairs all three.
-  const g = gen(dir);
+  const g = await gen(dir);
   assert.equal(g.code, 0, g.out);
   assert.ok(g.lines.includes('REMOVED: generated/cookbook/old-shape.js'), g.out);
   assert.deepEqual(hashes(dir), hashes(ROOT));
 });
 
-test('--check fails with exit 1 on a template error', (t) => {
+test('--check fails with exit 1 on a template error', async (t) => {
   const dir = copyRepo(t);
   edit(dir, 'templates/partials/exit-codes.hbs', (s) => s.replace('{{name}}', '{{nmae}}'));
-  const r = gen(dir, '--check');
+  const r = await gen(dir, '--check');
   assert.equal(r.code, 1, r.out);
   assert.match(r.out, /\[error\] template templates\/skills\/\S+\.md\.hbs: "nmae" not defined/);
 });
 
-test('a SKILL.md description over 1024 characters is a template error', (t) => {
+test('a SKILL.md description over 1024 characters is a template error', async (t) => {
   const dir = copyRepo(t);
   edit(dir, 'templates/skills/diagram/SKILL.md.hbs', (s) => s.replace(/^description: (.*)$/m, (_m, d) => `description: ${d} ${'x'.repeat(1024)}`));
-  const r = gen(dir, '--check');
+  const r = await gen(dir, '--check');
   assert.equal(r.code, 1, r.out);
   assert.match(r.out, /generated\/diagram\/SKILL\.md: description is \d+ characters; the limit is 1024/);
 });
 
-test('a skill core over 12 KB, or one that does not link its reference, is a template error', (t) => {
+test('a skill core over 12 KB, or one that does not link its reference, is a template error', async (t) => {
   const dir = copyRepo(t);
   edit(dir, 'templates/skills/diagram/SKILL.md.hbs', (s) => s + '\n' + 'Padding that belongs in the reference. '.repeat(300) + '\n');
-  const big = gen(dir, '--check');
+  const big = await gen(dir, '--check');
   assert.equal(big.code, 1, big.out);
   assert.match(big.out, /\[error\] template generated\/diagram\/SKILL\.md is \d+ bytes; a skill's core is at most 12288: move detail to its REFERENCE\.md\./);
 
   const dir2 = copyRepo(t);
   edit(dir2, 'templates/skills/qa/SKILL.md.hbs', (s) => s.replaceAll('[REFERENCE.md](REFERENCE.md)', 'REFERENCE.md'));
-  const unlinked = gen(dir2, '--check');
+  const unlinked = await gen(dir2, '--check');
   assert.equal(unlinked.code, 1, unlinked.out);
   assert.match(unlinked.out, /generated\/qa\/SKILL\.md: the core must link its reference as \[REFERENCE\.md\]\(REFERENCE\.md\)/);
 });
 
-test('two runs of npm run gen give identical bytes, equal to the committed files', (t) => {
+test('two runs of npm run gen give identical bytes, equal to the committed files', async (t) => {
   const dir = copyRepo(t);
   rmSync(join(dir, 'generated'), { recursive: true });
-  assert.equal(gen(dir).code, 0);
+  assert.equal((await gen(dir)).code, 0);
   const first = hashes(dir);
-  assert.equal(gen(dir).code, 0);
+  assert.equal((await gen(dir)).code, 0);
   assert.deepEqual(hashes(dir), first);
   assert.deepEqual(first, hashes(ROOT));
 });
 
-test('a catalog change the code does not follow is a compile error (driver/catalog.gen.ts)', { timeout: 300_000 }, (t) => {
+test('a catalog change the code does not follow is a compile error (driver/catalog.gen.ts)', { timeout: 300_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'gstack-codegen-tsc-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   for (const rel of ['driver', 'bin', 'render', 'cookbook', 'templates', 'generated', 'tsconfig.json', 'package.json']) cpSync(join(ROOT, rel), join(dir, rel), { recursive: true });
@@ -174,7 +188,7 @@ test('a catalog change the code does not follow is a compile error (driver/catal
   );
   // The skill templates name the global too; they follow the rename (the docs are not what this test is about).
   edit(dir, 'templates/skills/browse/SKILL.md.hbs', (s) => s.replaceAll('{{sig "sleep"', '{{sig "pause"'));
-  const g = gen(dir);
+  const g = await gen(dir);
   assert.equal(g.code, 0, g.out);
   const r = tsc();
   assert.notEqual(r.status, 0, 'tsc accepted code that disagrees with the catalog');
