@@ -139,6 +139,9 @@ test('3. check: PASS, then DRIFT with before/after when the heading changes, the
       '  EXPECT HEADING= before="Newsletter" after="Newsletter (spring edition)"',
       'CHECKED flows=1 pass=0 drift=1',
     ]);
+    // A drift is the flow's failure in its history, though the run itself exited 0.
+    const drifted = await gstack(['flows', 'list']);
+    assert.match(drifted.stdout, /^FLOW signup .*lastFailure=\d{4}-/m);
 
     site.setPage('/signup', signupPage('Newsletter', false));
     const gone = await gstack(['flows', 'check']);
@@ -275,6 +278,32 @@ test('5. the saved file run with `gstack run -f FILE --params JSON` behaves as `
   const plain = await gstack(['run', 'console.log("P=" + JSON.stringify(params)); console.log("GSTACK_STEP_OK")', '--params', '{"n":1}'], outside);
   expectExit(plain, 0);
   assert.equal(plain.lines[0], 'P={"n":1}');
+});
+
+// Trial agent (Swagger UI): a flow saved with --out recorded the ARTIFACT lines naming its copies
+// there, which no later run prints (check passes no --out), so its first check drifted.
+test('a flow saved with --out checks clean: the ARTIFACT lines of the copies are not expectations', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'gstack-flows-out-'));
+  try {
+    const script = `const pg = await openTab(${JSON.stringify(site.url + '/signup')});
+console.log("HEADING=" + (await pg.textContent("h1")));
+await pg.screenshot({ path: "signup.png" });
+await closeTab(pg);
+console.log("GSTACK_STEP_OK");
+`;
+    writeFileSync(join(repo, 'shot.js'), script);
+    const saved = await gstack(['flows', 'save', 'shot', '-f', 'shot.js', '--out', out]);
+    expectExit(saved, 0);
+    assert.ok(existsSync(join(out, 'signup.png')), saved.stdout);
+    const file = readFileSync(join(repo, '.gstack', 'flows', 'shot.js'), 'utf8');
+    assert.doesNotMatch(file, /ARTIFACT/, file);
+    const check = await gstack(['flows', 'check', 'shot']);
+    expectExit(check, 0);
+    assert.match(check.lines[0], /^PASS shot /);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+    rmSync(join(repo, '.gstack', 'flows', 'shot.js'), { force: true });
+  }
 });
 
 test('the saved flow runs on the Aside engine (test double) with params from the prelude', async () => {

@@ -11,7 +11,7 @@ import { MAX_SCRIPT_BYTES } from '../call-io.js';
 import { readRegularFile } from '../read-file.js';
 import { CommandError } from '../command-errors.js';
 import type { RunResult } from '../runner/run-script.js';
-import { compareEvidence, evidenceOf, truncationOf, type Drift } from '../flows/expect.js';
+import { compareEvidence, evidenceOf, truncationOf, withoutOutCopies, type Drift } from '../flows/expect.js';
 import { FlowHeaderError, formatHeader, parseFlowFile, type FlowHeader } from '../flows/header.js';
 import { declareParams, describeParam, givenParams, resolveFlowParams, savedParams } from '../flows/params.js';
 import { checkFlowName, displayPath, findFlow, flowDirs, listFlowLocations, readHistory, recordRun, writeFlow, type FlowDirs, type FlowLocation } from '../flows/store.js';
@@ -32,6 +32,8 @@ export interface FlowsArgs {
   required: string[];
   /** The `--in` files as given (relative to `cwd`). */
   inputs: string[];
+  /** save: --out DIR (the run's files are copied there, and ARTIFACT lines name the copies). */
+  out?: string;
   global: boolean;
   force: boolean;
   json: boolean;
@@ -152,7 +154,9 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     gstack: gstackVersion(),
     engine: result.engine ?? 'unknown',
     inputs: recorded,
-    expect: evidenceOf(result.lines, result.pwd),
+    // The ARTIFACT lines of --out's copies are the save's own, printed by no later run (check
+    // passes no --out): they are not expectations.
+    expect: evidenceOf(a.out !== undefined ? withoutOutCopies(result.lines, result.artifacts) : result.lines, result.pwd),
   };
   const shown = a.global ? file : displayPath(file, join(dir, '..', '..'));
   await writeFlow(file, formatHeader(header, shown) + script.replace(/\n*$/, '\n'), a.force, a.global ? join(dir, '..') : join(dir, '..', '..'));
@@ -243,11 +247,13 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
     const expect = header?.expect ?? [];
     const params = header ? resolveFlowParams({ ...header, name: loc.name }, savedParams(header), { coerce: false }) : {};
     const result = await run(source, params, false, inputs);
-    await recordRun(loc.file, io.env, result);
     const failed = result.exitCode !== 0;
     const cut = truncationOf(result.lines);
     // A cut run is never a pass: what it printed after the cut was not compared.
     const drifts = failed ? [] : [...compareEvidence(expect, evidenceOf(result.lines, result.pwd)), ...(cut ? [{ label: 'OUTPUT', before: null, after: cut }] : [])];
+    // A drift is the flow's failure in its history too (`flows list` showed lastFailure=never
+    // after one, since the run itself exited 0).
+    await recordRun(loc.file, io.env, drifts.length ? { exitCode: 1, engine: result.engine, error: `drift: ${[...new Set(drifts.map((d) => d.label))].join(', ')}` } : result);
     const o: CheckOutcome = {
       name: loc.name,
       where: loc.where,

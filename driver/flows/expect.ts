@@ -64,6 +64,21 @@ function volatileEntry(label: string, line: string, firstAsideDir: boolean): { f
   return { first: line, alone: true };
 }
 
+/**
+ * A run's lines without the ARTIFACT lines the runner adds for `--out` (one per copied file,
+ * just before the closing sentinel): they name the copies in that folder, and a run without
+ * `--out` prints none. Only lines naming one of the run's own copies, in that closing run of
+ * lines, are left out; the same words anywhere else are the script's and are kept.
+ */
+export function withoutOutCopies(lines: readonly string[], copies: readonly string[]): string[] {
+  const names = new Set(copies.map((c) => `ARTIFACT ${c}`));
+  let end = lines.length;
+  if (lines[end - 1] === SENTINEL) end--;
+  let start = end;
+  while (start > 0 && names.has(lines[start - 1])) start--;
+  return [...lines.slice(0, start), ...lines.slice(end)];
+}
+
 /** The entry of lines printed before the first labelled line. */
 const PREAMBLE = 'OUTPUT';
 
