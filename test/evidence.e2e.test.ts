@@ -252,6 +252,9 @@ console.log("GSTACK_STEP_OK");`;
   const r = await gstack(['run', script]);
   assert.equal(r.code, 1, r.stdout + r.stderr);
   const error = r.lines.at(-1)!;
-  assert.match(error, /^\[error\] .*#start.* The page itself failed too \(requests with no answer in NETWORK_ERRORS=, a ReferenceError in CONSOLE_ERRORS= above\)/);
+  assert.match(error, /^\[error\] .*#start.* The page itself failed too \(a script request with no answer in NETWORK_ERRORS=, a ReferenceError in CONSOLE_ERRORS= above\)/);
   assert.match(error, /pg\.route before goto/);
+  // Chrome's "Failed to load resource" names no URL; the evidence adds the one it was about.
+  const consoleErrors = field(blocks(r.lines)[0], 'CONSOLE_ERRORS=') ?? '';
+  assert.match(consoleErrors, /Failed to load resource: net::ERR_[A-Z_]+ \(http:\/\/127\.0\.0\.1:9\/lib\.js\)/, r.stdout);
 });

@@ -61,11 +61,13 @@ test('the Aside wrapper: the script is in it unchanged, and only its own marker 
   new Function(`return (async () => {\n${w.script}\n})`);
 });
 
-test('the [error] hint: a request with no answer or a ReferenceError points at pg.route; a 404, an aborted request or a plain error do not', () => {
+test('the [error] hint: a script request with no answer or a ReferenceError points at pg.route; a 404, an aborted request, a fetch or an image with no answer, or a plain error do not', () => {
   assert.equal(evidenceHint([tab()]), '', 'a 404 and a plain console error');
   assert.equal(evidenceHint([tab({ consoleErrors: [], networkErrors: [{ url: 'http://a/x', type: 'document', error: 'net::ERR_ABORTED' }] })]), '');
   const unanswered = evidenceHint([tab({ networkErrors: [{ url: 'https://cdn.example/lib.js', type: 'script', error: 'net::ERR_NAME_NOT_RESOLVED' }] })]);
-  assert.match(unanswered, /requests with no answer in NETWORK_ERRORS=/);
+  assert.match(unanswered, /a script request with no answer in NETWORK_ERRORS=/);
+  // A fetch or an image with no answer (an app's default API on the internet) is not the cause.
+  assert.equal(evidenceHint([tab({ consoleErrors: [], networkErrors: [{ url: 'https://petstore.example/v2/swagger.json', type: 'fetch', error: 'net::ERR_NAME_NOT_RESOLVED' }, { url: 'https://validator.example/badge', type: 'image', error: 'net::ERR_NAME_NOT_RESOLVED' }] })]), '');
   assert.match(unanswered, /pg\.route before goto/);
   assert.match(evidenceHint([tab(), tab({ tab: 2, consoleErrors: ['uncaught: ReferenceError: FileReaderJS is not defined'] })]), /a ReferenceError in CONSOLE_ERRORS=/);
 });

@@ -89,11 +89,13 @@ export function evidenceLines(tabs: TabEvidence[], artifactPath: (p: string) => 
  * ReferenceError, often from the same cause). Added to the `[error]` line, whose own hint (a
  * snapshot, a locator) would otherwise send the agent after the wrong cause. Empty otherwise. */
 export function evidenceHint(tabs: TabEvidence[]): string {
-  // (A request the page itself cancelled, ERR_ABORTED, is no sign of trouble.)
-  const unanswered = tabs.some((t) => t.networkErrors.some((n) => n.status === undefined && !/ERR_ABORTED/.test(n.error ?? '')));
+  // Only a script the page loads: a fetch of data or an image with no answer (an app's default
+  // API on the internet) is common and rarely why a locator failed, and the hint sent a trial
+  // agent after it. (A request the page itself cancelled, ERR_ABORTED, is no sign of trouble.)
+  const unanswered = tabs.some((t) => t.networkErrors.some((n) => n.status === undefined && n.type === 'script' && !/ERR_ABORTED/.test(n.error ?? '')));
   const broken = tabs.some((t) => t.consoleErrors.some((m) => /\b(?:ReferenceError|is not defined)\b/.test(m)));
   if (!unanswered && !broken) return '';
-  return ` The page itself failed too (${[unanswered && 'requests with no answer in NETWORK_ERRORS=', broken && 'a ReferenceError in CONSOLE_ERRORS='].filter(Boolean).join(', ')} above): a script it needs may not have loaded. If so, answer its URL with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`;
+  return ` The page itself failed too (${[unanswered && 'a script request with no answer in NETWORK_ERRORS=', broken && 'a ReferenceError in CONSOLE_ERRORS='].filter(Boolean).join(', ')} above): a script it needs may not have loaded. If so, answer its URL with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`;
 }
 
 /** Page text in evidence is cut to this many characters a string: evidence is printed outside

@@ -188,7 +188,11 @@ export class Tabs {
     // The evidence of a failed call: the latest console errors and failed requests, recorded
     // by the runner (the script never sees these listeners).
     raw.on('console', (m) => {
-      if (m.type() === 'error') keepLatest(state.consoleErrors, m.text());
+      if (m.type() !== 'error') return;
+      // Chrome's message for a failed load names no URL ("Failed to load resource:
+      // net::ERR_NAME_NOT_RESOLVED"); the URL is the message's location.
+      const url = /^Failed to load resource\b/.test(m.text()) ? m.location()?.url : undefined;
+      keepLatest(state.consoleErrors, url ? `${m.text()} (${url})` : m.text());
     });
     raw.on('pageerror', (e) => keepLatest(state.consoleErrors, `uncaught: ${e.name ? `${e.name}: ` : ''}${e.message}`));
     raw.on('requestfailed', (r) => {
