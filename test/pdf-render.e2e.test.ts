@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
+import { deflateSync } from 'node:zlib';
 import { findChromium } from '../driver/browser/chromium-find.js';
 import { convertMarkdown } from '../render/markdown/markdown.js';
 import { AssetPolicy } from '../render/markdown/assets.js';
@@ -197,6 +198,51 @@ test('a diagram taller than a page is drawn whole on one page, under its heading
   const last = pages.findIndex((t) => t.includes('Step 28 of'));
   assert.ok(first >= 0 && first === last, `the diagram spans pages ${first + 1}-${last + 1}: ${JSON.stringify(pages.map((t) => squash(t).slice(0, 80)))}`);
   assert.match(pages[first], /Deck structure/, 'its heading is on the same page');
+});
+
+/** A PNG of one colour (no dependency: the format is small enough to write here). */
+function solidPng(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const table = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const x of b) c = table[(c ^ x) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).fill(Buffer.from(rgb))]);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+// A trial agent's QA report (Swagger UI): a full-page screenshot taller than a page was printed
+// across two pages, its "Screenshots" heading alone at the foot of the first.
+test('an image taller than a page is drawn whole on one page, under its heading', async () => {
+  await writeFile(join(work, 'tall.png'), solidPng(600, 3000, [40, 110, 190]));
+  const md = join(work, 'tall-image.md');
+  await writeFile(md, `# Report\n\n${'An intro line that fills the page a little.\n\n'.repeat(12)}## Screenshots\n\n![the whole page](tall.png)\n\nAfter the image.\n`);
+  const out = join(work, 'tall-image.pdf');
+  const r = await gstack(['pdf', md, out]);
+  assert.equal(r.code, 0, r.stderr);
+  // pdfimages -list: a header of two lines, then one row per image drawn (page first).
+  const rows = pdfImageList(out).trim().split('\n').slice(2);
+  assert.equal(rows.length, 1, `the image is drawn ${rows.length} times (split over pages?):\n${rows.join('\n')}`);
+  const page = Number(rows[0].trim().split(/\s+/)[0]);
+  assert.match(pageTexts(out)[page - 1], /Screenshots/, 'its heading is on its page');
 });
 
 test('emoji and CJK render as real glyphs from the OS fonts, not boxes', async () => {
