@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { formatHeader, parseFlowFile, FlowHeaderError, type FlowHeader } from '../driver/flows/header.js';
 import { declareParams, givenParams, paramsForScript, resolveFlowParams, savedParams } from '../driver/flows/params.js';
-import { compareEvidence, evidenceOf } from '../driver/flows/expect.js';
+import { compareEvidence, evidenceOf, withoutOutCopies } from '../driver/flows/expect.js';
 import { recordInputs, savedInputs } from '../driver/cli/flows.js';
 import { CommandError } from '../driver/command-errors.js';
 import { withParamsPrelude } from '../driver/engines/aside.js';
@@ -252,4 +252,25 @@ test('--in files: recorded relative to the repository, outside ones not; passed 
   }
   rmSync(dirname(secret), { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
+});
+
+// Red-team pass 23 (B23): a page-given --param value with Unicode tags, a zero-width space and an
+// RLO was written raw into the header of a file meant to be reviewed and committed; `cat` and
+// `git diff` showed the person nothing of it.
+test('the header writes characters a reader of the file would not see as \\u escapes, and reads them back', () => {
+  const v = 'http://x/#ok\u{E0074}\u{E0068}\u{E0065}\u200B\u202Efdp.exe\u0085\u2028';
+  const h: FlowHeader = { name: 'f', description: '', params: { url: { type: 'string', default: v, examples: [v] } }, required: ['url'], created: 'c', gstack: 'g', engine: 'e', inputs: [], expect: [`URL=${v}`] };
+  const text = formatHeader(h, 'f.js');
+  assert.doesNotMatch(text, /[\u200B\u202E\u0085\u2028]|[\u{E0000}-\u{E007F}]/u, text);
+  assert.match(text, /\\u202efdp\.exe/);
+  const back = parseFlowFile(text + 'console.log(1);\n').header!;
+  assert.equal(back.params.url.default, v);
+  assert.deepEqual(back.expect, [`URL=${v}`]);
+});
+
+test('withoutOutCopies leaves out only the closing ARTIFACT lines naming the run\'s own copies', () => {
+  const copies = ['/o/a.png', '/o/b.png'];
+  const lines = ['ARTIFACT /o/a.png', 'HEADING=x', 'ARTIFACT /o/zz.png', 'ARTIFACT /o/a.png', 'ARTIFACT /o/b.png', 'GSTACK_STEP_OK'];
+  assert.deepEqual(withoutOutCopies(lines, copies), ['ARTIFACT /o/a.png', 'HEADING=x', 'ARTIFACT /o/zz.png', 'GSTACK_STEP_OK']);
+  assert.deepEqual(withoutOutCopies(['A=1', 'GSTACK_STEP_OK'], copies), ['A=1', 'GSTACK_STEP_OK']);
 });

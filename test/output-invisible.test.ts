@@ -342,12 +342,25 @@ test('\\E, \\c[ and \\C-[ inside quotes, Perl\'s braced escapes anywhere, and a 
 });
 
 // Twenty-second pass (B22): Python's and Perl's named escapes, which `unicode_escape` decodes.
-test('\\N{…} named escapes are cut wherever they stand', () => {
-  assert.equal(stripControls('["A \\\\N{ESCAPE}[2J B","C \\N{RIGHT-TO-LEFT OVERRIDE}fdp.exe","S \\N{U+1B} T"]'), '["A \uFFFD[2J B","C \uFFFDfdp.exe","S \uFFFD T"]');
+test('\\N{…} named escapes lose their \\N wherever they stand; the words in the braces stay', () => {
+  assert.equal(stripControls('["A \\\\N{ESCAPE}[2J B","C \\N{RIGHT-TO-LEFT OVERRIDE}fdp.exe","S \\N{U+1B} T"]'), '["A \uFFFD{ESCAPE}[2J B","C \uFFFD{RIGHT-TO-LEFT OVERRIDE}fdp.exe","S \uFFFD{U+1B} T"]');
+  // Pass 23 (A23): cutting the braces too hid a page's words from the reader and from flows check.
+  assert.equal(stripControls('RESULT=Order 42: \\N{PAYMENT DECLINED - CARD BLOCKED}'), 'RESULT=Order 42: \uFFFD{PAYMENT DECLINED - CARD BLOCKED}');
   assert.equal(stripControls('plain N{x} and \\n stay'), 'plain N{x} and \\n stay');
 });
 
 test('a script\'s own mark on a letter of another script it does not belong to is cut: Khmer coeng on Han or Hebrew', () => {
   assert.equal(stripControls('\u4FA1\u17D2\u683C\u17D2\u306F\u1A60 \u05E9\u05DC\u17D2\u05D5\u05DD \uD55C\u17D2\uAD6D'), '\u4FA1\uFFFD\u683C\uFFFD\u306F\uFFFD \u05E9\u05DC\uFFFD\u05D5\u05DD \uD55C\uFFFD\uAD6D');
   for (const kept of ['\u1780\u17D2\u1780', '\u05E9\u05B8\u05DC\u05D5\u05B9\u05DD', '\u0645\u064E\u0631\u0652\u062D\u064E\u0628\u064B\u0627', '\u0E2A\u0E27\u0E31\u0E2A\u0E14\u0E35', '\u0928\u092E\u0938\u094D\u0924\u0947', '\u304B\u3099', '\u1000\u103A']) assert.equal(stripControls(kept), kept, kept);
+});
+
+// Twenty-third pass (B23): Perl's braced escapes with blanks or underscores, bash's \u and \U
+// with fewer digits, and UTF-8 byte escapes of an invisible character.
+test('Perl braced escapes with blanks or underscores, bash short \\u and \\U, and UTF-8 byte escapes of invisible characters are cut', () => {
+  assert.equal(stripControls('Payment \\x{ 1b }[2J\\x{ 1b }[31mDECLINED a\\o{ 33 }[2Jb a\\x{ 202e }b \\x{1b }x \\o{ 033}y'), 'Payment \uFFFD[2J\uFFFD[31mDECLINED a\uFFFD[2Jb a\uFFFDb \uFFFDx \uFFFDy');
+  assert.equal(stripControls('a\\x{1_b}[2Jb a\\o{3_3}[2Jb a\\x{20_2e}gnp.exe'), 'a\uFFFD[2Jb a\uFFFD[2Jb a\uFFFDgnp.exe');
+  assert.equal(stripControls('Payment \\u1b[2J\\u1b[31mDECLINED a\\U1b[2Jb a\\U202egnp.exe'), 'Payment \uFFFD[2J\uFFFD[31mDECLINED a\uFFFD[2Jb a\uFFFDgnp.exe');
+  assert.equal(stripControls('paid\\xef\\xbb\\xbfok a\\357\\273\\277b a\\xef\\xbe\\xa0b \\xef\\xbf\\xb9note\\xef\\xbf\\xbb'), 'paid\uFFFDok a\uFFFDb a\uFFFDb \uFFFDnote\uFFFD');
+  // Escapes of visible characters stay as written.
+  for (const kept of ['caf\\xc3\\xa9', 'text \\x{ e9 } \\x{0_e9}', 'C:\\Users\\uday', 'price \\u20ac5', 'a\\U1F600 b', 'x\\xff\\xfe']) assert.equal(stripControls(kept), kept);
 });

@@ -319,6 +319,28 @@ test('3j. a page that hangs before its fields are read gets evidence without wha
   }
 });
 
+test('3o. an [error] line quoting an element that holds a copy of a password: cut with --no-evidence, markup left out when the page hung', { timeout: 120_000 }, async () => {
+  // Pass 23 (A23): a div covering the button held the password in an attribute and its text.
+  // With --no-evidence nothing read the field at the failure; on a page that hung, nothing could.
+  const site = await startFixtureServer();
+  const page = (hang: boolean) => `<input type="password" id="p" value="OVERpw-Kp9Rs2Mx7"><button style="position:absolute;left:10px;top:60px;width:120px;height:40px">Pay now</button><div id="ov" style="position:absolute;left:0;top:50px;width:300px;height:80px;background:#eee"></div><script>const v = document.getElementById("p").value; const ov = document.getElementById("ov"); ov.dataset.k = v; ov.textContent = "k " + v;${hang ? ' setTimeout(() => { while (true) {} }, 1500);' : ''}</script>`;
+  site.setPage('/cover.html', page(false));
+  site.setPage('/cover-hang.html', page(true));
+  const click = (file: string) => `const pg = await openTab(${lit(site.url + file)}); await pg.getByRole("button", { name: "Pay now" }).click({ timeout: 2500 }); console.log("GSTACK_STEP_OK");`;
+  try {
+    const plain = await run(click('cover.html'), ['--no-evidence']);
+    assert.equal(plain.code, 1, show(plain));
+    assert.match(lastLine(plain), /covers the target|intercepts pointer events/, show(plain));
+    assert.ok(!(plain.stdout + plain.stderr).includes('OVERpw-Kp9Rs2Mx7'), `the secret reached output\n${show(plain)}`);
+    const hung = await run(click('cover-hang.html'), ['--json']);
+    assert.equal(hung.code, 1, show(hung));
+    assert.ok(!(hung.stdout + hung.stderr).includes('OVERpw-Kp9Rs2Mx7'), `the secret reached output\n${show(hung)}`);
+    assert.match(JSON.parse(hung.stdout).error, /<div … \(not shown: the page did not answer/);
+  } finally {
+    await site.close();
+  }
+});
+
 test('3. secrets reach no output: errors, labelledby/title names, quoted values, ariaSnapshot, content', { timeout: 120_000 }, async () => {
   const html = [
     '<input type="password" class="f" value="hunter2pass">',

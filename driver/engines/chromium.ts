@@ -93,8 +93,10 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     // A failed call explains itself: each open tab's evidence, before any tab closes (also
     // after a timeout or an interruption, while the browser is still there; bounded, see
     // driver/runtime/evidence.ts).
-    if (run && input.evidence !== false && (!outcome.completed || input.failsAnyway?.())) {
-      outcome.evidence = await run.collectEvidence();
+    if (run && (!outcome.completed || input.failsAnyway?.())) {
+      if (input.evidence !== false) outcome.evidence = await run.collectEvidence();
+      else await run.learnSecretsOnFailure();
+      outcome.unreadTabs = run.unreadAtFailure;
       trace('evidence taken');
     }
     if (outcome.timedOut) {

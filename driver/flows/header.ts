@@ -43,11 +43,19 @@ export interface FlowHeader {
 
 export class FlowHeaderError extends Error {}
 
-// JSON on one line that cannot end the block comment (a star-slash is written with an
-// escaped slash), with the line and paragraph separators escaped: they end a line for
-// JavaScript and for a RegExp `.`, not for JSON.
+/** What a person reading the file (`cat`, `git diff`, an editor) would not see: C1 controls,
+ * format characters (bidi controls, zero-width characters, Unicode tags), other default-ignorable
+ * code points, private-use and unassigned ones, and the line and paragraph separators (they end
+ * a line for JavaScript and for a RegExp `.`, not for JSON). */
+const UNSEEN = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/gu;
+const escapeUnseen = (text: string) => text.replace(UNSEEN, (c) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+
+// JSON on one line that cannot end the block comment (a star-slash is written with an escaped
+// slash), with every character a reader of the file would not see written as its `\uXXXX`
+// escape: a page-given --param value with Unicode tags or an RLO was written raw into a file
+// meant to be reviewed and committed (pass 23, B23). JSON.parse reads the escapes back.
 function commentJson(value: unknown): string {
-  return JSON.stringify(value).replace(/\*\//g, '*\\/').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return escapeUnseen(JSON.stringify(value).replace(/\*\//g, '*\\/'));
 }
 
 function oneLineText(text: string): string {
@@ -66,7 +74,7 @@ export function formatHeader(h: FlowHeader, file: string): string {
   for (const e of h.expect) lines.push(`expect: ${commentJson(e)}`);
   // The parameters a run must give (the others have defaults), with the save run's values.
   const example = Object.fromEntries(h.required.filter((k) => h.params[k]).map((k) => [k, h.params[k].examples?.[0]]));
-  const cliParams = Object.entries(example).map(([k, v]) => `--param ${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  const cliParams = Object.entries(example).map(([k, v]) => `--param ${k}=${typeof v === 'string' ? escapeUnseen(v) : commentJson(v)}`);
   lines.push(
     '',
     'Saved by `gstack flows save`. The script reads its inputs from `params`. Run it with',

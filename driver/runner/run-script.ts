@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, oneLine } from '../runtime/output.js';
 import { exitCodeOf } from '../errors.js';
-import { boundEvidence, evidenceHint, evidenceLines, type TabEvidence } from '../runtime/evidence.js';
+import { boundEvidence, evidenceHint, evidenceLines, withoutQuotedMarkup, type TabEvidence } from '../runtime/evidence.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder, markInUse } from '../sessions/lock.js';
 import { readSessionRecord, touchSession } from '../sessions/registry.js';
@@ -375,6 +375,10 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
           ? `The script printed an error line after ${SENTINEL}; treat the call as failed and read the lines above.`
           : null;
     if (failure === null) return finish(0, null);
+    // A tab that did not answer had its secret fields unread: the page's markup an error quotes
+    // (`Another element, <div data-k="…">…</div>, covers the target`) may hold a copy of one, so
+    // it is left out (pass 23, A23).
+    const told = outcome.unreadTabs ? withoutQuotedMarkup(failure) : failure;
     // 5. A failed call explains itself: the evidence its engine took, just before the [error]
     // line, with each screenshot named where the reader finds it (its --out copy).
     if (outcome.evidence) {
@@ -383,9 +387,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       evidence = outcome.evidence.map(boundEvidence).map((t) => ({ ...t, screenshot: t.screenshot && where(t.screenshot) }));
       for (const t of evidence) if (t.screenshot) named.add(t.screenshot);
       filter.writeEvidence(evidenceLines(evidence));
-      return finish(1, failure + evidenceHint(evidence));
+      return finish(1, told + evidenceHint(evidence));
     }
-    return finish(1, failure);
+    return finish(1, told);
   } catch (err) {
     // No engine (3), a busy profile (4), bad usage (2) each say so with their own code; any
     // other failure is the script's (1).

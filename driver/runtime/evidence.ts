@@ -98,6 +98,13 @@ export function evidenceHint(tabs: TabEvidence[]): string {
   return ` The page itself failed too (${[unanswered && 'a script request with no answer in NETWORK_ERRORS=', broken && 'a ReferenceError in CONSOLE_ERRORS='].filter(Boolean).join(', ')} above): a script it needs may not have loaded. If so, answer its URL with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`;
 }
 
+/** An error message with each piece of page markup it quotes (Playwright quotes an element as
+ * `<div id="ov" data-k="…">text</div>`) reduced to its tag name: for a tab whose secret fields
+ * could not be read, the attributes and text may hold a copy of one. */
+export function withoutQuotedMarkup(message: string): string {
+  return message.replace(/<([a-zA-Z][\w-]*)\b[^<>]*>(?:[^<]{0,2000}?<\/\1>)?/g, '<$1 … (not shown: the page did not answer, so its secret fields could not be read)>');
+}
+
 /** Page text in evidence is cut to this many characters a string: evidence is printed outside
  * the `--max-output` cap, so its size must be its own. */
 export const EVIDENCE_TEXT_MAX = 500;

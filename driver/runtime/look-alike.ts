@@ -82,7 +82,10 @@ const NEIGHBOUR_SCRIPTS = [
 const EXTRA_MIDDLE_DOTS = ['\u0971', '\u02D9', '\u2981', '\u{1F784}', '\u25CF', '\u25E6', '\u2218', '\u2E30', '\u10FB'];
 function readsAsMiddleDot(char: string): boolean {
   const { middleDots } = confusableTables();
-  return middleDots.has(char);
+  if (middleDots.has(char)) return true;
+  // A letter whose compatibility form holds the dot: `ŀ` is `l·` (`travelŀpdf`; pass 23, B23).
+  const compat = char.normalize('NFKC');
+  return compat !== char && compat.includes('\u00B7');
 }
 
 /** Symbols and punctuation outside ASCII that read as what they are between letters or digits
@@ -131,9 +134,10 @@ function allowedInName(char: string, before: string | undefined, after: string |
   // Unassigned code points (some are reserved as emoji) and private-use ones show as whatever a
   // font makes of them, or nothing.
   if (/^[\p{Cn}\p{Co}]$/u.test(char)) return false;
-  // The Catalan punt volat stands only in `l·l`; beside any other letter it is a dot of a name
-  // (`secret·txt`, `·bashrc`; pass 21, B21).
-  if (char === '\u00B7' && [before, after].some((n) => n !== undefined && LETTER_OR_DIGIT.test(n))) return /^[lL]$/.test(before ?? '') && /^[lL]$/.test(after ?? '');
+  // The middle dot beside a letter or digit is the dot of a name (`secret·txt`, `·bashrc`; pass
+  // 21, B21). Catalan's `l·l` is one too: `payroll·lnk` is an `l·l` that reads as `payroll.lnk`
+  // (pass 23, B23), so Catalan words with it are refused as well.
+  if (char === '\u00B7' && [before, after].some((n) => n !== undefined && LETTER_OR_DIGIT.test(n))) return false;
   if (readsAsPathPunctuation(char)) return partOfItsScript(char, before, after);
   // A dot reads as an extension's only straight between letters or digits; one that is a
   // letter (ᐧ, ॱ) is kept there only between letters of its own script.
@@ -231,6 +235,25 @@ function foreignDigit(chars: string[], i: number): boolean {
   return false;
 }
 
+/** A compatibility form of one letter or digit (a subscript or superscript `ₒ ₀ ᵢ ²`, a modifier
+ * letter `𐞂`, an ordinal `º`, a circled or mathematical letter) between two letters or digits:
+ * a small ring or dot on the line reads as the dot of a name (`invoiceₒpdf`, `report₀pdf`; pass
+ * 23, B23). Fullwidth and halfwidth forms are the letters of CJK text (`令和２年`) and stay.
+ * The cost: `H₂O` is refused, `m²` at a name's end is kept. */
+function compatLetterInWord(chars: string[], i: number): boolean {
+  const c = chars[i];
+  const code = c.codePointAt(0)!;
+  if (code < 0x80 || (code >= 0xff00 && code <= 0xffef)) return false;
+  const compat = c.normalize('NFKC');
+  if (compat === c || [...compat].length !== 1 || !LETTER_OR_DIGIT.test(compat)) return false;
+  // The Hangul compatibility letters (`한ㆍ글`) are everyday Korean.
+  if (SCRIPTS.some((sc) => sc.re.test(compat))) return false;
+  const word = (x: string | undefined) => x !== undefined && LETTER_OR_DIGIT.test(x);
+  let k = i + 1;
+  while (k < chars.length && MARK.test(chars[k])) k++;
+  return word(baseBefore(chars, i)) && word(chars[k]);
+}
+
 /** The character before position `i` that is not a mark: the letter the marks sit on. */
 function baseBefore(chars: string[], i: number): string | undefined {
   let j = i - 1;
@@ -289,7 +312,7 @@ export function pathLookAlike(name: string): string | undefined {
       if (!emojiPresentationAllowed(base, chars[i + 1])) return chars[i];
       continue;
     }
-    if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i) || uncomposedMark(chars, i) || foreignDigit(chars, i) || emojiInWord(chars, i)) return chars[i];
+    if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i) || uncomposedMark(chars, i) || foreignDigit(chars, i) || emojiInWord(chars, i) || compatLetterInWord(chars, i)) return chars[i];
   }
   return undefined;
 }

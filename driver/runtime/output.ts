@@ -83,8 +83,30 @@ function hideNoText(s: string): string {
 }
 
 /** The written-out escape of a character, as JSON, JavaScript and YAML print one: `\u001b`,
- * a surrogate pair `\udb40\udc41`, `\u{E0041}`, `\x1b`; and Perl's `\x{1b}` and `\o{33}`. */
-const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\[ux]\{0*([0-9a-fA-F]{1,6})\}|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{8})|\\o\{0*([0-7]{1,8})\}/g;
+ * a surrogate pair `\udb40\udc41`, `\u{E0041}`, `\x1b`; Perl's `\x{1b}` and `\o{33}`, with
+ * the blanks inside the braces and the underscores between digits Perl reads (`\x{ 1b }`,
+ * `\x{1_b}`); and bash's `\u` and `\U` with fewer digits (`\u1b`, `\U202e`: printf %b and
+ * echo -e read 1-4 and 1-8 hex digits; pass 23, B23). */
+const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{1,4})|\\[ux]\{[ \t]*([0-9a-fA-F][0-9a-fA-F_]{0,30})[ \t]*\}|\\x([0-9a-fA-F]{2})|\\U([0-9a-fA-F]{1,8})|\\o\{[ \t]*([0-7][0-7_]{0,30})[ \t]*\}/g;
+
+/** A run of byte escapes (`\xef\xbb\xbf`, `\357\273\277`) that Perl, printf and C decode into
+ * the UTF-8 of one character: a BOM or an interlinear annotation mark so written is invisible
+ * text once decoded, though each byte alone is a visible Latin-1 letter (pass 23, B23). */
+const BYTE_ESCAPE_RUN = /(?:\\x[0-9a-fA-F]{2}|\\[0-3][0-7]{2}){2,}/g;
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function hideEscapedUtf8(s: string): string {
+  return s.replace(BYTE_ESCAPE_RUN, (run) => {
+    const bytes = (run.match(/\\(?:x[0-9a-fA-F]{2}|[0-7]{3})/g) ?? []).map((e) => (e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 8)));
+    let text: string;
+    try {
+      text = UTF8.decode(Uint8Array.from(bytes));
+    } catch {
+      return run;
+    }
+    return hideNoText(text.replace(UNSAFE_CHAR, '\uFFFD')) !== text ? '\uFFFD' : run;
+  });
+}
 
 /** What a line says once its escapes are decoded is what reaches a screen: `jq -r` of a JSON
  * line, a YAML reader, an agent printing a field it parsed. So an escape that spells a control
@@ -92,16 +114,20 @@ const ESCAPED_CHAR = /\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]
  * character itself would be; an escape of any other character (`\u00e9`) stays. */
 /** Python's and Perl's named escapes (`\N{ESCAPE}`, `\N{RIGHT-TO-LEFT OVERRIDE}`, `\N{U+1B}`):
  * `unicode_escape` of a line `jq -r` gave back decodes them (pass 22, B22). Resolving a
- * character name needs Unicode's name table, and ordinary text has no `\N{…}`: each is cut. */
-// (With the backslash JSON put before it: `\\N{…}` in a JSON line becomes U+FFFD, not `\` and
+ * character name needs Unicode's name table, so the `\N` of each is cut and what the braces
+ * hold stays (`�{ESCAPE}`): no decoder reads a name without it, and cutting the braces too hid
+ * words a page wrote in them from the reader and from `flows check` (pass 23, A23). */
+// (With the backslash JSON put before it: `\\N` in a JSON line becomes U+FFFD, not `\` and
 // U+FFFD, which no JSON reader accepts.)
-const NAMED_ESCAPE = /\\{1,2}N\{[^}\n]{1,100}\}/g;
+const NAMED_ESCAPE = /\\{1,2}N(?=\{)/g;
 
 function hideEscapedControls(s: string): string {
   if (!s.includes('\\')) return s;
   if (s.includes('\\N{')) s = s.replace(NAMED_ESCAPE, '\uFFFD');
+  s = hideEscapedUtf8(s);
   return s.replace(ESCAPED_CHAR, (whole, hi?: string, lo?: string, u4?: string, braced?: string, x2?: string, u8?: string, o?: string) => {
-    const ch = hi ? String.fromCharCode(parseInt(hi, 16), parseInt(lo!, 16)) : u4 ? String.fromCharCode(parseInt(u4, 16)) : braced ? codePoint(parseInt(braced, 16)) : u8 ? codePoint(parseInt(u8, 16)) : o ? codePoint(parseInt(o, 8)) : String.fromCharCode(parseInt(x2!, 16));
+    const digits = (d: string, radix: number) => codePoint(parseInt(d.replace(/_/g, ''), radix));
+    const ch = hi ? String.fromCharCode(parseInt(hi, 16), parseInt(lo!, 16)) : u4 ? String.fromCharCode(parseInt(u4, 16)) : braced ? digits(braced, 16) : u8 ? codePoint(parseInt(u8, 16)) : o ? digits(o, 8) : String.fromCharCode(parseInt(x2!, 16));
     if (ch === '\t') return whole;
     // Half a surrogate pair, written apart from its other half (`\\udb40\\udc72`, escaped twice):
     // a second decode joins them into a tag character. No text needs one alone.

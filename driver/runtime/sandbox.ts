@@ -295,6 +295,11 @@ export interface SandboxRun {
   readonly dirty: boolean;
   /** Each open tab's evidence for a failed call (driver/runtime/evidence.ts); bounded, never throws. */
   collectEvidence(): Promise<TabEvidence[]>;
+  /** A failed call without evidence: learns the open tabs' secret fields all the same; false
+   * when a tab did not answer. Bounded, never throws. */
+  learnSecretsOnFailure(): Promise<boolean>;
+  /** A failed call's tab did not answer, so its secret fields were not read. */
+  readonly unreadAtFailure: boolean;
 }
 
 /**
@@ -431,6 +436,10 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
     },
     cleanUp: () => tabs.cleanUp(),
     collectEvidence: () => tabs.collectEvidence(),
+    learnSecretsOnFailure: () => tabs.learnSecretsOnFailure(),
+    get unreadAtFailure() {
+      return tabs.unreadAtFailure;
+    },
     get dirty() {
       return tabs.membrane.dirty || tabs.membrane.requestsInFlight > 0;
     },

@@ -132,6 +132,8 @@ export class Tabs {
   private readonly used: Page[] = [];
   private spare: Page[];
   private readonly onPage = (p: Page) => this.adopt(p, true);
+  /** A failed call's tab did not answer, so its secret fields were not read (evidence.ts). */
+  unreadAtFailure = false;
 
   constructor(private readonly context: BrowserContext, private readonly opts: TabsOptions) {
     this.membrane = new Membrane({
@@ -364,7 +366,10 @@ export class Tabs {
         // page copied one (its title, URL, a console message; output.ts seenSecrets).
         // (This tab's own: each open tab gets its own turn here.)
         const learned = await within(secretValues(raw, undefined, { otherTabs: false }).then(() => true, () => false), Math.min(PAGE_ANSWER_MS, left()), false);
-        if (!learned) withheldUnread(ev);
+        if (!learned) {
+          withheldUnread(ev);
+          this.unreadAtFailure = true;
+        }
         const dialog = state.openDialog;
         if (dialog) {
           ev.dialog = { type: dialog.type(), message: dialog.message() };
@@ -384,6 +389,18 @@ export class Tabs {
         return ev;
       }),
     );
+  }
+
+  /**
+   * A failed call without evidence (`--no-evidence`) still learns each open tab's secret field
+   * values, so the `[error]` line is cut of them (an error may quote an element that holds a
+   * copy; pass 23, A23). True when every tab answered within the bound. Never throws.
+   */
+  async learnSecretsOnFailure(): Promise<boolean> {
+    const open = this.used.filter((p) => !p.isClosed());
+    const answered = await Promise.all(open.map((raw) => within(secretValues(raw, undefined, { otherTabs: false }).then(() => true, () => false), PAGE_ANSWER_MS, false)));
+    if (!answered.every(Boolean)) this.unreadAtFailure = true;
+    return !this.unreadAtFailure;
   }
 
   /** The script's calls refuse from now on (a script that outlives its call). */
