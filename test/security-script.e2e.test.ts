@@ -25,6 +25,11 @@ let home: string;
 let work: string;
 let site: FixtureServer;
 const sessions = new Set<string>();
+/** The session of the tests that need no host of their own: they run one after another, so
+ * each also checks that the calls before it left nothing behind (a host and browser start is
+ * about 2.5 CPU s, a tenth of this file's). Tests that restart, poison or measure their host
+ * keep their own. */
+const SHARED = `sec-shared-${process.pid}`;
 
 before(async () => {
   assert.ok(existsSync(BIN), `build first: npm run build (missing ${BIN})`);
@@ -85,7 +90,7 @@ test('6. a buffer a script left reachable from pending work is released after th
 });
 
 test('7. -f FIFO or device: a usage error at once, and the session keeps working', { timeout: 120_000 }, async () => {
-  const s = `sec-fifo-${process.pid}`;
+  const s = SHARED;
   const fifo = join(work, 'flow.fifo');
   execFileSync('mkfifo', [fifo]);
   for (const file of [fifo, fifo, fifo, fifo, '/dev/zero', work]) {
@@ -99,7 +104,7 @@ test('7. -f FIFO or device: a usage error at once, and the session keeps working
 });
 
 test('8. --timeout is a whole number of milliseconds within the stated maximum', { timeout: 120_000 }, async () => {
-  const s = `sec-timeout-${process.pid}`;
+  const s = SHARED;
   for (const bad of ['3000000000', '1500.5', '0', '-5', 'abc', '86400001']) {
     const r = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--timeout', bad], 30_000);
     assert.equal(r.code, 2, `--timeout ${bad}: ${show(r)}`);
@@ -132,7 +137,7 @@ test('13. a shared built-in changed after a call ended cannot decide the next ca
 
 // From the second red-team pass (issue 22): what a careless (or clumsy) script still got through.
 test('12b. tracing.start({ sources: true }) is refused: it copied the files on the stack, outside pwd, into the trace', { timeout: 120_000 }, async () => {
-  const r = await gstack(`sec-trace-${process.pid}`, ['run', `
+  const r = await gstack(SHARED, ['run', `
     const pg = await openTab();
     await pg.context().tracing.start({ screenshots: true, snapshots: true, sources: true });`]);
   assert.equal(r.code, 1, show(r));
@@ -183,7 +188,7 @@ test('13c. a __proto__ merge into an fs.stat() result does not outlive the call:
 });
 
 test('7b. --in of a /proc file (stat says 0 bytes, it never ends), deep --params and an over-long script on stdin are usage errors', { timeout: 120_000 }, async () => {
-  const s = `sec-proc-${process.pid}`;
+  const s = SHARED;
   const r = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--timeout', '20000', '--in', '/proc/self/pagemap'], 60_000);
   assert.equal(r.code, 2, show(r));
   assert.match(r.stdout + r.stderr, /--in \/proc\/self\/pagemap: is a kernel file/, show(r));
@@ -200,7 +205,7 @@ test('7b. --in of a /proc file (stat says 0 bytes, it never ends), deep --params
 });
 
 test('1b. raw CDP cannot tunnel a message past its checks, and what a call left open is closed before the next one runs', { timeout: 180_000 }, async () => {
-  const s = `sec-tunnel-${process.pid}`;
+  const s = SHARED;
   for (const method of ['Target.sendMessageToTarget', 'Target.attachToTarget', 'Target.setAutoAttach', 'Target.attachToBrowserTarget']) {
     const r = await gstack(s, ['run', `const pg = await openTab(); await pg._sendToTarget(${JSON.stringify(method)}, {});`]);
     assert.equal(r.code, 1, show(r));
@@ -223,7 +228,7 @@ test('3b. --out does not write through a link already in DIR', { timeout: 120_00
   const out = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-sec-out-')));
   const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'gstack-sec-elsewhere-')));
   symlinkSync(elsewhere, join(out, 'docs'));
-  const r = await gstack(`sec-outlink-${process.pid}`, ['run', `await fs.mkdir(path.join(pwd, "docs"), { recursive: true }); await fs.writeFile(path.join(pwd, "docs", "evil.txt"), "x"); await fs.writeFile(path.join(pwd, "ok.txt"), "y"); console.log("GSTACK_STEP_OK");`, '--out', out]);
+  const r = await gstack(SHARED, ['run', `await fs.mkdir(path.join(pwd, "docs"), { recursive: true }); await fs.writeFile(path.join(pwd, "docs", "evil.txt"), "x"); await fs.writeFile(path.join(pwd, "ok.txt"), "y"); console.log("GSTACK_STEP_OK");`, '--out', out]);
   assert.equal(r.code, 0, show(r));
   assert.ok(!existsSync(join(elsewhere, 'evil.txt')), `written through the link:\n${show(r)}`);
   assert.ok(existsSync(join(out, 'ok.txt')), show(r));
@@ -232,7 +237,7 @@ test('3b. --out does not write through a link already in DIR', { timeout: 120_00
 
 // Fifth red-team pass (careless script).
 test('14c. an options object whose path, files or sources come from its prototype is checked as Playwright reads it', { timeout: 180_000 }, async () => {
-  const s = `sec-inherit-${process.pid}`;
+  const s = SHARED;
   const outside = join(mkdtempSync(join(tmpdir(), 'gstack-sec-inherit-')), 'from-page.pdf');
   const secret = join(work, '..', `gstack-sec-inherit-secret-${process.pid}.txt`);
   writeFileSync(secret, 'INHERITED-SECRET-TEXT');
@@ -259,7 +264,7 @@ test('14c. an options object whose path, files or sources come from its prototyp
 });
 
 test('6b. a request a call left in flight cannot change the next call\'s cookies', { timeout: 180_000 }, async () => {
-  const s = `sec-inflight-${process.pid}`;
+  const s = SHARED;
   const first = await gstack(s, ['run', `
     fetch(${JSON.stringify(site.url + 'slow?ms=3000&cookie=late1')}).catch(() => {});
     (await openTab()).context().request.get(${JSON.stringify(site.url + 'slow?ms=3000&cookie=late2')}).catch(() => {});
@@ -307,7 +312,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('16. a file name with control or invisible characters (a page title) is refused, so no listing shows another name', { timeout: 120_000 }, async () => {
   site.setPage('/rlo.html', '<title>rep\u001b[31mort\u{E0041}\u202Efdp.exe</title>');
-  const r = await gstack(`sec-names-${process.pid}`, ['run', `
+  const r = await gstack(SHARED, ['run', `
     const pg = await openTab(${JSON.stringify(site.url + 'rlo.html')});
     await fs.writeFile(path.join(pwd, await pg.title()), "x");`]);
   assert.equal(r.code, 1, show(r));
@@ -315,7 +320,7 @@ test('16. a file name with control or invisible characters (a page title) is ref
   // Eighth pass: look-alikes a hand-kept list lacked (a box-drawing slash, a Lisu letter that
   // reads as a dot, the Arabic full stop); a Japanese name keeps its Katakana ノ.
   site.setPage('/lookalike.html', '<title>etc\u2571passwd\uA4F8txt</title>');
-  const names = await gstack(`sec-names-${process.pid}`, ['run', `
+  const names = await gstack(SHARED, ['run', `
     const pg = await openTab(${JSON.stringify(site.url + 'lookalike.html')});
     for (const name of [await pg.title(), "\uA4F8git", "report\u06D4pdf", "a\u0660b", "etc\u{1F67C}passwd", "etc\u0338passwd", "a\u2800b", "etc\u2AFDpasswd", "invoice\u20E5exe", "x\\\\u{0000202e}gnp.exe"]) {
       console.log(await fs.writeFile(path.join(pwd, name), "x").then(() => "WROTE " + name, (e) => "REFUSED " + name));
@@ -328,7 +333,7 @@ test('16. a file name with control or invisible characters (a page title) is ref
 });
 
 test('6c. a route.fetch a call left running cannot change the next call\'s cookies either', { timeout: 180_000 }, async () => {
-  const s = `sec-routefetch-${process.pid}`;
+  const s = SHARED;
   const first = await gstack(s, ['run', `
     const pg = await openTab(${JSON.stringify(site.url)});
     await pg.route("**/trigger", async (route) => { const r = await route.fetch({ url: ${JSON.stringify(site.url + 'slow?ms=3000&cookie=late3')} }); await route.fulfill({ response: r }); });
@@ -348,12 +353,12 @@ test('6c. a route.fetch a call left running cannot change the next call\'s cooki
 test('7d. --out naming a file or a FIFO is a usage error before the script runs', { timeout: 120_000 }, async () => {
   const file = join(work, 'not-a-folder.txt');
   writeFileSync(file, 'x');
-  const r = await gstack(`sec-outfile-${process.pid}`, ['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', '--out', file]);
+  const r = await gstack(SHARED, ['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', '--out', file]);
   assert.equal(r.code, 2, show(r));
   assert.ok(!r.lines.includes('RAN'), show(r));
   assert.match(lastLine(r), /--out .*is not a folder \(a file\)/, show(r));
   // Eighth pass: an empty --out (an unset variable) copied nothing and said nothing.
-  const empty = await gstack(`sec-outfile-${process.pid}`, ['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', '--out', '']);
+  const empty = await gstack(SHARED, ['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', '--out', '']);
   assert.equal(empty.code, 2, show(empty));
   assert.ok(!empty.lines.includes('RAN'), show(empty));
   assert.match(lastLine(empty), /--out is empty/, show(empty));
@@ -386,7 +391,7 @@ test('18. a flag given twice is a usage error (exit 2) that names it, before any
 
 // Eighth pass: what a call leaves that the context cannot take back.
 test('19. a WebSocket route, a CDP-made tab\'s late request and the clipboard do not reach the next call', { timeout: 240_000 }, async () => {
-  const s = `sec-leftovers-${process.pid}`;
+  const s = SHARED;
   const probe = `
     const pg = await openTab(${JSON.stringify(site.url)});
     console.log("WS=" + await pg.evaluate(() => new Promise((r) => { const w = new WebSocket("ws://127.0.0.1:9/x"); w.onopen = () => r("OPEN"); w.onerror = () => r("ERROR"); setTimeout(() => r("TIMEOUT"), 3000); })));
@@ -417,7 +422,7 @@ test('19. a WebSocket route, a CDP-made tab\'s late request and the clipboard do
 test('20. import-cookies and skills install --config refuse a FIFO at once; a key never reaches the session whose slug it spells; flows are not saved through a linked .gstack', { timeout: 180_000 }, async () => {
   const fifo = join(work, 'cookies.fifo');
   execFileSync('mkfifo', [fifo]);
-  for (const args of [['sessions', 'import-cookies', fifo, '--session', `sec-fifo-${process.pid}`], ['skills', 'install', '--mcp', 'cursor', '--config', fifo]]) {
+  for (const args of [['sessions', 'import-cookies', fifo, '--session', SHARED], ['skills', 'install', '--mcp', 'cursor', '--config', fifo]]) {
     const r = await runCli(args, { cwd: work, env: cliEnv(home), timeoutMs: 20_000 });
     assert.equal(r.code, 2, `${args.join(' ')}: ${show(r)}`);
     assert.match(r.stderr, /FIFO|not a regular file/, show(r));
@@ -453,7 +458,7 @@ test('20. import-cookies and skills install --config refuse a FIFO at once; a ke
 // without waiting: Playwright's undo met the closing page, failed and kept the old setting, so
 // the next call started offline and sent the header to every site.
 test('21. setOffline and setExtraHTTPHeaders a call left are undone even when it closed its tab', { timeout: 180_000 }, async () => {
-  const s = `sec-ctxundo-${process.pid}`;
+  const s = SHARED;
   const first = await gstack(s, ['run', `
     const pg = await openTab(${JSON.stringify(site.url)});
     await pg.context().setOffline(true);
