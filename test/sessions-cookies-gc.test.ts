@@ -102,3 +102,13 @@ test('parseDuration', () => {
   assert.throws(() => parseDuration('7'), /unit/);
   assert.throws(() => parseDuration('soon'));
 });
+
+// Red-team pass 23 (C23): a long key whose last 32 readable characters began with a dash made
+// a slug `sessions clear SLUG` read as a flag.
+test('a slug never starts with a dash or a dot, however the key is cut to its last 32 characters', () => {
+  for (const key of ['x'.repeat(40) + '\n-SESSION c23a', 'a'.repeat(10) + '-'.repeat(3) + 'b'.repeat(30), '--rf', '...hidden', '\n-x']) {
+    assert.match(slugFor(key), /^[A-Za-z0-9_]/, `${JSON.stringify(key)} -> ${slugFor(key)}`);
+  }
+  // An ordinary key keeps its slug.
+  assert.match(slugFor('my-project'), /^my-project-[0-9a-f]{8}$/);
+});

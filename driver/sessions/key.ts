@@ -41,10 +41,13 @@ export function gitTopLevel(start: string): string | undefined {
 export function slugFor(key: string): string {
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 8);
   const tail = basename(key.replace(/[\\/]+$/, '')) || key;
+  // Cut to its last 32 characters before the leading dashes and dots go: a cut that starts at
+  // a dash made a slug `sessions clear SLUG` read as a flag (red-team pass 23, C23).
   const readable = tail
     .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[-.]+|-+$/g, '')
-    .slice(-32);
+    .replace(/-+$/g, '')
+    .slice(-32)
+    .replace(/^[-.]+/, '');
   return `${readable || 'session'}-${hash}`;
 }
 
