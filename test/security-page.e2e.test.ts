@@ -341,6 +341,29 @@ test('3o. an [error] line quoting an element that holds a copy of a password: cu
   }
 });
 
+test('3p. links and responsive cut a password the page copied into a link, a console error or a request; a secret list\'s plain items are cut from read', { timeout: 180_000 }, async () => {
+  // Pass 24 (A24): the links and responsive shapes read no field, so copies printed in the
+  // clear; a "Recovery phrase" list's items were learned only when code-like.
+  const site = await startFixtureServer();
+  const pw = 'LNKpw-Qv7Rt93Lmx4';
+  site.setPage('/copies.html', `<label>Password <input type="password" value="${pw}"></label><a href="/next?k=${pw}">next</a><img src="/missing.png?x=${pw}"><script>console.error("leak ${pw}")</script>`);
+  site.setPage('/phrase.html', '<h2 id=h>Recovery codes</h2><ul aria-labelledby=h><li>48213<li>lanternorbit</ul><h2 id=h2>Recovery phrase</h2><ol aria-labelledby=h2><li>abandon<li>velvet</ol><p id=out></p><script>document.getElementById("out").textContent = "Your codes: 48213 lanternorbit abandon velvet"</script>');
+  const shape = (name: string, url: string) => runCli(['cookbook', name, '--url', url, '--session', session], { cwd: work, env: cliEnv(home), timeoutMs: 90_000 });
+  try {
+    for (const name of ['links', 'responsive']) {
+      const r = await shape(name, `${site.url}copies.html`);
+      assert.equal(r.code, 0, show(r));
+      assert.ok(!(r.stdout + r.stderr).includes(pw), `${name} printed the password\n${show(r)}`);
+      assert.match(r.stdout, /\[redacted\]/, `${name}: the copies are cut, not missing\n${show(r)}`);
+    }
+    const read = await shape('read', `${site.url}phrase.html`);
+    assert.equal(read.code, 0, show(read));
+    for (const item of ['48213', 'lanternorbit', 'abandon', 'velvet']) assert.ok(!read.stdout.includes(item), `read printed ${item}\n${show(read)}`);
+  } finally {
+    await site.close();
+  }
+});
+
 test('3. secrets reach no output: errors, labelledby/title names, quoted values, ariaSnapshot, content', { timeout: 120_000 }, async () => {
   const html = [
     '<input type="password" class="f" value="hunter2pass">',

@@ -421,6 +421,9 @@ export function redact(tree: string, readSecrets: ReadSecrets): string {
   // Lines under a secret rich-text box (its paragraphs, list items, text) are its value.
   let contentUnder = -1;
   let inContainer = false;
+  /** The container is a list or tree: each item is a value of its own (a seed phrase's words,
+   * a 5-digit code), learned whole, not only its code-like words (red-team pass 24, A24). */
+  let inList = false;
   const out = lines.map((line, i) => {
     const indent = line.length - line.trimStart().length;
     if (iframeUnder >= 0 && indent <= iframeUnder) iframeUnder = -1;
@@ -453,6 +456,7 @@ export function redact(tree: string, readSecrets: ReadSecrets): string {
         // A container's cell may hold a code among words ("Code: LiJ0-11Kk-2lL"): each code-like
         // word of it is learned.
         for (const w of inContainer ? v.split(/\s+/).filter(codeLike) : v ? [v] : []) learn(w);
+        if (inList && v.trim().length >= 3) learn(v.trim());
       }
       if (!child) return line.replace(/^(\s*).*$/, '$1[redacted]');
       const value = child[3] === undefined ? '' : child[3] === ':' ? ':' : ': [redacted]';
@@ -461,10 +465,11 @@ export function redact(tree: string, readSecrets: ReadSecrets): string {
     if (indent <= contentUnder) contentUnder = -1;
     // A grid, table, list or tree the page names with a secret word ("Recovery codes") holds
     // its values as cells and items: they are cut as a secret box's lines are.
-    const container = /^\s*- (?:grid|treegrid|table|list|tree) "((?:[^"\\]|\\.)*)"/.exec(line);
-    if (container && isSecretField({ hints: [yamlScalar(`"${container[1]}"`)] }, SECRET_RULES)) {
+    const container = /^\s*- (grid|treegrid|table|list|tree) "((?:[^"\\]|\\.)*)"/.exec(line);
+    if (container && isSecretField({ hints: [yamlScalar(`"${container[2]}"`)] }, SECRET_RULES)) {
       contentUnder = indent;
       inContainer = true;
+      inList = container[1] === 'list' || container[1] === 'tree';
       return line;
     }
     // `status` is an <output>'s role: a form field whose value the page computed (a code).
@@ -476,6 +481,7 @@ export function redact(tree: string, readSecrets: ReadSecrets): string {
       else {
         contentUnder = indent;
         inContainer = false;
+        inList = false;
       }
       if (field[4] === undefined) return line;
       const value = yamlScalar(field[4].trim());
