@@ -364,3 +364,12 @@ test('Perl braced escapes with blanks or underscores, bash short \\u and \\U, an
   // Escapes of visible characters stay as written.
   for (const kept of ['caf\\xc3\\xa9', 'text \\x{ e9 } \\x{0_e9}', 'C:\\Users\\uday', 'price \\u20ac5', 'a\\U1F600 b', 'x\\xff\\xfe']) assert.equal(stripControls(kept), kept);
 });
+
+// Twenty-fourth pass (B24): bash's \c with any printable character after it, and \x with one
+// hex digit or none, inside quotes.
+test('\\c with any printable character and \\x with one digit or none are cut inside quotes; outside quotes they stay', () => {
+  assert.equal(stripControls('s1: "DECLINED\\c-Payment accepted" s2: "A\\c,B\\c1C\\c D"'), 's1: "DECLINED\uFFFDPayment accepted" s2: "A\uFFFDB\uFFFDC\uFFFDD"');
+  assert.equal(stripControls('status: "Payment DECLINED\\xdPayment accepted" s3: "ring\\x7!" s4: "a\\xZ"'), 'status: "Payment DECLINED\uFFFDPayment accepted" s3: "ring\uFFFD!" s4: "a\uFFFDZ"');
+  // Two digits: an escape of a visible character stays; outside quotes nothing of this changes.
+  assert.equal(stripControls('"caf\\xe9" C:\\xampp\\code'), '"caf\\xe9" C:\\xampp\\code');
+});

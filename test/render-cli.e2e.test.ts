@@ -137,20 +137,25 @@ test('--eval prints values (promises awaited) and --eval --out writes them', asy
     '--eval', 'document.title', '--out', 'title.txt',
     '--eval', 'window.answer', '--out', 'answer.json',
     '--eval', "'data:application/octet-stream;base64,' + btoa('raw\\u0001bytes')", '--out', 'bytes.bin',
+    '--eval', "document.createElement('canvas').toDataURL()", '--out', 'canvas.png',
     '--eval', 'new Promise((r) => setTimeout(() => r({ late: true }), 50))',
     '--eval', 'document.querySelectorAll("div").length',
   ]);
   assertOk(r);
   assert.equal(readFileSync(join(work, 'title.txt'), 'utf8'), 'Screenshot fixture');
   assert.deepEqual(JSON.parse(readFileSync(join(work, 'answer.json'), 'utf8')), { n: 42, list: [1, 2, 3] });
-  assert.deepEqual(readFileSync(join(work, 'bytes.bin')), Buffer.from('raw\u0001bytes', 'latin1'));
+  // Only an image or a PDF that is one is written as its bytes; any other data: URL is text,
+  // through the filter (a page can choose the prefix of what a script evaluates).
+  assert.equal(readFileSync(join(work, 'bytes.bin'), 'utf8'), 'raw\uFFFDbytes');
+  assert.deepEqual(imageSize(join(work, 'canvas.png')), { type: 'png', width: 300, height: 150 });
   assert.ok(r.lines.includes(`OK ${join(work, 'title.txt')}`));
   assert.deepEqual(fenced(r), [
     `EVAL 1: written to ${join(work, 'title.txt')} (18 bytes)`,
     `EVAL 2: written to ${join(work, 'answer.json')} (${readFileSync(join(work, 'answer.json')).length} bytes)`,
-    `EVAL 3: written to ${join(work, 'bytes.bin')} (9 bytes)`,
-    'EVAL 4: {"late":true}',
-    'EVAL 5: 2',
+    `EVAL 3: written to ${join(work, 'bytes.bin')} (11 bytes)`,
+    `EVAL 4: written to ${join(work, 'canvas.png')} (${readFileSync(join(work, 'canvas.png')).length} bytes)`,
+    'EVAL 5: {"late":true}',
+    'EVAL 6: 2',
     'PAGE_ERRORS=[]',
   ]);
 });

@@ -8,6 +8,7 @@ import { parseRenderArgs, RenderUsageError } from '../render/cli/cli-args.js';
 import { formatRenderResult, RENDER_SENTINEL, UNTRUSTED_BEGIN, UNTRUSTED_END } from '../render/cli/render-cli.js';
 import { asideRenderScript, stepFileName } from '../render/engines/aside-render.js';
 import type { PdfStep } from '../render/index.js';
+import { evalValueBytes } from '../render/orchestrate/outputs.js';
 
 const catalog = loadCatalog();
 const parse = (...args: string[]) => parseRenderArgs(args, catalog);
@@ -240,4 +241,21 @@ test('render options attach to the step the catalog names: a print option to the
   assert.notEqual(b.landscape, true, 'a print option belongs to the --pdf before it only');
   assert.equal(e.out, 'v.txt');
   assert.throws(() => parseRenderArgs(['in.html', '--out', 'v.txt', '--eval', '1'], loadCatalog(), '/tmp'), /--out belongs to an --eval step/);
+});
+
+// Red-team pass 24 (B24): a page whose title starts with `data:,` had its decoded text (a CR
+// and an erase-line escape writing "Payment accepted" over "DECLINED") written raw by
+// `--eval 'document.title' --out`; an object's JSON kept raw bidi overrides and `\u001b`.
+test('an --eval value written with --out: a data: URL is raw bytes only for an image or PDF that is one; JSON goes through the filter', async () => {
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+  assert.deepEqual(await evalValueBytes(`data:image/png;base64,${png.toString('base64')}`), png);
+  const pdf = Buffer.from('%PDF-1.7\n\x1b[2J');
+  assert.deepEqual(await evalValueBytes(`data:application/pdf;base64,${pdf.toString('base64')}`), pdf);
+  for (const url of ['data:,Payment%20DECLINED%0D%1B%5B2KPayment%20accepted', 'data:text/plain,a%1Bb', `data:image/png;base64,${Buffer.from('\x1b[2Jnot a png').toString('base64')}`, 'data:application/octet-stream,%1B%5B2J']) {
+    const text = (await evalValueBytes(url)).toString('utf8');
+    assert.doesNotMatch(text, /[\x00-\x08\x0b-\x1f\x7f]/, `${url} -> ${JSON.stringify(text)}`);
+  }
+  const json = (await evalValueBytes({ file: 'invoice\u202Efdp.exe', note: 'a\x1b[2Jb' })).toString('utf8');
+  assert.doesNotMatch(json, /\u202E|\\u001b/i, json);
+  assert.deepEqual(Object.keys(JSON.parse(json)), ['file', 'note']);
 });

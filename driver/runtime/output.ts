@@ -150,7 +150,7 @@ function hideEscapedControls(s: string): string {
 // Bash's `\E` (printf %b, echo -e, $'…') and control escapes `\c[` (bash, Perl) and `\C-[`
 // (Ruby) too (pass 21, B21).
 const SHORT_ESCAPE_LETTERS = 'bfrvaeENLP';
-const SHORT_ESCAPE = /\\[bfrv0-7aeENLPcC]/;
+const SHORT_ESCAPE = /\\[bfrv0-7aeENLPcCx]/;
 const OCTAL_ESCAPE = /^[0-7]{1,3}/;
 
 function hideShortEscapes(s: string): string {
@@ -182,11 +182,20 @@ function hideShortEscapes(s: string): string {
         i += digits.length;
         continue;
       }
-      // `\cX` and `\C-X`: the control character of X.
+      // `\cX` and `\C-X`: the control character of X, for any printable X (bash's `\c-` is a
+      // CR, `\c1` a DC1; pass 24, B24).
       const control = next === 'c' ? 1 : next === 'C' && s[i + 2] === '-' ? 2 : 0;
-      if (inside && control && i + 1 + control < s.length && /[@-_a-z?]/.test(s[i + 1 + control])) {
+      if (inside && control && i + 1 + control < s.length && /[ -~]/.test(s[i + 1 + control])) {
         out += '\uFFFD';
         i += 1 + control;
+        continue;
+      }
+      // `\x` with one hex digit, or none (Perl, bash and C read `\xd` as a CR and a bare `\x`
+      // as NUL; pass 24, B24). Two digits are hideEscapedControls' (anywhere on the line).
+      if (inside && next === 'x' && !/^[0-9a-fA-F]{2}/.test(s.slice(i + 2, i + 4))) {
+        const digit = /^[0-9a-fA-F]/.test(s[i + 2] ?? '') ? 1 : 0;
+        out += '\uFFFD';
+        i += 1 + digit;
         continue;
       }
       out += inside && SHORT_ESCAPE_LETTERS.includes(next) ? '\uFFFD' : c + next;

@@ -114,15 +114,34 @@ function describeFsError(e: NodeJS.ErrnoException): string {
   }
 }
 
-/** Bytes an eval result is written as: strings as-is, data: URLs decoded, others as JSON. */
+/** The first bytes of each kind of file a data: URL may be written as raw: an image a canvas
+ * made (`toDataURL()`), or a PDF. */
+const SIGNATURES: Array<{ type: RegExp; magic: (b: Buffer) => boolean }> = [
+  { type: /^image\/png$/i, magic: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  { type: /^image\/jpe?g$/i, magic: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { type: /^image\/gif$/i, magic: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')) },
+  { type: /^image\/webp$/i, magic: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+  { type: /^application\/pdf$/i, magic: (b) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
+];
+
+/** Bytes an eval result is written as: strings through the terminal filter, a data: URL of an
+ * image or PDF decoded to its bytes, others as JSON through the filter line by line. */
 export async function evalValueBytes(value: unknown): Promise<Buffer> {
   if (typeof value === 'string') {
-    if (/^data:[^,]*,/i.test(value)) {
+    const dataUrl = /^data:([^,;]*)[^,]*,/i.exec(value);
+    if (dataUrl) {
+      let bytes: Buffer;
       try {
-        return Buffer.from(await (await fetch(value)).arrayBuffer());
+        bytes = Buffer.from(await (await fetch(value)).arrayBuffer());
       } catch {
         throw new RenderError('the eval returned a malformed data: URL; return a valid data URL or a plain string');
       }
+      // Raw bytes only for an image or a PDF whose bytes are one: a page that puts `data:,` before
+      // its text (its title) chooses the prefix, and its decoded text is page text like any other
+      // (a CR and an erase-line escape wrote "Payment accepted" over "DECLINED"; pass 24, B24).
+      const kind = SIGNATURES.find((k) => k.type.test(dataUrl[1].trim()));
+      if (kind?.magic(bytes)) return bytes;
+      return Buffer.from(terminalSafe(bytes.toString('utf8')), 'utf8');
     }
     // A string a page computed is page text: written through the terminal filter, so neither
     // its controls, its bidi overrides and invisible characters, nor the written-out escape of
@@ -130,7 +149,11 @@ export async function evalValueBytes(value: unknown): Promise<Buffer> {
     // reach whoever reads the file.
     return Buffer.from(terminalSafe(value), 'utf8');
   }
-  return Buffer.from(JSON.stringify(value === undefined ? null : value, null, 2) + '\n', 'utf8');
+  // JSON of page values: each line through the filter too (its strings hold page text, raw or as
+  // `\u001b` escapes that `jq -r` decodes; pass 24, B24). Line breaks are JSON's own, between
+  // tokens, and what the filter writes (U+FFFD) is valid inside a JSON string.
+  const json = JSON.stringify(value === undefined ? null : value, null, 2);
+  return Buffer.from(json.split('\n').map((l) => terminalSafe(l)).join('\n') + '\n', 'utf8');
 }
 
 export async function writeOutputs(v: Validated, out: EngineRenderOutput): Promise<{ artifacts: RenderArtifact[]; evals: EvalResult[] }> {
