@@ -1,7 +1,7 @@
 // links: the page's same-origin links, checked only where checking is harmless.
 import type { Shape } from './types.js';
 import { SENTINEL } from '../driver/catalog.gen.js';
-import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, LEARN_SECRET_FIELDS, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, IS_LOCAL_HOST, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const links: Shape = {
   name: 'links',
@@ -26,6 +26,7 @@ export const links: Shape = {
     EVIDENCE_HOOK,
     WAIT_FOR_READY,
     OPEN_AND_LOAD,
+    LEARN_SECRET_FIELDS,
     IS_LOCAL_HOST,
     String.raw`// Same-origin links only. The page hands over its raw href attributes and link texts as plain
 // data, and everything is decided here, outside the page: a page can replace any built-in its

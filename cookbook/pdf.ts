@@ -1,7 +1,7 @@
 // pdf: the page as the browser prints it.
 import type { Shape } from './types.js';
 import { SENTINEL } from '../driver/catalog.gen.js';
-import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, LEARN_SECRET_FIELDS, PRINT_CONSOLE_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const pdf: Shape = {
   name: 'pdf',
@@ -28,6 +28,7 @@ export const pdf: Shape = {
     EVIDENCE_HOOK,
     WAIT_FOR_READY,
     OPEN_AND_LOAD,
+    LEARN_SECRET_FIELDS,
     String.raw`// Page members verified on Aside only (see the catalog): evaluate rather than pg.title().
 console.log("TITLE=" + (await pg.evaluate(() => document.title)));
 const file = path.join(pwd, PARAMS.file);

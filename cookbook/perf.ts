@@ -1,7 +1,7 @@
 // perf: navigation timing and the slowest resources of one page load.
 import type { Shape } from './types.js';
 import { SENTINEL } from '../driver/catalog.gen.js';
-import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, LEARN_SECRET_FIELDS, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, URL_PARAM, script } from './snippets.js';
 
 export const perf: Shape = {
   name: 'perf',
@@ -25,6 +25,7 @@ export const perf: Shape = {
     EVIDENCE_HOOK,
     WAIT_FOR_READY,
     OPEN_AND_LOAD,
+    LEARN_SECRET_FIELDS,
     String.raw`const nav = await pg.evaluate(() => {
   const t = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType("navigation")[0]);
   if (!t) return null;

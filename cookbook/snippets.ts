@@ -100,7 +100,9 @@ async function waitForReady(pg, spec = PARAMS.waitFor, when = "after load") {
 
 /** A read (of the title, small and never waiting): the call learns the page's secret field
  * values, so a copy the page put in a link, a console error, a failed request or a dialog is
- * cut from what the shape prints after it. A shape that read nothing printed such copies in
+ * cut from what the shape prints after it. For the shapes that take no snapshot and fill
+ * nothing (`form` prints the option it was asked for, which a secret select's options would
+ * then cut). A shape that read nothing printed such copies in
  * the clear (`links`, `responsive`; red-team pass 24, A24). A page whose replaced DOM
  * built-ins break the read (Playwright reads in the page's world) does not stop the shape. */
 export const LEARN_SECRET_FIELDS = String.raw`// A read: the secret fields' values are cut from what this shape prints below.
@@ -116,7 +118,6 @@ await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: EVIDEN
 await pg.goto(PARAMS.url, { waitUntil: "load" });
 await waitForReady(pg);
 await sleep(PARAMS.settleMs);
-${LEARN_SECRET_FIELDS}
 console.log("URL=" + pg.url());`;
 
 export const PRINT_CONSOLE_ERRORS = String.raw`console.log("CONSOLE_ERRORS=" + JSON.stringify(await pg.evaluate("window.__gstackErrors || []")));`;

@@ -91,9 +91,10 @@ await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: EVIDEN
 await pg.goto(PARAMS.url, { waitUntil: "load" });
 await waitForReady(pg);
 await sleep(PARAMS.settleMs);
+console.log("URL=" + pg.url());
+
 // A read: the secret fields' values are cut from what this shape prints below.
 await pg.locator("title").allTextContents().catch(() => []);
-console.log("URL=" + pg.url());
 
 // Page members verified on Aside only (see the catalog): evaluate rather than pg.title().
 console.log("TITLE=" + (await pg.evaluate(() => document.title)));

@@ -88,9 +88,10 @@ await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: EVIDEN
 await pg.goto(PARAMS.url, { waitUntil: "load" });
 await waitForReady(pg);
 await sleep(PARAMS.settleMs);
+console.log("URL=" + pg.url());
+
 // A read: the secret fields' values are cut from what this shape prints below.
 await pg.locator("title").allTextContents().catch(() => []);
-console.log("URL=" + pg.url());
 
 const nav = await pg.evaluate(() => {
   const t = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType("navigation")[0]);
