@@ -364,6 +364,25 @@ test('3p. links and responsive cut a password the page copied into a link, a con
   }
 });
 
+test('3q. raw CDP dumps of the DOM and the accessibility tree are reads: a password and a one-time code in them are cut', { timeout: 120_000 }, async () => {
+  // Pass 25 (A25): DOM.getOuterHTML and Accessibility.getFullAXTree before any snapshot printed
+  // the fields' values; nothing had read the page's secret fields.
+  const site = await startFixtureServer();
+  site.setPage('/ax.html', '<label>Password <input type=password id=pw value="AXpw-Tree-40031"></label><input id=otp autocomplete=one-time-code value="918273">');
+  try {
+    const r = await run(`const pg = await openTab(${lit(site.url + 'ax.html')});
+const doc = await pg._sendToTarget("DOM.getDocument", { depth: -1 });
+console.log((await pg._sendToTarget("DOM.getOuterHTML", { nodeId: doc.root.nodeId })).outerHTML);
+const ax = await pg._sendToTarget("Accessibility.getFullAXTree", {});
+for (const n of ax.nodes) if (n.value) console.log("AXNODE " + JSON.stringify(n.value));
+await closeTab(pg); console.log("GSTACK_STEP_OK");`, ['--json']);
+    assert.equal(r.code, 0, show(r));
+    for (const v of ['AXpw-Tree-40031', '918273']) assert.ok(!(r.stdout + r.stderr).includes(v), `${v} reached output\n${show(r)}`);
+  } finally {
+    await site.close();
+  }
+});
+
 test('3. secrets reach no output: errors, labelledby/title names, quoted values, ariaSnapshot, content', { timeout: 120_000 }, async () => {
   const html = [
     '<input type="password" class="f" value="hunter2pass">',

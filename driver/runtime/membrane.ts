@@ -60,6 +60,9 @@ export interface MembraneOptions {
   htmlRedactor?: (raw: object, kind: 'Page' | 'Frame' | 'Locator' | 'ElementHandle') => Promise<(html: string) => string>;
   /** Page-specific members (`locator` with refs, `_sendToTarget`); see tabs.ts. */
   pageMember?: (raw: object, prop: string) => unknown;
+  /** Learns the secret field values of the call's open tabs (output.ts cuts them from every
+   * later line): raw CDP that dumps the DOM or the accessibility tree is a read like content(). */
+  learnSecretFields?: () => Promise<void>;
   /** Locator methods guarded by a ref's staleness check; see tabs.ts. */
   beforeLocatorAction?: (raw: object, method: string) => Promise<void> | undefined;
   /** A function the script gave Playwright (an event listener, a route handler) threw or
@@ -373,6 +376,10 @@ export class Membrane {
   async checkedCdp(method: unknown, params: unknown): Promise<{ method: string; params: Record<string, unknown> | undefined }> {
     const msg = checkCdp(method, params, this.table);
     if (!this.opts.allowFileUrls) everyString(msg.params, (s) => this.checkUrl(s));
+    // `DOM.getOuterHTML`, `DOMSnapshot.captureSnapshot`, `Accessibility.getFullAXTree` answer
+    // with the fields' values, as content() would: the call learns its secret fields first, so
+    // whatever of them the script prints is cut (red-team pass 25, A25).
+    if (/^(?:DOM|DOMSnapshot|Accessibility)\./.test(msg.method)) await this.opts.learnSecretFields?.();
     if (msg.browserWide) this.dirty = true;
     for (const p of msg.paths) {
       (p.holder as Record<string | number, unknown>)[p.key] = await this.privateCopy(`${msg.method} ${p.param}`, p.value);

@@ -151,6 +151,9 @@ export class Tabs {
         return (text) => redact(text, secrets);
       },
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
+      learnSecretFields: async () => {
+        await Promise.all(this.used.filter((p) => !p.isClosed()).map((p) => within(secretValues(p, undefined, { otherTabs: false }).then(() => true, () => false), PAGE_ANSWER_MS, false)));
+      },
       beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
       onListenerError: opts.onListenerError,
     });
