@@ -146,3 +146,15 @@ test('a subscript, superscript or modifier form of a letter or digit between two
     assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
   }
 });
+
+// Twenty-fifth pass (B25): vulgar fractions, whose compatibility form holds the fraction slash
+// (`⅟` is `1⁄`), and number signs of other scripts between Latin letters.
+test('vulgar fractions and other scripts\' number signs between letters are refused; a fraction cannot start a name', () => {
+  for (const name of ['etc\u215Fpasswd', 'home\u215Fuser\u215Fssh', 'secret\u00BDtxt', 'etc\u2189passwd', 'etc\u215Dpasswd', 'etc\u3021passwd', 'etc\u3192passwd', 'etc\u09F7passwd']) {
+    assert.ok(pathLookAlike(name), `${name} is refused`);
+  }
+  assert.ok(readsAsHidden('\u215F.bashrc'));
+  for (const name of ['\uD55C\u318D\uAE00', 'm\u00B2', '\u4E00\u3021\u4E8C', 'r\u00E9sum\u00E9 2024.pdf']) {
+    assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
+  }
+});

@@ -56,8 +56,10 @@ function readsAsPathPunctuation(char: string): boolean {
   const { pathPunctuation } = confusableTables();
   if (pathPunctuation.has(char)) return true;
   const compat = char.normalize('NFKC');
-  // A compatibility form that is a look-alike (halfwidth ﾉ is ノ) or holds path punctuation.
-  return compat !== char && (pathPunctuation.has(compat) || PATH_PUNCTUATION.some((p) => compat.includes(p)));
+  // A compatibility form that is a look-alike (halfwidth ﾉ is ノ) or holds path punctuation or
+  // a look-alike of it: a vulgar fraction is `1⁄2`, and the fraction slash reads as `/`
+  // (`etc⅟passwd`; pass 25, B25).
+  return compat !== char && (pathPunctuation.has(compat) || [...compat].some((c) => PATH_PUNCTUATION.includes(c) || pathPunctuation.has(c)));
 }
 
 /** A letter or digit of its own script between neighbours of that script is text, not a slash. */
@@ -222,7 +224,12 @@ function emojiInWord(chars: string[], i: number): boolean {
  * `g๐๐gle`, `etc١passwd`): it reads as the letter or sign it looks like there, the Arabic-Indic
  * one as a backslash in DejaVu Sans Mono, a common terminal font (pass 21, B21). */
 function foreignDigit(chars: string[], i: number): boolean {
-  if (!/^\p{Nd}$/u.test(chars[i]) || chars[i].charCodeAt(0) < 0x80) return false;
+  if (chars[i].charCodeAt(0) < 0x80) return false;
+  // A number sign of a script (a Hangzhou numeral `〡`, a Bengali currency numerator `৷`):
+  // between two letters or digits of a script that does not use it, read as what it looks like
+  // there (`etc〡passwd` draws as `etc|passwd`; pass 25, B25).
+  if (/^[\p{Nl}\p{No}]$/u.test(chars[i]) && !/^\p{Script=Common}$/u.test(chars[i])) return sandwichedBy(chars, i, (n) => !NEIGHBOUR_SCRIPTS.some((sc) => sc.re.test(n) && sc.uses.test(chars[i])));
+  if (!/^\p{Nd}$/u.test(chars[i])) return false;
   for (const step of [-1, 1] as const) {
     let j = i + step;
     while (j >= 0 && j < chars.length && MARK.test(chars[j])) j += step;
@@ -246,12 +253,23 @@ function compatLetterInWord(chars: string[], i: number): boolean {
   if (code < 0x80 || (code >= 0xff00 && code <= 0xffef)) return false;
   const compat = c.normalize('NFKC');
   if (compat === c || [...compat].length !== 1 || !LETTER_OR_DIGIT.test(compat)) return false;
-  // The Hangul compatibility letters (`한ㆍ글`) are everyday Korean.
-  if (SCRIPTS.some((sc) => sc.re.test(compat))) return false;
   const word = (x: string | undefined) => x !== undefined && LETTER_OR_DIGIT.test(x);
   let k = i + 1;
   while (k < chars.length && MARK.test(chars[k])) k++;
-  return word(baseBefore(chars, i)) && word(chars[k]);
+  const before = baseBefore(chars, i);
+  if (!word(before) || !word(chars[k])) return false;
+  // Between letters of its own script it is text: the Hangul compatibility letters (`한ㆍ글`).
+  // Between others it is not (`etc㆒passwd`, whose form is Han `一`; pass 25, B25).
+  return !SCRIPTS.some((sc) => sc.re.test(compat) && sc.re.test(before!) && sc.re.test(chars[k]));
+}
+
+/** Whether the letters or digits on both sides of position `i` (past marks) meet `test`. */
+function sandwichedBy(chars: string[], i: number, test: (neighbour: string) => boolean): boolean {
+  const before = baseBefore(chars, i);
+  let k = i + 1;
+  while (k < chars.length && MARK.test(chars[k])) k++;
+  const after = chars[k];
+  return before !== undefined && after !== undefined && LETTER_OR_DIGIT.test(before) && LETTER_OR_DIGIT.test(after) && (test(before) || test(after));
 }
 
 /** The character before position `i` that is not a mark: the letter the marks sit on. */
