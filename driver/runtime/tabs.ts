@@ -151,9 +151,7 @@ export class Tabs {
         return (text) => redact(text, secrets);
       },
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
-      learnSecretFields: async () => {
-        await Promise.all(this.used.filter((p) => !p.isClosed()).map((p) => within(secretValues(p, undefined, { otherTabs: false }).then(() => true, () => false), PAGE_ANSWER_MS, false)));
-      },
+      learnSecretFields: async () => void (await this.readOpenTabsSecrets()),
       beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
       onListenerError: opts.onListenerError,
     });
@@ -400,10 +398,16 @@ export class Tabs {
    * copy; pass 23, A23). True when every tab answered within the bound. Never throws.
    */
   async learnSecretsOnFailure(): Promise<boolean> {
+    if (!(await this.readOpenTabsSecrets())) this.unreadAtFailure = true;
+    return !this.unreadAtFailure;
+  }
+
+  /** Reads the secret field values of every open tab the call used (output.ts then cuts them
+   * from every later line), each bounded by PAGE_ANSWER_MS; false when a tab did not answer. */
+  private async readOpenTabsSecrets(): Promise<boolean> {
     const open = this.used.filter((p) => !p.isClosed());
     const answered = await Promise.all(open.map((raw) => within(secretValues(raw, undefined, { otherTabs: false }).then(() => true, () => false), PAGE_ANSWER_MS, false)));
-    if (!answered.every(Boolean)) this.unreadAtFailure = true;
-    return !this.unreadAtFailure;
+    return answered.every(Boolean);
   }
 
   /** The script's calls refuse from now on (a script that outlives its call). */
