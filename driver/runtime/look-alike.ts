@@ -228,7 +228,7 @@ function foreignDigit(chars: string[], i: number): boolean {
   // A number sign of a script (a Hangzhou numeral `〡`, a Bengali currency numerator `৷`):
   // between two letters or digits of a script that does not use it, read as what it looks like
   // there (`etc〡passwd` draws as `etc|passwd`; pass 25, B25).
-  if (/^[\p{Nl}\p{No}]$/u.test(chars[i]) && !/^\p{Script=Common}$/u.test(chars[i])) return sandwichedBy(chars, i, (n) => !NEIGHBOUR_SCRIPTS.some((sc) => sc.re.test(n) && sc.uses.test(chars[i])));
+  if (/^[\p{Nl}\p{No}]$/u.test(chars[i]) && !/^\p{Script=Common}$/u.test(chars[i])) return !!wordNeighbours(chars, i)?.some((n) => !NEIGHBOUR_SCRIPTS.some((sc) => sc.re.test(n) && sc.uses.test(chars[i])));
   if (!/^\p{Nd}$/u.test(chars[i])) return false;
   for (const step of [-1, 1] as const) {
     let j = i + step;
@@ -253,23 +253,19 @@ function compatLetterInWord(chars: string[], i: number): boolean {
   if (code < 0x80 || (code >= 0xff00 && code <= 0xffef)) return false;
   const compat = c.normalize('NFKC');
   if (compat === c || [...compat].length !== 1 || !LETTER_OR_DIGIT.test(compat)) return false;
-  const word = (x: string | undefined) => x !== undefined && LETTER_OR_DIGIT.test(x);
-  let k = i + 1;
-  while (k < chars.length && MARK.test(chars[k])) k++;
-  const before = baseBefore(chars, i);
-  if (!word(before) || !word(chars[k])) return false;
+  const around = wordNeighbours(chars, i);
   // Between letters of its own script it is text: the Hangul compatibility letters (`한ㆍ글`).
   // Between others it is not (`etc㆒passwd`, whose form is Han `一`; pass 25, B25).
-  return !SCRIPTS.some((sc) => sc.re.test(compat) && sc.re.test(before!) && sc.re.test(chars[k]));
+  return !!around && !SCRIPTS.some((sc) => sc.re.test(compat) && around.every((n) => sc.re.test(n)));
 }
 
-/** Whether the letters or digits on both sides of position `i` (past marks) meet `test`. */
-function sandwichedBy(chars: string[], i: number, test: (neighbour: string) => boolean): boolean {
+/** The letters or digits on both sides of position `i` (past marks), when both sides are one. */
+function wordNeighbours(chars: string[], i: number): [string, string] | undefined {
   const before = baseBefore(chars, i);
   let k = i + 1;
   while (k < chars.length && MARK.test(chars[k])) k++;
   const after = chars[k];
-  return before !== undefined && after !== undefined && LETTER_OR_DIGIT.test(before) && LETTER_OR_DIGIT.test(after) && (test(before) || test(after));
+  return before !== undefined && after !== undefined && LETTER_OR_DIGIT.test(before) && LETTER_OR_DIGIT.test(after) ? [before, after] : undefined;
 }
 
 /** The character before position `i` that is not a mark: the letter the marks sit on. */
