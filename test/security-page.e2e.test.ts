@@ -341,7 +341,7 @@ test('3o. an [error] line quoting an element that holds a copy of a password: cu
   }
 });
 
-test('3p. links and responsive cut a password the page copied into a link, a console error or a request; a secret list\'s plain items are cut from read', { timeout: 180_000 }, async () => {
+test('3p. links, responsive, perf and pdf cut a password the page copied into a link, a console error or a request; a secret list\'s plain items are cut from read', { timeout: 180_000 }, async () => {
   // Pass 24 (A24): the links and responsive shapes read no field, so copies printed in the
   // clear; a "Recovery phrase" list's items were learned only when code-like.
   const site = await startFixtureServer();
@@ -350,7 +350,7 @@ test('3p. links and responsive cut a password the page copied into a link, a con
   site.setPage('/phrase.html', '<h2 id=h>Recovery codes</h2><ul aria-labelledby=h><li>48213<li>lanternorbit</ul><h2 id=h2>Recovery phrase</h2><ol aria-labelledby=h2><li>abandon<li>velvet</ol><p id=out></p><script>document.getElementById("out").textContent = "Your codes: 48213 lanternorbit abandon velvet"</script>');
   const shape = (name: string, url: string) => runCli(['cookbook', name, '--url', url, '--session', session], { cwd: work, env: cliEnv(home), timeoutMs: 90_000 });
   try {
-    for (const name of ['links', 'responsive']) {
+    for (const name of ['links', 'responsive', 'perf', 'pdf']) {
       const r = await shape(name, `${site.url}copies.html`);
       assert.equal(r.code, 0, show(r));
       assert.ok(!(r.stdout + r.stderr).includes(pw), `${name} printed the password\n${show(r)}`);
