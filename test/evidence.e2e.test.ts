@@ -122,7 +122,9 @@ test('chromium: a page stuck in its own endless loop: evidence skipped with a no
   const r = await gstack(['run', `
     const pg = await openTab(${JSON.stringify(site.url + 'evidence.html')});
     await pg.getByRole("button", { name: "Hang" }).click();
-    await pg.evaluate(() => 1);
+    // The click queued the hang's 0 ms timer; this evaluation settles on a later timer, so the
+    // page is always stuck before it could answer (a plain evaluate could win the race).
+    await pg.evaluate(() => new Promise((r) => setTimeout(r, 50)));
     console.log("GSTACK_STEP_OK");`, '--timeout', String(timeout)]);
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.lines.at(-1)!, /^\[error\] The script did not finish within 3000 ms/);
