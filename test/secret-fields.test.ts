@@ -156,3 +156,16 @@ test('22 pass 21. network keys, card check numbers, bank one-time codes, securit
   }
   for (const h of ['Wireless network', 'Product name', 'Security question', 'License plate', 'Serial number']) assert.ok(!secret(h), `${h} should not be secret`);
 });
+
+// Trial t26 (Swagger UI): its OAuth2 `<select id="password_type">` (basic / request-body) was
+// read as a secret, so every "basic" on the page and in the agent's own selectors was cut.
+test('a choice named for a kind of secret (password_type, token type) holds none; a text field so named still does', async () => {
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
+  const choice = (hint: string) => isSecretField({ hints: [hint], choice: true }, SECRET_RULES);
+  const text = (hint: string) => isSecretField({ hints: [hint] }, SECRET_RULES);
+  for (const h of ['password_type', 'Token type', 'tokenType', 'API key location', 'grant: password flow', 'PIN length']) {
+    assert.ok(!choice(h), `a select named ${h} should not be secret`);
+    assert.ok(text(h), `a text field named ${h} should still be secret`);
+  }
+  for (const h of ['Password', 'Security question password', 'password type password', 'API key', 'PIN']) assert.ok(choice(h), `a select named ${h} should be secret`);
+});

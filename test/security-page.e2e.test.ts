@@ -508,6 +508,8 @@ test('3e. secrets reach no output through a select\'s other options, a label spl
     '<div role="combobox" aria-label="Password">SEC7-M-DIVCOMBO</div>',
     '<input type="password" class="pw" value="hunter2-PW"><input type="password" class="pw" value="other-PW2">',
     '<label>Name <input id="n" value="visible-name"></label>',
+    // A choice of a kind of secret holds none (trial t26: Swagger UI's OAuth2 select).
+    '<select id="password_type"><option value="basic-hdr">Basic auth header</option><option value="request-body">Request body</option></select>',
   ].join(''));
   try {
     const r = await run(`
@@ -523,6 +525,7 @@ test('3e. secrets reach no output through a select\'s other options, a label spl
       assert.ok(!r.stdout.includes(s) && !r.stderr.includes(s), `${s} leaked:\n${show(r)}`);
     }
     assert.match(r.stdout, /visible-name/, 'what is not secret stays');
+    assert.match(r.stdout, /value=\\"request-body\\"/, 'a password_type choice is not a secret');
     assert.match(r.stdout, /CAUSE undefined/, 'no raw Playwright error as the cause');
   } finally {
     await site.close();

@@ -206,11 +206,17 @@ const SECRET_AUTOCOMPLETE = ['current-password', 'new-password', 'one-time-code'
  * `parola chiave` a keyword. */
 const SECRET_WORD_UNLESS_NEXT: Record<string, string> = { parola: 'chiave', 'código': 'postal', codigo: 'postal', pan: 'size' };
 
-export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE, unlessNext: SECRET_WORD_UNLESS_NEXT };
+/** Words that, right after a secret word, make the pair name a kind of secret rather than hold
+ * one: a select `password_type` (Swagger UI's OAuth2 "basic" or "request-body") or `token_type`
+ * offers the page's own choices. Only for a choice (a select): a text field under such a name
+ * still holds what is typed into it. */
+const SECRET_DESCRIBING_NEXT = ['type', 'kind', 'mode', 'method', 'format', 'flow', 'scheme', 'grant', 'policy', 'strength', 'length', 'location', 'placement', 'style', 'algorithm'];
+
+export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE, unlessNext: SECRET_WORD_UNLESS_NEXT, describingNext: SECRET_DESCRIBING_NEXT };
 
 /** Whether a form field holds a secret, from its type, autocomplete tokens and hints. Runs in
  * Node (tests) and, as source text, in the page (secretValues): self-contained on purpose. */
-export function isSecretField(field: { type?: string; autocomplete?: string; hints: string[] }, rules: typeof SECRET_RULES): boolean {
+export function isSecretField(field: { type?: string; autocomplete?: string; hints: string[]; choice?: boolean }, rules: typeof SECRET_RULES): boolean {
   if ((field.type ?? '').toLowerCase() === 'password') return true;
   const tokens = (field.autocomplete ?? '').toLowerCase().split(/\s+/);
   if (tokens.some((t) => rules.autocomplete.includes(t) || t.startsWith('cc-'))) return true;
@@ -228,13 +234,22 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
-  const secretWord = (w: string, i: number, all: string[]) => rules.words.includes(w) && !(Object.hasOwn(rules.unlessNext, w) && rules.unlessNext[w] === all[i + 1]);
+  // A choice named for a kind of secret (`password_type`) holds none (describingNext).
+  const describedAt = (i: number, all: string[]) => !!field.choice && rules.describingNext.includes(all[i + 1] ?? '');
+  const secretWord = (w: string, i: number, all: string[]) => rules.words.includes(w) && !(Object.hasOwn(rules.unlessNext, w) && rules.unlessNext[w] === all[i + 1]) && !describedAt(i, all);
   // Plurals name the same secrets ("Passwords", "API keys", "One-time codes").
   const singular = words.map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
   if (words.some(secretWord) || singular.some(secretWord)) return true;
   const joined = ` ${words.join(' ')} `;
   const joinedSingular = ` ${singular.join(' ')} `;
-  return rules.phrases.some((p) => joined.includes(` ${p} `) || joinedSingular.includes(` ${p} `));
+  const phraseIn = (text: string, p: string) => {
+    for (let at = text.indexOf(` ${p} `); at >= 0; at = text.indexOf(` ${p} `, at + 1)) {
+      const next = text.slice(at + p.length + 2).split(' ')[0];
+      if (!(field.choice && rules.describingNext.includes(next))) return true;
+    }
+    return false;
+  };
+  return rules.phrases.some((p) => phraseIn(joined, p) || phraseIn(joinedSingular, p));
 }
 
 /** The page side of secretValues: every form field that isSecretField calls secret (inputs,
@@ -316,7 +331,7 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
       if (!field && el.getAttribute('contenteditable') === 'false') continue;
       const hints = [i.name ?? '', el.id, el.getAttribute('aria-label') ?? '', el.getAttribute('placeholder') ?? '', el.getAttribute('title') ?? '', ...named(el)];
       const type = el instanceof HTMLInputElement ? i.type : '';
-      if (!masked(el) && !isSecret({ type, autocomplete: el.getAttribute('autocomplete') ?? '', hints }, rules)) continue;
+      if (!masked(el) && !isSecret({ type, autocomplete: el.getAttribute('autocomplete') ?? '', hints, choice: el instanceof HTMLSelectElement }, rules)) continue;
       if (el instanceof HTMLSelectElement) {
         // Every option: the choices of a secret select give its value away as much as the choice.
         for (const o of Array.from(el.options)) for (const v of [o.text, o.value, o.label]) if (v) out.push(v);
