@@ -222,6 +222,20 @@ test('a run cut by a snapshot, diff, read or links limit counts as cut, like one
   assert.equal(truncationOf(['URL=http://x/', 'text cut at 5', 'GSTACK_STEP_OK']), undefined);
 });
 
+// Twenty-sixth red-team pass (A26): a line withheld whole (escapes nested past the decoder)
+// printed the same in a run whose page said "accepted" and in one that said "DECLINED".
+test('a run with a line withheld for its escapes counts as cut: never saved, never a pass', async () => {
+  const { truncationOf } = await import('../driver/flows/expect.js');
+  const { cutSeenSecrets, forgetSecrets, learnSecrets } = await import('../driver/runtime/output.js');
+  forgetSecrets();
+  learnSecrets(['c5f1a9e0b7d2']);
+  let deep = '%41';
+  for (let i = 0; i < 40; i++) deep = deep.replace(/%/g, '%25');
+  const line = cutSeenSecrets('STATUS=Payment accepted' + deep);
+  forgetSecrets();
+  assert.equal(truncationOf(['URL=http://x/', line, 'GSTACK_STEP_OK']), line);
+});
+
 test('--in files: recorded relative to the repository, outside ones not; passed again only inside it and only when there', () => {
   const root = '/repo';
   assert.deepEqual(recordInputs(['in.json', '../repo/data/x.json', '/tmp/secret.json', '../other/y.json'], '/repo', root), {

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cutSeenSecrets, forgetSecrets, learnSecrets, stripControls, terminalSafe } from '../driver/runtime/output.js';
+import { WITHHELD_LINE } from '../driver/runtime/secret-match.js';
 
 const tags = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
 
@@ -258,7 +259,7 @@ test('a seen secret is cut however deep its escapes nest; a line nested past the
   assert.equal(cutSeenSecrets('T=' + amp), 'T=[redacted]');
   let tooDeep = 'x';
   for (let i = 0; i < 40; i++) tooDeep = tooDeep.replace(/%/g, '%25').replace(/^x$/, '%78');
-  assert.equal(cutSeenSecrets('R=' + tooDeep), '[redacted]');
+  assert.equal(cutSeenSecrets('R=' + tooDeep), WITHHELD_LINE);
   forgetSecrets();
   assert.equal(cutSeenSecrets('R=' + tooDeep), 'R=' + tooDeep, 'no secret seen: the line prints as it is');
 });
@@ -372,4 +373,24 @@ test('\\c with any printable character and \\x with one digit or none are cut in
   assert.equal(stripControls('status: "Payment DECLINED\\xdPayment accepted" s3: "ring\\x7!" s4: "a\\xZ"'), 'status: "Payment DECLINED\uFFFDPayment accepted" s3: "ring\uFFFD!" s4: "a\uFFFDZ"');
   // Two digits: an escape of a visible character stays; outside quotes nothing of this changes.
   assert.equal(stripControls('"caf\\xe9" C:\\xampp\\code'), '"caf\\xe9" C:\\xampp\\code');
+});
+
+// Twenty-sixth red-team pass (A26): the host parser's spellings of a value, and a 3-digit code
+// beside a symbol whose compatibility form starts with a digit.
+test('a value a page put in a URL host is cut as the host parser writes it: an IPv4 number, an ideographic dot', () => {
+  forgetSecrets();
+  learnSecrets(['837261', '2024。さくらもち', 'k7QZ9wmbx4']);
+  assert.equal(cutSeenSecrets('NETWORK_ERRORS=[{"url":"http://0.12.198.141:9/t.gif"}]'), 'NETWORK_ERRORS=[{"url":"http://[redacted]:9/t.gif"}]');
+  assert.equal(cutSeenSecrets('url http://2024.xn--y8jl1b1i8a:9/p.gif'), 'url http://[redacted]:9/p.gif');
+  assert.equal(cutSeenSecrets('url http://k7qz9wmbx4.localhost:9/p.gif'), 'url http://[redacted].localhost:9/p.gif');
+  assert.equal(cutSeenSecrets('served from 10.0.0.1'), 'served from 10.0.0.1');
+  forgetSecrets();
+});
+
+test('a 3-digit code beside a symbol whose compatibility form starts with a digit (㏠ is 1日) stands apart', () => {
+  forgetSecrets();
+  learnSecrets(['837']);
+  for (const sym of ['㏠', '㋀', '㍘']) assert.equal(cutSeenSecrets(`Saved card, CVC 837${sym}`), `Saved card, CVC [redacted]${sym}`, sym);
+  assert.equal(cutSeenSecrets('took 1837 ms'), 'took 1837 ms', 'a digit written as one still joins the number');
+  forgetSecrets();
 });

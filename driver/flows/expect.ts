@@ -138,7 +138,8 @@ export interface Drift {
 }
 
 /** The line of a run whose output a limit cut (`[truncated N bytes]` at `--max-output`, and
- * CUT_MARKERS), or undefined. What a run printed after the cut was never seen, so it can be neither kept nor compared: a page
+ * CUT_MARKERS; and a line withheld whole because its escapes nest too deep to read for
+ * secrets, WITHHELD_LINE), or undefined. What a run printed after the cut was never seen, so it can be neither kept nor compared: a page
  * that pads its text up to the cap would otherwise push a changed line out of the check. A page
  * can print such a line itself; that only makes a save refuse or a check drift. */
 export function truncationOf(lines: readonly string[]): string | undefined {
@@ -146,10 +147,11 @@ export function truncationOf(lines: readonly string[]): string | undefined {
 }
 
 /** The lines that say a limit cut what follows: `--max-output`'s, a snapshot's or diff's size
- * limit (driver/runtime/snapshot.ts), the `read` shape's maxChars and `links`' maxLinks. A page
+ * limit (driver/runtime/snapshot.ts), the `read` shape's maxChars and `links`' maxLinks, and the
+ * secret filter's line withheld whole (WITHHELD_LINE in driver/runtime/secret-match.ts). A page
  * that pads its text, list or links past one hides a changed result behind it, and the cut
  * line itself reads the same in both runs. */
-const CUT_MARKERS = [/^\[truncated \d+ (?:more )?bytes\]$/, /^\[\w+ truncated: showing \d+ of \d+ lines\b/, /^\[text cut at \d+ of \d+ characters\]$/, /^\[links cut at \d+ of \d+\]$/];
+const CUT_MARKERS = [/^\[redacted: a line whose escapes nest past \d+ levels\]$/, /^\[truncated \d+ (?:more )?bytes\]$/, /^\[\w+ truncated: showing \d+ of \d+ lines\b/, /^\[text cut at \d+ of \d+ characters\]$/, /^\[links cut at \d+ of \d+\]$/];
 
 /** The saved evidence against a run's, label by label, the n-th value of a label against the
  * n-th: each difference, in the order of the saved evidence. */

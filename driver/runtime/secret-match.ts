@@ -247,6 +247,10 @@ function fold(s: Spelled): Spelled {
  * still decodes after them is nested deeper than anything but an attack would be: once the call
  * has seen a secret, such a line is withheld whole rather than matched half-decoded. */
 const DECODE_ROUNDS = 32;
+/** What such a line prints as. A line of its own kind, not `[redacted]`: `flows check` treats
+ * it as a cut (driver/flows/expect.ts), since the same words in two runs would hide a change
+ * the page made inside it (pass 26, A26: `STATUS=Payment accepted%2525…` and `…DECLINED…`). */
+export const WITHHELD_LINE = '[redacted: a line whose escapes nest past 32 levels]';
 const COMBINING_MARK = /\p{M}/gu;
 const INVISIBLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
 
@@ -332,6 +336,17 @@ function urlSpellings(v: string): string[] {
   if (/^[\p{N}\p{L}]+(?:[ -][\p{N}\p{L}]+)+$/u.test(v.trim())) out.push(v.trim().replace(/[ -]/g, ''), v.trim().replace(/[ -]/g, '-'), v.trim().replace(/[ -]/g, ' '));
   // The URL parser drops tabs and newlines wherever they are.
   if (/[\t\n\r]/.test(v)) out.push(v.replace(/[\t\n\r]/g, ''));
+  // A value a page puts in a URL's host comes out as the host parser writes it (pass 26, A26):
+  // a number as an IPv4 address (`837261` is `0.12.198.141`), an ideographic full stop as a dot,
+  // upper case lowered, and punycode, which the normal form reads back.
+  if (!/[/?#@:\\\s]/.test(v)) {
+    try {
+      const host = new URL(`http://${v}/`).hostname;
+      if (host && host !== v) out.push(host, domainToUnicode(host) || host);
+    } catch {
+      // Not a host: nothing the browser would write.
+    }
+  }
   if (/^[\x00-\x7f]*$/.test(v)) return out;
   for (const charset of LEGACY_CHARSETS) {
     const bytes = iconv().encode(v, charset);
@@ -375,7 +390,7 @@ export class SecretMatcher {
     if (!this.needles.length || !text) return text;
     const seen = new Set<string>();
     const { forms, complete } = normalForms(text);
-    if (!complete) return replacement;
+    if (!complete) return WITHHELD_LINE;
     const spans = forms.flatMap((form) => {
       if (seen.has(form.text)) return [];
       seen.add(form.text);
@@ -421,7 +436,9 @@ export class SecretMatcher {
     const n = normal.text;
     // A number sign the normal form turned into digits (`½` is `1⁄2`, `¹` is `1`, `①` is `1`)
     // is no digit of the value's number: `837½` leaves 837 standing apart (pass 21, A21).
-    const foldedNumber = (k: number) => k >= 0 && k < n.length && /^\p{No}$/u.test(line.slice(normal.from[k], normal.to[k]));
+    // So is any other character whose compatibility form starts or ends with a digit (`㏠` is
+    // `1日`, `㋀` is `1月`: pass 26, A26): only a decimal digit written as one joins the number.
+    const foldedNumber = (k: number) => k >= 0 && k < n.length && DIGIT.test(n[k]) && !/^\p{Nd}$/u.test(line.slice(normal.from[k], normal.to[k]));
     /** Normal-form [start, end) spans to cut. */
     const found: Array<[number, number]> = [];
     /** Whether the neighbour of a value's end character leaves it standing apart. */
