@@ -305,15 +305,19 @@ test('3j. a page that hangs before its fields are read gets evidence without wha
   // Pass 22 (A22): the page put its password in its URL, a console error and a request, then
   // hung; the evidence could not read the field and printed all three uncut.
   const site = await startFixtureServer();
-  site.setPage('/hang.html', '<input type="password" id="p" value="HANGpw-Rw93bTx5"><script>const v = document.getElementById("p").value; history.replaceState(null, "", "#t=" + v); console.error("card " + v); fetch("/missing?cc=" + v).catch(() => {}); setTimeout(() => { while (true) {} }, 400);</script>');
+  // Pass 26 (A26): it also loaded an image from a host that spells the password, and the
+  // failed request's origin printed it: only origins the script gave are named.
+  site.setPage('/hang.html', '<input type="password" id="p" value="HANGpw-Rw93bTx5"><script>const v = document.getElementById("p").value; history.replaceState(null, "", "#t=" + v); console.error("card " + v); fetch("/missing?cc=" + v).catch(() => {}); new Image().src = "http://" + v + ".localhost:9/p.gif"; setTimeout(() => { while (true) {} }, 400);</script>');
   try {
     const r = await run(`const pg = await openTab(${lit(site.url + 'hang.html')}); await sleep(1200); await pg.getByText("Welcome").click({ timeout: 1500 }); console.log("GSTACK_STEP_OK");`, ['--json']);
     assert.equal(r.code, 1, show(r));
-    assert.ok(!(r.stdout + r.stderr).includes('HANGpw-Rw93bTx5'), `the secret reached output\n${show(r)}`);
+    assert.ok(!(r.stdout + r.stderr).toLowerCase().includes('hangpw-rw93btx5'), `the secret reached output\n${show(r)}`);
     const ev = JSON.parse(r.stdout).evidence[0];
     assert.equal(ev.url, `${new URL(site.url).origin}/…`);
     assert.match(ev.consoleErrors[0] ?? '', /console errors? not shown: the page did not answer/);
-    assert.ok(ev.networkErrors.every((n: { url: string }) => n.url === `${new URL(site.url).origin}/…`), JSON.stringify(ev.networkErrors));
+    const urls = ev.networkErrors.map((n: { url: string }) => n.url);
+    assert.ok(urls.includes(`${new URL(site.url).origin}/…`) && urls.includes('(an origin the page chose)/…'), JSON.stringify(ev.networkErrors));
+    assert.ok(urls.every((u: string) => u === `${new URL(site.url).origin}/…` || u === '(an origin the page chose)/…'), JSON.stringify(ev.networkErrors));
   } finally {
     await site.close();
   }
@@ -359,6 +363,21 @@ test('3p. links, responsive, perf and pdf cut a password the page copied into a 
     const read = await shape('read', `${site.url}phrase.html`);
     assert.equal(read.code, 0, show(read));
     for (const item of ['48213', 'lanternorbit', 'abandon', 'velvet']) assert.ok(!read.stdout.includes(item), `read printed ${item}\n${show(read)}`);
+  } finally {
+    await site.close();
+  }
+});
+
+test('3r. a secret a page put in an image host is cut as the browser writes the host: a number as an IPv4 address, an ideographic dot', { timeout: 120_000 }, async () => {
+  // Pass 26 (A26): `http://837261:9/` failed as `http://0.12.198.141:9/`, `2024。さくらもち` as
+  // punycode with a dot, and the read shape's NETWORK_ERRORS printed both.
+  const site = await startFixtureServer();
+  site.setPage('/hosts.html', '<label>Password <input type="password" value="837261"></label><label>PIN code <input id="k" value="2024。さくらもち"></label><img src="http://837261:9/t.gif"><img src="http://2024。さくらもち:9/p.gif">');
+  try {
+    const r = await runCli(['cookbook', 'read', '--url', `${site.url}hosts.html`, '--session', session], { cwd: work, env: cliEnv(home), timeoutMs: 90_000 });
+    assert.equal(r.code, 0, show(r));
+    for (const copy of ['0.12.198.141', 'xn--y8jl1b1i8a', 'さくらもち', '837261']) assert.ok(!(r.stdout + r.stderr).includes(copy), `${copy} reached output\n${show(r)}`);
+    assert.match(r.stdout, /NETWORK_ERRORS=.*\[redacted\]/, show(r));
   } finally {
     await site.close();
   }

@@ -355,8 +355,22 @@ export class Membrane {
     };
   }
 
+  /** The origins of the URLs the script itself gave (openTab, goto, fetch, a route's URL):
+   * the ones a tab's evidence may name when its fields could not be read (tabs.ts
+   * withheldUnread), since any other origin is the page's choice and its host can spell a
+   * secret (`http://<password>.localhost/`; pass 26, A26). */
+  readonly scriptOrigins = new Set<string>();
+
   /** `file:` URLs (also behind `view-source:`) are refused unless the call allows them. */
   urlRefusal(url: unknown): Error | undefined {
+    if (typeof url === 'string') {
+      try {
+        const origin = new URL(url).origin;
+        if (origin !== 'null') this.scriptOrigins.add(origin);
+      } catch {
+        // Not a URL: no origin to name.
+      }
+    }
     if (this.opts.allowFileUrls || !isFileUrl(url)) return undefined;
     return new AgentError(`Refused to open ${JSON.stringify(String(plainUrl(url))).slice(0, 120)}: file: URLs are off for flow scripts (they would hand local files to the page). Serve the file over http (e.g. \`python3 -m http.server\` in its folder), or run the call with --allow-file-urls.`, 'FILE_URL');
   }

@@ -88,11 +88,14 @@ export interface TabsOptions {
  * A22). So only what holds none is kept: the URL's origin, each failed request's origin,
  * status and type, and how many console errors there were.
  */
-function withheldUnread(ev: TabEvidence): void {
+function withheldUnread(ev: TabEvidence, scriptOrigins: ReadonlySet<string>): void {
+  // Only an origin the script gave itself is named: a host the page chose (a redirect, an
+  // image it loads) can spell the secret it holds (pass 26, A26).
   const origin = (u: string) => {
     try {
       const url = new URL(u);
-      return url.origin === 'null' ? `${url.protocol}…` : `${url.origin}/…`;
+      if (url.origin === 'null') return `${url.protocol}…`;
+      return scriptOrigins.has(url.origin) ? `${url.origin}/…` : `(an origin the page chose)/…`;
     } catch {
       return '…';
     }
@@ -368,7 +371,7 @@ export class Tabs {
         // (This tab's own: each open tab gets its own turn here.)
         const learned = await within(secretValues(raw, undefined, { otherTabs: false }).then(() => true, () => false), Math.min(PAGE_ANSWER_MS, left()), false);
         if (!learned) {
-          withheldUnread(ev);
+          withheldUnread(ev, this.membrane.scriptOrigins);
           this.unreadAtFailure = true;
         }
         const dialog = state.openDialog;
