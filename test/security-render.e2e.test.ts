@@ -389,23 +389,30 @@ test('a PDF\'s bookmarks, alt text and language tags carry no terminal controls,
   const md = join(docs, 'outline.md');
   writeFileSync(md, `# Quarterly report\u202efdp.exe\n\ntext\n\n## Next\u001b[2J\u001b]0;pwn\u0007 step${tags}\n\nmore\n`);
   const page = join(docs, 'outline.html');
-  writeFileSync(page, `<!doctype html><html lang="en\u202e"><title>t</title><h1>Head\u202eing</h1><img alt="pic\u001b[2Jture" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><h2>Sub\u0007${tags}</h2>`);
+  writeFileSync(page, `<!doctype html><html lang="en\u202e"><title>t</title><h1>Head\u202eing</h1><img alt="pic\u001b[2Jture" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><h2>Sub\u0007${tags}</h2><input type=checkbox aria-label="abc\u202edef\u200bg"><input type=text aria-label="plain\u001b[31mred">`);
   const fromMd = join(docs, 'outline.pdf');
   const fromPage = join(docs, 'outline-page.pdf');
   expectExit(await gstack(['pdf', md, fromMd]), 0);
   expectExit(await gstack(['render', page, '--pdf', fromPage]), 0);
-  const { PDFDocument, PDFDict, PDFName, PDFString, PDFHexString } = await import('pdf-lib');
+  const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString } = await import('pdf-lib');
   for (const pdf of [fromMd, fromPage]) {
     const doc = await PDFDocument.load(readFileSync(pdf), { updateMetadata: false });
     const strings: string[] = [];
-    for (const [, o] of doc.context.enumerateIndirectObjects()) {
-      if (!(o instanceof PDFDict)) continue;
-      for (const key of ['Title', 'Alt', 'ActualText', 'Lang']) {
-        const v = o.get(PDFName.of(key));
-        if (v instanceof PDFString || v instanceof PDFHexString) strings.push(v.decodeText());
-      }
-    }
+    // Every dictionary, also one written inside another's array: a tagged PDF keeps a form
+    // control's /Desc in the /A array of its structure element (pass 26, B26).
+    const visit = (o: unknown, depth: number): void => {
+      if (depth > 32) return;
+      if (o instanceof PDFDict) {
+        for (const key of ['Title', 'Alt', 'ActualText', 'Lang', 'Desc', 'TU']) {
+          const v = o.get(PDFName.of(key));
+          if (v instanceof PDFString || v instanceof PDFHexString) strings.push(v.decodeText());
+        }
+        for (const [, inner] of o.entries()) visit(inner, depth + 1);
+      } else if (o instanceof PDFArray) for (const inner of o.asArray()) visit(inner, depth + 1);
+    };
+    for (const [, o] of doc.context.enumerateIndirectObjects()) visit(o, 0);
     assert.ok(strings.some((t) => /^Quarterly report|^Head/.test(t)), `${pdf} has its bookmarks: ${JSON.stringify(strings)}`);
+    if (pdf === fromPage) assert.ok(strings.some((t) => /^plain/.test(t)) && strings.some((t) => /^abc/.test(t)), `${pdf} has its form controls' names: ${JSON.stringify(strings)}`);
     for (const t of strings) assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u{E0000}-\u{E007F}]/u.test(t), `${pdf}: ${JSON.stringify(t)}`);
   }
 });

@@ -30,7 +30,7 @@ const TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Alt', 'ActualText'
 export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Buffer> {
   const values = readInfoFields(pdf);
   if (values && values.every((v) => stripControls(v) === v)) return pdf;
-  const { PDFDocument, PDFDict, PDFName, PDFString, PDFHexString } = lib();
+  const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString } = lib();
   // updateMetadata: false keeps Chromium's Creator, Producer and dates.
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   const clean = (dict: PdfLib.PDFDict) => {
@@ -41,12 +41,20 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
       if (stripControls(text) !== text) dict.set(PDFName.of(key), PDFHexString.fromText(stripControls(text)));
     }
   };
-  for (const [, object] of doc.context.enumerateIndirectObjects()) {
-    if (!(object instanceof PDFDict)) continue;
-    clean(object);
-    // A dictionary written inside another (not as an object of its own).
-    for (const [, inner] of object.entries()) if (inner instanceof PDFDict) clean(inner);
-  }
+  // Every dictionary written in place inside another object, at any depth: a tagged PDF keeps
+  // a form control's /Desc in a dictionary inside the /A array of a structure element
+  // (`/A [<</O /PrintField …>> <</O /PrintField /Desc …>>]`; pass 26, B26). An object of its
+  // own (a reference) is visited as one of the document's.
+  const visit = (object: PdfLib.PDFObject, depth: number): void => {
+    if (depth > 32) return;
+    if (object instanceof PDFDict) {
+      clean(object);
+      for (const [, inner] of object.entries()) visit(inner, depth + 1);
+    } else if (object instanceof PDFArray) {
+      for (const inner of object.asArray()) visit(inner, depth + 1);
+    }
+  };
+  for (const [, object] of doc.context.enumerateIndirectObjects()) visit(object, 0);
   // No object streams: the result reads like Chromium's own output.
   return Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
 }
