@@ -247,15 +247,73 @@ test('render options attach to the step the catalog names: a print option to the
 // and an erase-line escape writing "Payment accepted" over "DECLINED") written raw by
 // `--eval 'document.title' --out`; an object's JSON kept raw bidi overrides and `\u001b`.
 test('an --eval value written with --out: a data: URL is raw bytes only for an image or PDF that is one; JSON goes through the filter', async () => {
-  const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
-  assert.deepEqual(await evalValueBytes(`data:image/png;base64,${png.toString('base64')}`), png);
-  const pdf = Buffer.from('%PDF-1.7\n\x1b[2J');
-  assert.deepEqual(await evalValueBytes(`data:application/pdf;base64,${pdf.toString('base64')}`), pdf);
+  const { PNG } = await import('pngjs');
+  const image = new PNG({ width: 2, height: 1 });
+  const png = PNG.sync.write(image);
+  assert.deepEqual(await evalValueBytes(`data:image/png;base64,${png.toString('base64')}`, 'shot.png'), png);
+  const { PDFDocument } = await import('pdf-lib');
+  const made = await PDFDocument.create();
+  made.addPage();
+  made.setTitle('Invoice');
+  const pdf = Buffer.from(await made.save());
+  assert.deepEqual(await evalValueBytes(`data:application/pdf;base64,${pdf.toString('base64')}`, 'doc.pdf'), pdf);
   for (const url of ['data:,Payment%20DECLINED%0D%1B%5B2KPayment%20accepted', 'data:text/plain,a%1Bb', `data:image/png;base64,${Buffer.from('\x1b[2Jnot a png').toString('base64')}`, 'data:application/octet-stream,%1B%5B2J']) {
-    const text = (await evalValueBytes(url)).toString('utf8');
+    const text = (await evalValueBytes(url, 'v.txt')).toString('utf8');
     assert.doesNotMatch(text, /[\x00-\x08\x0b-\x1f\x7f]/, `${url} -> ${JSON.stringify(text)}`);
   }
-  const json = (await evalValueBytes({ file: 'invoice\u202Efdp.exe', note: 'a\x1b[2Jb' })).toString('utf8');
+  const json = (await evalValueBytes({ file: 'invoice\u202Efdp.exe', note: 'a\x1b[2Jb' }, 'v.json')).toString('utf8');
   assert.doesNotMatch(json, /\u202E|\\u001b/i, json);
   assert.deepEqual(Object.keys(JSON.parse(json)), ['file', 'note']);
 });
+
+// Red-team pass 26 (B26): the magic bytes alone made a page's title raw bytes: `\x89PNG\r\n\x1a\n`
+// then escape codes, written to title.txt; and a real PDF kept an ESC in its Title.
+test('an --eval data: URL with only an image\'s first bytes, a real image to a .txt name, or a PDF\'s Title with controls: nothing raw reaches a text file', async () => {
+  const controls = /[\x00-\x08\x0b-\x1f\x7f]/;
+  const fakes: Array<[string, Buffer, string]> = [
+    ['image/png', Buffer.from('\x89PNG\r\n\x1a\n\x1b[2J\x1b]0;PWNED\x07Payment accepted\n', 'latin1'), 'title.png'],
+    ['image/gif', Buffer.from('GIF89a\x1b[2Jpaid', 'latin1'), 'title.gif'],
+    ['image/jpeg', Buffer.from('\xff\xd8\xff\x1b[2Jpaid', 'latin1'), 'title.jpg'],
+    ['image/webp', Buffer.from('RIFF\x00\x00\x00\x00WEBP\x1b[2J', 'latin1'), 'title.webp'],
+    ['application/pdf', Buffer.from('%PDF-1.4\n\x1b[2J', 'latin1'), 'title.pdf'],
+  ];
+  for (const [type, bytes, name] of fakes) {
+    const out = (await evalValueBytes(`data:${type};base64,${bytes.toString('base64')}`, name)).toString('utf8');
+    assert.doesNotMatch(out, controls, `${type}: ${JSON.stringify(out)}`);
+  }
+  const { PNG } = await import('pngjs');
+  const png = PNG.sync.write(new PNG({ width: 1, height: 1 }));
+  const asText = (await evalValueBytes(`data:image/png;base64,${png.toString('base64')}`, 'title.txt')).toString('utf8');
+  assert.doesNotMatch(asText, controls, 'a real PNG to a .txt name is text');
+  // A real PNG with a text chunk the page chose: written without it.
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlibCrc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const withText = Buffer.concat([png.subarray(0, 33), chunk('tEXt', Buffer.from('Comment\0\x1b[2Jpaid', 'latin1')), png.subarray(33)]);
+  const written = await evalValueBytes(`data:image/png;base64,${withText.toString('base64')}`, 'shot.png');
+  assert.deepEqual(written, png, 'the text chunk is left out, the image kept');
+  const { PDFDocument } = await import('pdf-lib');
+  const made = await PDFDocument.create();
+  made.addPage();
+  made.setTitle('\x1b[2J\x1b]0;PDFTITLE\x07Invoice PAID');
+  const pdf = Buffer.from(await made.save());
+  const cleaned = await evalValueBytes(`data:application/pdf;base64,${pdf.toString('base64')}`, 'report.pdf');
+  const title = (await PDFDocument.load(cleaned, { updateMetadata: false })).getTitle() ?? '';
+  assert.match(title, /Invoice PAID/);
+  assert.doesNotMatch(title, controls, JSON.stringify(title));
+});
+
+/** CRC-32 written independently of render/orchestrate/outputs.ts (bitwise, no table). */
+function zlibCrc32(b: Buffer): number {
+  let c = 0xffffffff;
+  for (const byte of b) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}

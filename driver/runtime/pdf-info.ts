@@ -33,12 +33,15 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
   const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString } = lib();
   // updateMetadata: false keeps Chromium's Creator, Producer and dates.
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  let changed = false;
   const clean = (dict: PdfLib.PDFDict) => {
     for (const key of TEXT_KEYS) {
       const value = dict.get(PDFName.of(key));
       if (!(value instanceof PDFString) && !(value instanceof PDFHexString)) continue;
       const text = value.decodeText();
-      if (stripControls(text) !== text) dict.set(PDFName.of(key), PDFHexString.fromText(stripControls(text)));
+      if (stripControls(text) === text) continue;
+      dict.set(PDFName.of(key), PDFHexString.fromText(stripControls(text)));
+      changed = true;
     }
   };
   // Every dictionary written in place inside another object, at any depth: a tagged PDF keeps
@@ -55,6 +58,9 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
     }
   };
   for (const [, object] of doc.context.enumerateIndirectObjects()) visit(object, 0);
+  // Nothing to clean (the raw read could not follow the file, as with object streams): the
+  // bytes as they were.
+  if (!changed) return pdf;
   // No object streams: the result reads like Chromium's own output.
   return Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
 }
@@ -126,4 +132,17 @@ function decodeTextString(bytes: number[]): string {
   if (b[0] === 0xfe && b[1] === 0xff) return new TextDecoder('utf-16be').decode(b.subarray(2));
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return b.subarray(3).toString('utf8');
   return b.toString('latin1');
+}
+
+/** The bytes of a whole PDF (pdf-lib reads it, it has a page and ends with `%%EOF`) with its
+ * text fields cleaned (cleanPdfInfo); undefined when the bytes are not one: a page that starts
+ * its title `data:application/pdf;base64,` chooses the first bytes too. */
+export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
+  if (b.subarray(0, 5).toString('latin1') !== '%PDF-' || !/%%EOF\s*$/.test(b.subarray(-64).toString('latin1'))) return undefined;
+  try {
+    if ((await lib().PDFDocument.load(b, { updateMetadata: false })).getPageCount() < 1) return undefined;
+    return Buffer.from(await cleanPdfInfo(b));
+  } catch {
+    return undefined;
+  }
 }

@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { stripControls, terminalSafe } from '../../driver/runtime/output.js';
 import { pathLookAlike } from '../../driver/runtime/look-alike.js';
-import { cleanPdfInfo } from '../../driver/runtime/pdf-info.js';
+import { cleanPdfInfo, wholePdf } from '../../driver/runtime/pdf-info.js';
 import { RenderError } from '../api/errors.js';
 import type { EvalResult, RenderArtifact } from '../api/types.js';
 import type { EngineRenderOutput } from '../engines/engine-contract.js';
@@ -114,19 +114,60 @@ function describeFsError(e: NodeJS.ErrnoException): string {
   }
 }
 
-/** The first bytes of each kind of file a data: URL may be written as raw: an image a canvas
- * made (`toDataURL()`), or a PDF. */
-const SIGNATURES: Array<{ type: RegExp; magic: (b: Buffer) => boolean }> = [
-  { type: /^image\/png$/i, magic: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
-  { type: /^image\/jpe?g$/i, magic: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { type: /^image\/gif$/i, magic: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')) },
-  { type: /^image\/webp$/i, magic: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
-  { type: /^application\/pdf$/i, magic: (b) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
+/** CRC-32 of PNG chunks (ISO 3309, the polynomial zlib uses). */
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(b: Buffer): number {
+  let c = 0xffffffff;
+  for (const byte of b) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** A PNG whose chunks are whole, each with its right CRC, from IHDR to IEND at the very end,
+ * without its text chunks (tEXt, zTXt, iTXt: words the page chose, which `strings` or a viewer
+ * shows); undefined when the bytes are not one. */
+function wholePng(b: Buffer): Buffer | undefined {
+  if (!b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return undefined;
+  const kept: Buffer[] = [b.subarray(0, 8)];
+  let at = 8;
+  let first = true;
+  while (at + 12 <= b.length) {
+    const length = b.readUInt32BE(at);
+    const type = b.subarray(at + 4, at + 8).toString('latin1');
+    const end = at + 12 + length;
+    if (end > b.length || !/^[A-Za-z]{4}$/.test(type) || (first && type !== 'IHDR')) return undefined;
+    if (crc32(b.subarray(at + 4, at + 8 + length)) !== b.readUInt32BE(at + 8 + length)) return undefined;
+    if (!['tEXt', 'zTXt', 'iTXt'].includes(type)) kept.push(b.subarray(at, end));
+    first = false;
+    at = end;
+    if (type === 'IEND') return at === b.length ? Buffer.concat(kept) : undefined;
+  }
+  return undefined;
+}
+
+/** Each kind of file a data: URL may be written as raw bytes (an image a canvas made with
+ * `toDataURL()`, or a PDF): the output names it takes, and its bytes as written when they are
+ * one whole (undefined when not). A page can choose a data: URL's type and first bytes (a title
+ * `data:image/png;base64,…` holding `\x89PNG` and then escape codes; pass 26, B26), so the magic
+ * alone proves nothing, and a name of another kind (`title.txt`) is a text file a person `cat`s. */
+const RAW_KINDS: Array<{ type: RegExp; names: RegExp; whole: (b: Buffer) => Promise<Buffer | undefined> | Buffer | undefined }> = [
+  { type: /^image\/png$/i, names: /\.png$/i, whole: wholePng },
+  { type: /^image\/jpe?g$/i, names: /\.jpe?g$/i, whole: (b) => (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff && b.at(-2) === 0xff && b.at(-1) === 0xd9 ? b : undefined) },
+  { type: /^image\/gif$/i, names: /\.gif$/i, whole: (b) => (/^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')) && b.at(-1) === 0x3b ? b : undefined) },
+  { type: /^image\/webp$/i, names: /\.webp$/i, whole: (b) => (b.length >= 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' && b.readUInt32LE(4) === b.length - 8 ? b : undefined) },
+  // A PDF that pdf-lib reads, with its Title and the other text fields through the terminal
+  // filter, as every PDF gstack writes (driver/runtime/pdf-info.ts).
+  { type: /^application\/pdf$/i, names: /\.pdf$/i, whole: wholePdf },
 ];
 
-/** Bytes an eval result is written as: strings through the terminal filter, a data: URL of an
- * image or PDF decoded to its bytes, others as JSON through the filter line by line. */
-export async function evalValueBytes(value: unknown): Promise<Buffer> {
+
+/** Bytes an eval result is written as, into a file named `path`: strings through the terminal
+ * filter; a data: URL of an image or PDF decoded to its bytes when they are a whole one and the
+ * name is of that kind; others as JSON through the filter line by line. */
+export async function evalValueBytes(value: unknown, path: string): Promise<Buffer> {
   if (typeof value === 'string') {
     const dataUrl = /^data:([^,;]*)[^,]*,/i.exec(value);
     if (dataUrl) {
@@ -136,11 +177,13 @@ export async function evalValueBytes(value: unknown): Promise<Buffer> {
       } catch {
         throw new RenderError('the eval returned a malformed data: URL; return a valid data URL or a plain string');
       }
-      // Raw bytes only for an image or a PDF whose bytes are one: a page that puts `data:,` before
-      // its text (its title) chooses the prefix, and its decoded text is page text like any other
-      // (a CR and an erase-line escape wrote "Payment accepted" over "DECLINED"; pass 24, B24).
-      const kind = SIGNATURES.find((k) => k.type.test(dataUrl[1].trim()));
-      if (kind?.magic(bytes)) return bytes;
+      // Raw bytes only for an image or a PDF whose bytes are one, written to a name of its kind:
+      // a page that puts `data:,` before its text (its title) chooses the prefix, and its decoded
+      // text is page text like any other (a CR and an erase-line escape wrote "Payment accepted"
+      // over "DECLINED"; pass 24, B24).
+      const kind = RAW_KINDS.find((k) => k.type.test(dataUrl[1].trim()));
+      const whole = kind && kind.names.test(path) ? await kind.whole(bytes) : undefined;
+      if (whole) return whole;
       return Buffer.from(terminalSafe(bytes.toString('utf8')), 'utf8');
     }
     // A string a page computed is page text: written through the terminal filter, so neither
@@ -167,7 +210,7 @@ export async function writeOutputs(v: Validated, out: EngineRenderOutput): Promi
     const produced = printed.kind === 'pdf' ? { ...printed, data: await cleanPdfInfo(printed.data) } : printed;
     const path = v.outPaths[i];
     const bytes = produced.kind === 'eval'
-      ? path !== undefined ? await evalValueBytes(produced.value) : undefined
+      ? path !== undefined ? await evalValueBytes(produced.value, path) : undefined
       : produced.data;
     if (path !== undefined && bytes !== undefined) await writeOutputFile(path, bytes);
     if (produced.kind === 'eval') {
