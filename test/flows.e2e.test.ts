@@ -306,6 +306,48 @@ console.log("GSTACK_STEP_OK");
   }
 });
 
+// Trial t26 (Swagger UI): `--param pass=… --required pass` wrote the user's test password into
+// the flow three times (its examples, the run line, the --params line), and the page's echo of it
+// became an expectation.
+test('a parameter named as a secret (password) is never written in the flow, is cut from output, and check is given it', async () => {
+  const pw = 'Tr1al-Pw-26-Zebra!';
+  site.setPage('/try', `<!doctype html><title>Try</title><label>User <input id="u"></label> <label>Word <input id="w"></label>
+<button type="button" onclick="document.getElementById('out').textContent = 'curl -u ' + u.value + ':' + w.value + ' http://api.test/'">Try it</button><pre id="out"></pre>`);
+  const script = `const pg = await openTab(params.url);
+await pg.getByLabel("User").fill(params.user);
+await pg.getByLabel("Word").fill(params.password);
+await pg.getByRole("button", { name: "Try it" }).click();
+console.log("CURL=" + (await pg.textContent("#out")));
+await closeTab(pg);
+console.log("GSTACK_STEP_OK");
+`;
+  writeFileSync(join(repo, 'try.js'), script);
+  const file = join(repo, '.gstack', 'flows', 'try.js');
+  try {
+    const saved = await gstack(['flows', 'save', 'try', '-f', 'try.js', '--param', `url=${new URL("/try", site.url).href}`, '--param', 'user=qa-bot', '--param', `password=${pw}`, '--json']);
+    expectExit(saved, 0);
+    assert.ok(!saved.stdout.includes(pw), `the save printed the password\n${saved.stdout}`);
+    assert.ok(saved.stdout.includes('curl -u qa-bot:[redacted]'), saved.stdout);
+    const text = readFileSync(file, 'utf8');
+    assert.ok(!text.includes(pw) && !text.includes('Zebra'), `the flow holds the password:\n${text}`);
+    assert.match(text, /param: password \(required\) \{"type":"string","writeOnly":true\}/);
+    assert.match(text, /--param password=…/);
+    const list = await gstack(['flows', 'list']);
+    assert.match(list.stdout, /PARAM password string required secret/);
+    const without = await gstack(['flows', 'check', 'try']);
+    expectExit(without, 1);
+    assert.match(without.stdout + without.stderr, /secret parameter password, which is never saved\. Give it to check as --param password=VALUE/);
+    const checked = await gstack(['flows', 'check', 'try', '--param', `password=${pw}`]);
+    expectExit(checked, 0);
+    assert.match(checked.lines[0], /^PASS try /);
+    const other = await gstack(['flows', 'run', 'try', '--param', 'password=another-Secret-77']);
+    expectExit(other, 0);
+    assert.match(other.stdout, /CURL=curl -u qa-bot:\[redacted\] /);
+  } finally {
+    rmSync(file, { force: true });
+  }
+});
+
 test('the saved flow runs on the Aside engine (test double) with params from the prelude', async () => {
   const env = { PATH: join(ROOT, 'test', 'doubles') + delimiter + (process.env.PATH ?? ''), GSTACK_SKIP_ASIDE: undefined, ASIDE_DOUBLE_MODE: undefined };
   const r = await gstack(['flows', 'run', 'signup', '--engine', 'aside', '--param', 'email=e@example.com'], repo, env);

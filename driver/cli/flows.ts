@@ -13,6 +13,7 @@ import { CommandError } from '../command-errors.js';
 import type { RunResult } from '../runner/run-script.js';
 import { compareEvidence, evidenceOf, truncationOf, withoutOutCopies, type Drift } from '../flows/expect.js';
 import { FlowHeaderError, formatHeader, parseFlowFile, type FlowHeader } from '../flows/header.js';
+import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
 import { declareParams, describeParam, givenParams, resolveFlowParams, savedParams } from '../flows/params.js';
 import { checkFlowName, displayPath, findFlow, flowDirs, listFlowLocations, readHistory, recordRun, writeFlow, type FlowDirs, type FlowLocation } from '../flows/store.js';
 import { jsonText, stripControls } from '../runtime/output.js';
@@ -119,7 +120,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
   const { header: own, script } = parseAt(a.source ?? '', 'the script');
   const previous = own ?? (exists ? await readFlowFile(file).then((t) => parseFlowFile(t).header).catch(() => undefined) : undefined);
   const declared = a.param.length || a.required.length || !previous
-    ? declareParams(a.param, a.required)
+    ? declareParams(a.param, a.required, (name) => isSecretField({ hints: [name] }, SECRET_RULES))
     : { params: previous.params, required: previous.required, values: savedParams(previous) };
   if (previous && !own && !a.param.length && !a.required.length && Object.keys(previous.params).length) {
     io.err(`gstack: keeping the parameters of the flow it replaces (${Object.keys(previous.params).join(', ')}); give --param to declare others.`);
@@ -225,18 +226,28 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
   if (!targets.length) {
     throw new CommandError('flows', 'FLOW_NOT_FOUND', `No saved flows to check in ${[dirs.project ?? '(no repository here)', dirs.global].join(' or ')}. Run from inside the repository, or save one with \`gstack flows save NAME -f flow.js\`.`);
   }
+  // A secret parameter is never saved, so `check` is given it (--param), like `flows run`.
+  const given = givenParams(a.param);
   const outcomes: CheckOutcome[] = [];
   let worst = 0;
   for (const loc of targets) {
     let loaded: Awaited<ReturnType<typeof load>> | undefined;
     let inputs: string[] | undefined;
+    let params: Record<string, unknown> = {};
     try {
       loaded = await load(loc);
       inputs = savedInputs(a, loc, loaded.header, dirs);
+      const header = loaded.header;
+      if (header) {
+        const secret = Object.keys(header.params).filter((k) => header.params[k].writeOnly && !Object.hasOwn(given, k));
+        if (secret.length) throw new CommandError('flows', 'FLOW_PARAMS_INVALID', `Not checked: flow "${loc.name}" takes the secret parameter${secret.length > 1 ? 's' : ''} ${secret.join(', ')}, which is never saved. Give it to check as ${secret.map((k) => `--param ${k}=VALUE`).join(' ')}.`);
+        const own = Object.fromEntries(Object.entries(given).filter(([k]) => Object.hasOwn(header.params, k)));
+        params = resolveFlowParams({ ...header, name: loc.name }, { ...savedParams(header), ...own }, { coerce: true });
+      }
     } catch (err) {
-      // One broken flow file, or one whose `in:` file is gone or outside, is that flow's drift:
-      // the others are still checked.
-      if (!(err instanceof CommandError && err.code === 'FLOW_INVALID')) throw err;
+      // One broken flow file, or one whose `in:` file is gone or outside, or whose secret
+      // parameter was not given, is that flow's drift: the others are still checked.
+      if (!(err instanceof CommandError && (err.code === 'FLOW_INVALID' || err.code === 'FLOW_PARAMS_INVALID'))) throw err;
       const o: CheckOutcome = { name: loc.name, where: loc.where, file: loc.file, status: 'drift', expectations: loaded?.header?.expect.length ?? 0, engine: null, drifts: [], exitCode: err.exitCode, error: err.message, lines: [] };
       outcomes.push(o);
       worst = Math.max(worst, 1);
@@ -245,7 +256,6 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
     }
     const { source, header } = loaded;
     const expect = header?.expect ?? [];
-    const params = header ? resolveFlowParams({ ...header, name: loc.name }, savedParams(header), { coerce: false }) : {};
     const result = await run(source, params, false, inputs);
     const failed = result.exitCode !== 0;
     const cut = truncationOf(result.lines);

@@ -16,6 +16,9 @@ export interface FlowParamSchema {
   default?: unknown;
   examples?: unknown[];
   description?: string;
+  /** A secret parameter (JSON Schema's annotation for a value that is never given back): its
+   * value is never written in the flow; every run, `flows check` included, gives it. */
+  writeOnly?: boolean;
 }
 
 export type FlowParamType = 'string' | 'number' | 'integer' | 'boolean';
@@ -74,7 +77,8 @@ export function formatHeader(h: FlowHeader, file: string): string {
   for (const e of h.expect) lines.push(`expect: ${commentJson(e)}`);
   // The parameters a run must give (the others have defaults), with the save run's values.
   const example = Object.fromEntries(h.required.filter((k) => h.params[k]).map((k) => [k, h.params[k].examples?.[0]]));
-  const cliParams = Object.entries(example).map(([k, v]) => `--param ${k}=${typeof v === 'string' ? escapeUnseen(v) : commentJson(v)}`);
+  // A secret parameter's value is nobody's to read here: the line names it only.
+  const cliParams = Object.entries(example).map(([k, v]) => `--param ${k}=${h.params[k].writeOnly ? '…' : typeof v === 'string' ? escapeUnseen(v) : commentJson(v)}`);
   lines.push(
     '',
     'Saved by `gstack flows save`. The script reads its inputs from `params`. Run it with',

@@ -43,8 +43,10 @@ export interface ParamDeclarations {
 }
 
 /** `flows save`: `--param name[:type]=value` (repeatable) and `--required name` into the
- * header's schema; each value is the save run's, and the default unless the name is required. */
-export function declareParams(decls: string[], requiredNames: string[]): ParamDeclarations {
+ * header's schema; each value is the save run's, and the default unless the name is required.
+ * A parameter `isSecret` names (a password, a token: the caller's rule, the one secret fields
+ * follow) is secret: required, and its value is kept nowhere in the header (`writeOnly`). */
+export function declareParams(decls: string[], requiredNames: string[], isSecret: (name: string) => boolean = () => false): ParamDeclarations {
   const params: Record<string, FlowParamSchema> = {};
   const values: Record<string, unknown> = {};
   for (const d of decls) {
@@ -66,7 +68,9 @@ export function declareParams(decls: string[], requiredNames: string[]): ParamDe
     if (!p) throw invalid(`--required ${name}: declare it with --param ${name}=VALUE too (the value the save run and \`flows check\` use).`);
     params[name] = { type: p.type, examples: [p.default] };
   }
-  return { params, required: [...new Set(requiredNames)], values };
+  const secret = Object.keys(params).filter(isSecret);
+  for (const name of secret) params[name] = { type: params[name].type, writeOnly: true };
+  return { params, required: [...new Set([...requiredNames, ...secret])], values };
 }
 
 /** `flows run`: `--param name=value` words (typed by the flow's schema when checked). */
@@ -90,7 +94,8 @@ export function paramsSchema(h: Pick<FlowHeader, 'params' | 'required'>): object
   return { type: 'object', properties: h.params, required: h.required, additionalProperties: false };
 }
 
-/** The parameters `flows check` runs with: each default, or the save run's value of a required one. */
+/** The parameters `flows check` runs with: each default, or the save run's value of a required
+ * one (a secret one has neither: `check` is given it). */
 export function savedParams(h: Pick<FlowHeader, 'params'>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, s] of Object.entries(h.params)) {
@@ -103,7 +108,7 @@ export function savedParams(h: Pick<FlowHeader, 'params'>): Record<string, unkno
 /** `url string default="…"`, `email string required`: a parameter as list and errors show it. */
 export function describeParam(h: Pick<FlowHeader, 'params' | 'required'>, name: string): string {
   const s = h.params[name];
-  return `${name} ${s.type} ${h.required.includes(name) ? 'required' : `default=${JSON.stringify(s.default)}`}`;
+  return `${name} ${s.type} ${h.required.includes(name) ? 'required' : `default=${JSON.stringify(s.default)}`}${s.writeOnly ? ' secret' : ''}`;
 }
 
 type Validator = ((data: unknown) => boolean) & {

@@ -7,7 +7,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, oneLine } from '../runtime/output.js';
+import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, learnSecrets, oneLine } from '../runtime/output.js';
+import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
 import { exitCodeOf } from '../errors.js';
 import { boundEvidence, evidenceHint, evidenceLines, withoutQuotedMarkup, type TabEvidence } from '../runtime/evidence.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
@@ -154,10 +155,23 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
   return copied;
 }
 
+/** The values of the parameters whose names the secret-field rule calls secret (top level:
+ * strings and numbers). A saved flow's secret parameters are these (driver/cli/flows.ts). */
+function secretParamValues(params: RunOptions['params']): string[] {
+  if (!params) return [];
+  return Object.entries(params)
+    .filter(([k, v]) => (typeof v === 'string' || typeof v === 'number') && isSecretField({ hints: [k] }, SECRET_RULES))
+    .map(([, v]) => String(v))
+    .filter(Boolean);
+}
+
 export async function runScript(script: string, options: RunOptions = {}): Promise<RunResult> {
   const started = Date.now();
   // What an earlier call of this process saw is not this call's to cut (output.ts seenSecrets).
   forgetSecrets();
+  // A parameter named as a secret field is (`password`, `token`, `apiKey`): a test value the
+  // user handed over, which the page may print back. Cut like a secret field's value seen.
+  learnSecrets(secretParamValues(options.params));
   const env = options.env ?? process.env;
   // A notice can name a file whose name the page chose (--out's), so seen secrets are cut there too.
   const notice = (line: string) => options.onNotice?.(cutSeenSecrets(line));
