@@ -234,7 +234,8 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
     case 'list': {
       if (args.target) throw new UsageError('`sessions list` takes no argument');
       // The caller's own session comes first and is marked: an agent looks for its own.
-      const own = resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug;
+      const ownKey = resolveSessionKey({ session: args.session, cwd: io.cwd, env });
+      const own = ownKey.slug;
       const found = await listSessions({ home, env, withSize: true });
       const all = [...found.filter((s) => s.slug === own), ...(args.mine ? [] : found.filter((s) => s.slug !== own))];
       await keepPrivate(home, all.flatMap((s) => [s.paths.profileDir, s.paths.sessionDir, s.paths.artifactsDir]), io);
@@ -247,6 +248,12 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
         all.forEach((s, i) => io.out(infoLine(s, hosts[i], s.slug === own)));
         io.out(`RENDER_HOST ${hostText(render)}`);
         io.out(`SESSIONS=${all.length} home=${home}`);
+      }
+      // An agent that set its key in another shell (trial t26) sees its own session missing:
+      // say which key this call resolved, and from where.
+      if (!all.some((s) => s.slug === own)) {
+        const from = ownKey.source === 'flag' ? '--session' : ownKey.source === 'git' ? 'the git worktree' : ownKey.source === 'cwd' ? 'the directory' : ownKey.source;
+        io.err(`gstack: no session for your key ${JSON.stringify(ownKey.key)} (from ${from}) yet; pass --session KEY or set GSTACK_SESSION_KEY to list another.`);
       }
       return 0;
     }
