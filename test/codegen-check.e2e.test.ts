@@ -90,7 +90,7 @@ test('--check fails after a catalog change that was not regenerated', async (t) 
 
 test('--check fails after a template change that was not regenerated', async (t) => {
   const dir = copyRepo(t);
-  edit(dir, 'templates/partials/driving-rules.hbs', (s) => s.replace('Open your own tabs only.', 'Open your own tabs, mostly.'));
+  edit(dir, 'templates/partials/driving-rules.hbs', (s) => s.replace('Open your own tabs only.', 'Open only your own tabs.'));
   const r = await gen(dir, '--check');
   assert.equal(r.code, 1, r.out);
   assert.ok(r.lines.includes('STALE: generated/browse/SKILL.md'), r.out);
