@@ -114,7 +114,7 @@ test('2. a missing, ill-typed or unknown parameter exits 2 and names it and the 
 
   const typed = await gstack(['flows', 'run', 'signup', '--param', 'email=b@example.com', '--param', 'pause=soon']);
   expectExit(typed, 2);
-  assert.match(typed.stderr, /parameter "pause" must be a number, got "soon" \(rule: type number\)/);
+  assert.match(typed.stderr, /parameter "pause" must be a number, got a string \(rule: type number\)/);
 
   const unknown = await gstack(['flows', 'run', 'signup', '--param', 'email=b@example.com', '--param', 'emial=x']);
   expectExit(unknown, 2);
@@ -343,9 +343,45 @@ console.log("GSTACK_STEP_OK");
     const other = await gstack(['flows', 'run', 'try', '--param', 'password=another-Secret-77']);
     expectExit(other, 0);
     assert.match(other.stdout, /CURL=curl -u qa-bot:\[redacted\] /);
+    // Pass 27 (A27): no message about a bad parameter quotes its value, and a value copied into
+    // another parameter would be written in the flow as that one's default.
+    const twice = await gstack(['flows', 'run', 'try', '--param', `password=${pw}`, '--param', 'password=Kiwi9Mango42o']);
+    expectExit(twice, 2);
+    assert.ok(!(twice.stdout + twice.stderr).includes('Zebra') && !(twice.stdout + twice.stderr).includes('Kiwi9'), twice.stderr);
+    const typed = await gstack(['flows', 'save', 'typed', '-f', 'try.js', '--param', `password:integer=${pw}`]);
+    expectExit(typed, 2);
+    assert.ok(!typed.stderr.includes('Zebra'), typed.stderr);
+    const copied = await gstack(['flows', 'save', 'copied', '-f', 'try.js', '--param', `url=${new URL('/try', site.url).href}?token=${pw}`, '--param', 'user=qa-bot', '--param', `password=${pw}`]);
+    expectExit(copied, 2);
+    assert.match(copied.stderr, /--param url's value holds the value of the secret parameter password/);
+    assert.ok(!copied.stderr.includes('Zebra'), copied.stderr);
+    const nested = await gstack(['run', '-f', 'try.js', '--params', JSON.stringify({ url: new URL('/try', site.url).href, user: 'qa-bot', password: [pw] })]);
+    assert.ok(!nested.stdout.includes('Zebra'), nested.stdout);
   } finally {
     rmSync(file, { force: true });
   }
+});
+
+// Pass 27 (A27): an ad frame of another origin held "accepted" in a password field, so the
+// page's "Payment accepted" printed as "Payment [redacted]", and still did once both said
+// DECLINED: flows check passed a declined payment.
+test('a line cut by a field of another origin\'s frame is never saved: it would read the same whatever the page says', async () => {
+  const ad = new URL('/ad', site.url.replace('127.0.0.1', 'localhost')).href;
+  site.setPage('/ad', '<form style="opacity:0"><input type="password" value="accepted"></form>');
+  site.setPage('/shop', `<div id="s">Payment accepted</div><iframe src="${ad}"></iframe>`);
+  writeFileSync(join(repo, 'shop.js'), `const pg = await openTab(params.url);
+await pg.frames()[1]?.waitForLoadState();
+await snapshot(pg);
+const status = await pg.locator("#s").innerText();
+if (!status.includes("accepted")) throw new Error("not accepted: " + status);
+console.log("STATUS=" + status);
+await closeTab(pg);
+console.log("GSTACK_STEP_OK");
+`);
+  const saved = await gstack(['flows', 'save', 'shop', '-f', 'shop.js', '--param', `url=${new URL('/shop', site.url).href}`]);
+  expectExit(saved, 1);
+  assert.match(saved.stderr, /Not saved: a printed line holds words that a frame of another origin \(an ad, a widget\) holds in a secret field/);
+  assert.ok(!existsSync(join(repo, '.gstack', 'flows', 'shop.js')));
 });
 
 test('the saved flow runs on the Aside engine (test double) with params from the prelude', async () => {

@@ -169,3 +169,13 @@ test('a choice named for a kind of secret (password_type, token type) holds none
   }
   for (const h of ['Password', 'Security question password', 'password type password', 'API key', 'PIN']) assert.ok(choice(h), `a select named ${h} should be secret`);
 });
+
+// Pass 27 (A27): a secret-named parameter given as a list or object, or a secret key inside an
+// ordinary parameter, was not learned.
+test('the values under a secret-named parameter are learned at any depth, and a secret key inside an ordinary one', async () => {
+  const { secretParamValues } = await import('../driver/runner/run-script.js');
+  assert.deepEqual(secretParamValues({ password: 'a1', url: 'http://x/' }), ['a1']);
+  assert.deepEqual(secretParamValues({ password: ['l1', { value: 'o1' }], token: 42 }), ['l1', 'o1', '42']);
+  assert.deepEqual(secretParamValues({ creds: { password: 'n1', user: 'u' }, users: [{ name: 'x', apiKey: 'k1' }] }), ['n1', 'k1']);
+  assert.deepEqual(secretParamValues(undefined), []);
+});

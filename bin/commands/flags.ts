@@ -22,7 +22,8 @@ export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
     // string or number (a crash deep inside, exit 1): a usage error here, exit 2, instead.
     if (f.type !== 'array' && f.type !== 'count' && !f.repeatable && !f.step) {
       opt.coerce = (v: unknown) => {
-        if (Array.isArray(v)) throw new UsageError(`--${f.name} is given ${v.length} times (${v.map((x) => JSON.stringify(x)).join(', ')}); give it once.`);
+        // `--params` values are not quoted: one may hold a test password (pass 27, A27).
+        if (Array.isArray(v)) throw new UsageError(`--${f.name} is given ${v.length} times${f.name === 'params' ? '' : ` (${v.map((x) => JSON.stringify(x)).join(', ')})`}; give it once.`);
         // An empty session or profile (an unset variable: `--session "$TASK"`) would quietly
         // mean this directory's session, shared with whoever else runs here.
         if (EMPTY_MEANS_DEFAULT.has(f.name) && typeof v === 'string' && !v.trim()) {

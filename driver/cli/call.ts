@@ -8,6 +8,7 @@
 //   call it is handed: no argv parse, no CLI.
 // Every line passes the one control filter, and a failure ends the call as the CLI ends one
 // (`[error] …` on stderr, the error's exit code).
+import { jsonErrorWhere } from '../flows/params.js';
 import type { CliIo } from './process-io.js';
 import { readScriptSource, runFlowScript } from './flow-call.js';
 import { UsageError, exitCodeOf } from '../errors.js';
@@ -87,7 +88,7 @@ export function parseCookbookParams(raw: string | undefined): Record<string, unk
   try {
     value = JSON.parse(raw);
   } catch (err) {
-    throw new UsageError(`--params is not valid JSON (${(err as Error).message}). Quote it for the shell: --params '{"selector":"h1"}'.`);
+    throw new UsageError(`--params is not valid JSON (${jsonErrorWhere(err)}). Quote it for the shell: --params '{"selector":"h1"}'.`);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new UsageError('--params must be a JSON object, e.g. --params \'{"selector":"h1"}\'.');

@@ -16,7 +16,7 @@ import { FlowHeaderError, formatHeader, parseFlowFile, type FlowHeader } from '.
 import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
 import { declareParams, describeParam, givenParams, resolveFlowParams, savedParams } from '../flows/params.js';
 import { checkFlowName, displayPath, findFlow, flowDirs, listFlowLocations, readHistory, recordRun, writeFlow, type FlowDirs, type FlowLocation } from '../flows/store.js';
-import { jsonText, stripControls } from '../runtime/output.js';
+import { FOREIGN_SECRET_MARK, jsonText, stripControls } from '../runtime/output.js';
 
 /** Runs a script the way `gstack run` does with this invocation's shared flags. `print`: its
  * lines stream to stdout (or its --json object is printed) as `gstack run` prints them. */
@@ -122,6 +122,15 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
   const declared = a.param.length || a.required.length || !previous
     ? declareParams(a.param, a.required, (name) => isSecretField({ hints: [name] }, SECRET_RULES))
     : { params: previous.params, required: previous.required, values: savedParams(previous) };
+  // A secret parameter's value copied into another's (a URL with `?token=…`) would be written
+  // in the flow as that one's default (pass 27, A27).
+  const secretValues = Object.keys(declared.params).filter((k) => declared.params[k].writeOnly).map((k) => String(declared.values[k] ?? '')).filter((v) => v.length >= 3);
+  for (const [k, schema] of Object.entries(declared.params)) {
+    if (schema.writeOnly) continue;
+    const value = String(declared.values[k] ?? '');
+    const holds = Object.keys(declared.params).find((s) => declared.params[s].writeOnly && secretValues.includes(String(declared.values[s])) && value.includes(String(declared.values[s])));
+    if (holds) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: --param ${k}'s value holds the value of the secret parameter ${holds}, and would be written in the flow. Give ${k} without it and build it in the script (\`params.${k} + params.${holds}\`).`);
+  }
   if (previous && !own && !a.param.length && !a.required.length && Object.keys(previous.params).length) {
     io.err(`gstack: keeping the parameters of the flow it replaces (${Object.keys(previous.params).join(', ')}); give --param to declare others.`);
   }
@@ -140,7 +149,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
   const cut = truncationOf(result.lines);
   if (cut) {
     if (a.json) io.out(jsonText({ ...result, saved: null }));
-    throw new CommandError('flows', 'FLOW_NOT_SAVED', `Not saved: a limit cut the flow's output (${cut}), and what was cut could not be kept to check. Print less (a slice of long text, the lines that matter, a snapshot narrowed with { selector } or { interactive: true }), or raise the limit that cut it (--max-output, read's maxChars, links' maxLinks).`);
+    throw new CommandError('flows', 'FLOW_NOT_SAVED', notComparable(cut));
   }
   const { recorded, outside } = keepInputs ? { recorded: keepInputs, outside: [] } : recordInputs(a.inputs, io.cwd, a.global ? undefined : join(dir, '..', '..'));
   if (outside.length) io.err(`gstack: the flow's --in ${outside.join(' ')} ${outside.length > 1 ? 'are' : 'is'} outside the repository, so not recorded with it: pass --in to \`flows run\` and \`flows check\` yourself (or copy the file into the repository and save again).`);
@@ -166,6 +175,17 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
   if (a.json) io.out(jsonText({ ...result, saved }));
   else io.out(`FLOW_SAVED name=${name} file=${file} params=${saved.params.join(',') || 'none'} expectations=${saved.expectations}`);
   return 0;
+}
+
+/** Why a run with this line (truncationOf) is not saved, and what to do. */
+function notComparable(cut: string): string {
+  if (cut.includes(FOREIGN_SECRET_MARK)) {
+    return `Not saved: a printed line holds words that a frame of another origin (an ad, a widget) holds in a secret field (${cut}), so the line reads the same whatever the page says. Print the value you check without those words, or check it in the script, whose own reads are never cut (\`if (!status.includes("accepted")) throw new Error(status)\`).`;
+  }
+  if (cut.startsWith('[redacted: a line whose escapes')) {
+    return `Not saved: a printed line nests escapes deeper than the secret filter reads (${cut}), so it cannot be compared. Print the value you check decoded, or check it in the script.`;
+  }
+  return `Not saved: a limit cut the flow's output (${cut}), and what was cut could not be kept to check. Print less (a slice of long text, the lines that matter, a snapshot narrowed with { selector } or { interactive: true }), or raise the limit that cut it (--max-output, read's maxChars, links' maxLinks).`;
 }
 
 async function runOne(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner): Promise<number> {

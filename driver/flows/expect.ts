@@ -148,10 +148,12 @@ export function truncationOf(lines: readonly string[]): string | undefined {
 
 /** The lines that say a limit cut what follows: `--max-output`'s, a snapshot's or diff's size
  * limit (driver/runtime/snapshot.ts), the `read` shape's maxChars and `links`' maxLinks, and the
- * secret filter's line withheld whole (WITHHELD_LINE in driver/runtime/secret-match.ts). A page
+ * secret filter's line withheld whole (WITHHELD_LINE in driver/runtime/secret-match.ts) and its
+ * mark for a value only another origin's frame holds (FOREIGN_SECRET_MARK in
+ * driver/runtime/output.ts), which can be the page's own words in both runs. A page
  * that pads its text, list or links past one hides a changed result behind it, and the cut
  * line itself reads the same in both runs. */
-const CUT_MARKERS = [/^\[redacted: a line whose escapes nest past \d+ levels\]$/, /^\[truncated \d+ (?:more )?bytes\]$/, /^\[\w+ truncated: showing \d+ of \d+ lines\b/, /^\[text cut at \d+ of \d+ characters\]$/, /^\[links cut at \d+ of \d+\]$/];
+const CUT_MARKERS = [/^\[redacted: a line whose escapes nest past \d+ levels\]$/, /\[redacted: a field of another origin\]/, /^\[truncated \d+ (?:more )?bytes\]$/, /^\[\w+ truncated: showing \d+ of \d+ lines\b/, /^\[text cut at \d+ of \d+ characters\]$/, /^\[links cut at \d+ of \d+\]$/];
 
 /** The saved evidence against a run's, label by label, the n-th value of a label against the
  * n-th: each difference, in the order of the saved evidence. */

@@ -51,12 +51,13 @@ export function declareParams(decls: string[], requiredNames: string[], isSecret
   const values: Record<string, unknown> = {};
   for (const d of decls) {
     const m = /^([^:=]+)(?::([a-z]+))?=([\s\S]*)$/.exec(d);
-    if (!m) throw invalid(`--param ${d} does not read name=value or name:type=value (e.g. --param email=a@example.com, --param count:number=3).`);
+    // No message quotes a value: it may be a test password the user handed over (pass 27, A27).
+    if (!m) throw invalid(`a --param does not read name=value or name:type=value (e.g. --param email=a@example.com, --param count:number=3).`);
     const [, name, type = 'string', word] = m;
-    if (!NAME.test(name)) throw invalid(`--param ${d}: "${name}" is not a parameter name; use letters, digits and _ (the script reads it as params.${name.replace(/\W/g, '_')}).`);
-    if (!(TYPES as readonly string[]).includes(type)) throw invalid(`--param ${d}: type "${type}" is not one of ${TYPES.join(', ')}.`);
+    if (!NAME.test(name)) throw invalid(`--param "${name}" is not a parameter name; use letters, digits and _ (the script reads it as params.${name.replace(/\W/g, '_')}).`);
+    if (!(TYPES as readonly string[]).includes(type)) throw invalid(`--param ${name}: type "${type}" is not one of ${TYPES.join(', ')}.`);
     const value = fromWord(word, type as FlowParamType);
-    if (value === undefined) throw invalid(`--param ${d}: "${word}" is not ${type === 'integer' ? 'an' : 'a'} ${type}.`);
+    if (value === undefined) throw invalid(`--param ${name}: its value is not ${type === 'integer' ? 'an' : 'a'} ${type}.`);
     // Names an object already has (a prototype's) would not be parameters of their own.
     if (name in Object.prototype) throw invalid(`--param ${d}: "${name}" is a name every JavaScript object has; pick another parameter name.`);
     if (Object.hasOwn(params, name)) throw invalid(`--param ${name} is given twice; declare each parameter once.`);
@@ -78,9 +79,9 @@ export function givenParams(words: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const w of words) {
     const m = /^([^=]+)=([\s\S]*)$/.exec(w);
-    if (!m) throw new CommandError('flows', 'FLOW_PARAMS_INVALID', `--param ${w} does not read name=value. Give each parameter as --param name=value.`);
+    if (!m) throw new CommandError('flows', 'FLOW_PARAMS_INVALID', `a --param does not read name=value. Give each parameter as --param name=value.`);
     const name = m[1].replace(/:[a-z]+$/, '');
-    if (Object.hasOwn(out, name)) throw new CommandError('flows', 'FLOW_PARAMS_INVALID', `--param ${name} is given twice (${JSON.stringify(out[name])}, then ${JSON.stringify(m[2])}); give each parameter once.`);
+    if (Object.hasOwn(out, name)) throw new CommandError('flows', 'FLOW_PARAMS_INVALID', `--param ${name} is given twice; give each parameter once.`);
     // `name:type=value` is the save form; a run's types are the flow's own.
     // An own property whatever the name: `__proto__=x` assigned would set the prototype and
     // vanish (exit 0); defined, it is an unknown parameter like any other (exit 2).
@@ -147,7 +148,7 @@ export function resolveFlowParams(h: Pick<FlowHeader, 'name' | 'params' | 'requi
       case 'additionalProperties':
         return `parameter "${String(e.params.additionalProperty)}" is not one of the flow's (rule: additionalProperties false)`;
       case 'type':
-        return `parameter "${name}" must be ${e.params.type === 'integer' ? 'an' : 'a'} ${String(e.params.type)}, got ${JSON.stringify(given[name])} (rule: type ${String(e.params.type)})`;
+        return `parameter "${name}" must be ${e.params.type === 'integer' ? 'an' : 'a'} ${String(e.params.type)}, got ${Array.isArray(given[name]) ? 'a list' : given[name] === null ? 'null' : `a ${typeof given[name]}`} (rule: type ${String(e.params.type)})`;
       default:
         return `parameter "${name || '(all)'}" ${e.message ?? 'is invalid'} (rule: ${e.keyword})`;
     }
@@ -176,7 +177,7 @@ export function paramsForScript(source: string, json: string | undefined): Recor
     try {
       value = JSON.parse(json);
     } catch (err) {
-      throw new UsageError(`--params is not valid JSON (${(err as Error).message}). Quote it for the shell: --params '{"email":"a@example.com"}'.`);
+      throw new UsageError(`--params is not valid JSON (${jsonErrorWhere(err)}). Quote it for the shell: --params '{"email":"a@example.com"}'.`);
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`--params must be a JSON object, e.g. --params '{"email":"a@example.com"}'.`);
     if (jsonDepth(value, MAX_PARAMS_DEPTH) > MAX_PARAMS_DEPTH) throw new UsageError(`--params nests deeper than ${MAX_PARAMS_DEPTH} levels: pass flatter data (or write it to a file under pwd with --in and read it there).`);
@@ -191,4 +192,14 @@ export function paramsForScript(source: string, json: string | undefined): Recor
   }
   if (!header) return given;
   return resolveFlowParams(header, given ?? {}, { coerce: false });
+}
+
+/** Where JSON.parse stopped, without the text around it that Node's message quotes (it may be
+ * a test password; pass 27, A27). */
+export function jsonErrorWhere(err: unknown): string {
+  const message = String((err as Error)?.message);
+  const at = /position (\d+)/.exec(message);
+  if (at) return `at character ${Number(at[1]) + 1}`;
+  if (/Unexpected token/.test(message)) return 'a word that is not JSON: strings take double quotes';
+  return 'it ends too early';
 }

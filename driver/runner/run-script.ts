@@ -155,14 +155,24 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
   return copied;
 }
 
-/** The values of the parameters whose names the secret-field rule calls secret (top level:
- * strings and numbers). A saved flow's secret parameters are these (driver/cli/flows.ts). */
-function secretParamValues(params: RunOptions['params']): string[] {
-  if (!params) return [];
-  return Object.entries(params)
-    .filter(([k, v]) => (typeof v === 'string' || typeof v === 'number') && isSecretField({ hints: [k] }, SECRET_RULES))
-    .map(([, v]) => String(v))
-    .filter(Boolean);
+/** The values held under a parameter name the secret-field rule calls secret, at any depth: a
+ * string or number, or every one in a list or object under that name (`{"password":["…"]}`),
+ * and a secret-named key inside an ordinary one (`{"users":[{"password":"…"}]}`; pass 27,
+ * A27). A saved flow's secret parameters are these (driver/cli/flows.ts). */
+export function secretParamValues(params: unknown): string[] {
+  const out: string[] = [];
+  const walk = (value: unknown, secret: boolean, depth: number): void => {
+    if (depth > 64 || out.length > 1000) return;
+    if (typeof value === 'string' || typeof value === 'number') {
+      if (secret && String(value)) out.push(String(value));
+    } else if (Array.isArray(value)) {
+      for (const v of value) walk(v, secret, depth + 1);
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) walk(v, secret || isSecretField({ hints: [k] }, SECRET_RULES), depth + 1);
+    }
+  };
+  walk(params, false, 0);
+  return out;
 }
 
 export async function runScript(script: string, options: RunOptions = {}): Promise<RunResult> {

@@ -312,16 +312,33 @@ export function learnSecrets(values: readonly string[]): void {
 // What an error quoted from a field (driver/errors.ts redactElementValues) is seen too.
 onHeldValues(learnSecrets);
 
-export function forgetSecrets(): void {
-  seenSecrets.clear();
+/**
+ * The secret values seen only in a frame of another origin than its tab's page (an ad, a
+ * payment or sign-in widget). Still cut from every line, but marked as such: such a frame can
+ * hold the page's own words ("accepted", then "DECLINED") so that a line reads `[redacted]` in
+ * both runs of `gstack flows check`, which counts this mark as a line it cannot compare
+ * (driver/flows/expect.ts; pass 27, A27). A script's own reads are never cut by it.
+ */
+const foreignSecrets = new SecretMatcher();
+export const FOREIGN_SECRET_MARK = '[redacted: a field of another origin]';
+
+/** Remember values seen only in a frame of another origin (foreignSecrets). */
+export function learnForeignSecrets(values: readonly string[]): void {
+  foreignSecrets.add(values);
 }
 
-/** `text` with every secret value the call has seen replaced by `[redacted]`. Fails closed: if
- * the matcher itself fails on a line (a decoder that could not load), the whole line is
- * withheld rather than printed uncut or thrown into the page callback that printed it. */
+export function forgetSecrets(): void {
+  seenSecrets.clear();
+  foreignSecrets.clear();
+}
+
+/** `text` with every secret value the call has seen replaced by `[redacted]` (one seen only in
+ * another origin's frame by FOREIGN_SECRET_MARK). Fails closed: if the matcher itself fails on
+ * a line (a decoder that could not load), the whole line is withheld rather than printed uncut
+ * or thrown into the page callback that printed it. */
 export function cutSeenSecrets(text: string): string {
   try {
-    return seenSecrets.cut(text, '[redacted]');
+    return foreignSecrets.cut(seenSecrets.cut(text, '[redacted]'), FOREIGN_SECRET_MARK);
   } catch {
     // Its message is not printed: it may quote the line.
     return '[redacted: the secret filter failed on this line]';

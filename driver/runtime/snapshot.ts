@@ -7,7 +7,7 @@
 import type { Page, Frame } from 'playwright-core';
 import { diffArrays } from 'diff';
 import { AgentError, toAgentError } from '../errors.js';
-import { cutSeenSecrets, learnSecrets } from './output.js';
+import { cutSeenSecrets, learnForeignSecrets, learnSecrets } from './output.js';
 
 import type { SnapshotOptions, SnapshotResult } from '../catalog.gen.js';
 export type { SnapshotOptions, SnapshotResult };
@@ -394,7 +394,13 @@ export async function secretValues(page: Page, scope?: Frame | 'all', opts: { ot
   const found = await Promise.all([...frames.map(collect), ...others.map(bounded)]);
   const longestFirst = (lists: string[][]) => [...new Set(lists.flat())].sort((a, b) => b.length - a.length);
   const all = longestFirst(found.map((f) => f.values));
-  learnSecrets(all);
+  // A value only a frame of another origin holds is learned as that (output.ts
+  // foreignSecrets): cut, but marked, since such a frame can hold the page's own words. When
+  // the page's own origin is unknown, every value is its own: the plain cut.
+  const home = found[frames.indexOf(page.mainFrame())]?.origin;
+  const ownValues = home ? new Set(found.filter((f) => f.origin === home).flatMap((f) => f.values)) : new Set(all);
+  learnSecrets(all.filter((v) => ownValues.has(v)));
+  learnForeignSecrets(all.filter((v) => !ownValues.has(v)));
   if (scope === 'all') return { own: all, all };
   const at = frames.indexOf(scope ?? page.mainFrame());
   // A frame that is gone (or not found) cannot say its origin: every frame's values, the safe side.
