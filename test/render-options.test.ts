@@ -317,3 +317,53 @@ function zlibCrc32(b: Buffer): number {
   }
   return (c ^ 0xffffffff) >>> 0;
 }
+
+// Red-team pass 27 (B27): a page-made PDF whose Title is a string behind a reference, whose
+// Creator, Producer and custom keys hold escape codes, whose XMP metadata holds an ESC, or that
+// is encrypted (pdfinfo decrypts it with an empty password), was written byte for byte.
+test('a page-made PDF through --eval --out: every string cleaned, XMP dropped, an encrypted one not written raw', async () => {
+  const controls = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/;
+  const hex = (t: string) => `<FEFF${Buffer.from(t, 'utf16le').swap16().toString('hex')}>`;
+  const build = (extraTrailer = '') => {
+    const xmp = '<x:xmpmeta><dc:title>X\x1b[2JMP</dc:title></x:xmpmeta>';
+    const objects = [
+      '<</Type/Catalog/Pages 2 0 R/Metadata 6 0 R/Names<</EmbeddedFiles<</Names[(invoice\u202efdp.exe) 7 0 R]>>>>>>',
+      '<</Type/Pages/Kids[3 0 R]/Count 1>>',
+      '<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>',
+      hex('Invoice\x1b]0;PWNED\x07\x1b[2JPaid'),
+      `<</Title 4 0 R/Creator ${hex('C\x1b[5mBLINK')}/Producer (Pr\x1b[2J)/X-Note (Cu\x07te)/X#1B#5B5m (k)>>`,
+      `<</Type/Metadata/Subtype/XML/Length ${xmp.length}>>\nstream\n${xmp}\nendstream`,
+      `<</Type/Filespec/F (invoice\u202efdp.exe)/UF ${hex('invoice\u202efdp.exe')}>>`,
+    ];
+    let d = '%PDF-1.7\n';
+    const offsets: number[] = [];
+    objects.forEach((o, i) => {
+      offsets.push(Buffer.byteLength(d, 'latin1'));
+      d += `${i + 1} 0 obj\n${o}\nendobj\n`;
+    });
+    const xref = Buffer.byteLength(d, 'latin1');
+    d += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}`;
+    d += `trailer\n<</Size ${objects.length + 1}/Root 1 0 R/Info 5 0 R${extraTrailer}>>\nstartxref\n${xref}\n%%EOF\n`;
+    return Buffer.from(d, 'latin1');
+  };
+  const written = await evalValueBytes(`data:application/pdf;base64,${build().toString('base64')}`, 'receipt.pdf');
+  assert.equal(written.subarray(0, 5).toString('latin1'), '%PDF-', 'still a PDF');
+  const { PDFDocument, PDFDict, PDFArray, PDFString, PDFHexString } = await import('pdf-lib');
+  const doc = await PDFDocument.load(written, { updateMetadata: false });
+  assert.match(doc.getTitle() ?? '', /^Invoice.*Paid$/);
+  const strings: string[] = [];
+  const visit = (o: unknown, depth: number): void => {
+    if (depth > 32) return;
+    if (o instanceof PDFString || o instanceof PDFHexString) strings.push(o.decodeText());
+    else if (o instanceof PDFDict) for (const [k, v] of o.entries()) { strings.push(k.decodeText()); visit(v, depth + 1); }
+    else if (o instanceof PDFArray) for (const v of o.asArray()) visit(v, depth + 1);
+  };
+  for (const [, o] of doc.context.enumerateIndirectObjects()) visit(o, 0);
+  assert.ok(strings.some((t) => /^invoice/.test(t)), JSON.stringify(strings));
+  for (const t of strings) assert.doesNotMatch(t, controls, JSON.stringify(t));
+  assert.equal(doc.catalog.get(doc.catalog.context.obj('Metadata') as never), undefined, 'no XMP');
+  assert.ok(!written.includes(Buffer.from('X\x1b[2JMP', 'latin1')), 'the XMP stream is gone');
+  const encrypted = build('/Encrypt<</Filter/Standard/V 1/R 2/O <00>/U <00>/P -4>>');
+  const asText = await evalValueBytes(`data:application/pdf;base64,${encrypted.toString('base64')}`, 'receipt.pdf');
+  assert.doesNotMatch(asText.toString('utf8'), /[\x00-\x08\x0b-\x1f\x7f]/, 'an encrypted PDF is written as filtered text');
+});

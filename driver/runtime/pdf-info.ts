@@ -134,14 +134,66 @@ function decodeTextString(bytes: number[]): string {
   return b.toString('latin1');
 }
 
-/** The bytes of a whole PDF (pdf-lib reads it, it has a page and ends with `%%EOF`) with its
- * text fields cleaned (cleanPdfInfo); undefined when the bytes are not one: a page that starts
- * its title `data:application/pdf;base64,` chooses the first bytes too. */
+/** The bytes of a whole PDF (pdf-lib reads it, it is not encrypted, it has a page and ends
+ * with `%%EOF`) with every string a reader shows made terminal-safe; undefined when the bytes
+ * are not one. For a PDF a page made (a `data:` URL that `render --eval --out` writes): a page
+ * that starts its title `data:application/pdf;base64,` chooses every byte, so every string is
+ * cleaned, not only the fields Chromium writes (pass 26-27, B26-B27: a Title behind a
+ * reference, Creator and Producer, custom keys, embedded files' names), the XMP metadata
+ * (`pdfinfo -meta` prints it raw) is dropped, and an encrypted one (which `pdfinfo` decrypts with
+ * an empty password, and nothing here can read) is none. */
 export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
   if (b.subarray(0, 5).toString('latin1') !== '%PDF-' || !/%%EOF\s*$/.test(b.subarray(-64).toString('latin1'))) return undefined;
+  const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString, PDFRef } = lib();
+  let doc: PdfLib.PDFDocument;
   try {
-    if ((await lib().PDFDocument.load(b, { updateMetadata: false })).getPageCount() < 1) return undefined;
-    return Buffer.from(await cleanPdfInfo(b));
+    doc = await PDFDocument.load(b, { updateMetadata: false });
+    if (doc.isEncrypted || doc.getPageCount() < 1) return undefined;
+  } catch {
+    return undefined;
+  }
+  let changed = false;
+  const cleaned = (v: unknown): PdfLib.PDFHexString | undefined => {
+    if (!(v instanceof PDFString) && !(v instanceof PDFHexString)) return undefined;
+    const text = v.decodeText();
+    if (stripControls(text) === text) return undefined;
+    changed = true;
+    return PDFHexString.fromText(stripControls(text));
+  };
+  // A name can spell any byte as `#1B`: a key a reader prints (`pdfinfo -custom`).
+  const controlName = /#(?:[01][0-9a-f]|7f|[89][0-9a-f])/i;
+  const visit = (object: unknown, depth: number): void => {
+    if (depth > 32) return;
+    if (object instanceof PDFDict) {
+      for (const [key, value] of object.entries()) {
+        const name = key.asString();
+        if (name === '/Metadata' || controlName.test(name)) {
+          if (value instanceof PDFRef) doc.context.delete(value);
+          object.delete(key);
+          changed = true;
+          continue;
+        }
+        const clean = name === '/ID' ? undefined : cleaned(value);
+        if (clean) object.set(key, clean);
+        else visit(value, depth + 1);
+      }
+    } else if (object instanceof PDFArray) {
+      object.asArray().forEach((inner, i) => {
+        const clean = cleaned(inner);
+        if (clean) object.set(i, clean);
+        else visit(inner, depth + 1);
+      });
+    }
+  };
+  for (const [ref, object] of doc.context.enumerateIndirectObjects()) {
+    const clean = cleaned(object);
+    if (clean) doc.context.assign(ref, clean);
+    else visit(object, 0);
+  }
+  // Nothing a reader would show raw: the bytes as they were.
+  if (!changed) return b;
+  try {
+    return Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
   } catch {
     return undefined;
   }
