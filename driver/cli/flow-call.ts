@@ -20,17 +20,17 @@ export { MAX_SCRIPT_BYTES };
  * directory is a usage error.
  */
 async function readScriptFile(file: string, cwd: string): Promise<string> {
+  // `/dev/stdin` and `/proc/self/fd/0` name the standard input of whichever process opens them
+  // (a session host's is /dev/null; a socket fails to open): the script comes in on `-`.
+  if (/^\/dev\/(?:stdin|fd\/\d+)$|^\/proc\/(?:self|thread-self|\d+)\/fd\/\d+$/.test(resolve(cwd, file))) {
+    throw new UsageError(`Script file ${file} names a standard input, not a file: pass the script on stdin with \`gstack run -\` (e.g. \`cat flow.js | gstack run -\`).`);
+  }
   const r = await readRegularFile(resolve(cwd, file), MAX_SCRIPT_BYTES);
   if (r.ok) return r.bytes.toString('utf8');
   switch (r.why) {
     case 'directory':
       throw new UsageError(`Script file ${file} is a directory: give the path of a .js file.`);
     case 'special':
-      // `/dev/stdin` and `/proc/self/fd/0` name the standard input of whichever process opens
-      // them (a session host's is /dev/null): the script comes in on `-` instead.
-      if (/^\/dev\/(?:stdin|fd\/\d+)$|^\/proc\/(?:self|thread-self|\d+)\/fd\/\d+$/.test(resolve(cwd, file))) {
-        throw new UsageError(`Script file ${file} names a standard input, not a file: pass the script on stdin with \`gstack run -\` (e.g. \`cat flow.js | gstack run -\`).`);
-      }
       throw new UsageError(`Script file ${file} is ${r.detail.replace(/, not a regular file$/, '')}, not a regular file: give a file, or pipe the script in with \`gstack run - < ${file}\`.`);
     case 'too-big':
       throw new UsageError(
