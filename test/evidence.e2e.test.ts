@@ -6,7 +6,7 @@
 // rejection and `throw 42` fail the call and say so), plus --no-evidence and --out.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
@@ -78,12 +78,20 @@ test('chromium: two open tabs, a throwing click handler, then a throw: two evide
   const net = JSON.parse(field(a, 'NETWORK_ERRORS=')!.slice('NETWORK_ERRORS='.length)) as Array<{ url: string; status: number }>;
   assert.deepEqual(net.map((n) => [n.url, n.status]), [[`${site.url}status?code=404`, 404]]);
   assert.equal(field(b, 'CONSOLE_ERRORS='), 'CONSOLE_ERRORS=[]');
+  // What can be clicked, by role and name: what an agent took a snapshot for after a locator
+  // failed (trial agents t23, t26), indented between SNAPSHOT_START and SNAPSHOT_END.
+  const snap = a.lines.slice(a.lines.indexOf('SNAPSHOT_START') + 1, a.lines.indexOf('SNAPSHOT_END'));
+  assert.ok(a.lines.includes('SNAPSHOT_START') && snap.length > 0, a.lines.join('\n'));
+  assert.ok(snap.some((l) => /^ {2}- button "Hang" \[ref=e\d+\]/.test(l)), snap.join('\n'));
+  assert.ok(snap.every((l) => l.startsWith('  ')), 'each line indented: no page text starts a line');
   // The screenshots are real PNGs, copied by --out, and named once (not again at the end).
   for (const [i, blk] of bs.entries()) {
     const shot = field(blk, 'ARTIFACT ')!.slice('ARTIFACT '.length);
     assert.equal(shot, join(out, `evidence-tab-${i + 1}.png`));
     assert.ok(existsSync(shot));
     assert.equal(readFileSync(shot).subarray(1, 4).toString(), 'PNG');
+    // A copy in the user's folder has the mode the umask gives, not pwd's owner-only 0600.
+    assert.equal(statSync(shot).mode & 0o777, 0o666 & ~process.umask());
     assert.equal(r.lines.filter((l) => l === `ARTIFACT ${shot}`).length, 1);
   }
 });
@@ -93,6 +101,7 @@ test('chromium: --json carries the evidence; --no-evidence turns it off', async 
   assert.equal(r.code, 1);
   const res = JSON.parse(r.stdout) as { error: string; evidence: Array<{ tab: number; url: string; title: string; screenshot: string; consoleErrors: string[] }>; lines: string[] };
   assert.equal(res.error, 'the export never started');
+  assert.match((res.evidence[0] as { snapshot?: string }).snapshot ?? '', /- button "Break"/);
   assert.deepEqual(res.evidence.map((e) => [e.tab, e.url, e.title]), [
     [1, `${site.url}evidence.html`, 'Evidence page'],
     [2, `${site.url}index.html`, 'Fixture Home'],
@@ -134,6 +143,7 @@ test('chromium: a page stuck in its own endless loop: evidence skipped with a no
   assert.equal(field(b, 'URL='), `URL=${new URL(site.url).origin}/…`);
   assert.match(field(b, 'EVIDENCE_SKIPPED ')!, /did not answer within \d+ ms \(busy in its own JavaScript/);
   assert.equal(field(b, 'ARTIFACT '), undefined);
+  assert.ok(!b.lines.includes('SNAPSHOT_START'), 'no snapshot of a page that did not answer');
   // Spawn, host start and browser launch come on top of the script's deadline; the call's own
   // end (evidence included) must fit the grace the client gives it.
   const started = r.startedAt;

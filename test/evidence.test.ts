@@ -71,3 +71,13 @@ test('the [error] hint: a script request with no answer or a ReferenceError poin
   assert.match(unanswered, /pg\.route before goto/);
   assert.match(evidenceHint([tab(), tab({ tab: 2, consoleErrors: ['uncaught: ReferenceError: FileReaderJS is not defined'] })]), /a ReferenceError in CONSOLE_ERRORS=/);
 });
+
+test('the evidence snapshot keeps 40 lines and says how many it left out; bounding it again changes nothing', async () => {
+  const { evidenceSnapshot, boundEvidence, EVIDENCE_SNAPSHOT_LINES } = await import('../driver/runtime/evidence.js');
+  const tree = Array.from({ length: 55 }, (_, i) => `- button "B${i}" [ref=e${i}]`).join('\n');
+  const cut = evidenceSnapshot(tree).split('\n');
+  assert.equal(cut.length, EVIDENCE_SNAPSHOT_LINES + 1);
+  assert.equal(cut.at(-1), '[15 more lines: take snapshot(pg, { interactive: true }) for all]');
+  const bounded = boundEvidence({ tab: 1, url: 'http://x/', title: 't', screenshot: null, consoleErrors: [], networkErrors: [], dialog: null, snapshot: cut.join('\n') });
+  assert.equal(bounded.snapshot, cut.join('\n'));
+});

@@ -336,6 +336,11 @@ test('3o. an [error] line quoting an element that holds a copy of a password: cu
     assert.equal(plain.code, 1, show(plain));
     assert.match(lastLine(plain), /covers the target|intercepts pointer events/, show(plain));
     assert.ok(!(plain.stdout + plain.stderr).includes('OVERpw-Kp9Rs2Mx7'), `the secret reached output\n${show(plain)}`);
+    // With evidence: its snapshot shows the field, its value cut.
+    const withEvidence = await run(click('cover.html'));
+    assert.equal(withEvidence.code, 1, show(withEvidence));
+    assert.ok(withEvidence.lines.includes('SNAPSHOT_START'), show(withEvidence));
+    assert.ok(!(withEvidence.stdout + withEvidence.stderr).includes('OVERpw-Kp9Rs2Mx7'), `the secret reached output\n${show(withEvidence)}`);
     const hung = await run(click('cover-hang.html'), ['--json']);
     assert.equal(hung.code, 1, show(hung));
     assert.ok(!(hung.stdout + hung.stderr).includes('OVERpw-Kp9Rs2Mx7'), `the secret reached output\n${show(hung)}`);

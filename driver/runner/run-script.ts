@@ -2,7 +2,7 @@
 // engine, hold the profile lock, run the script with every line through the egress filter,
 // and compute the truthful exit code. The CLI (`gstack run`) is a thin layer over this; in a
 // session host (driver/hosts/) it runs on the host's kept browser instead of launching one.
-import { cp, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { mkdtempSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -150,6 +150,9 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
       continue;
     }
     await cp(f, dest, { force: true });
+    // A file in the user's folder gets the mode any file they make there gets (the umask's),
+    // not pwd's owner-only 0600 (trial t28 found its download `-rw-------`).
+    await chmod(dest, 0o666 & ~process.umask()).catch(() => undefined);
     copied.push(dest);
   }
   return copied;

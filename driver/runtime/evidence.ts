@@ -27,8 +27,22 @@ export interface TabEvidence {
   networkErrors: NetworkError[];
   /** A dialog that was open when the call failed (dismissed to take the screenshot). */
   dialog: { type: string; message: string } | null;
+  /** The page's interactive snapshot (what can be clicked or filled, by role and name), at
+   * most EVIDENCE_SNAPSHOT_LINES lines, secret values cut: what an agent takes a snapshot for
+   * after a locator failed (two trial agents did). Chromium only; null when not taken. */
+  snapshot?: string | null;
   /** Why part of the evidence is missing (a hung page, the time bound). */
   skipped?: string;
+}
+
+/** How many lines of a tab's interactive snapshot the evidence keeps. */
+export const EVIDENCE_SNAPSHOT_LINES = 40;
+
+/** A snapshot tree cut to EVIDENCE_SNAPSHOT_LINES lines, saying how many it left out. */
+export function evidenceSnapshot(tree: string): string {
+  const lines = tree.split('\n').filter((l) => l.trim());
+  if (lines.length <= EVIDENCE_SNAPSHOT_LINES) return lines.join('\n');
+  return [...lines.slice(0, EVIDENCE_SNAPSHOT_LINES), `[${lines.length - EVIDENCE_SNAPSHOT_LINES} more lines: take snapshot(pg, { interactive: true }) for all]`].join('\n');
 }
 
 export interface NetworkError {
@@ -78,6 +92,9 @@ export function evidenceLines(tabs: TabEvidence[], artifactPath: (p: string) => 
     out.push(`CONSOLE_ERRORS=${JSON.stringify(t.consoleErrors)}`);
     out.push(`NETWORK_ERRORS=${JSON.stringify(t.networkErrors)}`);
     if (t.dialog) out.push(`DIALOG ${t.dialog.type} ${JSON.stringify(t.dialog.message)} (open when the call failed; dismissed for the screenshot)`);
+    // Each line a snapshot line (`- button "Pay" [ref=e4]`, names JSON-quoted): no page text
+    // starts a line of its own.
+    if (t.snapshot) out.push('SNAPSHOT_START', ...t.snapshot.split('\n').map((l) => `  ${l}`), 'SNAPSHOT_END');
     if (t.skipped) out.push(`EVIDENCE_SKIPPED ${t.skipped}`);
     out.push('EVIDENCE_END');
   }
@@ -134,6 +151,7 @@ export function boundEvidence(t: TabEvidence): TabEvidence {
       ...(n?.type !== undefined ? { type: clip(n.type) } : {}),
     })),
     dialog: t.dialog ? { type: clip(t.dialog.type), message: clip(t.dialog.message) } : null,
+    ...(typeof t.snapshot === 'string' && t.snapshot ? { snapshot: t.snapshot.split('\n').slice(0, EVIDENCE_SNAPSHOT_LINES + 1).map(clip).join('\n') } : {}),
     ...(t.skipped ? { skipped: clip(t.skipped) } : {}),
   };
 }

@@ -12,7 +12,7 @@ import type { BrowserContext, Dialog, Download, Frame, Page } from 'playwright-c
 import { AgentError, toAgentError } from '../errors.js';
 import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
-import { EVIDENCE_BUDGET_MS, HUNG_NOTE, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
+import { EVIDENCE_BUDGET_MS, HUNG_NOTE, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, evidenceSnapshot, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
 import { plainUrl } from './url-policy.js';
 import { defuseSentinel, type LineOptions } from './output.js';
 import { fastScreenshot } from './screenshot.js';
@@ -389,7 +389,17 @@ export class Tabs {
         const file = join(this.opts.pwd, `evidence-tab-${i + 1}.png`);
         const shot = await within(raw.screenshot({ path: file, timeout: Math.max(1, left()) }).then(() => file), left(), null);
         ev.screenshot = shot;
-        if (!shot) ev.skipped = OUT_OF_TIME_NOTE;
+        if (!shot) {
+          ev.skipped = OUT_OF_TIME_NOTE;
+          return ev;
+        }
+        // What can be clicked or filled, by role and name (secret values cut, as in any
+        // snapshot), in the time left: a locator that failed often named the wrong thing. A
+        // fresh snapshot state: the page's own diffs and refs are the script's.
+        if (learned) {
+          const snap = await within(takeSnapshot(raw, newSnapshotState(), { interactive: true }).then((r) => r.tree), left(), null);
+          if (snap) ev.snapshot = evidenceSnapshot(snap);
+        }
         return ev;
       }),
     );

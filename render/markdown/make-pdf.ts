@@ -140,7 +140,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   }
   say(
     `gstack pdf: parsed ${basename(input)} in ${Date.now() - t} ms: ${converted.headings.length} headings, ` +
-      `${converted.diagrams.length} diagrams, ${policy.notices.length} blocked or missing resources`,
+      `${converted.diagrams.length} diagram${converted.diagrams.length === 1 ? '' : 's'}, ${policy.notices.length} blocked or missing resource${policy.notices.length === 1 ? '' : 's'}`,
   );
 
   const meta = frontMatter(source);
