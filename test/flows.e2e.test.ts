@@ -355,6 +355,22 @@ console.log("GSTACK_STEP_OK");
     expectExit(copied, 2);
     assert.match(copied.stderr, /--param url's value holds the value of the secret parameter password/);
     assert.ok(!copied.stderr.includes('Zebra'), copied.stderr);
+    // Pass 28 (A28): a spelling of it in another parameter (%-encoded, upper-cased), in
+    // --describe, or in the script itself (a comment) would be written in the flow too.
+    for (const [args, says] of [
+      [['--param', `url=${new URL('/try', site.url).href}?pw=${encodeURIComponent(pw)}`], /--param url's value holds the value of the secret parameter password/],
+      [['--param', `url=${new URL('/try', site.url).href}`, '--param', `note=${pw.toUpperCase()}`], /--param note's value holds the value of the secret parameter password/],
+      [['--param', `url=${new URL('/try', site.url).href}`, '--describe', `Signs in with ${pw}`], /--describe holds the value of the secret parameter password/],
+    ] as const) {
+      const r = await gstack(['flows', 'save', 'spelled', '-f', 'try.js', '--param', 'user=qa-bot', '--param', `password=${pw}`, ...args]);
+      expectExit(r, 2);
+      assert.match(r.stderr, says);
+    }
+    writeFileSync(join(repo, 'try-lit.js'), `// local default: ${pw}\n${script}`);
+    const literal = await gstack(['flows', 'save', 'spelled', '-f', 'try-lit.js', '--param', `url=${new URL('/try', site.url).href}`, '--param', 'user=qa-bot', '--param', `password=${pw}`]);
+    expectExit(literal, 2);
+    assert.match(literal.stderr, /the script itself holds the value of the secret parameter password/);
+    assert.ok(!existsSync(join(repo, '.gstack', 'flows', 'spelled.js')));
     const nested = await gstack(['run', '-f', 'try.js', '--params', JSON.stringify({ url: new URL('/try', site.url).href, user: 'qa-bot', password: [pw] })]);
     assert.ok(!nested.stdout.includes('Zebra'), nested.stdout);
   } finally {
@@ -382,6 +398,17 @@ console.log("GSTACK_STEP_OK");
   expectExit(saved, 1);
   assert.match(saved.stderr, /Not saved: a printed line holds words that a frame of another origin \(an ad, a widget\) holds in a secret field/);
   assert.ok(!existsSync(join(repo, '.gstack', 'flows', 'shop.js')));
+  // Pass 28 (A28): the frame's words in a list it names secret, or in a select named password,
+  // which the snapshot learns from the iframe's lines.
+  for (const [name, frame] of [
+    ['list', '<ul aria-label="Recovery codes"><li>declined</li><li>accepted</li></ul>'],
+    ['select', '<select name="password"><option>declined</option><option>accepted</option></select>'],
+  ] as const) {
+    site.setPage('/ad', frame);
+    const r = await gstack(['flows', 'save', 'shop', '-f', 'shop.js', '--param', `url=${new URL('/shop', site.url).href}`]);
+    expectExit(r, 1);
+    assert.match(r.stderr, /a frame of another origin/, `${name}: ${r.stdout}${r.stderr}`);
+  }
 });
 
 test('the saved flow runs on the Aside engine (test double) with params from the prelude', async () => {

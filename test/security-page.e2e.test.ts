@@ -388,6 +388,25 @@ test('3r. a secret a page put in an image host is cut as the browser writes the 
   }
 });
 
+test('3s. a value typed into a field its locator names secret is cut before it is typed: the page\'s alert on input prints it cut', { timeout: 120_000 }, async () => {
+  // Pass 28 (A28): `cookbook flow` filled "API token" and the page's input handler alerted the
+  // value: the DIALOG line printed it, before any read had seen the field.
+  const site = await startFixtureServer();
+  const tok = 'tok_LiveQ8812zzA';
+  site.setPage('/tok.html', '<label>API token <input id="t"></label><label>Name <input id="n"></label><script>t.addEventListener("input", (e) => { if (e.target.value.length > 10) alert("got " + e.target.value); }); n.addEventListener("input", (e) => { if (e.target.value.length > 4) alert("hi " + e.target.value); });</script>');
+  try {
+    const r = await run(`const pg = await openTab(${lit(site.url + 'tok.html')}); await pg.getByLabel("API token").fill(${lit(tok)}); await pg.locator("#n").fill("alice"); console.log("GSTACK_STEP_OK");`);
+    assert.equal(r.code, 0, show(r));
+    assert.ok(!(r.stdout + r.stderr).includes(tok), `the token reached output\n${show(r)}`);
+    assert.match(r.stdout, /DIALOG alert "got \[redacted\]"/, show(r));
+    assert.match(r.stdout, /DIALOG alert "hi alice"/, 'a field not named secret is not cut');
+    const shape = await runCli(['cookbook', 'flow', '--url', `${site.url}tok.html`, '--params', JSON.stringify({ steps: [{ action: 'fill', name: 'API token', value: tok }] }), '--session', session], { cwd: work, env: cliEnv(home), timeoutMs: 90_000 });
+    assert.ok(!(shape.stdout + shape.stderr).includes(tok), `the flow shape printed the token\n${show(shape)}`);
+  } finally {
+    await site.close();
+  }
+});
+
 test('3q. raw CDP dumps of the DOM and the accessibility tree are reads: a password and a one-time code in them are cut', { timeout: 120_000 }, async () => {
   // Pass 25 (A25): DOM.getOuterHTML and Accessibility.getFullAXTree before any snapshot printed
   // the fields' values; nothing had read the page's secret fields.

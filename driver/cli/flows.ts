@@ -16,6 +16,7 @@ import { FlowHeaderError, formatHeader, parseFlowFile, type FlowHeader } from '.
 import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
 import { declareParams, describeParam, givenParams, resolveFlowParams, savedParams } from '../flows/params.js';
 import { checkFlowName, displayPath, findFlow, flowDirs, listFlowLocations, readHistory, recordRun, writeFlow, type FlowDirs, type FlowLocation } from '../flows/store.js';
+import { SecretMatcher } from '../runtime/secret-match.js';
 import { FOREIGN_SECRET_MARK, jsonText, stripControls } from '../runtime/output.js';
 
 /** Runs a script the way `gstack run` does with this invocation's shared flags. `print`: its
@@ -122,15 +123,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
   const declared = a.param.length || a.required.length || !previous
     ? declareParams(a.param, a.required, (name) => isSecretField({ hints: [name] }, SECRET_RULES))
     : { params: previous.params, required: previous.required, values: savedParams(previous) };
-  // A secret parameter's value copied into another's (a URL with `?token=…`) would be written
-  // in the flow as that one's default (pass 27, A27).
-  const secretValues = Object.keys(declared.params).filter((k) => declared.params[k].writeOnly).map((k) => String(declared.values[k] ?? '')).filter((v) => v.length >= 3);
-  for (const [k, schema] of Object.entries(declared.params)) {
-    if (schema.writeOnly) continue;
-    const value = String(declared.values[k] ?? '');
-    const holds = Object.keys(declared.params).find((s) => declared.params[s].writeOnly && secretValues.includes(String(declared.values[s])) && value.includes(String(declared.values[s])));
-    if (holds) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: --param ${k}'s value holds the value of the secret parameter ${holds}, and would be written in the flow. Give ${k} without it and build it in the script (\`params.${k} + params.${holds}\`).`);
-  }
+  refuseWrittenSecrets(declared, a.describe, script);
   if (previous && !own && !a.param.length && !a.required.length && Object.keys(previous.params).length) {
     io.err(`gstack: keeping the parameters of the flow it replaces (${Object.keys(previous.params).join(', ')}); give --param to declare others.`);
   }
@@ -175,6 +168,29 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
   if (a.json) io.out(jsonText({ ...result, saved }));
   else io.out(`FLOW_SAVED name=${name} file=${file} params=${saved.params.join(',') || 'none'} expectations=${saved.expectations}`);
   return 0;
+}
+
+/**
+ * A secret parameter's value must not be written in the flow by another way in: another
+ * parameter's default or example (a URL with `?token=…`, pass 27), the description, or the
+ * script itself (a comment with the test password, pass 28). Each is read as the output cut
+ * reads a line (secret-match.ts: %-encoded, escaped, upper-cased, fullwidth, with dashes, cut
+ * short), so a copy the cut would catch in output is caught here too (A28).
+ */
+function refuseWrittenSecrets(declared: ReturnType<typeof declareParams>, describe: string | undefined, script: string): void {
+  const secret = Object.keys(declared.params).filter((k) => declared.params[k].writeOnly);
+  if (!secret.length) return;
+  const matcher = new SecretMatcher();
+  matcher.add(secret.map((k) => String(declared.values[k] ?? '')).filter(Boolean));
+  const holds = (text: string) => matcher.cut(text, '\u0000') !== text;
+  const names = secret.join(', ');
+  for (const [k, schema] of Object.entries(declared.params)) {
+    if (!schema.writeOnly && holds(String(declared.values[k] ?? ''))) {
+      throw new CommandError('flows', 'FLOW_INVALID', `Not saved: --param ${k}'s value holds the value of the secret parameter ${names} (or a spelling of it), and would be written in the flow. Give ${k} without it and build it in the script (\`params.${k} + params.${secret[0]}\`).`);
+    }
+  }
+  if (describe !== undefined && holds(describe)) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: --describe holds the value of the secret parameter ${names}, and would be written in the flow. Describe the flow without it.`);
+  if (holds(script)) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: the script itself holds the value of the secret parameter ${names} (a literal or a comment), and would be written in the flow. Read it from params.${secret[0]} instead.`);
 }
 
 /** Why a run with this line (truncationOf) is not saved, and what to do. */

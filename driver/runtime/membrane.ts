@@ -64,7 +64,7 @@ export interface MembraneOptions {
    * later line): raw CDP that dumps the DOM or the accessibility tree is a read like content(). */
   learnSecretFields?: () => Promise<void>;
   /** Locator methods guarded by a ref's staleness check; see tabs.ts. */
-  beforeLocatorAction?: (raw: object, method: string) => Promise<void> | undefined;
+  beforeLocatorAction?: (raw: object, method: string, args: readonly unknown[]) => Promise<void> | undefined;
   /** A function the script gave Playwright (an event listener, a route handler) threw or
    * rejected. Playwright calls them from its event loop, where a throw would be an uncaught
    * exception of the whole process (a session host's): it is caught and reported here instead
@@ -334,7 +334,7 @@ export class Membrane {
       };
       const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}` });
       try {
-        const before = kind === 'Locator' ? self.opts.beforeLocatorAction?.(target, prop) : undefined;
+        const before = kind === 'Locator' ? self.opts.beforeLocatorAction?.(target, prop, args) : undefined;
         const prepared = self.prepareArgs(`${kind}.${prop}`, prop, args, policy?.kind === 'confine');
         const image = IMAGE_MEMBERS.has(prop);
         if (!before && !confiner) return self.wrap(call(prepared), rewrite, image);

@@ -513,8 +513,12 @@ export function redact(tree: string, readSecrets: ReadSecrets): string {
     if (field[4] !== undefined && (known.includes(field[4].trim()) || known.includes(yamlScalar(field[4].trim())))) return `${field[1]}: [redacted]`;
     return line;
   });
-  const newlyLearned = [...learned.slice(secrets.length), ...learnedInFrames];
-  if (newlyLearned.length) learnSecrets(newlyLearned);
+  if (learned.length > secrets.length) learnSecrets(learned.slice(secrets.length));
+  // Values the tree names secret inside an iframe (a "Recovery codes" list, a select named
+  // password): a frame can hold the page's own words there, so they are cut with the mark
+  // flows will not compare (output.ts foreignSecrets; pass 28, A28). An iframe's origin is not
+  // in the tree: a same-origin one is marked too, the safe side.
+  if (learnedInFrames.length) learnForeignSecrets(learnedInFrames);
   const longestFirst = (values: string[]) => [...new Set(values)].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
   const own = longestFirst([...readSecrets.own, ...learned.slice(secrets.length)]);
   const every = longestFirst([...learned, ...learnedInFrames]);

@@ -14,9 +14,9 @@ import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
 import { EVIDENCE_BUDGET_MS, HUNG_NOTE, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, evidenceSnapshot, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
 import { plainUrl } from './url-policy.js';
-import { defuseSentinel, type LineOptions } from './output.js';
+import { defuseSentinel, learnSecrets, type LineOptions } from './output.js';
 import { fastScreenshot } from './screenshot.js';
-import { newSnapshotState, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+import { SECRET_RULES, isSecretField, newSnapshotState, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 /**
  * `page.screenshot()` takes a plain viewport PNG through one CDP capture when that gives
@@ -43,6 +43,9 @@ function isBrowserIcon(url: string): boolean {
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
 const REF_SELECTOR = /^(?:@|ref=|aria-ref=)?((?:f\d+)?e\d+)$/;
+
+/** Locator methods that type their first argument into the element (learnTyped). */
+const TYPING = new Set(['fill', 'type', 'pressSequentially']);
 
 /** Locator methods that act on (or read) the element: a stale ref must fail before these. */
 const REF_ACTIONS = new Set([
@@ -155,7 +158,10 @@ export class Tabs {
       },
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
       learnSecretFields: async () => void (await this.readOpenTabsSecrets()),
-      beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
+      beforeLocatorAction: (raw, method, args) => {
+        this.learnTyped(raw, method, args);
+        return this.checkRef(raw, method);
+      },
       onListenerError: opts.onListenerError,
     });
     // A browser starts with one blank tab (and a session host keeps a fresh one ready): the
@@ -319,6 +325,20 @@ export class Tabs {
     } catch (err) {
       throw new AgentError(`CDP ${safe.method} failed: ${(err as Error).message.split('\n')[0]}. Check the method name and params against the Chrome DevTools Protocol.`);
     }
+  }
+
+  /**
+   * A value the script types into a field its locator names as secret (`getByLabel("API
+   * token")`, `#password`, a ref whose snapshot line reads `textbox "Password"`) is a seen
+   * secret before it is typed: a page can echo it while it is typed (an `input` handler's
+   * alert, which prints as a DIALOG line), before any read has seen the field (pass 28, A28).
+   * Read from the locator's own selector: no round trip to the page.
+   */
+  private learnTyped(loc: object, method: string, args: readonly unknown[]): void {
+    if (!TYPING.has(method) || typeof args[0] !== 'string' || args[0].length < 3) return;
+    const ref = this.refs.get(loc);
+    const described = ref ? this.states.get(ref.page)?.snapshot.refs.get(ref.id) : (loc as { _selector?: unknown })._selector;
+    if (typeof described === 'string' && isSecretField({ hints: [described] }, SECRET_RULES)) learnSecrets([args[0]]);
   }
 
   /** Before a ref locator acts: the ref must come from a snapshot of this page in this call,
