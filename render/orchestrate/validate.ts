@@ -10,6 +10,9 @@ import { OptionError, resolvePdfParams, type PrintToPdfParams } from '../api/pdf
 import type { RenderSpec, RenderStep } from '../api/types.js';
 import { isInside } from './server.js';
 
+/** Names a browser opens as a document (markup that runs and loads), not as data. */
+const PAGE_DOCUMENT_NAME = /\.(?:html?|xhtml?|xht|shtml|svgz?|xml|xsl|xslt|mht|mhtml)$/i;
+
 export interface Validated {
   file: string;
   root: string;
@@ -79,6 +82,12 @@ export async function validate(spec: RenderSpec): Promise<Validated> {
       }
     }
     if (step.kind === 'eval' && !step.expression?.trim()) throw usage(`${label}: the expression is empty`);
+    // An eval value is the page's data. Written to a name a browser opens as a page (an SVG,
+    // an HTML file), it runs and loads local files when opened from disk (pass 28, B28): the
+    // commands that write such files clean them (diagram --svg, pdf --to html).
+    if (step.kind === 'eval' && step.out !== undefined && PAGE_DOCUMENT_NAME.test(step.out)) {
+      throw usage(`${label}: --out ${step.out}: an --eval value is the page's data, and a file with that extension is a page a browser opens from disk, where it loads local files and runs scripts. Write it as .txt or .json, or make a cleaned SVG with \`gstack diagram --svg\` or HTML with \`gstack pdf --to html\``);
+    }
     const out = step.out === undefined ? undefined : resolve(cwd, step.out);
     if (out !== undefined) {
       if (seen.has(out)) throw usage(`${label} writes ${out}, which step ${seen.get(out)! + 1} also writes; give each step its own output file`);
