@@ -70,6 +70,11 @@ test('the [error] hint: a script request with no answer or a ReferenceError poin
   assert.equal(evidenceHint([tab({ consoleErrors: [], networkErrors: [{ url: 'https://petstore.example/v2/swagger.json', type: 'fetch', error: 'net::ERR_NAME_NOT_RESOLVED' }, { url: 'https://validator.example/badge', type: 'image', error: 'net::ERR_NAME_NOT_RESOLVED' }] })]), '');
   assert.match(unanswered, /pg\.route before goto/);
   assert.match(evidenceHint([tab(), tab({ tab: 2, consoleErrors: ['uncaught: ReferenceError: FileReaderJS is not defined'] })]), /a ReferenceError in CONSOLE_ERRORS=/);
+  // A locator error that says to take a snapshot is pointed at the one the evidence has.
+  const locatorError = 'Element not found for getByRole(\'button\', { name: \'Authorize\' }). Take a snapshot (snapshot(pg, { interactive: true }))';
+  assert.match(evidenceHint([tab({ snapshot: '- button "Apply credentials" [ref=e7]' })], locatorError), /The evidence above has it: .* between SNAPSHOT_START and SNAPSHOT_END/);
+  assert.equal(evidenceHint([tab({ snapshot: '- button "Apply credentials" [ref=e7]' })], 'the export never started'), '', 'not for other errors');
+  assert.equal(evidenceHint([tab()], locatorError), '', 'not without a snapshot');
 });
 
 test('the evidence snapshot keeps 40 lines and says how many it left out; bounding it again changes nothing', async () => {

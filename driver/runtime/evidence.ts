@@ -105,7 +105,14 @@ export function evidenceLines(tabs: TabEvidence[], artifactPath: (p: string) => 
  * that got no answer: no network on this machine, a CDN down) or a script of its own broke (a
  * ReferenceError, often from the same cause). Added to the `[error]` line, whose own hint (a
  * snapshot, a locator) would otherwise send the agent after the wrong cause. Empty otherwise. */
-export function evidenceHint(tabs: TabEvidence[]): string {
+export function evidenceHint(tabs: TabEvidence[], error = ''): string {
+  // An error that says to take a snapshot (a locator that found nothing, or too much): the
+  // evidence has one.
+  const snapshotHint = /take a (?:new )?snapshot/i.test(error) && tabs.some((t) => t.snapshot) ? ' The evidence above has it: what can be clicked or filled on the page, by role and name, between SNAPSHOT_START and SNAPSHOT_END.' : '';
+  return pageHint(tabs) + snapshotHint;
+}
+
+function pageHint(tabs: TabEvidence[]): string {
   // Only a script the page loads: a fetch of data or an image with no answer (an app's default
   // API on the internet) is common and rarely why a locator failed, and the hint sent a trial
   // agent after it. (A request the page itself cancelled, ERR_ABORTED, is no sign of trouble.)
