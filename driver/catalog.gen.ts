@@ -1775,7 +1775,7 @@ export const CATALOG_JSON: unknown = {
      "step": "eval",
      "type": "string",
      "placeholder": "FILE",
-     "description": "After --eval: write its value to FILE instead of printing it: a `data:` URL of a PNG, JPEG, GIF, WebP or PDF (a canvas's `toDataURL()`) decoded to its bytes when they are a whole file of that kind and FILE's name ends in its extension (`.png`; a PNG's text chunks left out; a PDF not encrypted, its strings cleaned and its XMP dropped); a string, any other `data:` URL's text and other values (as JSON) through the terminal filter, so no control, bidi override or invisible character of the page's reaches the file."
+     "description": "After --eval: write its value to FILE instead of printing it (FILE ends in .txt, .json, .csv, .md, .yaml, .log or .bin, or .png, .jpg, .gif, .webp or .pdf: never a name a browser opens as a page, such as .svg or .html): a `data:` URL of a PNG, JPEG, GIF, WebP or PDF (a canvas's `toDataURL()`) decoded to its bytes when they are a whole file of that kind and FILE's name ends in its extension (`.png`; a PNG's text chunks left out; a PDF not encrypted, its strings cleaned and its XMP dropped); a string, any other `data:` URL's text and other values (as JSON) through the terminal filter, so no control, bidi override or invisible character of the page's reaches the file."
     }
    ],
    "sharedFlags": [
@@ -3803,7 +3803,7 @@ export interface RenderFlags {
   quality?: number;
   /** --eval: Step: evaluate this JavaScript expression in the page (repeatable); a returned promise is awaited. The value is printed as `EVAL <i>: <json>` inside the untrusted-content fence. It may hold at most 4,194,304 characters (a string's length, else its JSON's; a data: URL 48 MiB): a bigger one fails the render, so return a slice or the fields you need. */
   eval?: string;
-  /** --out: After --eval: write its value to FILE instead of printing it: a `data:` URL of a PNG, JPEG, GIF, WebP or PDF (a canvas's `toDataURL()`) decoded to its bytes when they are a whole file of that kind and FILE's name ends in its extension (`.png`; a PNG's text chunks left out; a PDF not encrypted, its strings cleaned and its XMP dropped); a string, any other `data:` URL's text and other values (as JSON) through the terminal filter, so no control, bidi override or invisible character of the page's reaches the file. */
+  /** --out: After --eval: write its value to FILE instead of printing it (FILE ends in .txt, .json, .csv, .md, .yaml, .log or .bin, or .png, .jpg, .gif, .webp or .pdf: never a name a browser opens as a page, such as .svg or .html): a `data:` URL of a PNG, JPEG, GIF, WebP or PDF (a canvas's `toDataURL()`) decoded to its bytes when they are a whole file of that kind and FILE's name ends in its extension (`.png`; a PNG's text chunks left out; a PDF not encrypted, its strings cleaned and its XMP dropped); a string, any other `data:` URL's text and other values (as JSON) through the terminal filter, so no control, bidi override or invisible character of the page's reaches the file. */
   out?: string;
   /** --session: Session key (default: GSTACK_SESSION_KEY, CLAUDE_SESSION_ID, CONDUCTOR_WORKSPACE_ID, the git worktree, then the cwd). Each key has its own profile and logins. */
   session?: string;

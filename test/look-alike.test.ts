@@ -163,10 +163,12 @@ test('vulgar fractions and other scripts\' number signs between letters are refu
 // (`Ιnvoice.pdf`, `invoicе.pdf`), and Egyptian blank letters padded a name as spaces do.
 test('a letter drawn as an ASCII one beside an ASCII letter, and letters drawn as blank space, are refused', async () => {
   const { pathLookAlike } = await import('../driver/runtime/look-alike.js');
-  for (const name of ['\u0399nvoice.pdf', 'invoic\u0435.pdf', 'invoice.\u0440df', '\u0430dmin.sh', '\u03BFpen.sh', '\u2170nvoice.pdf', '\uFB01nance.xlsx', '\u13AApple.txt', `invoice.pdf${'\u{13441}'.repeat(3)}.sh`, 'report\u{13442}exe.svg']) {
+  for (const name of ['\u0399nvoice.pdf', 'invoic\u0435.pdf', 'invoice.\u0440df', '\u0430dmin.sh', '\u03BFpen.sh', '\u2170nvoice.pdf', '\uFB01nance.xlsx', '\u13AApple.txt', `invoice.pdf${'\u{13441}'.repeat(3)}.sh`, 'report\u{13442}exe.svg',
+    // Pass 29 (B29): a word spelled only in such letters, and compatibility letters anywhere.
+    '\u0440\u0430\u0443.pdf', '\u03A1\u0391\u03A5.pdf', '\u0455\u0440.\u0440\u0443', 'report-\u0441\u043E\u0440\u0443.txt', '\u{1D5C9}\u{1D5D2}.py', '\u24D0bc.txt']) {
     assert.notEqual(pathLookAlike(name), undefined, `${name} should be refused`);
   }
-  for (const name of ['Привет.txt', 'Αθήνα.txt', 'Kayıt.pdf', '1º piso.txt', 'm².txt', 'naïve.txt', 'Straße.txt', 'iPhone用ケース.png']) {
+  for (const name of ['Привет.txt', 'Αθήνα.txt', 'Kayıt.pdf', '1º piso.txt', 'm².txt', 'naïve.txt', 'Straße.txt', 'iPhone用ケース.png', 'Москва.txt', 'ｐａｙ.pdf', '©2024.txt']) {
     assert.equal(pathLookAlike(name), undefined, `${name} should be kept`);
   }
 });

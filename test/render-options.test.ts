@@ -399,10 +399,10 @@ test('a page-made PDF loses the actions that run or reach outside it; an --eval 
   const dir = mkdtempSync(join(tmpdir(), 'gstack-eval-out-'));
   try {
     writeFileSync(join(dir, 'in.html'), '<title>t</title>');
-    for (const name of ['a.svg', 'b.html', 'c.htm', 'd.xhtml', 'e.xml', 'f.SVG']) {
-      await assert.rejects(validate({ file: 'in.html', cwd: dir, steps: [{ kind: 'eval', expression: 'document.title', out: name }] }), /an --eval value is the page's data, and a file with that extension is a page/, name);
+    for (const name of ['a.svg', 'b.html', 'c.htm', 'd.xhtml', 'e.xml', 'f.SVG', 'g.shtm', 'h.rss', 'i.atom', 'j.xsd', 'k.kml', 'noext']) {
+      await assert.rejects(validate({ file: 'in.html', cwd: dir, steps: [{ kind: 'eval', expression: 'document.title', out: name }] }), /an --eval value is the page's data, written only to a name a browser shows as text or an image/, name);
     }
-    await validate({ file: 'in.html', cwd: dir, steps: [{ kind: 'eval', expression: 'document.title', out: 'v.txt' }] });
+    for (const name of ['v.txt', 'v.json', 'v.CSV', 'shot.png', 'doc.pdf']) await validate({ file: 'in.html', cwd: dir, steps: [{ kind: 'eval', expression: 'document.title', out: name }] });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

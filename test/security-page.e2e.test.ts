@@ -402,6 +402,20 @@ test('3s. a value typed into a field its locator names secret is cut before it i
     assert.match(r.stdout, /DIALOG alert "hi alice"/, 'a field not named secret is not cut');
     const shape = await runCli(['cookbook', 'flow', '--url', `${site.url}tok.html`, '--params', JSON.stringify({ steps: [{ action: 'fill', name: 'API token', value: tok }] }), '--session', session], { cwd: work, env: cliEnv(home), timeoutMs: 90_000 });
     assert.ok(!(shape.stdout + shape.stderr).includes(tok), `the flow shape printed the token\n${show(shape)}`);
+    // Pass 29 (A29): a locator whose words name no secret (`input`, `#p`, a ref) reaching a
+    // field that is one by type, autocomplete or a CSS mask.
+    site.setPage('/typed.html', '<label for="p">Password</label><input id="p" type="password"><label for="o">Verification</label><input id="o" autocomplete="one-time-code"><label for="m">Word</label><input id="m" style="-webkit-text-security:disc"><script>for (const el of document.querySelectorAll("input")) el.addEventListener("input", (e) => { if (e.target.value.length >= 10) alert(e.target.id + " got " + e.target.value); });</script>');
+    const typed = await run(`const pg = await openTab(${lit(site.url + 'typed.html')});
+      await pg.locator("input").first().fill("Qz81Fst006");
+      await pg.locator("#o").pressSequentially("Qz81OtpCode55");
+      const s = await snapshot(pg, { interactive: true });
+      const ref = /textbox "Word" .ref=(e[0-9]+)./.exec(s.tree)[1];
+      await pg.locator(ref).fill("Qz81Masked77");
+      console.log("GSTACK_STEP_OK");`, ['--json']);
+    assert.equal(typed.code, 0, show(typed));
+    for (const v of ['Qz81Fst006', 'Qz81OtpCode55', 'Qz81Masked77']) assert.ok(!(typed.stdout + typed.stderr).includes(v), `${v} reached output\n${show(typed)}`);
+    const form = await runCli(['cookbook', 'form', '--url', `${site.url}typed.html`, '--params', JSON.stringify({ fields: { Verification: 'Qz81OtpForm99', Word: 'Qz81MaskForm88' } }), '--session', session], { cwd: work, env: cliEnv(home), timeoutMs: 90_000 });
+    for (const v of ['Qz81OtpForm99', 'Qz81MaskForm88']) assert.ok(!(form.stdout + form.stderr).includes(v), `form printed ${v}\n${show(form)}`);
   } finally {
     await site.close();
   }

@@ -389,7 +389,7 @@ test('a PDF\'s bookmarks, alt text and language tags carry no terminal controls,
   const md = join(docs, 'outline.md');
   writeFileSync(md, `# Quarterly report\u202efdp.exe\n\ntext\n\n## Next\u001b[2J\u001b]0;pwn\u0007 step${tags}\n\nmore\n`);
   const page = join(docs, 'outline.html');
-  writeFileSync(page, `<!doctype html><html lang="en\u202e"><title>t</title><h1>Head\u202eing</h1><img alt="pic\u001b[2Jture" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><h2>Sub\u0007${tags}</h2><input type=checkbox aria-label="abc\u202edef\u200bg"><input type=text aria-label="plain\u001b[31mred">`);
+  writeFileSync(page, `<!doctype html><html lang="en\u202e"><title>t</title><h1>Head\u202eing</h1><img alt="pic\u001b[2Jture" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><h2>Sub\u0007${tags}</h2><input type=checkbox aria-label="abc\u202edef\u200bg"><input type=text aria-label="plain\u001b[31mred"><p><a href="file:///etc/hostname">f</a> <a href="javascript:alert(1)">j</a> <a href="smb://evil.test/share/x.exe">s</a> <a href="https://example.com/ok">w</a></p>`);
   const fromMd = join(docs, 'outline.pdf');
   const fromPage = join(docs, 'outline-page.pdf');
   expectExit(await gstack(['pdf', md, fromMd]), 0);
@@ -412,7 +412,13 @@ test('a PDF\'s bookmarks, alt text and language tags carry no terminal controls,
     };
     for (const [, o] of doc.context.enumerateIndirectObjects()) visit(o, 0);
     assert.ok(strings.some((t) => /^Quarterly report|^Head/.test(t)), `${pdf} has its bookmarks: ${JSON.stringify(strings)}`);
-    if (pdf === fromPage) assert.ok(strings.some((t) => /^plain/.test(t)) && strings.some((t) => /^abc/.test(t)), `${pdf} has its form controls' names: ${JSON.stringify(strings)}`);
+    if (pdf === fromPage) {
+      assert.ok(strings.some((t) => /^plain/.test(t)) && strings.some((t) => /^abc/.test(t)), `${pdf} has its form controls' names: ${JSON.stringify(strings)}`);
+      // Pass 29 (B29): a page's links to a file or a program are no live links in the PDF.
+      const bytes = readFileSync(pdf).toString('latin1');
+      for (const gone of ['file:///etc/hostname', 'javascript:', 'smb://']) assert.ok(!bytes.includes(gone), `${pdf} still links ${gone}`);
+      assert.ok(bytes.includes('https://example.com/ok'), 'a web link stays');
+    }
     for (const t of strings) assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u{E0000}-\u{E007F}]/u.test(t), `${pdf}: ${JSON.stringify(t)}`);
   }
 });

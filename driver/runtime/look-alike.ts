@@ -287,19 +287,34 @@ function letterBeside(chars: string[], i: number, step: 1 | -1): number {
 }
 
 /** A letter drawn as an ASCII one (asciiTwins: Cyrillic `е`, Greek `Ι`, a ligature `ﬁ`, a
- * roman numeral `ⅰ`) next to an ASCII letter: at a word's edge it is not set
+ * roman numeral `ⅰ`) next to an ASCII letter, or in a word of nothing else: at a word's edge it is not set
  * between letters of one script (sandwichedLetter), yet `Ιnvoice.pdf`, `invoicе.pdf` and
  * `ﬁnance.xlsx` list as twins of the plain names (pass 28, B28). */
 function asciiTwinInWord(chars: string[], i: number): boolean {
   const c = chars[i];
-  // Letters only: a superscript digit reads as one (`m²` is not `m2`).
-  const twin = confusableTables().asciiTwins.has(c) || (c.normalize('NFKC') !== c && /^[A-Za-z]+$/.test(c.normalize('NFKC')) && /^[\p{L}\p{Nl}]$/u.test(c) && !/^[\uFF00-\uFFEF]$/.test(c));
-  if (!twin) return false;
+  // A compatibility form of ASCII letters other than a fullwidth one (a mathematical `𝗉`, a
+  // roman numeral `ⅰ`, a ligature `ﬁ`, a circled `ⓐ`) reads as them wherever it is.
+  // (Not the ordinal indicators `ª º`, written after a number: `1º piso`; not a symbol of
+  // several letters, `™`.)
+  const compat = c.normalize('NFKC');
+  const asciiCompat = compat !== c && /^[A-Za-z]+$/.test(compat) && !/^[\uFF00-\uFFEF\u00AA\u00BA]$/.test(c);
+  if (asciiCompat && (/^\p{L}$/u.test(c) || (/^\p{So}$/u.test(c) && compat.length === 1))) return true;
   const before = baseBefore(chars, i);
   let k = i + 1;
   while (k < chars.length && MARK.test(chars[k])) k++;
+  const besideAscii = [before, chars[k]].some((n) => n !== undefined && /^[A-Za-z]$/.test(n));
+  // A roman numeral is one as a word of its own (`Ⅰ chapter`), not beside letters (`ⅰnvoice`).
+  if (asciiCompat && /^\p{Nl}$/u.test(c)) return besideAscii;
+  if (!confusableTables().asciiTwins.has(c)) return false;
   // Beside an ASCII letter: after a digit an ordinal is one (`1º piso`).
-  return [before, chars[k]].some((n) => n !== undefined && /^[A-Za-z]$/.test(n));
+  if (besideAscii) return true;
+  // A word spelled only in such letters reads as the ASCII word (`рау.pdf` is `pay.pdf`; pass
+  // 29, B29). The cost: a few real words of those scripts (Russian `сор`).
+  let from = i;
+  while (from > 0 && /^[\p{L}\p{M}]$/u.test(chars[from - 1])) from--;
+  let to = i;
+  while (to + 1 < chars.length && /^[\p{L}\p{M}]$/u.test(chars[to + 1])) to++;
+  return chars.slice(from, to + 1).every((l) => MARK.test(l) || confusableTables().asciiTwins.has(l));
 }
 
 /** A letter of another script set into a word of one script (one or two letters between

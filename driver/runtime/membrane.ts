@@ -64,7 +64,10 @@ export interface MembraneOptions {
    * later line): raw CDP that dumps the DOM or the accessibility tree is a read like content(). */
   learnSecretFields?: () => Promise<void>;
   /** Locator methods guarded by a ref's staleness check; see tabs.ts. */
-  beforeLocatorAction?: (raw: object, method: string, args: readonly unknown[]) => Promise<void> | undefined;
+  beforeLocatorAction?: (raw: object, method: string) => Promise<void> | undefined;
+  /** Runs, and is awaited, before a Locator action starts (a value about to be typed is
+   * learned as a secret first: tabs.ts learnTyped). Never rejects. */
+  beforeLocatorTyping?: (raw: object, method: string, args: readonly unknown[]) => Promise<void> | undefined;
   /** A function the script gave Playwright (an event listener, a route handler) threw or
    * rejected. Playwright calls them from its event loop, where a throw would be an uncaught
    * exception of the whole process (a session host's): it is caught and reported here instead
@@ -334,19 +337,17 @@ export class Membrane {
       };
       const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}` });
       try {
-        const before = kind === 'Locator' ? self.opts.beforeLocatorAction?.(target, prop, args) : undefined;
+        const before = kind === 'Locator' ? self.opts.beforeLocatorAction?.(target, prop) : undefined;
+        const gate = kind === 'Locator' ? self.opts.beforeLocatorTyping?.(target, prop, args) : undefined;
         const prepared = self.prepareArgs(`${kind}.${prop}`, prop, args, policy?.kind === 'confine');
         const image = IMAGE_MEMBERS.has(prop);
-        if (!before && !confiner) return self.wrap(call(prepared), rewrite, image);
+        if (!before && !confiner && !gate) return self.wrap(call(prepared), rewrite, image);
         const act = () => (confiner ? confiner(self, prepared, call, target) : call(prepared));
-        if (!before) {
-          const out = act();
-          return self.wrap(out, rewrite, image);
-        }
+        if (!before) return self.wrap(gate ? gate.then(act) : act(), rewrite, image);
         // A ref's staleness check runs beside the action, not before it (one round trip less
         // per action): a live ref answers with the action; a stale one fails at once, and its
         // action, which could only wait for an element that is gone, is abandoned.
-        const action = Promise.resolve().then(act);
+        const action = (gate ?? Promise.resolve()).then(act);
         action.catch(() => undefined);
         return self.wrap(before.then(() => action), rewrite, image);
       } catch (err) {

@@ -29,12 +29,21 @@ const TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Alt', 'ActualText'
 /** The PDF with those strings made terminal-safe; the same bytes when they are. */
 export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Buffer> {
   const values = readInfoFields(pdf);
-  if (values && values.every((v) => stripControls(v) === v)) return pdf;
+  const raw = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+  // A link the page made to a local file or a program (`file:`, `javascript:`, `smb:`,
+  // `ms-msdt:`) is a live link action in the PDF (pass 29, B29): only web and mail links stay.
+  const outsideLink = /\/URI\s*(?:<|\((?!\s*(?:https?:|mailto:)))/i.test(raw);
+  if (values && values.every((v) => stripControls(v) === v) && !outsideLink) return pdf;
   const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString } = lib();
   // updateMetadata: false keeps Chromium's Creator, Producer and dates.
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   let changed = false;
   const clean = (dict: PdfLib.PDFDict) => {
+    const uri = dict.get(PDFName.of('URI'));
+    if ((uri instanceof PDFString || uri instanceof PDFHexString) && !/^\s*(?:https?:|mailto:)/i.test(uri.decodeText())) {
+      dict.delete(PDFName.of('URI'));
+      changed = true;
+    }
     for (const key of TEXT_KEYS) {
       const value = dict.get(PDFName.of(key));
       if (!(value instanceof PDFString) && !(value instanceof PDFHexString)) continue;

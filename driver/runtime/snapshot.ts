@@ -362,6 +362,32 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
  * the origin an about:blank or srcdoc frame inherits. */
 const SECRET_VALUES_EXPRESSION = `(() => { const __name = (f) => f; return { origin: String(self.origin), values: (${collectSecretValues.toString()})(${isSecretField.toString()}, ${JSON.stringify(SECRET_RULES)}) }; })()`;
 
+/** Whether one element is a secret field, as collectSecretValues decides for a text field (a
+ * password input, secret `autocomplete` tokens, a CSS mask, a secret word in its name, id,
+ * label, aria-label, placeholder or title). Built with Function so that it travels to the page
+ * with its classifier. */
+const ELEMENT_IS_SECRET = new Function(
+  'el',
+  `const __name = (f) => f; const isSecret = ${isSecretField.toString()}; const rules = ${JSON.stringify(SECRET_RULES)};
+  if (!el || el.nodeType !== 1) return false;
+  const mask = getComputedStyle(el).getPropertyValue('-webkit-text-security');
+  if (mask && mask !== 'none') return true;
+  const text = (n) => (n && (n.innerText || n.textContent)) || '';
+  const labels = Array.from(el.labels || []).map(text);
+  const around = el.closest('label');
+  if (around) labels.push(text(around));
+  const home = el.getRootNode();
+  const labelled = (el.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean).map((id) => text(home.getElementById ? home.getElementById(id) : null));
+  const hints = [el.getAttribute('name') || '', el.id || '', el.getAttribute('aria-label') || '', el.getAttribute('placeholder') || '', el.getAttribute('title') || '', ...labels, ...labelled];
+  return isSecret({ type: el.getAttribute('type') || '', autocomplete: el.getAttribute('autocomplete') || '', hints }, rules);`,
+) as (el: Element) => boolean;
+
+/** Whether the element a locator reaches is a secret field; false when it cannot tell within
+ * `ms` (no such element yet, several). */
+export async function reachesSecretField(locator: import('playwright-core').Locator, ms: number): Promise<boolean> {
+  return locator.evaluate(ELEMENT_IS_SECRET, undefined, { timeout: ms }).then((v) => v === true, () => false);
+}
+
 /** The secret values a read's text is cut with: its own origin's (`own`, for the main frame's
  * lines) and every frame's (`all`, for lines inside iframes). */
 export interface ReadSecrets {

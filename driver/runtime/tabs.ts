@@ -16,7 +16,7 @@ import { EVIDENCE_BUDGET_MS, HUNG_NOTE, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, eviden
 import { plainUrl } from './url-policy.js';
 import { defuseSentinel, learnSecrets, type LineOptions } from './output.js';
 import { fastScreenshot } from './screenshot.js';
-import { SECRET_RULES, isSecretField, newSnapshotState, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
+import { SECRET_RULES, isSecretField, newSnapshotState, reachesSecretField, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 /**
  * `page.screenshot()` takes a plain viewport PNG through one CDP capture when that gives
@@ -46,6 +46,9 @@ const REF_SELECTOR = /^(?:@|ref=|aria-ref=)?((?:f\d+)?e\d+)$/;
 
 /** Locator methods that type their first argument into the element (learnTyped). */
 const TYPING = new Set(['fill', 'type', 'pressSequentially']);
+/** How long learnTyped waits for the element to say whether it is a secret field: the action
+ * itself waits for a missing element, and this must not add its own wait to a slow page. */
+const TYPED_CHECK_MS = 1000;
 
 /** Locator methods that act on (or read) the element: a stale ref must fail before these. */
 const REF_ACTIONS = new Set([
@@ -158,10 +161,8 @@ export class Tabs {
       },
       pageMember: (raw, prop) => this.pageMember(raw as Page, prop),
       learnSecretFields: async () => void (await this.readOpenTabsSecrets()),
-      beforeLocatorAction: (raw, method, args) => {
-        this.learnTyped(raw, method, args);
-        return this.checkRef(raw, method);
-      },
+      beforeLocatorAction: (raw, method) => this.checkRef(raw, method),
+      beforeLocatorTyping: (raw, method, args) => this.learnTyped(raw, method, args),
       onListenerError: opts.onListenerError,
     });
     // A browser starts with one blank tab (and a session host keeps a fresh one ready): the
@@ -328,17 +329,25 @@ export class Tabs {
   }
 
   /**
-   * A value the script types into a field its locator names as secret (`getByLabel("API
-   * token")`, `#password`, a ref whose snapshot line reads `textbox "Password"`) is a seen
-   * secret before it is typed: a page can echo it while it is typed (an `input` handler's
-   * alert, which prints as a DIALOG line), before any read has seen the field (pass 28, A28).
-   * Read from the locator's own selector: no round trip to the page.
+   * A value the script types into a secret field is a seen secret before it is typed: a page
+   * can echo it while it is typed (an `input` handler's alert, which prints as a DIALOG line),
+   * before any read has seen the field (passes 28-29, A28-A29). The locator's own words first
+   * (`getByLabel("API token")`, `#password`, a ref whose snapshot line reads `textbox
+   * "Password"`: no round trip); else the element it reaches is asked (a password input, a
+   * one-time-code or card `autocomplete`, a CSS mask), within TYPED_CHECK_MS.
    */
-  private learnTyped(loc: object, method: string, args: readonly unknown[]): void {
-    if (!TYPING.has(method) || typeof args[0] !== 'string' || args[0].length < 3) return;
+  private learnTyped(loc: object, method: string, args: readonly unknown[]): Promise<void> | undefined {
+    if (!TYPING.has(method) || typeof args[0] !== 'string' || args[0].length < 3) return undefined;
+    const value = args[0];
     const ref = this.refs.get(loc);
     const described = ref ? this.states.get(ref.page)?.snapshot.refs.get(ref.id) : (loc as { _selector?: unknown })._selector;
-    if (typeof described === 'string' && isSecretField({ hints: [described] }, SECRET_RULES)) learnSecrets([args[0]]);
+    if (typeof described === 'string' && isSecretField({ hints: [described] }, SECRET_RULES)) {
+      learnSecrets([value]);
+      return undefined;
+    }
+    return reachesSecretField(loc as import('playwright-core').Locator, TYPED_CHECK_MS).then((secret) => {
+      if (secret) learnSecrets([value]);
+    });
   }
 
   /** Before a ref locator acts: the ref must come from a snapshot of this page in this call,

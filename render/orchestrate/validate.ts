@@ -10,8 +10,10 @@ import { OptionError, resolvePdfParams, type PrintToPdfParams } from '../api/pdf
 import type { RenderSpec, RenderStep } from '../api/types.js';
 import { isInside } from './server.js';
 
-/** Names a browser opens as a document (markup that runs and loads), not as data. */
-const PAGE_DOCUMENT_NAME = /\.(?:html?|xhtml?|xht|shtml|svgz?|xml|xsl|xslt|mht|mhtml)$/i;
+/** The names an --eval value may be written to: data a browser shows as text or an image,
+ * never as a document of its own (an allow-list: `.shtm`, `.rss`, `.atom`, `.xsd` open as pages
+ * that run scripts too; pass 29, B29). */
+const EVAL_OUT_NAME = /\.(?:txt|text|json|jsonl|ndjson|csv|tsv|md|markdown|log|ya?ml|bin|png|jpe?g|gif|webp|pdf)$/i;
 
 export interface Validated {
   file: string;
@@ -85,8 +87,8 @@ export async function validate(spec: RenderSpec): Promise<Validated> {
     // An eval value is the page's data. Written to a name a browser opens as a page (an SVG,
     // an HTML file), it runs and loads local files when opened from disk (pass 28, B28): the
     // commands that write such files clean them (diagram --svg, pdf --to html).
-    if (step.kind === 'eval' && step.out !== undefined && PAGE_DOCUMENT_NAME.test(step.out)) {
-      throw usage(`${label}: --out ${step.out}: an --eval value is the page's data, and a file with that extension is a page a browser opens from disk, where it loads local files and runs scripts. Write it as .txt or .json, or make a cleaned SVG with \`gstack diagram --svg\` or HTML with \`gstack pdf --to html\``);
+    if (step.kind === 'eval' && step.out !== undefined && !EVAL_OUT_NAME.test(step.out)) {
+      throw usage(`${label}: --out ${step.out}: an --eval value is the page's data, written only to a name a browser shows as text or an image (.txt, .json, .csv, .md, .yaml, .log, .bin; .png, .jpg, .gif, .webp, .pdf for a data: URL of one). A page's markup in an .svg, .html or other document opened from disk loads local files and runs scripts: make a cleaned SVG with \`gstack diagram --svg\` or HTML with \`gstack pdf --to html\``);
     }
     const out = step.out === undefined ? undefined : resolve(cwd, step.out);
     if (out !== undefined) {
