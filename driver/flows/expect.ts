@@ -153,7 +153,7 @@ export function truncationOf(lines: readonly string[]): string | undefined {
  * driver/runtime/output.ts), which can be the page's own words in both runs. A page
  * that pads its text, list or links past one hides a changed result behind it, and the cut
  * line itself reads the same in both runs. */
-const CUT_MARKERS = [/^\[redacted: a line whose escapes nest past \d+ levels\]$/, /\[redacted: a field of another origin\]/, /^\[truncated \d+ (?:more )?bytes\]$/, /^\[\w+ truncated: showing \d+ of \d+ lines\b/, /^\[text cut at \d+ of \d+ characters\]$/, /^\[links cut at \d+ of \d+\]$/];
+const CUT_MARKERS = [/^\[redacted: a line whose escapes nest past \d+ levels\]$/, /\[redacted: a field of another origin\]/, /^DIALOG .*\[the browser cut this message at \d+ characters\]$/, /^\[truncated \d+ (?:more )?bytes\]$/, /^\[\w+ truncated: showing \d+ of \d+ lines\b/, /^\[text cut at \d+ of \d+ characters\]$/, /^\[links cut at \d+ of \d+\]$/];
 
 /** The saved evidence against a run's, label by label, the n-th value of a label against the
  * n-th: each difference, in the order of the saved evidence. */

@@ -44,6 +44,9 @@ export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
 const REF_SELECTOR = /^(?:@|ref=|aria-ref=)?((?:f\d+)?e\d+)$/;
 
+/** The length at which Chromium cuts a dialog's message (Blink's limit on alert text). */
+const DIALOG_MESSAGE_CAP = 10_240;
+
 /** Locator methods that type their first argument into the element (learnTyped). */
 const TYPING = new Set(['fill', 'type', 'pressSequentially']);
 /** How long learnTyped waits for the element to say whether it is a secret field: the action
@@ -221,7 +224,12 @@ export class Tabs {
    * context besides this one (only the script adds those). */
   private onDialog(raw: Page, d: Dialog): void {
     if (this.membrane.revoked) return void d.dismiss().catch(() => undefined);
-    this.opts.onLine(`DIALOG ${d.type()} ${JSON.stringify(d.message())}`, { sentinel: false });
+    // Chromium cuts a dialog's message at DIALOG_MESSAGE_CAP characters without a mark: a page
+    // that pads its message past it hides a changed end, so the line says so, and `flows`
+    // counts it as cut (driver/flows/expect.ts; pass 29, A29).
+    const message = d.message();
+    const cut = message.length >= DIALOG_MESSAGE_CAP ? ` [the browser cut this message at ${DIALOG_MESSAGE_CAP} characters]` : '';
+    this.opts.onLine(`DIALOG ${d.type()} ${JSON.stringify(message)}${cut}`, { sentinel: false });
     // Playwright's objects are EventEmitters; its typings leave listenerCount out.
     const count = (e: unknown) => (e as { listenerCount(ev: string): number }).listenerCount('dialog');
     if (count(raw) > 1 || count(this.context) > 0) {
