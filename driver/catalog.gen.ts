@@ -2336,7 +2336,7 @@ export const CATALOG_JSON: unknown = {
   },
   {
    "label": "DIALOG",
-   "meaning": "`DIALOG <type> \"<message>\"`: a dialog the page opened (alert, confirm, prompt, beforeunload), printed by the runner on Chromium; the message is JSON-quoted page text (Chromium cuts one at 10,240 characters: the line then ends `[the browser cut this message at 10240 characters]`). It is dismissed (confirm answers false) unless the script handles dialogs itself: `pg.on(\"dialog\", (d) => d.accept())` before the action. On Aside, page events are not available and dialogs follow Aside's own handling."
+   "meaning": "`DIALOG <type> \"<message>\"`: a dialog the page opened (alert, confirm, prompt, beforeunload), printed by the runner on Chromium, a prompt's default value after it as `default \"…\"`; the message is JSON-quoted page text (Chromium cuts one at 10,240 characters: the line then ends `[the browser cut this message at 10240 characters]`). It is dismissed (confirm answers false) unless the script handles dialogs itself: `pg.on(\"dialog\", (d) => d.accept())` before the action. On Aside, page events are not available and dialogs follow Aside's own handling."
   }
  ],
  "probeOutcomes": [

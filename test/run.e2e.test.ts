@@ -413,6 +413,7 @@ test('dialogs: each one the runner handles is a DIALOG line; dismissed by defaul
     const pg = await openTab("${site.url}dialogs.html");
     await pg.click("#alert");
     await pg.click("#confirm");
+    await pg.click("#prompt");
     console.log("DEFAULT " + await pg.title());
     pg.on("dialog", (d) => d.accept());
     await pg.click("#confirm");
@@ -420,7 +421,8 @@ test('dialogs: each one the runner handles is a DIALOG line; dismissed by defaul
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   // The message is JSON-quoted: page text stays one inert line (the escape is spelled out).
-  assert.deepEqual(r.lines.filter((l) => l.startsWith('DIALOG')), ['DIALOG alert "Saved \uFFFD[31mred"', 'DIALOG confirm "Delete?"', 'DIALOG confirm "Delete?"']);
+  // A prompt's default value is what a person sees in its box (pass 29, A29).
+  assert.deepEqual(r.lines.filter((l) => l.startsWith('DIALOG')), ['DIALOG alert "Saved \uFFFD[31mred"', 'DIALOG confirm "Delete?"', 'DIALOG prompt "Payment status" default "Status: OK"', 'DIALOG confirm "Delete?"']);
   assert.ok(r.lines.includes('DEFAULT confirm=false'), 'dismissed when the script does not listen');
   assert.ok(r.lines.includes('HANDLED confirm=true'), "the script's own handler decides");
   assert.ok(!r.stdout.includes('\u001b'), 'no raw escape reaches the output');

@@ -229,7 +229,10 @@ export class Tabs {
     // counts it as cut (driver/flows/expect.ts; pass 29, A29).
     const message = d.message();
     const cut = message.length >= DIALOG_MESSAGE_CAP ? ` [the browser cut this message at ${DIALOG_MESSAGE_CAP} characters]` : '';
-    this.opts.onLine(`DIALOG ${d.type()} ${JSON.stringify(message)}${cut}`, { sentinel: false });
+    // A prompt's default value is what a person sees in its box: printed, and so compared by
+    // `flows check` (pass 29, A29: "Status: OK" became "Status: DECLINED" unseen).
+    const preset = d.type() === 'prompt' && d.defaultValue() ? ` default ${JSON.stringify(d.defaultValue())}` : '';
+    this.opts.onLine(`DIALOG ${d.type()} ${JSON.stringify(message)}${preset}${cut}`, { sentinel: false });
     // Playwright's objects are EventEmitters; its typings leave listenerCount out.
     const count = (e: unknown) => (e as { listenerCount(ev: string): number }).listenerCount('dialog');
     if (count(raw) > 1 || count(this.context) > 0) {
