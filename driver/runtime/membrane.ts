@@ -364,7 +364,8 @@ export class Membrane {
 
   /** `file:` URLs (also behind `view-source:`) are refused unless the call allows them. */
   urlRefusal(url: unknown): Error | undefined {
-    if (typeof url === 'string') {
+    // Only what reads as an absolute URL (every string of a raw CDP call comes here).
+    if (typeof url === 'string' && /^\s*[a-z][a-z0-9+.-]*:/i.test(url)) {
       try {
         const origin = new URL(url).origin;
         if (origin !== 'null') this.scriptOrigins.add(origin);

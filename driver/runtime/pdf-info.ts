@@ -28,10 +28,11 @@ const TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Alt', 'ActualText'
 
 /** The PDF with those strings made terminal-safe; the same bytes when they are. */
 export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Buffer> {
-  const values = readInfoFields(pdf);
   const raw = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+  const values = readInfoFields(raw);
   // A link the page made to a local file or a program (`file:`, `javascript:`, `smb:`,
-  // `ms-msdt:`) is a live link action in the PDF (pass 29, B29): only web and mail links stay.
+  // `ms-msdt:`) is a live link action in the PDF (pass 29, B29): only web and mail links stay
+  // (KEPT_LINK). One written in hex is read by the parse below.
   const outsideLink = /\/URI\s*(?:<|\((?!\s*(?:https?:|mailto:)))/i.test(raw);
   if (values && values.every((v) => stripControls(v) === v) && !outsideLink) return pdf;
   const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString } = lib();
@@ -40,7 +41,7 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
   let changed = false;
   const clean = (dict: PdfLib.PDFDict) => {
     const uri = dict.get(PDFName.of('URI'));
-    if ((uri instanceof PDFString || uri instanceof PDFHexString) && !/^\s*(?:https?:|mailto:)/i.test(uri.decodeText())) {
+    if ((uri instanceof PDFString || uri instanceof PDFHexString) && !KEPT_LINK.test(uri.decodeText())) {
       dict.delete(PDFName.of('URI'));
       changed = true;
     }
@@ -75,10 +76,9 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
 }
 
 /** Every value of the text keys (TEXT_KEYS) found in the raw bytes, decoded; undefined when
- * the bytes hold what this reader does not follow (object streams, a value that is not a string
+ * the bytes (`text`, read as latin1) hold what this reader does not follow (object streams, a value that is not a string
  * written in place), so the caller parses the file properly instead. */
-export function readInfoFields(pdf: Uint8Array): string[] | undefined {
-  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+export function readInfoFields(text: string): string[] | undefined {
   if (text.includes('/ObjStm')) return undefined;
   const values: string[] = [];
   const key = new RegExp(`/(${TEXT_KEYS.join('|')})(?![A-Za-z0-9])\\s*`, 'g');
@@ -143,6 +143,10 @@ function decodeTextString(bytes: number[]): string {
   return b.toString('latin1');
 }
 
+/** The only link URIs a PDF from a page keeps: the web's and mail's. Any other scheme, or none
+ * (a relative URI resolves against the file's own folder), can reach a local file or program. */
+const KEPT_LINK = /^\s*(?:https?:|mailto:)/i;
+
 /** Actions of a page-made PDF that run something or reach outside it (wholePdf). */
 const OUTSIDE_ACTIONS = new Set(['/Launch', '/JavaScript', '/GoToR', '/GoToE', '/SubmitForm', '/ImportData', '/Rendition', '/Movie', '/Sound', '/RichMediaExecute']);
 /** Keys that run something when the document or a page opens, or hold scripts. */
@@ -183,8 +187,8 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
       // file, JavaScript, a link to file:, another document): emptied, so a viewer does nothing.
       const action = object.get(PDFName.of('S'));
       const uri = object.get(PDFName.of('URI'));
-      const uriText = uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText().trim() : '';
-      if ((action instanceof PDFName && OUTSIDE_ACTIONS.has(action.asString())) || /^(?!https?:|mailto:|#)[a-z][a-z0-9+.-]*:/i.test(uriText)) {
+      const outsideUri = (uri instanceof PDFString || uri instanceof PDFHexString) && !KEPT_LINK.test(uri.decodeText());
+      if ((action instanceof PDFName && OUTSIDE_ACTIONS.has(action.asString())) || outsideUri) {
         for (const [key] of object.entries()) object.delete(key);
         changed = true;
         return;
