@@ -3,7 +3,7 @@
 // invoking process or, for browser commands, in a host (driver/hosts/); either way it reads and
 // writes only through `io` and returns the exit code.
 import yargs, { type Argv } from 'yargs';
-import { loadCatalog, resolveCommand } from '../driver/catalog.js';
+import { loadCatalog, packageVersion, resolveCommand } from '../driver/catalog.js';
 import { repeatedSwitch } from './commands/flags.js';
 import { COMMANDS } from './commands/index.js';
 import { trace } from '../driver/trace.js';
@@ -85,7 +85,9 @@ export async function runCli(rawIo: CliIo): Promise<number> {
       .demandCommand(1, 'Name a command: ' + catalog.commands.map((c) => c.name).join(', '))
       .recommendCommands()
       .help()
-      .version(false)
+      // `gstack --version` (and `-V`), as Playwright's and agent-browser's CLIs answer it.
+      .version(packageVersion())
+      .alias('version', 'V')
       .wrap(Math.min(100, io.columns || 100))
       .fail((msg, err) => {
         // yargs reports a flag's coerce error (a flag given twice, flags.ts) as its own YError

@@ -22,13 +22,15 @@ const last = (lines: string[]) => lines[lines.length - 1];
 test('a download that never comes: the error names the event and how to wait for it, not a missing element', async () => {
   const r = await run(`
     const pg = await openTab("${site.url}export.html");
-    const download = pg.waitForEvent("download", { timeout: 800 });
+    // Long enough that the click ends first on a loaded machine: a wait that expires while the
+    // click still runs is an unhandled rejection (as in Node), not the message under test.
+    const download = pg.waitForEvent("download", { timeout: 2500 });
     await pg.getByRole("button", { name: "Export CSV" }).click();
     await download;
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 1, r.stdout + r.stderr);
   const line = last(r.lines) ?? '';
-  assert.match(line, /^\[error\] No "download" event came within 800 ms \(page\.waitForEvent\)\. Start waiting before the click or navigation that downloads \(const e = pg\.waitForEvent\("download"\); await <action>; await e\), check that the action really causes it, or raise \{ timeout \}\.$/, r.stdout + r.stderr);
+  assert.match(line, /^\[error\] No "download" event came within 2500 ms \(page\.waitForEvent\)\. Start waiting before the click or navigation that downloads \(const e = pg\.waitForEvent\("download"\); await <action>; await e\), check that the action really causes it, or raise \{ timeout \}\.$/, r.stdout + r.stderr);
   assert.doesNotMatch(r.stdout, /Element not found|by its ref|=== logs ===/);
 });
 

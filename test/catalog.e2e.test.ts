@@ -26,6 +26,16 @@ test('every catalog command is a registered CLI subcommand', async () => {
   for (const c of catalog.commands) assert.match(r.stdout, new RegExp(`gstack ${c.name}\\b`), `${c.name} missing from --help`);
 });
 
+test('`gstack --version` and `-V` print the package version, as Playwright and agent-browser do', async () => {
+  const { packageVersion } = await import('../driver/catalog.js');
+  for (const flag of ['--version', '-V']) {
+    const r = await runCli([flag]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), packageVersion());
+    assert.match(r.stdout.trim(), /^\d+\.\d+\.\d+/);
+  }
+});
+
 test('every exit code in the catalog is one the CLI really exits with, for the reason the catalog gives', { timeout: 120_000 }, async () => {
   const { acquireProfileLock } = await import('../driver/sessions/lock.js');
   const { sessionPaths, slugFor } = await import('../driver/sessions/key.js');

@@ -13,7 +13,6 @@
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -31,7 +30,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RunResult } from '../../driver/runtime/run-result.js';
-import { loadCatalog, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
+import { loadCatalog, packageVersion, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
 import { SHAPES } from '../../cookbook/index.js';
 import { oneLine } from '../../driver/runtime/output.js';
 import { buildTools, checkArguments, inMcpTerms, ToolArgumentsError, type ToolDef } from './tools.js';
@@ -67,14 +66,6 @@ const ROOTS_TIMEOUT_MS = 5_000;
 /** bin/mcp/reaper.ts as built (tsc keeps it a file of its own: it is no part of the CLI bundle). */
 const REAPER = join(PROJECT_ROOT, 'dist', 'bin', 'mcp', 'reaper.js');
 
-/** The server's version as the client sees it: this package's. */
-function packageVersion(): string {
-  try {
-    return String(JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).version);
-  } catch {
-    return '0.0.0';
-  }
-}
 
 /** The exit code's catalog name, meaning and next step (a usage error's, in the tools' terms). */
 function exitText(catalog: Catalog, code: number): string {

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { PROJECT_ROOT } from '../catalog.js';
+import { packageVersion } from '../catalog.js';
 import { MAX_SCRIPT_BYTES } from '../call-io.js';
 import { readRegularFile } from '../read-file.js';
 import { CommandError } from '../command-errors.js';
@@ -50,12 +50,6 @@ export interface FlowsIo {
 
 /** Lines of a failed run that `flows check` shows under its DRIFT line. */
 const FAILURE_LINES = 40;
-
-let version: string | undefined;
-function gstackVersion(): string {
-  version ??= (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  return version;
-}
 
 /** A flow file's header, or FLOW_INVALID naming the file. */
 function parseAt(source: string, file: string): ReturnType<typeof parseFlowFile> {
@@ -154,7 +148,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     params: declared.params,
     required: declared.required,
     created: new Date().toISOString(),
-    gstack: gstackVersion(),
+    gstack: packageVersion(),
     engine: result.engine ?? 'unknown',
     inputs: recorded,
     // The ARTIFACT lines of --out's copies are the save's own, printed by no later run (check
