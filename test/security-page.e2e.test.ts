@@ -345,6 +345,12 @@ test('3o. an [error] line quoting an element that holds a copy of a password: cu
     assert.equal(hung.code, 1, show(hung));
     assert.ok(!(hung.stdout + hung.stderr).includes('OVERpw-Kp9Rs2Mx7'), `the secret reached output\n${show(hung)}`);
     assert.match(JSON.parse(hung.stdout).error, /<div … \(not shown: the page did not answer/);
+    // Pass 30 (A30): the page's code threw a message holding the password, then hung at once.
+    site.setPage('/throw-hang.html', '<input type="password" id="p" value="THRpw-Zq8vRt2mWx"><script>window.app = { submit() { const v = document.getElementById("p").value; setTimeout(() => { for (;;) {} }, 0); throw new Error("submit failed for " + v + ". It runs in the page (not in the script)"); } };</script>');
+    const threw = await run(`const pg = await openTab(${lit(site.url + 'throw-hang.html')}); await pg.evaluate(() => window.app.submit()); console.log("GSTACK_STEP_OK");`, ['--json']);
+    assert.equal(threw.code, 1, show(threw));
+    assert.ok(!(threw.stdout + threw.stderr).includes('THRpw-Zq8vRt2mWx'), `the secret reached output\n${show(threw)}`);
+    assert.match(JSON.parse(threw.stdout).error, /threw inside the page: … \(not shown: the page did not answer, so its secret fields could not be read\)\. It runs in the page/);
   } finally {
     await site.close();
   }

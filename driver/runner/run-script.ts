@@ -10,7 +10,7 @@ import { join, relative, resolve } from 'node:path';
 import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, learnSecrets, oneLine } from '../runtime/output.js';
 import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
 import { exitCodeOf } from '../errors.js';
-import { boundEvidence, evidenceHint, evidenceLines, withoutQuotedMarkup, type TabEvidence } from '../runtime/evidence.js';
+import { boundEvidence, evidenceHint, evidenceLines, withoutPageWords, type TabEvidence } from '../runtime/evidence.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder, markInUse } from '../sessions/lock.js';
 import { readSessionRecord, touchSession } from '../sessions/registry.js';
@@ -403,9 +403,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
           : null;
     if (failure === null) return finish(0, null);
     // A tab that did not answer had its secret fields unread: the page's markup an error quotes
-    // (`Another element, <div data-k="…">…</div>, covers the target`) may hold a copy of one, so
-    // it is left out (pass 23, A23).
-    const told = outcome.unreadTabs ? withoutQuotedMarkup(failure) : failure;
+    // (`Another element, <div data-k="…">…</div>, covers the target`) and a message the page's
+    // code threw may hold a copy of one, so they are left out (passes 23 and 30).
+    const told = outcome.unreadTabs ? withoutPageWords(failure) : failure;
     // 5. A failed call explains itself: the evidence its engine took, just before the [error]
     // line, with each screenshot named where the reader finds it (its --out copy).
     if (outcome.evidence) {

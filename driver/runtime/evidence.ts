@@ -122,11 +122,19 @@ function pageHint(tabs: TabEvidence[]): string {
   return ` The page itself failed too (${[unanswered && 'a script request with no answer in NETWORK_ERRORS=', broken && 'a ReferenceError in CONSOLE_ERRORS='].filter(Boolean).join(', ')} above): a script it needs may not have loaded. If so, answer its URL with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`;
 }
 
-/** An error message with each piece of page markup it quotes (Playwright quotes an element as
- * `<div id="ov" data-k="…">text</div>`) reduced to its tag name: for a tab whose secret fields
- * could not be read, the attributes and text may hold a copy of one. */
-export function withoutQuotedMarkup(message: string): string {
-  return message.replace(/<([a-zA-Z][\w-]*)\b[^<>]*>(?:[^<]{0,2000}?<\/\1>)?/g, '<$1 … (not shown: the page did not answer, so its secret fields could not be read)>');
+const NOT_READ = '(not shown: the page did not answer, so its secret fields could not be read)';
+
+/** An error message without the page's words, for a call with a tab whose secret fields could
+ * not be read (nothing of them can be cut, and the page may have copied one anywhere it writes):
+ * each piece of page markup it quotes (Playwright quotes an element as
+ * `<div id="ov" data-k="…">text</div>`) is reduced to its tag name (pass 23, A23), and the message
+ * a page's own code threw inside `evaluate` (`Error: submit failed for <password>`, thrown just
+ * before the page hung) is left out (pass 30, A30). The greedy match runs to the last of our own
+ * closing words, so a page message that spells them too is still inside what is left out. */
+export function withoutPageWords(message: string): string {
+  return message
+    .replace(/(threw inside the page: )[\s\S]*(\. It runs in the page \(not in the script\))/, `$1… ${NOT_READ}$2`)
+    .replace(/<([a-zA-Z][\w-]*)\b[^<>]*>(?:[^<]{0,2000}?<\/\1>)?/g, `<$1 … ${NOT_READ}>`);
 }
 
 /** Page text in evidence is cut to this many characters a string: evidence is printed outside
