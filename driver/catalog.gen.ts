@@ -3217,7 +3217,8 @@ export const CATALOG_JSON: unknown = {
     "Target.attachToBrowserTarget": "a browser-wide session would take messages past every check: send CDP methods with pg._sendToTarget(method, params).",
     "Target.setAutoAttach": "auto-attached sessions would take messages past every check: send CDP methods with pg._sendToTarget(method, params).",
     "Target.autoAttachRelated": "auto-attached sessions would take messages past every check: send CDP methods with pg._sendToTarget(method, params).",
-    "Storage.setStorageBucketTracking": "it changes storage tracking for the whole browser."
+    "Storage.setStorageBucketTracking": "it changes storage tracking for the whole browser.",
+    "Page.captureSnapshot": "its MHTML writes the page in quoted-printable (`=3D`, a soft line break every 76 columns), which the cut of secret field values cannot read: read the page with pg.content() (cut of them), or keep what it looks like with pg.pdf() or pg.screenshot()."
    },
    "paths": {
     "DOM.setFileInputFiles": [

@@ -232,6 +232,8 @@ test('raw CDP messages become plain data before the allow-list check', () => {
   assert.deepEqual(drag.paths.map((p) => p.value), ['a', 'b']);
   assert.throws(() => checkCdp({ toJSON: () => 'Browser.setDownloadBehavior' }, { behavior: 'allow', downloadPath: '/tmp' }, table), /not available in a flow script.*saveAs/);
   assert.throws(() => checkCdp('Extensions.loadUnpacked', { path: '/tmp' }, table), /domain Extensions is not available/);
+  // Pass 30 (A30): an MHTML snapshot writes field values in quoted-printable, past the cut.
+  assert.throws(() => checkCdp('Page.captureSnapshot', { format: 'mhtml' }, table), /Page\.captureSnapshot is not available in a flow script: its MHTML .*pg\.content\(\)/);
   assert.throws(() => checkCdp('Page.navigate', { get url() { throw new Error('boom'); } }, table), /plain JSON data/);
   let n = 0;
   const flip = { get url() { return n++ === 0 ? 'http://a/' : 'file:///etc/passwd'; } };
