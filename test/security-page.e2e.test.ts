@@ -430,6 +430,33 @@ test('3s. a value typed into a field its locator names secret is cut before it i
   }
 });
 
+test('3t. a file named after page text holding a seen secret is refused, not written under a name every printed line cuts', { timeout: 120_000 }, async () => {
+  // Pass 30 (A30): a screenshot named after the title printed `Account-[redacted].png` while the
+  // file in pwd, and in --out, kept the password in its name.
+  const site = await startFixtureServer();
+  const pw = 'NAMEpw-Hx7rTq2mVw9p';
+  site.setPage('/named.html', `<title>Account ${pw}</title><label>Password <input type=password value="${pw}"></label>`);
+  const out = mkdtempSync(join(work, 'out-named-'));
+  try {
+    const r = await run(`const pg = await openTab(${lit(site.url + 'named.html')});
+      await snapshot(pg, { interactive: true });
+      const name = (await pg.title()).replace(/\\s+/g, "-");
+      for (const [label, write] of [["SHOT", () => pg.screenshot({ path: path.join(pwd, name + ".png") })], ["FS", () => fs.writeFile(path.join(pwd, "notes", name + ".txt"), "x")], ["DIR", () => fs.mkdir(path.join(pwd, name))]]) {
+        try { await write(); console.log(label + " written"); } catch (e) { console.log(label + " " + e.message); }
+      }
+      await pg.screenshot({ path: path.join(pwd, "page-1.png") });
+      console.log("GSTACK_STEP_OK");`, ['--out', out]);
+    assert.equal(r.code, 0, show(r));
+    for (const label of ['SHOT', 'FS', 'DIR']) assert.match(r.stdout, new RegExp(`^${label} .*refused ".*Account-\\[redacted\\].*": the name holds the value of a secret field this call has seen`, 'm'), show(r));
+    const names = readdirSync(out, { recursive: true }).map(String);
+    assert.ok(names.includes('page-1.png'), names.join(', '));
+    assert.ok(!names.some((n) => n.includes(pw)), `a file name kept the password: ${names.join(', ')}`);
+    assert.ok(!(r.stdout + r.stderr).includes(pw), `the secret reached output\n${show(r)}`);
+  } finally {
+    await site.close();
+  }
+});
+
 test('3q. raw CDP dumps of the DOM and the accessibility tree are reads: a password and a one-time code in them are cut', { timeout: 120_000 }, async () => {
   // Pass 25 (A25): DOM.getOuterHTML and Accessibility.getFullAXTree before any snapshot printed
   // the fields' values; nothing had read the page's secret fields.

@@ -19,7 +19,7 @@ import { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentError, sealScriptFacing } from '../errors.js';
-import { stripControls } from './output.js';
+import { cutSeenSecrets, stripControls } from './output.js';
 import { pathLookAlike } from './look-alike.js';
 
 export class ConfinementError extends AgentError {
@@ -105,6 +105,12 @@ class ConfinedPaths {
     const odd = parts.find((part) => stripControls(part) !== part || pathLookAlike(part) !== undefined);
     if (odd !== undefined) {
       throw new AgentError(`fs refused ${JSON.stringify(stripControls(shown))}: the name holds control, invisible or look-alike characters (a slash or dot that is not one, or a character a name from a page may not hold; controls shown here as U+FFFD), which would show another name in a file listing than the one read. Clean a name taken from the page first, e.g. name.replace(/[^\\w. -]/gu, "_").`, 'FS_CONFINED');
+    }
+    // A name made of page text (a title, a download's suggested name) can hold the value of a
+    // secret field the call has seen: every line that names the file is cut of it, but the file
+    // itself would keep it under that name, in pwd and in the user's --out folder (pass 30, A30).
+    if (parts.some((part) => cutSeenSecrets(part) !== part)) {
+      throw new AgentError(`fs refused ${JSON.stringify(cutSeenSecrets(stripControls(shown)))}: the name holds the value of a secret field this call has seen (shown here as [redacted]), which a file listing would show. Name the file without the page's value, e.g. "page-1.png".`, 'FS_CONFINED');
     }
     return { shown, parts };
   }
