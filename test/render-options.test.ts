@@ -280,9 +280,9 @@ test('an --eval data: URL with only an image\'s first bytes, a real image to a .
     ['image/webp', Buffer.from('RIFF\x00\x00\x00\x00WEBP\x1b[2J', 'latin1'), 'title.webp'],
     ['application/pdf', Buffer.from('%PDF-1.4\n\x1b[2J', 'latin1'), 'title.pdf'],
   ];
+  // Not written at all since pass 30: an image or PDF name takes only a whole file of its kind.
   for (const [type, bytes, name] of fakes) {
-    const out = (await evalValueBytes(`data:${type};base64,${bytes.toString('base64')}`, name)).toString('utf8');
-    assert.doesNotMatch(out, controls, `${type}: ${JSON.stringify(out)}`);
+    await assert.rejects(evalValueBytes(`data:${type};base64,${bytes.toString('base64')}`, name), /did not return a data: URL of a whole/, type);
   }
   const { PNG } = await import('pngjs');
   const png = PNG.sync.write(new PNG({ width: 1, height: 1 }));
@@ -359,8 +359,7 @@ test('a page-made PDF through --eval --out: every string cleaned, XMP dropped, a
   assert.equal(doc.catalog.get(PDFName.of('Metadata')), undefined, 'no XMP');
   assert.ok(!written.includes(Buffer.from('X\x1b[2JMP', 'latin1')), 'the XMP stream is gone');
   const encrypted = build('/Encrypt<</Filter/Standard/V 1/R 2/O <00>/U <00>/P -4>>');
-  const asText = await evalValueBytes(`data:application/pdf;base64,${encrypted.toString('base64')}`, 'receipt.pdf');
-  assert.doesNotMatch(asText.toString('utf8'), /[\x00-\x08\x0b-\x1f\x7f]/, 'an encrypted PDF is written as filtered text');
+  await assert.rejects(evalValueBytes(`data:application/pdf;base64,${encrypted.toString('base64')}`, 'receipt.pdf'), /did not return a data: URL of a whole PDF/, 'an encrypted PDF is not written');
 });
 
 // Red-team pass 28 (B28): a page-made PDF kept its actions (an OpenAction that launches a local
@@ -390,6 +389,121 @@ test('a page-made PDF loses the actions that run or reach outside it; an --eval 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// Red-team pass 30 (B30): a string that is a whole PDF in printable ASCII went to report.pdf as
+// it was (its actions and escape-laden Title with it); images kept metadata the page chose (a
+// PNG's eXIf, iCCP and sPLT, a JPEG's COM and APP1, a GIF's comment, a WebP's EXIF); a cleaned
+// PDF kept a page's HTML as an attachment; a mailto: link asking for an attachment was kept.
+test('pass 30: text to an image or PDF name is refused; images lose their metadata, PDFs their attachments and mail links that attach', async () => {
+  const ascii = pdfOf(['<</Type/Catalog/Pages 2 0 R>>', '<</Type/Pages/Kids[3 0 R]/Count 1>>', '<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>']).toString('latin1');
+  for (const [value, name] of [[ascii, 'report.pdf'], [`data:text/plain,${encodeURIComponent(ascii)}`, 'report.pdf'], ['just text', 'shot.png'], [{ a: 1 }, 'shot.jpg']] as const) {
+    await assert.rejects(evalValueBytes(value, name), /did not return a data: URL of a whole .*Write text or JSON to a \.txt or \.json name instead/, name);
+  }
+  const evil = Buffer.from('Paid \x1b[2J\x1b]0;owned\x07', 'latin1');
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlibCrc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const { PNG } = await import('pngjs');
+  const png = PNG.sync.write(new PNG({ width: 1, height: 1 }));
+  const withMeta = Buffer.concat([png.subarray(0, 33), chunk('iCCP', Buffer.concat([Buffer.from('sRGB ', 'latin1'), evil, Buffer.from([0, 0, 0x78, 0x9c])])), chunk('eXIf', Buffer.concat([Buffer.from('MM\0*', 'latin1'), evil])), chunk('sPLT', Buffer.concat([evil, Buffer.from([0, 8])])), chunk('prVt', evil), png.subarray(33)]);
+  assert.deepEqual(await evalValueBytes(`data:image/png;base64,${withMeta.toString('base64')}`, 'shot.png'), png);
+  // A JPEG: SOI, APP0 (JFIF), COM, APP1 (EXIF), DQT, SOF0, DHT, SOS with data, EOI.
+  const seg = (marker: number, data: Buffer) => Buffer.concat([Buffer.from([0xff, marker, (data.length + 2) >> 8, (data.length + 2) & 0xff]), data]);
+  const jfif = seg(0xe0, Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'));
+  const picture = [seg(0xdb, Buffer.alloc(65)), seg(0xc0, Buffer.from([8, 0, 1, 0, 1, 1, 1, 0x11, 0])), seg(0xc4, Buffer.alloc(29)), seg(0xda, Buffer.from([1, 1, 0, 0, 0x3f, 0])), Buffer.from([0x12, 0xff, 0x00, 0x34, 0xff, 0xd0, 0x56])];
+  const jpeg = (...middle: Buffer[]) => Buffer.concat([Buffer.from([0xff, 0xd8]), jfif, ...middle, ...picture, Buffer.from([0xff, 0xd9])]);
+  assert.deepEqual(await evalValueBytes(`data:image/jpeg;base64,${jpeg(seg(0xfe, evil), seg(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), evil])), seg(0xe2, evil)).toString('base64')}`, 'shot.jpg'), jpeg());
+  // A GIF: header, a comment, a loop extension (kept), an XMP application extension, an image.
+  const ext = (label: number, data: Buffer) => Buffer.concat([Buffer.from([0x21, label, data.length]), data, Buffer.from([0])]);
+  const head = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([1, 0, 1, 0, 0x80, 0, 0]), Buffer.alloc(6)]);
+  const loop = Buffer.concat([Buffer.from([0x21, 0xff, 11]), Buffer.from('NETSCAPE2.0', 'latin1'), Buffer.from([3, 1, 0, 0, 0])]);
+  const image = Buffer.from([0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]);
+  const xmp = Buffer.concat([Buffer.from([0x21, 0xff, 11]), Buffer.from('XMP DataXMP', 'latin1'), Buffer.from([evil.length]), evil, Buffer.from([0])]);
+  const gif = (...middle: Buffer[]) => Buffer.concat([head, ...middle, image, Buffer.from([0x3b])]);
+  assert.deepEqual(await evalValueBytes(`data:image/gif;base64,${gif(ext(0xfe, evil), loop, xmp).toString('base64')}`, 'a.gif'), gif(loop));
+  // A WebP: VP8X with the EXIF flag, VP8L, EXIF.
+  const riff = (...chunks: Buffer[]) => {
+    const body = Buffer.concat([Buffer.from('WEBP', 'latin1'), ...chunks]);
+    const h = Buffer.alloc(8);
+    h.write('RIFF', 0, 'latin1');
+    h.writeUInt32LE(body.length, 4);
+    return Buffer.concat([h, body]);
+  };
+  const wchunk = (type: string, data: Buffer) => {
+    const h = Buffer.alloc(8);
+    h.write(type, 0, 'latin1');
+    h.writeUInt32LE(data.length, 4);
+    return Buffer.concat([h, data, data.length & 1 ? Buffer.alloc(1) : Buffer.alloc(0)]);
+  };
+  const vp8x = (flags: number) => wchunk('VP8X', Buffer.from([flags, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+  const vp8l = wchunk('VP8L', Buffer.from([0x2f, 0, 0, 0, 0]));
+  assert.deepEqual(await evalValueBytes(`data:image/webp;base64,${riff(vp8x(0x08 | 0x10), vp8l, wchunk('EXIF', evil)).toString('base64')}`, 'a.webp'), riff(vp8x(0x10), vp8l));
+  // A PDF with an attached HTML file (name tree, file attachment annotation, PageMode) and two
+  // mail links, one that attaches a local file.
+  const objects = [
+    '<</Type/Catalog/Pages 2 0 R/PageMode/UseAttachments/Names<</EmbeddedFiles<</Names[(invoice.html) 4 0 R]>>>>>>',
+    '<</Type/Pages/Kids[3 0 R]/Count 1>>',
+    '<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Annots[6 0 R 7 0 R 8 0 R]>>',
+    '<</Type/Filespec/F(invoice.html)/EF<</F 5 0 R>>>>',
+    '<</Length 32>>\nstream\n<iframe src="/etc/passwd"></iframe>\nendstream',
+    '<</Type/Annot/Subtype/FileAttachment/Rect[0 0 20 20]/FS 4 0 R/Contents(Double-click to open)>>',
+    '<</Type/Annot/Subtype/Link/Rect[20 20 40 40]/A<</S/URI/URI(mailto:billing@example.com?subject=Hi&%61ttach=/root/.ssh/id_rsa)>>>>',
+    '<</Type/Annot/Subtype/Link/Rect[40 40 60 60]/A<</S/URI/URI(mailto:billing@example.com?subject=Invoice)>>>>',
+  ];
+  const written = (await evalValueBytes(`data:application/pdf;base64,${pdfOf(objects).toString('base64')}`, 'att.pdf')).toString('latin1');
+  for (const gone of ['/EmbeddedFiles', '/FileAttachment', '/UseAttachments', '/etc/passwd', '/EF', 'id_rsa']) assert.ok(!written.includes(gone), `${gone} is still in the PDF`);
+  assert.ok(written.includes('mailto:billing@example.com?subject=Invoice'), 'a plain mail link stays');
+});
+
+test('pass 30: a printed PDF\'s Title and links are cut of the secret field values the call has seen', async () => {
+  const { learnSecrets, forgetSecrets } = await import('../driver/runtime/output.js');
+  const { cleanPdfInfo } = await import('../driver/runtime/pdf-info.js');
+  const { PDFDocument } = await import('pdf-lib');
+  const pw = 'Hx7rTq2mVw9p-PDF';
+  const pdf = pdfOf(['<</Type/Catalog/Pages 2 0 R>>', '<</Type/Pages/Kids[3 0 R]/Count 1>>', `<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Annots[5 0 R]>>`, `<</Title(Account ${pw})>>`, `<</Type/Annot/Subtype/Link/Rect[0 0 9 9]/A<</S/URI/URI(https://example.com/?k=${pw})>>>>`], '/Info 4 0 R');
+  assert.equal(await cleanPdfInfo(pdf), pdf, 'nothing seen: the same bytes');
+  learnSecrets([pw]);
+  try {
+    const cleaned = Buffer.from(await cleanPdfInfo(pdf));
+    assert.equal((await PDFDocument.load(cleaned, { updateMetadata: false })).getTitle(), 'Account [redacted]');
+    assert.ok(!cleaned.toString('latin1').includes(pw), 'the secret is still in the PDF');
+  } finally {
+    forgetSecrets();
+  }
+});
+
+// Red-team pass 30 (B30): `gstack pdf notes.md notes.html` (no --to html) and `render --pdf
+// report.html` wrote a PDF whose alt texts are page markup under an .html name, which opened
+// from disk loaded /etc/hostname in an iframe; a diagram label's C1 CSI was written as `&#x9b;`.
+test('pass 30: every output name says what it holds; a control written as a character reference is U+FFFD', async () => {
+  const { validate } = await import('../render/orchestrate/validate.js');
+  const { makePdf } = await import('../render/markdown/make-pdf.js');
+  const { planOutputs } = await import('../render/mermaid/diagram.js');
+  const { withoutControls } = await import('../render/orchestrate/outputs.js');
+  const dir = mkdtempSync(join(tmpdir(), 'gstack-out-names-'));
+  try {
+    writeFileSync(join(dir, 'in.html'), '<title>t</title>');
+    writeFileSync(join(dir, 'notes.md'), '# Notes');
+    const step = (kind: 'pdf' | 'screenshot', out: string, format?: 'jpeg') => validate({ file: 'in.html', cwd: dir, steps: [{ kind, out, ...(format ? { format } : {}) } as never] });
+    await assert.rejects(step('pdf', 'report.html'), /report\.html: a PDF is written only to a name ending in \.pdf/);
+    await assert.rejects(step('screenshot', 'shot.pdf'), /a PNG is written only to a name ending in \.png/);
+    await assert.rejects(step('screenshot', 'shot.png', 'jpeg'), /a JPEG is written only to a name ending in \.jpg or \.jpeg/);
+    for (const [kind, out, format] of [['pdf', 'r.PDF'], ['screenshot', 's.png'], ['screenshot', 's.jpeg', 'jpeg']] as const) await step(kind, out, format);
+    await assert.rejects(makePdf({ input: 'notes.md', output: 'notes.html', cwd: dir }), /a PDF is written only to a name ending in \.pdf.*; for HTML, add --to html/);
+    await assert.rejects(makePdf({ input: 'notes.md', output: 'notes.pdf', to: 'html', cwd: dir }), /an HTML is written only to a name ending in \.html/);
+    const diagram = { name: 'd', source: 'flowchart LR\n A-->B', inputDir: dir } as never;
+    assert.throws(() => planOutputs([diagram], { inputs: [], svg: ['d.html'], cwd: dir }), /an SVG is written only to a name ending in \.svg/);
+    assert.throws(() => planOutputs([diagram], { inputs: [], png: ['d.svg'], cwd: dir }), /a PNG is written only to a name ending in \.png/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.equal(withoutControls('<title>OK &#x9b;2J&#X9B;31m&#155;&#x1b;&#27;&#x0A;&#9;&#x202e;</title>'), '<title>OK \uFFFD2J\uFFFD31m\uFFFD\uFFFD\uFFFD&#x0A;&#9;&#x202e;</title>');
 });
 
 /** A PDF file of these objects (object 1 the catalog), with its cross-reference table written

@@ -327,6 +327,11 @@ export function learnForeignSecrets(values: readonly string[]): void {
   foreignSecrets.add(values);
 }
 
+/** Whether the call has seen any secret value (a PDF's links need a parse only then). */
+export function anySecretsSeen(): boolean {
+  return !seenSecrets.empty || !foreignSecrets.empty;
+}
+
 export function forgetSecrets(): void {
   seenSecrets.clear();
   foreignSecrets.clear();

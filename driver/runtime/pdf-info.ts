@@ -12,7 +12,7 @@
 // written again with pdf-lib (a full parse and write, tens of milliseconds a page).
 import { createRequire } from 'node:module';
 import type * as PdfLib from 'pdf-lib';
-import { stripControls } from './output.js';
+import { anySecretsSeen, cutSeenSecrets, stripControls } from './output.js';
 
 let pdfLib: typeof PdfLib | undefined;
 function lib(): typeof PdfLib {
@@ -26,31 +26,42 @@ function lib(): typeof PdfLib {
  * /Alt), a form control's accessible name (/Desc, /TU) and the language tags. */
 const TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Alt', 'ActualText', 'Lang', 'Desc', 'TU'];
 
+/** A field's text as a reader may show it: terminal-safe, and cut of the secret field values
+ * the call has seen (a page that puts its password in its title gets `TITLE=… [redacted]`
+ * printed, and the same words in the Title of the PDF it prints; pass 30, A30). */
+const shownText = (text: string): string => cutSeenSecrets(stripControls(text));
+
 /** The PDF with those strings made terminal-safe; the same bytes when they are. */
 export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Buffer> {
   const raw = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
   const values = readInfoFields(raw);
   // A link the page made to a local file or a program (`file:`, `javascript:`, `smb:`,
   // `ms-msdt:`) is a live link action in the PDF (pass 29, B29): only web and mail links stay
-  // (KEPT_LINK). One written in hex is read by the parse below.
-  const outsideLink = /\/URI\s*(?:<|\((?!\s*(?:https?:|mailto:)))/i.test(raw);
-  if (values && values.every((v) => stripControls(v) === v) && !outsideLink) return pdf;
+  // (keptLink), and a link that spells a seen secret goes. One written in hex is read by the
+  // parse below.
+  // Only a web link written in place is left to the fast path, and none while the call has seen
+  // a secret a link may spell.
+  const linkToCheck = /\/URI\s*(?:<|\((?!\s*https?:))/i.test(raw) || (anySecretsSeen() && /\/URI/.test(raw));
+  if (values && values.every((v) => shownText(v) === v) && !linkToCheck) return pdf;
   const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString } = lib();
   // updateMetadata: false keeps Chromium's Creator, Producer and dates.
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   let changed = false;
   const clean = (dict: PdfLib.PDFDict) => {
     const uri = dict.get(PDFName.of('URI'));
-    if ((uri instanceof PDFString || uri instanceof PDFHexString) && !KEPT_LINK.test(uri.decodeText())) {
-      dict.delete(PDFName.of('URI'));
-      changed = true;
+    if (uri instanceof PDFString || uri instanceof PDFHexString) {
+      const link = uri.decodeText();
+      if (!keptLink(link) || cutSeenSecrets(link) !== link) {
+        dict.delete(PDFName.of('URI'));
+        changed = true;
+      }
     }
     for (const key of TEXT_KEYS) {
       const value = dict.get(PDFName.of(key));
       if (!(value instanceof PDFString) && !(value instanceof PDFHexString)) continue;
       const text = value.decodeText();
-      if (stripControls(text) === text) continue;
-      dict.set(PDFName.of(key), PDFHexString.fromText(stripControls(text)));
+      if (shownText(text) === text) continue;
+      dict.set(PDFName.of(key), PDFHexString.fromText(shownText(text)));
       changed = true;
     }
   };
@@ -144,13 +155,31 @@ function decodeTextString(bytes: number[]): string {
 }
 
 /** The only link URIs a PDF from a page keeps: the web's and mail's. Any other scheme, or none
- * (a relative URI resolves against the file's own folder), can reach a local file or program. */
-const KEPT_LINK = /^\s*(?:https?:|mailto:)/i;
+ * (a relative URI resolves against the file's own folder), can reach a local file or program;
+ * so can a mail link that asks for an attachment (`mailto:x@y?attach=/root/.ssh/id_rsa`, which
+ * some mail programs honour; pass 30, B30), however its query is %-escaped. */
+function keptLink(uri: string): boolean {
+  if (/^\s*https?:/i.test(uri)) return true;
+  if (!/^\s*mailto:/i.test(uri)) return false;
+  let decoded = uri;
+  for (let i = 0; i < 3; i++) {
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+  }
+  return !/attach/i.test(decoded) && !/attach/i.test(uri);
+}
 
 /** Actions of a page-made PDF that run something or reach outside it (wholePdf). */
 const OUTSIDE_ACTIONS = new Set(['/Launch', '/JavaScript', '/GoToR', '/GoToE', '/SubmitForm', '/ImportData', '/Rendition', '/Movie', '/Sound', '/RichMediaExecute']);
 /** Keys that run something when the document or a page opens, or hold scripts. */
 const RUN_KEYS = new Set(['/OpenAction', '/AA', '/JavaScript', '/JS']);
+/** Keys that attach files to a page-made PDF (the document's /EmbeddedFiles name tree, a file
+ * specification's streams, associated files): a page's HTML inside a `.pdf`, one click from
+ * opening from disk (pass 30, B30). */
+const ATTACHMENT_KEYS = new Set(['/EmbeddedFiles', '/EF', '/AF', '/RF']);
 
 /** The bytes of a whole PDF (pdf-lib reads it, it is not encrypted, it has a page and ends
  * with `%%EOF`) with every string a reader shows made terminal-safe; undefined when the bytes
@@ -162,7 +191,7 @@ const RUN_KEYS = new Set(['/OpenAction', '/AA', '/JavaScript', '/JS']);
  * an empty password, and nothing here can read) is none. */
 export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
   if (b.subarray(0, 5).toString('latin1') !== '%PDF-' || !/%%EOF\s*$/.test(b.subarray(-64).toString('latin1'))) return undefined;
-  const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString, PDFRef } = lib();
+  const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString, PDFRef, PDFStream } = lib();
   let doc: PdfLib.PDFDocument;
   try {
     doc = await PDFDocument.load(b, { updateMetadata: false });
@@ -187,16 +216,25 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
       // file, JavaScript, a link to file:, another document): emptied, so a viewer does nothing.
       const action = object.get(PDFName.of('S'));
       const uri = object.get(PDFName.of('URI'));
-      const outsideUri = (uri instanceof PDFString || uri instanceof PDFHexString) && !KEPT_LINK.test(uri.decodeText());
-      if ((action instanceof PDFName && OUTSIDE_ACTIONS.has(action.asString())) || outsideUri) {
+      const outsideUri = (uri instanceof PDFString || uri instanceof PDFHexString) && !keptLink(uri.decodeText());
+      const subtype = object.get(PDFName.of('Subtype'));
+      const attachment = subtype instanceof PDFName && subtype.asString() === '/FileAttachment';
+      if ((action instanceof PDFName && OUTSIDE_ACTIONS.has(action.asString())) || outsideUri || attachment) {
         for (const [key] of object.entries()) object.delete(key);
         changed = true;
         return;
       }
       for (const [key, value] of object.entries()) {
         const name = key.asString();
-        if (name === '/Metadata' || RUN_KEYS.has(name) || controlName.test(name)) {
+        const opensAttachments = name === '/PageMode' && value instanceof PDFName && value.asString() === '/UseAttachments';
+        if (name === '/Metadata' || RUN_KEYS.has(name) || ATTACHMENT_KEYS.has(name) || opensAttachments || controlName.test(name)) {
           if (name === '/Metadata' && value instanceof PDFRef) doc.context.delete(value);
+          // A file specification's streams (/EF << /F 5 0 R >>), whose /Type is optional.
+          if (name === '/EF') {
+            const ef = value instanceof PDFRef ? doc.context.lookup(value) : value;
+            if (value instanceof PDFRef) doc.context.delete(value);
+            if (ef instanceof PDFDict) for (const [, inner] of ef.entries()) if (inner instanceof PDFRef) doc.context.delete(inner);
+          }
           object.delete(key);
           changed = true;
           continue;
@@ -214,9 +252,16 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
     }
   };
   for (const [ref, object] of doc.context.enumerateIndirectObjects()) {
+    // An attached file's bytes, whatever refers to them: gone, not only unlinked.
+    const type = object instanceof PDFStream ? object.dict.get(PDFName.of('Type')) : undefined;
+    if (type instanceof PDFName && type.asString() === '/EmbeddedFile') {
+      doc.context.delete(ref);
+      changed = true;
+      continue;
+    }
     const clean = cleaned(object);
     if (clean) doc.context.assign(ref, clean);
-    else visit(object, 0);
+    else visit(object instanceof PDFStream ? object.dict : object, 0);
   }
   // Nothing a reader would show raw: the bytes as they were.
   if (!changed) return b;

@@ -385,6 +385,11 @@ export class SecretMatcher {
     this.needles = [];
   }
 
+  /** Whether any value is known (a caller may skip a costly walk when none is). */
+  get empty(): boolean {
+    return this.needles.length === 0;
+  }
+
   /** `text` with each span that spells a known secret replaced by `replacement`. */
   cut(text: string, replacement: string): string {
     if (!this.needles.length || !text) return text;

@@ -18,6 +18,7 @@ import { OptionError } from '../api/pdf-options.js';
 import { PRINT_GROUP, RenderUsageError, printStep, type Value } from '../cli/cli-args.js';
 import { RenderError } from '../api/errors.js';
 import { inputProblem, MAX_RENDER_INPUT_BYTES } from '../api/inputs.js';
+import { outputNameProblem } from '../api/output-names.js';
 import { readRegularFile } from '../../driver/read-file.js';
 import { stripControls } from '../../driver/runtime/output.js';
 import type { PdfStep, RenderCallOptions, RenderEngineChoice, RenderStep } from '../api/types.js';
@@ -101,6 +102,8 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   if (!read.ok) throw usage(inputProblem(opts.input, input, read));
   const source = read.bytes.toString('utf8');
   const output = resolve(cwd, opts.output ?? join(dirname(input), basename(input, extname(input)) + (to === 'html' ? '.html' : '.pdf')));
+  const named = outputNameProblem(output, to === 'html' ? 'html' : 'pdf');
+  if (named) throw usage(`${named}${to === 'pdf' && /\.html?$/i.test(output) ? '; for HTML, add --to html' : ''}`);
   const tocDepth = opts.tocDepth ?? 3;
   if (!(Number.isInteger(tocDepth) && tocDepth >= 1 && tocDepth <= 6)) throw usage(`--toc-depth ${opts.tocDepth}: use 1 to 6`);
   // The output is checked before anything renders (a FIFO there is a usage error, not a hang).

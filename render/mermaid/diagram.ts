@@ -16,6 +16,7 @@ import {
   type MermaidPageState,
 } from './mermaid-page.js';
 import { RenderError } from '../api/errors.js';
+import { outputNameProblem } from '../api/output-names.js';
 import { inputProblem, MAX_RENDER_INPUT_BYTES } from '../api/inputs.js';
 import { readRegularFile } from '../../driver/read-file.js';
 import type { RenderCallOptions, RenderStep } from '../api/types.js';
@@ -112,6 +113,12 @@ export function planOutputs(diagrams: DiagramSource[], opts: DiagramOptions): Ta
     t.svg.push(svg[i] !== undefined ? resolve(cwd, svg[i]) : auto && format !== 'png' && !png[i] ? join(dir, d.name + '.svg') : undefined);
     t.png.push(png[i] !== undefined ? resolve(cwd, png[i]) : auto && format !== 'svg' && !svg[i] ? join(dir, d.name + '.png') : undefined);
   });
+  for (const [paths, kind] of [[t.svg, 'svg'], [t.png, 'png']] as const) {
+    for (const p of paths) {
+      const named = p === undefined ? undefined : outputNameProblem(p, kind);
+      if (named) throw usage(named);
+    }
+  }
   const seen = new Set<string>();
   for (const p of [...t.svg, ...t.png]) {
     if (p === undefined) continue;

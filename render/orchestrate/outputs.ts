@@ -4,7 +4,7 @@
 // for the files they assemble themselves.
 import { access, mkdir, open, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, extname } from 'node:path';
 import { stripControls, terminalSafe } from '../../driver/runtime/output.js';
 import { pathLookAlike } from '../../driver/runtime/look-alike.js';
 import { cleanPdfInfo, wholePdf } from '../../driver/runtime/pdf-info.js';
@@ -76,8 +76,13 @@ async function mkdirParents(dir: string): Promise<void> {
  * reach the terminal that `cat`s or `grep`s it. */
 export function withoutControls(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\uFFFD');
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\uFFFD').replace(CONTROL_REFERENCE, '\uFFFD');
 }
+
+/** A numeric character reference to one of those controls (`&#x9b;`, `&#155;`): in an SVG or
+ * HTML file every XML or HTML reader decodes it to the control itself, as a diagram's label
+ * with a C1 CSI was written (pass 30, B30). */
+const CONTROL_REFERENCE = /&#(?:x0*(?:[0-8bcef]|1[0-9a-f]|7f|[89][0-9a-f])|0*(?:[0-8]|1[124-9]|2[0-9]|3[01]|12[7-9]|1[3-5][0-9]));/gi;
 
 /** Writes one output file, creating its directories (exit 1 with the reason when it cannot).
  * Text is written without control characters (withoutControls); bytes as they are. */
@@ -126,9 +131,15 @@ function crc32(b: Buffer): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
+/** The PNG chunks a written image keeps: the picture (header, palette, data, end), how to
+ * show it (transparency, gamma, colour space as numbers, pixel size, background) and APNG's
+ * frames. Every other chunk is left out: the text chunks, and also the ones that carry words the
+ * page chose (an ICC profile's name, EXIF's description, a suggested palette's name; pass 30,
+ * B30) or that nothing here knows. */
+const PNG_KEPT = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND', 'tRNS', 'gAMA', 'cHRM', 'sRGB', 'sBIT', 'bKGD', 'hIST', 'pHYs', 'tIME', 'acTL', 'fcTL', 'fdAT']);
+
 /** A PNG whose chunks are whole, each with its right CRC, from IHDR to IEND at the very end,
- * without its text chunks (tEXt, zTXt, iTXt: words the page chose, which `strings` or a viewer
- * shows); undefined when the bytes are not one. */
+ * with only the chunks of PNG_KEPT; undefined when the bytes are not one. */
 function wholePng(b: Buffer): Buffer | undefined {
   if (!b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return undefined;
   const kept: Buffer[] = [b.subarray(0, 8)];
@@ -140,12 +151,109 @@ function wholePng(b: Buffer): Buffer | undefined {
     const end = at + 12 + length;
     if (end > b.length || !/^[A-Za-z]{4}$/.test(type) || (first && type !== 'IHDR')) return undefined;
     if (crc32(b.subarray(at + 4, at + 8 + length)) !== b.readUInt32BE(at + 8 + length)) return undefined;
-    if (!['tEXt', 'zTXt', 'iTXt'].includes(type)) kept.push(b.subarray(at, end));
+    if (PNG_KEPT.has(type)) kept.push(b.subarray(at, end));
     first = false;
     at = end;
     if (type === 'IEND') return at === b.length ? Buffer.concat(kept) : undefined;
   }
   return undefined;
+}
+
+/** A JPEG from its start to its end marker, its segments whole, with only the ones that make
+ * the picture: the JFIF and Adobe headers (APP0, APP14), tables, frame and scan headers, and the
+ * scans. Comments (COM) and the other application segments (EXIF and XMP in APP1, an ICC
+ * profile in APP2, …), which hold words a page chose, are left out (pass 30, B30). */
+function wholeJpeg(b: Buffer): Buffer | undefined {
+  if (b[0] !== 0xff || b[1] !== 0xd8) return undefined;
+  const kept: Buffer[] = [b.subarray(0, 2)];
+  let at = 2;
+  while (at + 2 <= b.length) {
+    if (b[at] !== 0xff) return undefined;
+    const marker = b[at + 1];
+    if (marker === 0xff) { at++; continue; } // fill bytes before a marker
+    if (marker === 0xd9) return at + 2 === b.length ? Buffer.concat([...kept, b.subarray(at, at + 2)]) : undefined;
+    if (at + 4 > b.length) return undefined;
+    const end = at + 2 + b.readUInt16BE(at + 2);
+    if (b.readUInt16BE(at + 2) < 2 || end > b.length) return undefined;
+    const keep = marker === 0xe0 || marker === 0xee || (marker >= 0xc0 && marker <= 0xdf) || marker === 0xdb || marker === 0xdd;
+    if (keep) kept.push(b.subarray(at, end));
+    at = end;
+    if (marker === 0xda) {
+      // The scan's entropy-coded data runs to the next marker that is not a stuffed 0xFF00 or a
+      // restart marker (RST0-7).
+      let scan = at;
+      while (scan + 1 < b.length && !(b[scan] === 0xff && b[scan + 1] !== 0x00 && !(b[scan + 1] >= 0xd0 && b[scan + 1] <= 0xd7))) scan++;
+      kept.push(b.subarray(at, scan));
+      at = scan;
+    }
+  }
+  return undefined;
+}
+
+/** A GIF from its header to its trailer, its blocks whole, without comment and plain-text
+ * extensions and without application extensions other than the animation loop (NETSCAPE2.0,
+ * ANIMEXTS1.0): XMP and comments hold words a page chose (pass 30, B30). */
+function wholeGif(b: Buffer): Buffer | undefined {
+  if (b.length < 14 || !/^GIF8[79]a$/.test(b.subarray(0, 6).toString('latin1'))) return undefined;
+  const table = (flags: number) => (flags & 0x80 ? 3 * 2 ** ((flags & 0x07) + 1) : 0);
+  /** The end of a run of data sub-blocks starting at `at`, or -1. */
+  const subBlocks = (at: number): number => {
+    while (at < b.length) {
+      const n = b[at];
+      at += 1 + n;
+      if (n === 0) return at <= b.length ? at : -1;
+    }
+    return -1;
+  };
+  let at = 13 + table(b[10]);
+  const kept: Buffer[] = [b.subarray(0, at)];
+  while (at < b.length) {
+    const block = b[at];
+    if (block === 0x3b) return at + 1 === b.length ? Buffer.concat([...kept, b.subarray(at, at + 1)]) : undefined;
+    let end: number;
+    let keep = true;
+    if (block === 0x21) {
+      const label = b[at + 1];
+      end = subBlocks(at + 2);
+      if (label === 0xfe || label === 0x01) keep = false;
+      if (label === 0xff) keep = b[at + 2] === 11 && /^(?:NETSCAPE2\.0|ANIMEXTS1\.0)$/.test(b.subarray(at + 3, at + 14).toString('latin1'));
+    } else if (block === 0x2c) {
+      const data = at + 10 + table(b[at + 9]);
+      end = data + 1 > b.length ? -1 : subBlocks(data + 1);
+    } else return undefined;
+    if (end < 0) return undefined;
+    if (keep) kept.push(b.subarray(at, end));
+    at = end;
+  }
+  return undefined;
+}
+
+/** A WebP whose RIFF size is its length, its chunks whole, with only the picture's (VP8, VP8L,
+ * VP8X, ALPH, ANIM, ANMF): EXIF, XMP and an ICC profile are left out, with their flags in VP8X,
+ * and the RIFF size written anew (pass 30, B30). */
+function wholeWebp(b: Buffer): Buffer | undefined {
+  if (b.length < 20 || b.subarray(0, 4).toString('latin1') !== 'RIFF' || b.subarray(8, 12).toString('latin1') !== 'WEBP' || b.readUInt32LE(4) !== b.length - 8) return undefined;
+  const kept: Buffer[] = [];
+  let at = 12;
+  while (at + 8 <= b.length) {
+    const type = b.subarray(at, at + 4).toString('latin1');
+    const size = b.readUInt32LE(at + 4);
+    const end = at + 8 + size + (size & 1);
+    if (end > b.length) return undefined;
+    if (['VP8 ', 'VP8L', 'VP8X', 'ALPH', 'ANIM', 'ANMF'].includes(type)) {
+      const chunk = Buffer.from(b.subarray(at, end));
+      // VP8X's flags: ICC profile 0x20, EXIF 0x08, XMP 0x04, which are gone.
+      if (type === 'VP8X' && size >= 1) chunk[8] &= ~(0x20 | 0x08 | 0x04);
+      kept.push(chunk);
+    }
+    at = end;
+  }
+  if (at !== b.length || !kept.length) return undefined;
+  const body = Buffer.concat([Buffer.from('WEBP', 'latin1'), ...kept]);
+  const head = Buffer.alloc(8);
+  head.write('RIFF', 0, 'latin1');
+  head.writeUInt32LE(body.length, 4);
+  return Buffer.concat([head, body]);
 }
 
 /** Each kind of file a data: URL may be written as raw bytes (an image a canvas made with
@@ -155,14 +263,24 @@ function wholePng(b: Buffer): Buffer | undefined {
  * alone proves nothing, and a name of another kind (`title.txt`) is a text file a person `cat`s. */
 const RAW_KINDS: Array<{ type: RegExp; names: RegExp; whole: (b: Buffer) => Promise<Buffer | undefined> | Buffer | undefined }> = [
   { type: /^image\/png$/i, names: /\.png$/i, whole: wholePng },
-  { type: /^image\/jpe?g$/i, names: /\.jpe?g$/i, whole: (b) => (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff && b.at(-2) === 0xff && b.at(-1) === 0xd9 ? b : undefined) },
-  { type: /^image\/gif$/i, names: /\.gif$/i, whole: (b) => (/^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')) && b.at(-1) === 0x3b ? b : undefined) },
-  { type: /^image\/webp$/i, names: /\.webp$/i, whole: (b) => (b.length >= 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' && b.readUInt32LE(4) === b.length - 8 ? b : undefined) },
+  { type: /^image\/jpe?g$/i, names: /\.jpe?g$/i, whole: wholeJpeg },
+  { type: /^image\/gif$/i, names: /\.gif$/i, whole: wholeGif },
+  { type: /^image\/webp$/i, names: /\.webp$/i, whole: wholeWebp },
   // A PDF that pdf-lib reads, with its Title and the other text fields through the terminal
   // filter, as every PDF gstack writes (driver/runtime/pdf-info.ts).
   { type: /^application\/pdf$/i, names: /\.pdf$/i, whole: wholePdf },
 ];
 
+/** An image or PDF name takes only a data: URL of that kind whose bytes are a whole one: text
+ * written there is opened as that kind of file, and a PDF can be spelled wholly in printable
+ * ASCII, actions and escape-laden Title included, which no terminal filter changes (pass 30,
+ * B30). */
+function refuseTextAsFile(path: string): void {
+  const kind = RAW_KINDS.find((k) => k.names.test(path));
+  if (!kind) return;
+  const ext = extname(path);
+  throw new RenderError(`the eval for ${path} did not return a data: URL of a whole ${ext.slice(1).toUpperCase()} file (a canvas's toDataURL(), or a PDF's bytes as a data: URL); a ${ext} name takes only that. Write text or JSON to a .txt or .json name instead.`);
+}
 
 /** Bytes an eval result is written as, into a file named `path`: strings through the terminal
  * filter; a data: URL of an image or PDF decoded to its bytes when they are a whole one and the
@@ -184,14 +302,17 @@ export async function evalValueBytes(value: unknown, path: string): Promise<Buff
       const kind = RAW_KINDS.find((k) => k.type.test(dataUrl[1].trim()));
       const whole = kind && kind.names.test(path) ? await kind.whole(bytes) : undefined;
       if (whole) return whole;
+      refuseTextAsFile(path);
       return Buffer.from(terminalSafe(bytes.toString('utf8')), 'utf8');
     }
+    refuseTextAsFile(path);
     // A string a page computed is page text: written through the terminal filter, so neither
     // its controls, its bidi overrides and invisible characters, nor the written-out escape of
     // one (`\u001b` in the JSON an `--eval 'JSON.stringify(…)'` returns, which `jq -r` decodes)
     // reach whoever reads the file.
     return Buffer.from(terminalSafe(value), 'utf8');
   }
+  refuseTextAsFile(path);
   // JSON of page values: each line through the filter too (its strings hold page text, raw or as
   // `\u001b` escapes that `jq -r` decodes; pass 24, B24). Line breaks are JSON's own, between
   // tokens, and what the filter writes (U+FFFD) is valid inside a JSON string.

@@ -9,11 +9,13 @@ import { stepLabel } from '../api/messages.js';
 import { OptionError, resolvePdfParams, type PrintToPdfParams } from '../api/pdf-options.js';
 import type { RenderSpec, RenderStep } from '../api/types.js';
 import { isInside } from './server.js';
+import { outputNameProblem } from '../api/output-names.js';
 
 /** The names an --eval value may be written to: data a browser shows as text or an image,
  * never as a document of its own (an allow-list: `.shtm`, `.rss`, `.atom`, `.xsd` open as pages
  * that run scripts too; pass 29, B29). */
 const EVAL_OUT_NAME = /\.(?:txt|text|json|jsonl|ndjson|csv|tsv|md|markdown|log|ya?ml|bin|png|jpe?g|gif|webp|pdf)$/i;
+
 
 export interface Validated {
   file: string;
@@ -84,6 +86,8 @@ export async function validate(spec: RenderSpec): Promise<Validated> {
       }
     }
     if (step.kind === 'eval' && !step.expression?.trim()) throw usage(`${label}: the expression is empty`);
+    const named = step.out === undefined || step.kind === 'eval' ? undefined : outputNameProblem(step.out, step.kind === 'pdf' ? 'pdf' : step.format === 'jpeg' ? 'jpeg' : 'png');
+    if (named) throw usage(`${label}: ${named}`);
     // An eval value is the page's data. Written to a name a browser opens as a page (an SVG,
     // an HTML file), it runs and loads local files when opened from disk (pass 28, B28): the
     // commands that write such files clean them (diagram --svg, pdf --to html).
