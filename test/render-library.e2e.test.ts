@@ -101,7 +101,7 @@ test('failures are RenderErrors with the exit code the CLI uses', async () => {
     (e: unknown) => e instanceof RenderError && e.exitCode === 3 && /Install one with/.test(e.message),
   );
   await assert.rejects(
-    render({ file: join(dir, 'logo.svg'), engine: 'chromium', steps: [{ kind: 'pdf', out: join(dir, 'a.pdf') }, { kind: 'screenshot', out: join(dir, 'a.pdf') }] }),
+    render({ file: join(dir, 'logo.svg'), engine: 'chromium', steps: [{ kind: 'pdf', out: join(dir, 'a.pdf') }, { kind: 'pdf', out: join(dir, 'a.pdf') }] }),
     (e: unknown) => e instanceof RenderError && e.exitCode === 2 && /also writes/.test(e.message),
   );
 });

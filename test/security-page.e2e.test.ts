@@ -849,7 +849,8 @@ test('3i. short secrets, legacy %-bytes, page-named artifacts, one line of a sec
       const t = await pg.title();
       console.log("TITLE " + t);
       console.log("SHORT " + t.slice(0, t.length - 5));
-      await fs.writeFile(path.join(pwd, t.split(" ").pop() + ".txt"), "x");
+      // Refused since pass 30 (A30): the file would keep the password in its name.
+      await fs.writeFile(path.join(pwd, t.split(" ").pop() + ".txt"), "x").catch((e) => console.log("WRITE " + e.message));
       console.log("EDITOR " + await pg.locator("[contenteditable]").innerText());
       await pg.goto(${lit(site.url + 'legacy.html')});
       await snapshot(pg);
@@ -862,7 +863,7 @@ test('3i. short secrets, legacy %-bytes, page-named artifacts, one line of a sec
       assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), `${secret} leaked:\n${show(r)}`);
     }
     assert.match(r.stdout, /TITLE CVC \[redacted\] code \[redacted\] \[redacted\]/, show(r));
-    assert.match(r.stdout, /ARTIFACT [^\n"]*\[redacted\]\.txt/, show(r));
+    assert.ok((JSON.parse(r.stdout).lines as string[]).some((l) => /^WRITE fs refused "[^"]*\[redacted\]\.txt": the name holds the value of a secret field/.test(l)), show(r));
   } finally {
     await site.close();
   }

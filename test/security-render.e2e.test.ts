@@ -485,7 +485,7 @@ test('render outputs take no name with controls or look-alikes; text files they 
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'p.html'), '<!doctype html><title>t</title><p id="p">Report \u001b]0;PWN\u0007\u001b[2J done</p>');
   writeFileSync(join(dir, 'esc.md'), '# Esc\n\ntext \u001b]0;PWN\u0007 and \u001b[2J end\n');
-  for (const args of [['render', 'p.html', '--screenshot', 'report\u202efdp.sh'], ['pdf', 'esc.md', 'x\u200bdoc.pdf'], ['render', 'p.html', '--pdf', 'a   b.pdf']]) {
+  for (const args of [['render', 'p.html', '--screenshot', 'report\u202ehs.png'], ['pdf', 'esc.md', 'x\u200bdoc.pdf'], ['render', 'p.html', '--pdf', 'a   b.pdf']]) {
     const r = await gstack(args, { cwd: dir });
     expectExit(r, 2);
     assert.match(r.stderr, /control, invisible or look-alike characters/, r.stderr);
