@@ -3,7 +3,8 @@
 // invoking process or, for browser commands, in a host (driver/hosts/); either way it reads and
 // writes only through `io` and returns the exit code.
 import yargs, { type Argv } from 'yargs';
-import { loadCatalog, packageVersion, resolveCommand } from '../driver/catalog.js';
+import { loadCatalog, resolveCommand } from '../driver/catalog.js';
+import { packageVersion } from '../driver/package-version.js';
 import { repeatedSwitch } from './commands/flags.js';
 import { COMMANDS } from './commands/index.js';
 import { trace } from '../driver/trace.js';

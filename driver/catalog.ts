@@ -3,7 +3,7 @@
 // validates (templates/catalog-file.ts: its JSON schema and the rules a schema cannot say) and
 // writes into driver/catalog.gen.ts. At run time the catalog comes from there: no call reads
 // the file or compiles the schema.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // A namespace import: the codegen loads this file too, and must run even when the generated
@@ -162,13 +162,6 @@ export function projectRoot(): string {
 
 /** The package root, found once per process. */
 export const PROJECT_ROOT = projectRoot();
-let version: string | undefined;
-/** This package's version (package.json), read once: what `gstack --version`, a saved flow's
- * header and the MCP server's handshake say. */
-export function packageVersion(): string {
-  version ??= String((JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: unknown }).version);
-  return version;
-}
 /** The catalog's source, for tools and tests; the code reads loadCatalog(). */
 export const CATALOG_PATH = join(PROJECT_ROOT, 'driver', 'catalog.json');
 

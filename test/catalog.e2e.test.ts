@@ -27,7 +27,7 @@ test('every catalog command is a registered CLI subcommand', async () => {
 });
 
 test('`gstack --version` and `-V` print the package version, as Playwright and agent-browser do', async () => {
-  const { packageVersion } = await import('../driver/catalog.js');
+  const { packageVersion } = await import('../driver/package-version.js');
   for (const flag of ['--version', '-V']) {
     const r = await runCli([flag]);
     assert.equal(r.code, 0, r.stderr);

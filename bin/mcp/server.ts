@@ -30,7 +30,8 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RunResult } from '../../driver/runtime/run-result.js';
-import { loadCatalog, packageVersion, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
+import { loadCatalog, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
+import { packageVersion } from '../../driver/package-version.js';
 import { SHAPES } from '../../cookbook/index.js';
 import { oneLine } from '../../driver/runtime/output.js';
 import { buildTools, checkArguments, inMcpTerms, ToolArgumentsError, type ToolDef } from './tools.js';

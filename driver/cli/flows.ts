@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { packageVersion } from '../catalog.js';
+import { packageVersion } from '../package-version.js';
 import { MAX_SCRIPT_BYTES } from '../call-io.js';
 import { readRegularFile } from '../read-file.js';
 import { CommandError } from '../command-errors.js';
