@@ -11,6 +11,11 @@ import type { CallIo } from '../driver/call-io.js';
 
 async function main(): Promise<void> {
   const [kind, profileDir] = process.argv.slice(2);
+  // No shared pool for small Buffers in a process that serves many calls: Playwright's small
+  // answers (a response body, a short screenshot) would otherwise be slices of a pool whose
+  // `.buffer` holds what earlier calls encoded (pass 30, C30; the script's own Buffers are
+  // unpooled in driver/runtime/sandbox.ts).
+  Buffer.poolSize = 0;
   if (kind === 'session' && profileDir) {
     const { runResolvedCall } = await import('../driver/cli/call.js');
     const { SessionBrowser, browserIdleMs } = await import('../driver/hosts/session-browser.js');

@@ -205,6 +205,11 @@ test('3d. a flow file past the script limit is that flow\'s problem and a FIFO n
     expectExit(checked, 1);
     assert.match(checked.stdout, /^DRIFT huge /m);
     assert.match(checked.stdout, /^PASS signup expectations=3/m);
+    // Pass 30 (C30): `flows save` under the FIFO's name opened it to see whether it exists, and
+    // hung past --timeout; it is looked at, not opened.
+    const saved = await gstack(['flows', 'save', 'pipe', '-f', 'signup.js', '--timeout', '5000']);
+    expectExit(saved, 2);
+    assert.match(saved.stderr, /A flow "pipe" is already saved at .*pipe\.js/);
   } finally {
     rmSync(big, { force: true });
     rmSync(fifo, { force: true });

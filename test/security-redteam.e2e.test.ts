@@ -90,6 +90,20 @@ console.log("GSTACK_STEP_OK");`);
   assert.match(r.stdout, /^ZERO=true$/m);
 });
 
+test('a script\'s small Buffers are their own memory: no earlier call\'s bytes show through .buffer (pass 30, C30)', async () => {
+  // The host's Buffer kept small ones as slices of a shared 8 KiB pool: a later call's
+  // `Buffer.from("x").buffer` held what an earlier call encoded.
+  const first = await run(`const t = Buffer.from("admin:" + "POOLSECRET-" + "Hunter2").toString("base64"); Buffer.concat([Buffer.from("POOLSECRET-"), Buffer.from("two")]); console.log("LEN=" + t.length); console.log("GSTACK_STEP_OK");`);
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  const second = await run(`const views = [Buffer.from("report-v1"), Buffer.concat([Buffer.from("a"), Buffer.from("b")]), Buffer.of(1, 2), Buffer.from([7])];
+console.log("OWN=" + views.every((b) => b.byteOffset === 0 && b.buffer.byteLength === b.length));
+console.log("SEEN=" + views.some((b) => Buffer.from(b.buffer).toString("latin1").includes("POOLSECRET")));
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.match(second.stdout, /^OWN=true$/m);
+  assert.match(second.stdout, /^SEEN=false$/m);
+});
+
 test('a GET form\'s secret-named radio and button values, and a wrap=hard textarea\'s broken value, are cut from the URL', async () => {
   const r = await run(`const pg = await openTab(${JSON.stringify(server.url)});
 await pg.setContent('<form method=get action="${server.url}"><label>API key <textarea name=k wrap=hard cols=4>Zq7wPalm9RTA15xK3vQ2W8n</textarea></label><input type=radio name=otp value=482913 checked aria-label="One-time code"><input type=checkbox name=remember value=true checked><button name=csrf_token value=BTN-RTA15-6612uu>Verify</button></form>');
@@ -196,9 +210,16 @@ console.log("GSTACK_STEP_OK");`;
   try {
     for (const extra of [['--ephemeral'], ['--session', 'inuse-p', '--profile', join(cwd, 'own-profile')]]) {
       const call = runCli(['run', script, ...extra, '--timeout', '60000'], { env, cwd, timeoutMs: 60_000 });
+      // The call has started and marked its session by then, or soon after on a loaded machine
+      // (the script then sleeps 7 s, time enough for the checks below).
       await new Promise((r) => setTimeout(r, 3500));
-      const slug = (await runCli(['sessions', 'list', '--json'], { env, cwd })).stdout;
-      const name = extra[0] === '--ephemeral' ? /"slug":"(gstack-inuse-[^"]+)"/.exec(slug)?.[1] : /"slug":"(inuse-p-[^"]+)"/.exec(slug)?.[1];
+      let slug = '';
+      let name: string | undefined;
+      for (let i = 0; i < 40 && !name; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        slug = (await runCli(['sessions', 'list', '--json'], { env, cwd })).stdout;
+        name = extra[0] === '--ephemeral' ? /"slug":"(gstack-inuse-[^"]+)"/.exec(slug)?.[1] : /"slug":"(inuse-p-[^"]+)"/.exec(slug)?.[1];
+      }
       assert.ok(name, `the session is listed: ${slug}`);
       const gc = await runCli(['sessions', 'gc', '--older-than', '1s'], { env, cwd });
       assert.doesNotMatch(gc.stdout, new RegExp(`^REMOVED ${name}`, 'm'), gc.stdout);

@@ -15,7 +15,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cliEnv, runCli, startCli, tempHome, type CliResult } from './helpers/cli.js';
@@ -309,6 +309,28 @@ test('15. --profile through a link to a profile in use is that profile: busy, no
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('15b. a --profile that cannot be a profile (a file, a FIFO, /dev/null, /proc, a name past the limit) is a usage error naming why; a .git FIFO above the folder holds nothing (pass 30, C30)', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gstack-sec-badprof-'));
+  writeFileSync(join(dir, 'prof-file.txt'), 'x');
+  execFileSync('mkfifo', [join(dir, 'prof-fifo')]);
+  for (const [profile, why] of [[join(dir, 'prof-file.txt'), /it is a file, not a directory/], [join(dir, 'prof-fifo'), /it is a FIFO, not a directory/], ['/dev/null', /kernel file system/], ['/proc/self', /kernel file system/], [join(dir, 'p'.repeat(300)), /longer than the file system takes/]] as const) {
+    const r = await runCli(['run', 'console.log("GSTACK_STEP_OK")', '--profile', profile], { cwd: work, env: cliEnv(home), timeoutMs: 30_000 });
+    assert.equal(r.code, 2, show(r));
+    assert.match(lastLine(r), why, show(r));
+  }
+  // With no session key, the session is the git worktree: a `.git` that is a FIFO (or a link to
+  // a device) is no worktree, and is never opened.
+  const repo = join(dir, 'g1');
+  mkdirSync(join(repo, 'sub'), { recursive: true });
+  execFileSync('mkfifo', [join(repo, '.git')]);
+  const env = { ...cliEnv(home) };
+  for (const k of ['GSTACK_SESSION_KEY', 'CLAUDE_SESSION_ID', 'CONDUCTOR_WORKSPACE_ID']) delete env[k];
+  const probe = await runCli(['probe'], { cwd: join(repo, 'sub'), env, timeoutMs: 30_000 });
+  assert.equal(probe.code, 0, show(probe));
+  assert.match(probe.stdout, /session=\S+ \(cwd\)|source=cwd|\bcwd\b/, show(probe));
+  rmSync(dir, { recursive: true, force: true });
+});
 
 test('16. a file name with control or invisible characters (a page title) is refused, so no listing shows another name', { timeout: 120_000 }, async () => {
   site.setPage('/rlo.html', '<title>rep\u001b[31mort\u{E0041}\u202Efdp.exe</title>');

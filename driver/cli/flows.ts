@@ -4,7 +4,7 @@
 // and prints; the header format, the parameters, the expectations and the storage are their
 // own modules next to this one.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { packageVersion } from '../package-version.js';
 import { MAX_SCRIPT_BYTES } from '../call-io.js';
@@ -104,7 +104,9 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     throw new CommandError('flows', 'NO_REPOSITORY', `${io.cwd} is in no git repository, so there is no project to keep the flow in. Run from inside the repository, or pass --global to keep it in ${dirs.global}.`);
   }
   const file = join(dir, `${name}.js`);
-  const exists = await readFile(file).then(() => true, () => false);
+  // Whether anything is there, without opening it: a FIFO or a device under the flow's name
+  // would hold a read (and the session host with it) for ever (pass 30, C30).
+  const exists = await lstat(file).then(() => true, () => false);
   if (!a.force && exists) {
     throw new CommandError('flows', 'FLOW_EXISTS', `A flow "${name}" is already saved at ${file}. Pick another name, or pass --force to replace it.`);
   }

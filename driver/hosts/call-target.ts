@@ -7,7 +7,7 @@
 // runScript (driver/runner/run-script.ts) uses it, or decides with it when a library caller gave none. So the
 // two sides cannot disagree about a call. Never launches or probes anything: an engine that
 // needs Aside's probe says 'probe' and runScript probes. Built-ins only (the client loads it).
-import { givenProfileDir, resolveSessionKey, sessionPaths, type SessionKey } from '../sessions/key.js';
+import { givenProfileDir, profileProblem, resolveSessionKey, sessionPaths, type SessionKey } from '../sessions/key.js';
 import { decideEngine, type EngineDecision } from '../engines/select.js';
 import { probeWithoutSpawning } from '../engines/aside-probe.js';
 import type { EngineChoice } from '../catalog.gen.js';
@@ -62,7 +62,10 @@ export function resolveCallTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, cw
     ? { engine: 'chromium', why: 'a remote browser (--connect/--cdp) is Chromium' }
     : decideEngine(flags.engine, env, probeWithoutSpawning(env));
   const target: CallTarget = { key, profileDir, remote, ephemeral, engine };
-  if (opts.hosts && !hostsDisabled(env) && profileDir !== null && engine !== 'probe' && engine.engine === 'chromium') {
+  // A --profile that cannot be one runs in this process, which says why (exit 2), rather than
+  // starting a host that cannot launch its browser.
+  const usable = !flags.profile || profileDir === null || profileProblem(profileDir) === undefined;
+  if (opts.hosts && usable && !hostsDisabled(env) && profileDir !== null && engine !== 'probe' && engine.engine === 'chromium') {
     target.host = { kind: 'session', profileDir };
   }
   return target;

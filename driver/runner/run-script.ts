@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, learnSecrets, oneLine } from '../runtime/output.js';
 import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
-import { exitCodeOf } from '../errors.js';
+import { exitCodeOf, UsageError } from '../errors.js';
 import { boundEvidence, evidenceHint, evidenceLines, withoutPageWords, type TabEvidence } from '../runtime/evidence.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder, markInUse } from '../sessions/lock.js';
@@ -23,7 +23,7 @@ import { stopSessionHost } from '../hosts/control.js';
 // Loaded only by the calls that use them: Aside's adapter and the remote-browser connector.
 import { trace } from '../trace.js';
 import { asidePreamble, checkInputs, copyInputs, type InputFile } from '../runtime/inputs.js';
-import { gstackHome, sessionPaths, type SessionKey } from '../sessions/key.js';
+import { gstackHome, profileProblem, sessionPaths, type SessionKey } from '../sessions/key.js';
 import type { EngineName, EngineRunOutcome } from '../engines/types.js';
 import type { EngineChoice } from '../engines/select.js';
 import { launchedBrowser, type BrowserProvider } from '../browser/launch.js';
@@ -290,6 +290,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       } else {
         // A remote call's lock and state live under the session dir; it has no profile.
         profileDir = target.profileDir ?? paths.profileDir;
+        const problem = !remote && profileDir !== paths.profileDir ? profileProblem(profileDir) : undefined;
+        if (problem) throw new UsageError(`--profile ${options.profile ?? profileDir}: ${problem}`);
       }
       session.profile = remote ? null : profileDir;
       pwd = join(paths.artifactsDir, callId());

@@ -42,6 +42,22 @@ type Implementations = { [K in GlobalName]: (host: SandboxHost, tabs: Tabs) => S
  */
 const zeroFilled = (size: number): Buffer => Buffer.alloc(size);
 
+/** Node keeps small Buffers as slices of one shared 8 KiB pool, and `buf.buffer` is the whole
+ * pool: bytes an earlier call encoded there (a secret parameter, `Buffer.from("admin:" +
+ * params.password)`) showed through a later call's `Buffer.from("x").buffer` (pass 30, C30). The
+ * script's own Buffers are each their own memory. */
+const POOLED = new Set(['from', 'concat', 'of', 'copyBytesFrom']);
+function unpooled(fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+  return function (this: unknown, ...args: unknown[]) {
+    const b = Reflect.apply(fn, this, args);
+    if (!Buffer.isBuffer(b) || (b.byteOffset === 0 && b.buffer.byteLength === b.length)) return b;
+    const own = Buffer.alloc(b.length);
+    b.copy(own);
+    return own;
+  };
+}
+const unpooledFunctions = new Map<string, (...args: unknown[]) => unknown>();
+
 /** One guarded proxy per shared function, so `Buffer.from === Buffer.from` still holds. */
 const guardedFunctions = new WeakMap<object, object>();
 function guardedFunction(fn: object, guard: ProxyHandler<object>): object {
@@ -63,6 +79,11 @@ function readOnly<T extends object>(target: T, name: string): T {
       // page's password the snapshot cut, another call's file): a script's unsafe buffers are
       // zero-filled, as Buffer.alloc's are. (Each call starts clean.)
       if (name === 'Buffer' && (key === 'allocUnsafe' || key === 'allocUnsafeSlow')) return zeroFilled;
+      if (name === 'Buffer' && typeof key === 'string' && POOLED.has(key)) {
+        let f = unpooledFunctions.get(key);
+        if (!f) unpooledFunctions.set(key, (f = unpooled(Reflect.get(t, key) as (...args: unknown[]) => unknown)));
+        return guardedFunction(f, guard);
+      }
       const v = Reflect.get(t, key, receiver);
       if (name === 'path' && (key === 'posix' || key === 'win32') && v && typeof v === 'object') return readOnly(v as object, name);
       // Their functions are shared too: `Buffer.from.cache = …` would reach the next call. (Not

@@ -27,7 +27,10 @@ export function gitTopLevel(start: string): string | undefined {
     if (existsSync(dotGit)) {
       try {
         const st = statSync(dotGit);
-        if (st.isDirectory() || /^gitdir:/.test(readFileSync(dotGit, 'utf8'))) return dir;
+        // Only a small regular file is read (a linked worktree's `gitdir: …` line): a `.git`
+        // that is a FIFO or a device would hold this synchronous read, and the process with it,
+        // where no signal handler can run (pass 30, C30).
+        if (st.isDirectory() || (st.isFile() && st.size <= 4096 && /^gitdir:/.test(readFileSync(dotGit, 'utf8')))) return dir;
       } catch {
         /* unreadable: keep walking */
       }
@@ -91,6 +94,22 @@ export function sessionPaths(slug: string, env: NodeJS.ProcessEnv = process.env)
  * session host are keyed by the path, so a link to a profile in use must name that profile,
  * not a second one its lock does not cover (two browsers on one profile). A path that does
  * not exist yet is taken as given (the browser creates it). */
+/** Why a `--profile` path cannot be a browser profile (a file, a FIFO or a device there, a
+ * kernel file system, a name longer than the file system takes), or undefined: Chromium would
+ * fail on it with advice about its binary, and the lock file beside it would land elsewhere
+ * (pass 30, C30). A path that does not exist yet is a new profile. */
+export function profileProblem(dir: string): string | undefined {
+  if (/^\/(?:proc|sys|dev)(?:\/|$)/.test(dir)) return 'it is in a kernel file system (/proc, /sys, /dev), not a folder a browser can keep a profile in. Give a directory of your own, or leave --profile out to use the session\'s profile.';
+  if (dir.split('/').some((part) => Buffer.byteLength(part) > 255) || Buffer.byteLength(dir) > 4000) return 'the path is longer than the file system takes. Give a shorter directory.';
+  try {
+    const st = statSync(dir);
+    if (!st.isDirectory()) return `it is ${st.isFile() ? 'a file' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device'}, not a directory. Give a directory (a new one is created), or leave --profile out to use the session's profile.`;
+  } catch {
+    /* not there yet: a new profile */
+  }
+  return undefined;
+}
+
 export function givenProfileDir(cwd: string, profile: string): string {
   const abs = resolve(cwd, profile);
   try {
