@@ -142,14 +142,14 @@ export interface FetchResponse {
 }
 
 /** What `fs.writeFile` and `fs.appendFile` accept. */
-export type FileData = string | Uint8Array;
+export type FileData = string | ArrayBufferView | ArrayBuffer;
 
 /** The promise-style `fs`, confined to `pwd`. */
 export interface ConfinedFs {
   readFile(path: string): Promise<Uint8Array>;
   readFile(path: string, encoding: string): Promise<string>;
-  writeFile(path: string, data: FileData, encoding?: string): Promise<void>;
-  appendFile(path: string, data: FileData, encoding?: string): Promise<void>;
+  writeFile(path: string, data: FileData, options?: string | { encoding?: string; flag?: "w" | "a" }): Promise<void>;
+  appendFile(path: string, data: FileData, options?: string | { encoding?: string; flag?: "w" | "a" }): Promise<void>;
   mkdir(path: string, options?: { recursive?: boolean }): Promise<string | undefined>;
   readdir(path?: string): Promise<string[]>;
   stat(path: string): Promise<{ size: number; isFile(): boolean; isDirectory(): boolean; mtimeMs: number }>;
@@ -546,7 +546,7 @@ export const CATALOG_JSON: unknown = {
    "name": "FileData",
    "ts": [
     "/** What `fs.writeFile` and `fs.appendFile` accept. */",
-    "export type FileData = string | Uint8Array;"
+    "export type FileData = string | ArrayBufferView | ArrayBuffer;"
    ]
   },
   {
@@ -556,8 +556,8 @@ export const CATALOG_JSON: unknown = {
     "export interface ConfinedFs {",
     "  readFile(path: string): Promise<Uint8Array>;",
     "  readFile(path: string, encoding: string): Promise<string>;",
-    "  writeFile(path: string, data: FileData, encoding?: string): Promise<void>;",
-    "  appendFile(path: string, data: FileData, encoding?: string): Promise<void>;",
+    "  writeFile(path: string, data: FileData, options?: string | { encoding?: string; flag?: \"w\" | \"a\" }): Promise<void>;",
+    "  appendFile(path: string, data: FileData, options?: string | { encoding?: string; flag?: \"w\" | \"a\" }): Promise<void>;",
     "  mkdir(path: string, options?: { recursive?: boolean }): Promise<string | undefined>;",
     "  readdir(path?: string): Promise<string[]>;",
     "  stat(path: string): Promise<{ size: number; isFile(): boolean; isDirectory(): boolean; mtimeMs: number }>;",

@@ -126,3 +126,27 @@ test('pwd given through a link (like /tmp -> /private/tmp) works with either spe
   await fs.writeFile(join(pwd, 'b.txt'), 'b');
   assert.deepEqual(readdirSync(pwd).sort(), ['a.txt', 'b.txt']);
 });
+
+// Red-team pass 30 (C30): a script's own Uint8Array (another realm, so not `instanceof` the
+// host's) was written as the text "1,2,3", an ArrayBuffer as "[object ArrayBuffer]"; options
+// Node takes ({ mode }, { flag }) threw only after the file was opened, leaving it empty.
+test('writeFile takes bytes of any realm and node:fs options, and refuses what Node refuses before opening the file', async () => {
+  const vm = await import('node:vm');
+  const pwd = mkdtempSync(join(tmpdir(), 'gstack-cfs-data-'));
+  const fs = createConfinedFs(pwd);
+  const [u8, ab, view] = vm.runInNewContext('[new Uint8Array([1, 2, 3]), new Uint16Array([0x4142]).buffer, new DataView(new Uint8Array([9, 8]).buffer)]') as [Uint8Array, ArrayBuffer, DataView];
+  await fs.writeFile('u8.bin', u8);
+  await fs.writeFile('ab.bin', ab);
+  await fs.writeFile('view.bin', view);
+  assert.deepEqual([...readFileSync(join(pwd, 'u8.bin'))], [1, 2, 3]);
+  assert.equal(readFileSync(join(pwd, 'ab.bin'), 'latin1'), 'BA');
+  assert.deepEqual([...readFileSync(join(pwd, 'view.bin'))], [9, 8]);
+  await fs.writeFile('t.txt', 'aGk=', { encoding: 'base64' });
+  await fs.writeFile('t.txt', '!', { flag: 'a' });
+  await fs.appendFile('t.txt', '?', 'utf8');
+  assert.equal(readFileSync(join(pwd, 't.txt'), 'utf8'), 'hi!?');
+  for (const [data, opts, why] of [[{ a: 1 }, undefined, /must be a string, a Buffer/], [42, undefined, /must be a string/], ['x', { mode: 0o6777 }, /\{ mode \} is not taken/], ['x', { flag: 'wx' }, /flag "wx" is not taken/], ['x', 'klingon', /not an encoding Node knows/]] as const) {
+    await assert.rejects(fs.writeFile('refused.txt', data as never, opts as never), why);
+  }
+  assert.ok(!existsSync(join(pwd, 'refused.txt')), 'a refused write leaves no file');
+});

@@ -17,6 +17,7 @@
 // of logged-in pages are as private as the cookies.
 import { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { isAnyArrayBuffer } from 'node:util/types';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentError, sealScriptFacing } from '../errors.js';
 import { cutSeenSecrets, stripControls } from './output.js';
@@ -333,11 +334,14 @@ function confined(pwd: string, useProcFd = true) {
   }
   const fs = Object.freeze({
     readFile: readText,
-    async writeFile(p: string, d: unknown, enc?: BufferEncoding) {
-      await writeFile(p, toData(d), { encoding: enc });
+    // Checked before the file is opened, so a refused call leaves no empty file behind.
+    async writeFile(p: string, d: unknown, opts?: unknown) {
+      const o = writeOptions(opts, 'writeFile');
+      await writeFile(p, toData(d, 'writeFile'), o);
     },
-    async appendFile(p: string, d: unknown, enc?: BufferEncoding) {
-      await writeFile(p, toData(d), { append: true, encoding: enc });
+    async appendFile(p: string, d: unknown, opts?: unknown) {
+      const o = writeOptions(opts, 'appendFile');
+      await writeFile(p, toData(d, 'appendFile'), { ...o, append: true });
     },
     async mkdir(p: string, opts?: { recursive?: boolean }): Promise<string | undefined> {
       return paths.run(p, async (w, t) => {
@@ -441,8 +445,35 @@ function confined(pwd: string, useProcFd = true) {
   return { fs, confinement };
 }
 
-function toData(d: unknown): string | Uint8Array {
-  return typeof d === 'string' || d instanceof Uint8Array ? d : String(d);
+/** What node:fs/promises writes: a string, or bytes (a Buffer, any typed array or DataView, an
+ * ArrayBuffer), also when made in the script's own realm, where `instanceof Uint8Array` is false
+ * (a script's `new Uint8Array([1, 2])` was written as the text `1,2`; pass 30, C30). Anything
+ * else is refused, as Node refuses it, instead of written as `[object Object]`. */
+function toData(d: unknown, fn: string): string | Uint8Array {
+  if (typeof d === 'string') return d;
+  if (ArrayBuffer.isView(d)) return Buffer.from(d.buffer, d.byteOffset, d.byteLength);
+  if (isAnyArrayBuffer(d)) return Buffer.from(d);
+  throw new AgentError(`fs.${fn}: the data must be a string, a Buffer, a typed array or an ArrayBuffer (got ${d === null ? 'null' : typeof d}), as in Node. Write an object as JSON.stringify(value), a number as String(n).`);
+}
+
+/** node:fs/promises' options of writeFile and appendFile: an encoding, or `{ encoding, flag,
+ * flush }` with the flags that mean write or append. A `mode` is refused: files a script writes
+ * are the user's own (0600), whatever it asks. */
+function writeOptions(opts: unknown, fn: string): { encoding?: BufferEncoding; append?: boolean } {
+  if (opts === undefined || opts === null) return {};
+  const check = (encoding: unknown): BufferEncoding | undefined => {
+    if (encoding === undefined || encoding === null) return undefined;
+    if (typeof encoding === 'string' && Buffer.isEncoding(encoding)) return encoding;
+    throw new AgentError(`fs.${fn}: ${JSON.stringify(String(encoding)).slice(0, 40)} is not an encoding Node knows (utf8, latin1, base64, hex, …).`);
+  };
+  if (typeof opts === 'string') return { encoding: check(opts) };
+  if (typeof opts !== 'object') throw new AgentError(`fs.${fn}: the options must be an encoding or { encoding, flag } (got ${typeof opts}).`);
+  const { encoding, flag, mode, ...rest } = opts as { encoding?: unknown; flag?: unknown; mode?: unknown; flush?: unknown; signal?: unknown };
+  if (mode !== undefined) throw new AgentError(`fs.${fn}: { mode } is not taken: files a flow script writes are its user's own (0600). Leave mode out.`);
+  if (flag !== undefined && flag !== 'w' && flag !== 'a') throw new AgentError(`fs.${fn}: the flag ${JSON.stringify(String(flag)).slice(0, 20)} is not taken here; "w" writes and "a" appends (or use fs.appendFile).`);
+  const unknown = Object.keys(rest).filter((k) => k !== 'flush' && k !== 'signal');
+  if (unknown.length) throw new AgentError(`fs.${fn}: unknown option ${unknown.join(', ')}; it takes { encoding, flag }.`);
+  return { encoding: check(encoding), ...(flag === 'a' ? { append: true } : {}) };
 }
 
 /** The file writer/reader every script-reachable API that takes a `path` uses. `useProcFd`
