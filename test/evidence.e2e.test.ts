@@ -6,7 +6,7 @@
 // rejection and `throw 42` fail the call and say so), plus --no-evidence and --out.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
@@ -124,6 +124,16 @@ test('chromium: a call that ends without the sentinel also gets evidence; a succ
   const ok = await gstack(['run', `${open} console.log("GSTACK_STEP_OK");`]);
   assert.equal(ok.code, 0);
   assert.ok(!ok.lines.some((l) => l.startsWith('EVIDENCE')));
+  // Pass 30 (C30): an --in file named like the evidence screenshot was replaced by it, and the
+  // ARTIFACT line named a file --out did not copy. The evidence takes a free name.
+  const dir = mkdtempSync(join(tmpdir(), 'gstack-evidence-in-'));
+  writeFileSync(join(dir, 'evidence-tab-1.png'), 'the user\'s own file');
+  const taken = await gstack(['run', `${open} console.log("PWD=" + pwd); throw new Error("stop");`, '--in', 'evidence-tab-1.png'], { cwd: dir });
+  assert.equal(taken.code, 1);
+  const pwd = taken.lines.find((l) => l.startsWith('PWD='))!.slice(4);
+  assert.equal(readFileSync(join(pwd, 'evidence-tab-1.png'), 'utf8'), 'the user\'s own file');
+  assert.ok(taken.lines.includes(`ARTIFACT ${join(pwd, 'evidence-tab-1-2.png')}`), taken.stdout);
+  assert.equal(readFileSync(join(pwd, 'evidence-tab-1-2.png')).subarray(1, 4).toString(), 'PNG');
 });
 
 test('chromium: a page stuck in its own endless loop: evidence skipped with a note, the call ends by its deadline', async () => {

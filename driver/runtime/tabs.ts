@@ -7,6 +7,7 @@
 // download of the call is closed, and what the call changed on the context is undone
 // (membrane.ts) so that the next call of a session host starts clean. What a script may touch
 // on every Playwright object is membrane.ts's.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Dialog, Download, Frame, Page } from 'playwright-core';
 import { AgentError, toAgentError } from '../errors.js';
@@ -426,7 +427,9 @@ export class Tabs {
           return ev;
         }
         ev.title = title;
-        const file = join(this.opts.pwd, `evidence-tab-${i + 1}.png`);
+        // A name no file of the call has: the script's own file, or an --in file (read-only,
+        // the user's), is never replaced by the evidence (pass 30, C30).
+        const file = freeName(this.opts.pwd, `evidence-tab-${i + 1}`, '.png');
         const shot = await within(raw.screenshot({ path: file, timeout: Math.max(1, left()) }).then(() => file), left(), null);
         ev.screenshot = shot;
         if (!shot) {
@@ -531,4 +534,11 @@ export class Tabs {
       await raw.evaluate((id) => document.getElementById(id)?.remove(), overlayId).catch(() => undefined);
     }
   }
+}
+
+/** `pwd/stem.ext`, or `pwd/stem-2.ext` and so on when that name is taken. */
+function freeName(pwd: string, stem: string, ext: string): string {
+  let file = join(pwd, stem + ext);
+  for (let n = 2; existsSync(file) && n < 100; n++) file = join(pwd, `${stem}-${n}${ext}`);
+  return file;
 }
