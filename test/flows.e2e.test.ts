@@ -345,6 +345,19 @@ console.log("GSTACK_STEP_OK");
     const checked = await gstack(['flows', 'check', 'try', '--param', `password=${pw}`]);
     expectExit(checked, 0);
     assert.match(checked.lines[0], /^PASS try /);
+    // Pass 31 (A31): check hands --param password to every flow it checks; a flow that does not
+    // take it printed it (a page that kept the password), and so did its saved expectation.
+    site.setPage('/kept', `<!doctype html><title>Kept</title><p id="note">Notice v1. Your hint: ${pw}</p>`);
+    writeFileSync(join(repo, 'kept.js'), 'const pg = await openTab(params.url);\nconsole.log("NOTE=" + await pg.textContent("#note"));\nawait closeTab(pg);\nconsole.log("GSTACK_STEP_OK");\n');
+    expectExit(await gstack(['flows', 'save', 'kept', '-f', 'kept.js', '--param', `url=${new URL('/kept', site.url).href}`]), 0);
+    site.setPage('/kept', `<!doctype html><title>Kept</title><p id="note">Notice v2. Your hint: ${pw}</p>`);
+    for (const args of [['flows', 'check', '--param', `password=${pw}`], ['flows', 'check', 'kept', '--param', `password=${pw}`, '--json']]) {
+      const both = await gstack(args);
+      expectExit(both, 1);
+      assert.ok(!(both.stdout + both.stderr).includes('Zebra'), `check printed the password\n${both.stdout}${both.stderr}`);
+      assert.match(both.stdout, /Notice v2\. Your hint: \[redacted\]/, both.stdout);
+    }
+    rmSync(join(repo, '.gstack', 'flows', 'kept.js'), { force: true });
     const other = await gstack(['flows', 'run', 'try', '--param', 'password=another-Secret-77']);
     expectExit(other, 0);
     assert.match(other.stdout, /CURL=curl -u qa-bot:\[redacted\] /);

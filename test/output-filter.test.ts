@@ -98,3 +98,27 @@ test('a value that becomes the sentinel only once controls are stripped is page 
   f.finish();
   assert.equal(out.at(-1), 'GSTACK_STEP_OK');
 });
+
+// Red-team pass 31 (A31): the control filter wrote `\b` (and `\202`, `\x4`, `\7`) between quotes
+// as U+FFFD before the secret cut ran, so a verbatim copy of a password holding a backslash
+// escape printed whole: `TITLE=Signed in as "Tr0ub4dor�&3-Horse!"`.
+test('a seen secret holding a backslash escape is cut before the control filter re-spells it', async () => {
+  const { learnSecrets, forgetSecrets, shownLine } = await import('../driver/runtime/output.js');
+  const values = ['Tr0ub4dor\\b&3-Horse!', 'Winter\\2023!Sky', 'Osprey\\x4Lake-88', 'Sunny\\7Days-2291', 'Kestrel\x1b[31mPlover-2291'];
+  learnSecrets(values);
+  try {
+    for (const v of values) {
+      for (const line of [`TITLE=Signed in as "${v}"`, `[error] password "${v}" is too weak`]) {
+        const shown = shownLine(line);
+        assert.match(shown, /\[redacted\]/, `${JSON.stringify(line)} -> ${JSON.stringify(shown)}`);
+        for (const part of v.split(/\\|\x1b\[31m/)) if (part.length >= 4) assert.ok(!shown.includes(part), `${JSON.stringify(part)} of ${JSON.stringify(v)} in ${JSON.stringify(shown)}`);
+      }
+    }
+    const lines: string[] = [];
+    const f = new OutputFilter({ maxBytes: 1 << 20, emit: (l) => lines.push(l) });
+    f.write(`TITLE=Signed in as "${values[0]}"`);
+    assert.deepEqual(lines, ['TITLE=Signed in as "[redacted]"']);
+  } finally {
+    forgetSecrets();
+  }
+});

@@ -382,7 +382,7 @@ test('a page-made PDF loses the actions that run or reach outside it; an --eval 
   const dir = mkdtempSync(join(tmpdir(), 'gstack-eval-out-'));
   try {
     writeFileSync(join(dir, 'in.html'), '<title>t</title>');
-    for (const name of ['a.svg', 'b.html', 'c.htm', 'd.xhtml', 'e.xml', 'f.SVG', 'g.shtm', 'h.rss', 'i.atom', 'j.xsd', 'k.kml', 'noext']) {
+    for (const name of ['a.svg', 'b.html', 'c.htm', 'd.xhtml', 'e.xml', 'f.SVG', 'g.shtm', 'h.rss', 'i.atom', 'j.xsd', 'k.kml', 'noext', 'l.md', 'm.markdown']) {
       await assert.rejects(validate({ file: 'in.html', cwd: dir, steps: [{ kind: 'eval', expression: 'document.title', out: name }] }), /an --eval value is the page's data, written only to a name a browser shows as text or an image/, name);
     }
     for (const name of ['v.txt', 'v.json', 'v.CSV', 'shot.png', 'doc.pdf']) await validate({ file: 'in.html', cwd: dir, steps: [{ kind: 'eval', expression: 'document.title', out: name }] });
@@ -459,6 +459,38 @@ test('pass 30: text to an image or PDF name is refused; images lose their metada
   const written = (await evalValueBytes(`data:application/pdf;base64,${pdfOf(objects).toString('base64')}`, 'att.pdf')).toString('latin1');
   for (const gone of ['/EmbeddedFiles', '/FileAttachment', '/UseAttachments', '/etc/passwd', '/EF', 'id_rsa']) assert.ok(!written.includes(gone), `${gone} is still in the PDF`);
   assert.ok(written.includes('mailto:billing@example.com?subject=Invoice'), 'a plain mail link stays');
+});
+
+// Red-team pass 31 (B31): a structure element's /ID string and a font's /BaseFont name (spelled
+// with #1B escapes) kept the page's escape codes, which `pdfinfo -struct` and `pdffonts` print.
+test('pass 31: a page-made PDF\'s /ID strings and name values are cleaned, a URI with a control is dropped', async () => {
+  const evil = '\x1b[2J\x1b]0;PWNED\x07\u202eRLO';
+  const objects = [
+    '<</Type/Catalog/Pages 2 0 R/StructTreeRoot 6 0 R>>',
+    '<</Type/Pages/Kids[3 0 R]/Count 1>>',
+    '<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Resources<</Font<</F1 5 0 R>>>>/Annots[4 0 R]>>',
+    '<</Type/Annot/Subtype/Link/Rect[0 0 9 9]/A<</S/URI/URI(https://example.com/\x1b[2Jx)>>>>',
+    '<</Type/Font/Subtype/Type1/BaseFont/Helv#1B#5B2J#1B#5D0;PWNED#07#E2#80#AEetica>>',
+    '<</Type/StructTreeRoot/K[7 0 R]>>',
+    `<</Type/StructElem/S/P/P 6 0 R/ID(ID${evil})>>`,
+  ];
+  const written = await evalValueBytes(`data:application/pdf;base64,${pdfOf(objects, '/ID[<0102>(\x1b[2J)]').toString('base64')}`, 'struct.pdf');
+  const raw = written.toString('latin1');
+  assert.ok(!/\x1b|#1B|#1b|#07|\x07/.test(raw), 'an escape code is still in the PDF');
+  const { PDFDocument, PDFName, PDFDict, PDFArray, PDFString, PDFHexString } = await import('pdf-lib');
+  const doc = await PDFDocument.load(written, { updateMetadata: false });
+  const texts: string[] = [];
+  const visit = (o: unknown, depth: number): void => {
+    if (depth > 16) return;
+    if (o instanceof PDFName) texts.push(o.decodeText());
+    else if (o instanceof PDFString || o instanceof PDFHexString) texts.push(o.decodeText());
+    else if (o instanceof PDFDict) for (const [k, v] of o.entries()) { texts.push(k.decodeText()); visit(v, depth + 1); }
+    else if (o instanceof PDFArray) for (const v of o.asArray()) visit(v, depth + 1);
+  };
+  for (const [, o] of doc.context.enumerateIndirectObjects()) visit(o, 0);
+  for (const t of texts) assert.doesNotMatch(t, /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/, JSON.stringify(t));
+  assert.ok(texts.some((t) => /^ID.*RLO$/.test(t)), 'the /ID text stays, cleaned');
+  assert.ok(!texts.some((t) => t.includes('example.com')), 'a link with a control is dropped, not written as UTF-16');
 });
 
 test('pass 30: a printed PDF\'s Title and links are cut of the secret field values the call has seen', async () => {

@@ -452,6 +452,18 @@ test('3t. a file named after page text holding a seen secret is refused, not wri
     assert.ok(names.includes('page-1.png'), names.join(', '));
     assert.ok(!names.some((n) => n.includes(pw)), `a file name kept the password: ${names.join(', ')}`);
     assert.ok(!(r.stdout + r.stderr).includes(pw), `the secret reached output\n${show(r)}`);
+    // Pass 31 (A31): a file named before the call saw the field (a download's name) is written,
+    // but never copied into --out after.
+    const early = mkdtempSync(join(work, 'out-early-'));
+    const before = await run(`const pg = await openTab(${lit(site.url + 'named.html')});
+      await fs.writeFile(path.join(pwd, (await pg.title()).replace(/\\s+/g, "-") + ".txt"), "x");
+      await snapshot(pg, { interactive: true });
+      await fs.writeFile(path.join(pwd, "kept.txt"), "x");
+      console.log("GSTACK_STEP_OK");`, ['--out', early]);
+    assert.equal(before.code, 0, show(before));
+    assert.deepEqual(readdirSync(early), ['kept.txt']);
+    assert.match(before.stderr, /--out: "Account-\[redacted\]\.txt" was not copied \(its name holds the value of a secret field the call saw\)/, show(before));
+    assert.ok(!(before.stdout + before.stderr).includes(pw), `the secret reached output\n${show(before)}`);
   } finally {
     await site.close();
   }

@@ -107,7 +107,7 @@ export async function runFlowScript(
   flags: SharedFlags,
   target: CallTarget,
   io: CliIo,
-  opts: { params?: Record<string, unknown>; print: boolean },
+  opts: { params?: Record<string, unknown>; print: boolean; secrets?: readonly string[] },
 ): Promise<RunResult> {
   const { runScript } = await import('../runner/run-script.js');
   const json = flags.json;
@@ -122,6 +122,7 @@ export async function runFlowScript(
     sessionHost: io.sessionHost,
     armDeadline: io.armDeadline,
     params: opts.params,
+    secrets: opts.secrets,
     onLine: json || !print ? undefined : (line) => io.out(line + '\n'),
     onNotice: (line) => io.err(line + '\n'),
   });

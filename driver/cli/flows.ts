@@ -21,7 +21,8 @@ import { FOREIGN_SECRET_MARK, jsonText, stripControls } from '../runtime/output.
 
 /** Runs a script the way `gstack run` does with this invocation's shared flags. `print`: its
  * lines stream to stdout (or its --json object is printed) as `gstack run` prints them. */
-export type FlowRunner = (script: string, params: Record<string, unknown>, print: boolean, inputs?: string[]) => Promise<RunResult>;
+/** Runs one flow; `secrets` are values to cut from its output besides its own secret parameters. */
+export type FlowRunner = (script: string, params: Record<string, unknown>, print: boolean, inputs?: string[], secrets?: readonly string[]) => Promise<RunResult>;
 
 export interface FlowsArgs {
   action: 'save' | 'run' | 'list' | 'show' | 'check';
@@ -260,6 +261,15 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
   }
   // A secret parameter is never saved, so `check` is given it (--param), like `flows run`.
   const given = givenParams(a.param);
+  // Each is cut from every flow's output, also a flow that does not take it: the command was
+  // given the value, and another flow can print it (a page that keeps a password in its
+  // storage; pass 31, A31).
+  const givenSecrets = Object.entries(given).filter(([k]) => isSecretField({ hints: [k] }, SECRET_RULES)).map(([, v]) => String(v)).filter(Boolean);
+  // And from what check prints itself: a saved expectation (`before=`) holds it in the clear
+  // when another flow's save printed it without knowing it was one.
+  const secrets = new SecretMatcher();
+  secrets.add(givenSecrets);
+  const cut = (t: string | null): string | null => (t === null ? null : secrets.cut(t, '[redacted]'));
   const outcomes: CheckOutcome[] = [];
   let worst = 0;
   for (const loc of targets) {
@@ -288,11 +298,12 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
     }
     const { source, header } = loaded;
     const expect = header?.expect ?? [];
-    const result = await run(source, params, false, inputs);
+    const result = await run(source, params, false, inputs, givenSecrets);
     const failed = result.exitCode !== 0;
-    const cut = truncationOf(result.lines);
+    const truncated = truncationOf(result.lines);
     // A cut run is never a pass: what it printed after the cut was not compared.
-    const drifts = failed ? [] : [...compareEvidence(expect, evidenceOf(result.lines, result.pwd)), ...(cut ? [{ label: 'OUTPUT', before: null, after: cut }] : [])];
+    const compared = failed ? [] : [...compareEvidence(expect, evidenceOf(result.lines, result.pwd)), ...(truncated ? [{ label: 'OUTPUT', before: null, after: truncated }] : [])];
+    const drifts = compared.map((d) => ({ ...d, before: cut(d.before), after: cut(d.after) }));
     // A drift is the flow's failure in its history too (`flows list` showed lastFailure=never
     // after one, since the run itself exited 0).
     await recordRun(loc.file, io.env, drifts.length ? { exitCode: 1, engine: result.engine, error: `drift: ${[...new Set(drifts.map((d) => d.label))].join(', ')}` } : result);
@@ -305,8 +316,8 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
       engine: result.engine,
       drifts,
       exitCode: result.exitCode,
-      error: result.error,
-      lines: failed ? result.lines.slice(-FAILURE_LINES) : [],
+      error: cut(result.error),
+      lines: failed ? result.lines.slice(-FAILURE_LINES).map((l) => cut(l)!) : [],
     };
     outcomes.push(o);
     // A run that could not start (no engine 3, busy profile 4) says so with its own code.

@@ -7,7 +7,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, learnSecrets, oneLine } from '../runtime/output.js';
+import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, learnSecrets, oneLine, shownLine } from '../runtime/output.js';
 import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
 import { exitCodeOf, UsageError } from '../errors.js';
 import { boundEvidence, evidenceHint, evidenceLines, withoutPageWords, type TabEvidence } from '../runtime/evidence.js';
@@ -82,6 +82,10 @@ export interface RunOptions {
   inputs?: string[];
   /** The script's `params` global (`gstack flows run`, `gstack run --params`); `{}` when absent. */
   params?: Readonly<Record<string, unknown>>;
+  /** Secret values the call's command was given beyond its own parameters (`flows check
+   * --param password=…`, handed to every flow it checks): cut from the call's start, as a
+   * secret parameter's are. */
+  secrets?: readonly string[];
   /** A failed call prints each open tab's evidence before its `[error]` line (default true;
    * `--no-evidence`). */
   evidence?: boolean;
@@ -142,6 +146,13 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
       notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (a hidden name); it stays in ${from}`);
       continue;
     }
+    // A name made of page text before the call saw the field whose value it holds (a download's
+    // suggested name, read before the first snapshot): written then, but never copied into the
+    // user's folder after (pass 31, A31). The notice prints it cut.
+    if (cutSeenSecrets(rel) !== rel) {
+      notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (its name holds the value of a secret field the call saw); it stays in ${from}`);
+      continue;
+    }
     const dest = join(to, rel);
     // DIR may already hold links (a project folder): a page-chosen sub-path must not lead
     // through one to elsewhere. Every folder on the way is a real one inside DIR.
@@ -184,7 +195,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   forgetSecrets();
   // A parameter named as a secret field is (`password`, `token`, `apiKey`): a test value the
   // user handed over, which the page may print back. Cut like a secret field's value seen.
-  learnSecrets(secretParamValues(options.params));
+  learnSecrets([...secretParamValues(options.params), ...(options.secrets ?? [])]);
   const env = options.env ?? process.env;
   // A notice can name a file whose name the page chose (--out's), so seen secrets are cut there too.
   const notice = (line: string) => options.onNotice?.(cutSeenSecrets(line));
@@ -223,7 +234,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     trace('result ready');
     // Lines printed before the call saw a field are on screen already; the --json result is
     // written after, so it is cut with everything the call saw.
-    const result = runResult({ exitCode, engine, session, lines: filter.lines.map(cutSeenSecrets), artifacts: artifacts.map(cutSeenSecrets), error: error === null ? null : cutSeenSecrets(oneLine(error)), durationMs, pwd, evidence });
+    const result = runResult({ exitCode, engine, session, lines: filter.lines.map(cutSeenSecrets), artifacts: artifacts.map(cutSeenSecrets), error: error === null ? null : shownLine(oneLine(error)), durationMs, pwd, evidence });
     forgetSecrets();
     return result;
   };

@@ -20,7 +20,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { isAnyArrayBuffer } from 'node:util/types';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentError, sealScriptFacing } from '../errors.js';
-import { cutSeenSecrets, stripControls } from './output.js';
+import { cutSeenSecrets, shownLine, stripControls } from './output.js';
 import { pathLookAlike } from './look-alike.js';
 
 export class ConfinementError extends AgentError {
@@ -111,7 +111,7 @@ class ConfinedPaths {
     // secret field the call has seen: every line that names the file is cut of it, but the file
     // itself would keep it under that name, in pwd and in the user's --out folder (pass 30, A30).
     if (parts.some((part) => cutSeenSecrets(part) !== part)) {
-      throw new AgentError(`fs refused ${JSON.stringify(cutSeenSecrets(stripControls(shown)))}: the name holds the value of a secret field this call has seen (shown here as [redacted]), which a file listing would show. Name the file without the page's value, e.g. "page-1.png".`, 'FS_CONFINED');
+      throw new AgentError(`fs refused ${JSON.stringify(shownLine(shown))}: the name holds the value of a secret field this call has seen (shown here as [redacted]), which a file listing would show. Name the file without the page's value, e.g. "page-1.png".`, 'FS_CONFINED');
     }
     return { shown, parts };
   }

@@ -350,6 +350,15 @@ export function cutSeenSecrets(text: string): string {
   }
 }
 
+/** A line as it is printed: cut of the secrets the call has seen, without controls. Cut before
+ * the control filter too: the filter writes an escape it reads as a control (`\b`, `\202`,
+ * `\x4`) as U+FFFD, and a verbatim copy of a password holding one (`Tr0ub4dor\b&3`) no longer
+ * spelled the value it had seen (pass 31, A31); and after it, for a copy spelled with a control
+ * the filter takes out. */
+export function shownLine(raw: string): string {
+  return cutSeenSecrets(stripControls(cutSeenSecrets(raw)));
+}
+
 /** Set while a script's callback runs because the page did something (a `console`, `dialog`
  * or `request` listener, a route handler, a predicate), and in everything that callback goes
  * on to await: lines it prints are the page's words relayed, never the sentinel. The membrane
@@ -535,7 +544,7 @@ export class OutputFilter {
       return;
     }
     for (const raw of lines) {
-      const line = cutSeenSecrets(stripControls(raw));
+      const line = shownLine(raw);
       // A sentinel in a line the filter changed (a page's "GSTACK_\x1b[0mSTEP_OK") is the
       // page's: it is printed with the page's mark, as defuseSentinel marks what the page says.
       this.writeOne(line !== raw && line.includes(SENTINEL) ? line.split(SENTINEL).join(PAGE_SENTINEL) : line, mayBeSentinel);
@@ -568,7 +577,7 @@ export class OutputFilter {
    * printed up to the cap needs it most. */
   writeEvidence(lines: string[]): void {
     this.flushMarker();
-    for (const text of lines) for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.accept(cutSeenSecrets(stripControls(raw)));
+    for (const text of lines) for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.accept(shownLine(raw));
   }
 
   private flushMarker(): void {
@@ -593,14 +602,14 @@ export class OutputFilter {
   finish(errorLine?: string, trailer: string[] = []): void {
     this.flushMarker();
     // ARTIFACT names can be the page's (a title, a download's name), so secrets are cut there too.
-    for (const line of trailer) this.accept(cutSeenSecrets(stripControls(wellFormed(line))));
+    for (const line of trailer) this.accept(shownLine(wellFormed(line)));
     if (this.sentinelHeld) {
       this.sentinelHeld = false;
       this.accept(SENTINEL);
     }
     if (errorLine !== undefined) {
       // Through the same escape filter as every line: an error message can carry page text.
-      const clean = cutSeenSecrets(stripControls(oneLine(wellFormed(errorLine))));
+      const clean = shownLine(oneLine(wellFormed(errorLine)));
       this.accept(clean.startsWith(ERROR_PREFIX) ? clean : `${ERROR_PREFIX} ${clean}`);
     }
   }

@@ -12,7 +12,7 @@
 // written again with pdf-lib (a full parse and write, tens of milliseconds a page).
 import { createRequire } from 'node:module';
 import type * as PdfLib from 'pdf-lib';
-import { anySecretsSeen, cutSeenSecrets, stripControls } from './output.js';
+import { anySecretsSeen, cutSeenSecrets, shownLine, stripControls } from './output.js';
 
 let pdfLib: typeof PdfLib | undefined;
 function lib(): typeof PdfLib {
@@ -29,7 +29,7 @@ const TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Alt', 'ActualText'
 /** A field's text as a reader may show it: terminal-safe, and cut of the secret field values
  * the call has seen (a page that puts its password in its title gets `TITLE=… [redacted]`
  * printed, and the same words in the Title of the PDF it prints; pass 30, A30). */
-const shownText = (text: string): string => cutSeenSecrets(stripControls(text));
+const shownText = (text: string): string => shownLine(text);
 
 /** The PDF with those strings made terminal-safe; the same bytes when they are. */
 export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Buffer> {
@@ -174,6 +174,16 @@ function keptLink(uri: string): boolean {
 
 /** Actions of a page-made PDF that run something or reach outside it (wholePdf). */
 const OUTSIDE_ACTIONS = new Set(['/Launch', '/JavaScript', '/GoToR', '/GoToE', '/SubmitForm', '/ImportData', '/Rendition', '/Movie', '/Sound', '/RichMediaExecute']);
+/** Whether a string's own bytes hold a control, where it is not UTF-16 (after its byte-order
+ * mark): pdf-lib decodes such a string as PDFDocEncoding, where 0x18-0x1F are accents, but a
+ * byte string (a URI, a structure element's /ID) is printed by poppler's tools as its bytes, an
+ * ESC among them (pass 31, B31). */
+function controlBytes(v: PdfLib.PDFString | PdfLib.PDFHexString): boolean {
+  const b = v.asBytes();
+  if (b[0] === 0xfe && b[1] === 0xff) return false;
+  return b.some((x) => (x < 0x20 && x !== 0x09 && x !== 0x0a && x !== 0x0d) || (x >= 0x7f && x <= 0x9f));
+}
+
 /** Keys that run something when the document or a page opens, or hold scripts. */
 const RUN_KEYS = new Set(['/OpenAction', '/AA', '/JavaScript', '/JS']);
 /** Keys that attach files to a page-made PDF (the document's /EmbeddedFiles name tree, a file
@@ -200,15 +210,23 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
     return undefined;
   }
   let changed = false;
-  const cleaned = (v: unknown): PdfLib.PDFHexString | undefined => {
+  // Every string and every name value (a name spells any byte as `#1B`: a font's /BaseFont,
+  // which `pdffonts` prints; pass 31, B31), as the terminal filter would print it.
+  const cleaned = (v: unknown): PdfLib.PDFHexString | PdfLib.PDFName | undefined => {
+    if (v instanceof PDFName) {
+      const text = v.decodeText();
+      if (stripControls(text) === text) return undefined;
+      changed = true;
+      return PDFName.of(stripControls(text));
+    }
     if (!(v instanceof PDFString) && !(v instanceof PDFHexString)) return undefined;
     const text = v.decodeText();
-    if (stripControls(text) === text) return undefined;
+    if (stripControls(text) === text && !controlBytes(v)) return undefined;
     changed = true;
     return PDFHexString.fromText(stripControls(text));
   };
-  // A name can spell any byte as `#1B`: a key a reader prints (`pdfinfo -custom`).
-  const controlName = /#(?:[01][0-9a-f]|7f|[89][0-9a-f])/i;
+  // A key a reader prints (`pdfinfo -custom`) spelled with a control or a bidi override.
+  const controlKey = (key: PdfLib.PDFName) => stripControls(key.decodeText()) !== key.decodeText();
   const visit = (object: unknown, depth: number): void => {
     if (depth > 32) return;
     if (object instanceof PDFDict) {
@@ -216,7 +234,8 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
       // file, JavaScript, a link to file:, another document): emptied, so a viewer does nothing.
       const action = object.get(PDFName.of('S'));
       const uri = object.get(PDFName.of('URI'));
-      const outsideUri = (uri instanceof PDFString || uri instanceof PDFHexString) && !keptLink(uri.decodeText());
+      // A link with a control in it too: cleaned, it would be written as UTF-16 and be no URI.
+      const outsideUri = (uri instanceof PDFString || uri instanceof PDFHexString) && (!keptLink(uri.decodeText()) || stripControls(uri.decodeText()) !== uri.decodeText() || controlBytes(uri));
       const subtype = object.get(PDFName.of('Subtype'));
       const attachment = subtype instanceof PDFName && subtype.asString() === '/FileAttachment';
       if ((action instanceof PDFName && OUTSIDE_ACTIONS.has(action.asString())) || outsideUri || attachment) {
@@ -227,7 +246,7 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
       for (const [key, value] of object.entries()) {
         const name = key.asString();
         const opensAttachments = name === '/PageMode' && value instanceof PDFName && value.asString() === '/UseAttachments';
-        if (name === '/Metadata' || RUN_KEYS.has(name) || ATTACHMENT_KEYS.has(name) || opensAttachments || controlName.test(name)) {
+        if (name === '/Metadata' || RUN_KEYS.has(name) || ATTACHMENT_KEYS.has(name) || opensAttachments || controlKey(key)) {
           if (name === '/Metadata' && value instanceof PDFRef) doc.context.delete(value);
           // A file specification's streams (/EF << /F 5 0 R >>), whose /Type is optional.
           if (name === '/EF') {
@@ -239,7 +258,9 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
           changed = true;
           continue;
         }
-        const clean = name === '/ID' ? undefined : cleaned(value);
+        // A structure element's /ID is text a reader prints (`pdfinfo -struct`); the file's own
+        // identifier is the trailer's, dropped below.
+        const clean = cleaned(value);
         if (clean) object.set(key, clean);
         else visit(value, depth + 1);
       }
@@ -263,6 +284,9 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
     if (clean) doc.context.assign(ref, clean);
     else visit(object instanceof PDFStream ? object.dict : object, 0);
   }
+  // The trailer's /ID is the page's bytes too (two strings nothing needs: the file is not
+  // encrypted).
+  if (changed && doc.context.trailerInfo.ID) doc.context.trailerInfo.ID = undefined;
   // Nothing a reader would show raw: the bytes as they were.
   if (!changed) return b;
   try {

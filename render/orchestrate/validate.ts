@@ -14,7 +14,9 @@ import { outputNameProblem } from '../api/output-names.js';
 /** The names an --eval value may be written to: data a browser shows as text or an image,
  * never as a document of its own (an allow-list: `.shtm`, `.rss`, `.atom`, `.xsd` open as pages
  * that run scripts too; pass 29, B29). */
-const EVAL_OUT_NAME = /\.(?:txt|text|json|jsonl|ndjson|csv|tsv|md|markdown|log|ya?ml|bin|png|jpe?g|gif|webp|pdf)$/i;
+// No .md: an editor's Markdown preview, where such a file is read, loads the images it names,
+// local files among them (pass 31, B31).
+const EVAL_OUT_NAME = /\.(?:txt|text|json|jsonl|ndjson|csv|tsv|log|ya?ml|bin|png|jpe?g|gif|webp|pdf)$/i;
 
 
 export interface Validated {
@@ -92,7 +94,7 @@ export async function validate(spec: RenderSpec): Promise<Validated> {
     // an HTML file), it runs and loads local files when opened from disk (pass 28, B28): the
     // commands that write such files clean them (diagram --svg, pdf --to html).
     if (step.kind === 'eval' && step.out !== undefined && !EVAL_OUT_NAME.test(step.out)) {
-      throw usage(`${label}: --out ${step.out}: an --eval value is the page's data, written only to a name a browser shows as text or an image (.txt, .json, .csv, .md, .yaml, .log, .bin; .png, .jpg, .gif, .webp, .pdf for a data: URL of one). A page's markup in an .svg, .html or other document opened from disk loads local files and runs scripts: make a cleaned SVG with \`gstack diagram --svg\` or HTML with \`gstack pdf --to html\``);
+      throw usage(`${label}: --out ${step.out}: an --eval value is the page's data, written only to a name a browser shows as text or an image (.txt, .json, .csv, .yaml, .log, .bin; .png, .jpg, .gif, .webp, .pdf for a data: URL of one). A page's markup in an .svg, .html or other document opened from disk (or a .md an editor previews) loads local files and runs scripts: make a cleaned SVG with \`gstack diagram --svg\` or HTML with \`gstack pdf --to html\``);
     }
     const out = step.out === undefined ? undefined : resolve(cwd, step.out);
     if (out !== undefined) {
