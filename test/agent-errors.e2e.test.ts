@@ -30,7 +30,7 @@ test('a download that never comes: the error names the event and how to wait for
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 1, r.stdout + r.stderr);
   const line = last(r.lines) ?? '';
-  assert.match(line, /^\[error\] No "download" event came within 2500 ms \(page\.waitForEvent\)\. Start waiting before the click or navigation that downloads \(const e = pg\.waitForEvent\("download"\); await <action>; await e\), check that the action really causes it, or raise \{ timeout \}\.$/, r.stdout + r.stderr);
+  assert.match(line, /^\[error\] No "download" event came within 2\.5 s \(page\.waitForEvent\)\. Start waiting before the click or navigation that downloads \(const e = pg\.waitForEvent\("download"\); await <action>; await e\), check that the action really causes it, or raise \{ timeout \}\.$/, r.stdout + r.stderr);
   assert.doesNotMatch(r.stdout, /Element not found|by its ref|=== logs ===/);
 });
 
