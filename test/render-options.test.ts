@@ -289,15 +289,7 @@ test('an --eval data: URL with only an image\'s first bytes, a real image to a .
   const asText = (await evalValueBytes(`data:image/png;base64,${png.toString('base64')}`, 'title.txt')).toString('utf8');
   assert.doesNotMatch(asText, controls, 'a real PNG to a .txt name is text');
   // A real PNG with a text chunk the page chose: written without it.
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlibCrc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const withText = Buffer.concat([png.subarray(0, 33), chunk('tEXt', Buffer.from('Comment\0\x1b[2Jpaid', 'latin1')), png.subarray(33)]);
+  const withText = Buffer.concat([png.subarray(0, 33), pngChunk('tEXt', Buffer.from('Comment\0\x1b[2Jpaid', 'latin1')), png.subarray(33)]);
   const written = await evalValueBytes(`data:image/png;base64,${withText.toString('base64')}`, 'shot.png');
   assert.deepEqual(written, png, 'the text chunk is left out, the image kept');
   const { PDFDocument } = await import('pdf-lib');
@@ -310,6 +302,16 @@ test('an --eval data: URL with only an image\'s first bytes, a real image to a .
   assert.match(title, /Invoice PAID/);
   assert.doesNotMatch(title, controls, JSON.stringify(title));
 });
+
+/** A PNG chunk: length, type, data and its CRC. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlibCrc32(body));
+  return Buffer.concat([len, body, crc]);
+}
 
 /** CRC-32 written independently of render/orchestrate/outputs.ts (bitwise, no table). */
 function zlibCrc32(b: Buffer): number {
@@ -401,17 +403,9 @@ test('pass 30: text to an image or PDF name is refused; images lose their metada
     await assert.rejects(evalValueBytes(value, name), /did not return a data: URL of a whole .*Write text or JSON to a \.txt or \.json name instead/, name);
   }
   const evil = Buffer.from('Paid \x1b[2J\x1b]0;owned\x07', 'latin1');
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlibCrc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
   const { PNG } = await import('pngjs');
   const png = PNG.sync.write(new PNG({ width: 1, height: 1 }));
-  const withMeta = Buffer.concat([png.subarray(0, 33), chunk('iCCP', Buffer.concat([Buffer.from('sRGB ', 'latin1'), evil, Buffer.from([0, 0, 0x78, 0x9c])])), chunk('eXIf', Buffer.concat([Buffer.from('MM\0*', 'latin1'), evil])), chunk('sPLT', Buffer.concat([evil, Buffer.from([0, 8])])), chunk('prVt', evil), png.subarray(33)]);
+  const withMeta = Buffer.concat([png.subarray(0, 33), pngChunk('iCCP', Buffer.concat([Buffer.from('sRGB ', 'latin1'), evil, Buffer.from([0, 0, 0x78, 0x9c])])), pngChunk('eXIf', Buffer.concat([Buffer.from('MM\0*', 'latin1'), evil])), pngChunk('sPLT', Buffer.concat([evil, Buffer.from([0, 8])])), pngChunk('prVt', evil), png.subarray(33)]);
   assert.deepEqual(await evalValueBytes(`data:image/png;base64,${withMeta.toString('base64')}`, 'shot.png'), png);
   // A JPEG: SOI, APP0 (JFIF), COM, APP1 (EXIF), DQT, SOF0, DHT, SOS with data, EOI.
   const seg = (marker: number, data: Buffer) => Buffer.concat([Buffer.from([0xff, marker, (data.length + 2) >> 8, (data.length + 2) & 0xff]), data]);
