@@ -5,6 +5,7 @@ import { GLOBAL_NAMES, type FetchResponse, type GlobalName, type ScriptGlobals }
 import vm from 'node:vm';
 import path from 'node:path';
 import { inspect } from 'node:util';
+import { isAnyArrayBuffer } from 'node:util/types';
 import bufferModule from 'node:buffer';
 import type { BrowserContext } from 'playwright-core';
 import type { Catalog } from '../catalog.js';
@@ -50,6 +51,9 @@ const POOLED = new Set(['from', 'concat', 'of', 'copyBytesFrom']);
 function unpooled(fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
   return function (this: unknown, ...args: unknown[]) {
     const b = Reflect.apply(fn, this, args);
+    // `Buffer.from(arrayBuffer, offset, length)` is a view of the script's own memory, shared on
+    // purpose, as in Node.
+    if (isAnyArrayBuffer(args[0])) return b;
     if (!Buffer.isBuffer(b) || (b.byteOffset === 0 && b.buffer.byteLength === b.length)) return b;
     const own = Buffer.alloc(b.length);
     b.copy(own);
