@@ -79,6 +79,11 @@ export async function runCli(rawIo: CliIo): Promise<number> {
     if (io.env.GSTACK_SESSION_KEY !== undefined && !io.env.GSTACK_SESSION_KEY.trim() && flags.some((f) => f.name === 'session')) {
       throw new UsageError('GSTACK_SESSION_KEY is set but empty (an unset variable?): give it a session key, or unset it to use this directory\'s session.');
     }
+    // White space at an end, as `--session " zz"` is refused: it would quietly be another key
+    // than the one written (`zz`), or, as a profile path, one Chromium strips (pass 30, C30).
+    if (io.env.GSTACK_SESSION_KEY !== undefined && io.env.GSTACK_SESSION_KEY.trim() !== io.env.GSTACK_SESSION_KEY && flags.some((f) => f.name === 'session')) {
+      throw new UsageError(`GSTACK_SESSION_KEY ${JSON.stringify(io.env.GSTACK_SESSION_KEY)} has white space at an end: give the key without it.`);
+    }
     let y = yargs(io.argv)
       .scriptName('gstack')
       .strict()

@@ -139,6 +139,11 @@ test('two session keys that name the same folder never share it: the second is r
   assert.equal(blank.code, 2, blank.stdout + blank.stderr);
   assert.ok(!blank.stdout.includes('RAN'));
   assert.match(blank.stdout + blank.stderr, /GSTACK_SESSION_KEY is set but empty/);
+  // Pass 30 (C30): `zz ` quietly became the session `zz`, where `--session " zz"` is refused.
+  const padded = await runCli(['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")'], { env: { ...env, GSTACK_SESSION_KEY: 'zz ' } });
+  assert.equal(padded.code, 2, padded.stdout + padded.stderr);
+  assert.ok(!padded.stdout.includes('RAN'));
+  assert.match(padded.stderr, /GSTACK_SESSION_KEY "zz " has white space at an end/);
 });
 
 test('--out never copies a hidden name the page chose (.git/hooks, .envrc); visible files still come out', async () => {

@@ -46,8 +46,9 @@ function renderSurelyChromium(argv: string[], env: NodeJS.ProcessEnv): boolean {
 /** The host for this invocation and what it is handed, or undefined to run it in this process. */
 export function routeInvocation(argv: string[], env: NodeJS.ProcessEnv, cwd: string): HostHandOff | undefined {
   if (hostsDisabled(env)) return undefined;
-  // A blank GSTACK_SESSION_KEY is a usage error, which the full CLI says (bin/cli.ts).
-  if (env.GSTACK_SESSION_KEY !== undefined && !env.GSTACK_SESSION_KEY.trim()) return undefined;
+  // A blank GSTACK_SESSION_KEY, or one with white space at an end, is a usage error, which the
+  // full CLI says (bin/cli.ts).
+  if (env.GSTACK_SESSION_KEY !== undefined && (!env.GSTACK_SESSION_KEY.trim() || env.GSTACK_SESSION_KEY.trim() !== env.GSTACK_SESSION_KEY)) return undefined;
   if (argv.some((a) => a === '--help' || a === '-h' || a === '--version')) return undefined;
   if (RENDER_COMMANDS.has(argv[0] ?? '')) return renderSurelyChromium(argv, env) ? { target: { kind: 'render' }, argv } : undefined;
   const call = readHostCall(argv);
