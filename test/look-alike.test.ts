@@ -172,3 +172,14 @@ test('a letter drawn as an ASCII one beside an ASCII letter, and letters drawn a
     assert.equal(pathLookAlike(name), undefined, `${name} should be kept`);
   }
 });
+
+// Red-team pass 32 (B32): the same mark repeated on one letter stacks where the first one is,
+// so `بَََ.txt` listed exactly as `بَ.txt` (Hebrew, Thai, Devanagari and kana alike).
+test('the same combining mark twice on one letter is refused; one of it, or two different ones where a script takes them, is kept', () => {
+  for (const name of ['\u0628\u064E\u064E\u064E.txt', '\u05D1\u05B8\u05B8.txt', '\u0E01\u0E31\u0E31.txt', '\u0E01\u0E48\u0E48.txt', '\u0915\u0902\u0902.txt', '\u0915\u093F\u093F.txt', '\u3042\u3099\u3099.txt']) {
+    assert.notEqual(pathLookAlike(name), undefined, JSON.stringify(name));
+  }
+  for (const name of ['\u0628\u064E.txt', '\u05D1\u05B8.txt', '\u0E01\u0E48.txt', '\u0915\u093F.txt', 'r\u00E9sum\u00E9.txt', '\u0E01\u0E34\u0E48.txt']) {
+    assert.equal(pathLookAlike(name), undefined, JSON.stringify(name));
+  }
+});

@@ -487,6 +487,30 @@ test('pass 31: a page-made PDF\'s /ID strings and name values are cleaned, a URI
   assert.ok(!texts.some((t) => t.includes('example.com')), 'a link with a control is dropped, not written as UTF-16');
 });
 
+// Red-team pass 32 (B32): a refusal list of actions kept an XFA form's script, a 3D model's
+// /OnInstantiate, a Thread action to another file, an image streamed from /etc/passwd, a
+// reference XObject, OPI, Sound, Movie and RichMedia annotations and the catalog's base URI.
+test('pass 32: a page-made PDF keeps only jumps, named commands and web links; every reference to another file goes', async () => {
+  const objects = [
+    '<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[]/XFA 4 0 R>>/URI<</Base(file:///etc/)>>/StructTreeRoot 12 0 R>>',
+    '<</Type/Pages/Kids[3 0 R]/Count 1>>',
+    '<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Group<</S/Transparency/CS/DeviceRGB>>/Resources<</XObject<</Im1 5 0 R/Fm1 6 0 R>>>>/Annots[7 0 R 8 0 R 9 0 R 10 0 R 11 0 R]>>',
+    '<</Length 40>>\nstream\n<script>app.launchURL("http://x/")</script>\nendstream',
+    '<</Type/XObject/Subtype/Image/Width 1/Height 1/ColorSpace/DeviceGray/BitsPerComponent 8/F(/etc/passwd)/OPI<</2.0<</F(/etc/hosts)>>>>/Length 0>>\nstream\n\nendstream',
+    '<</Type/XObject/Subtype/Form/BBox[0 0 1 1]/Ref<</F(file:///tmp/x.pdf)/Page 0>>/Length 0>>\nstream\n\nendstream',
+    '<</Type/Annot/Subtype/Link/F 4/Rect[0 0 9 9]/A<</S/Thread/F(/tmp/other.pdf)/D 0>>>>',
+    '<</Type/Annot/Subtype/Sound/Rect[0 0 9 9]/Sound<</F(/etc/passwd)>>>>',
+    '<</Type/Annot/Subtype/3D/Rect[0 0 9 9]/3DD<</OnInstantiate(app.alert(1))>>>>',
+    '<</Type/Annot/Subtype/Link/Rect[0 0 9 9]/A<</S/GoTo/D[3 0 R/Fit]/Next<</S/Named/N/NextPage>>>>>>',
+    '<</Type/Annot/Subtype/Link/Rect[0 0 9 9]/A<</S/URI/URI(https://example.com/kept)>>>>',
+    '<</Type/StructTreeRoot/K[13 0 R]>>',
+    '<</Type/StructElem/S/P/P 12 0 R>>',
+  ];
+  const written = (await evalValueBytes(`data:application/pdf;base64,${pdfOf(objects).toString('base64')}`, 'refs.pdf')).toString('latin1');
+  for (const gone of ['/XFA', 'app.launchURL', '/etc/passwd', '/etc/hosts', 'file:///', '/tmp/other.pdf', '/Thread', '/OnInstantiate', '/3DD', '/OPI', '/Ref', '/Base']) assert.ok(!written.includes(gone), `${gone} is still in the PDF`);
+  for (const kept of ['/GoTo', '/NextPage', 'https://example.com/kept', '/Transparency', '/StructElem', '/S /P']) assert.ok(written.includes(kept), `${kept} was removed`);
+});
+
 test('pass 30: a printed PDF\'s Title and links are cut of the secret field values the call has seen', async () => {
   const { learnSecrets, forgetSecrets } = await import('../driver/runtime/output.js');
   const { cleanPdfInfo } = await import('../driver/runtime/pdf-info.js');

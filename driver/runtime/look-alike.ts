@@ -272,6 +272,13 @@ function wordNeighbours(chars: string[], i: number): [string, string] | undefine
   return before !== undefined && after !== undefined && LETTER_OR_DIGIT.test(before) && LETTER_OR_DIGIT.test(after) ? [before, after] : undefined;
 }
 
+/** Whether the mark at `i` is one the same letter already carries (among the marks between it
+ * and its letter). */
+function repeatsMarkOnLetter(chars: string[], i: number): boolean {
+  for (let j = i - 1; j >= 0 && MARK.test(chars[j]); j--) if (chars[j] === chars[i]) return true;
+  return false;
+}
+
 /** The character before position `i` that is not a mark: the letter the marks sit on. */
 function baseBefore(chars: string[], i: number): string | undefined {
   let j = i - 1;
@@ -364,6 +371,9 @@ export function pathLookAlike(name: string): string | undefined {
       if (!emojiPresentationAllowed(base, chars[i + 1])) return chars[i];
       continue;
     }
+    // The same mark again on one letter (an Arabic fatha, a Thai tone mark, a kana voicing mark
+    // three times) stacks where the first is: `بَََ.txt` lists as `بَ.txt` (pass 32, B32).
+    if (MARK.test(chars[i]) && repeatsMarkOnLetter(chars, i)) return chars[i];
     if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i) || uncomposedMark(chars, i) || foreignDigit(chars, i) || emojiInWord(chars, i) || compatLetterInWord(chars, i) || asciiTwinInWord(chars, i)) return chars[i];
   }
   return undefined;

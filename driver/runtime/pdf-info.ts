@@ -172,8 +172,16 @@ function keptLink(uri: string): boolean {
   return !/attach/i.test(decoded) && !/attach/i.test(uri);
 }
 
-/** Actions of a page-made PDF that run something or reach outside it (wholePdf). */
-const OUTSIDE_ACTIONS = new Set(['/Launch', '/JavaScript', '/GoToR', '/GoToE', '/SubmitForm', '/ImportData', '/Rendition', '/Movie', '/Sound', '/RichMediaExecute']);
+/** The only actions a page-made PDF keeps (wholePdf): a jump inside it, a viewer's named
+ * command, a web or mail link. Any other runs something or reaches outside the file (Launch,
+ * JavaScript, GoToR, GoToE, Thread with a file, SubmitForm, ImportData, Rendition, Movie, Sound,
+ * …): a list of refusals missed some (pass 32, B32). */
+const KEPT_ACTIONS = new Set(['/GoTo', '/Named', '/URI']);
+/** Every action type of PDF 2.0: /S names other things too (a structure element's type, a
+ * transparency group, a border style), which are left alone. */
+const ACTION_TYPES = new Set(['/GoTo', '/GoToR', '/GoToE', '/GoToDp', '/Launch', '/Thread', '/URI', '/Sound', '/Movie', '/Hide', '/Named', '/SubmitForm', '/ResetForm', '/ImportData', '/SetOCGState', '/Rendition', '/Trans', '/GoTo3DView', '/JavaScript', '/RichMediaExecute']);
+/** Annotations that play, embed or run what is outside the page (pass 32, B32). */
+const OUTSIDE_ANNOTATIONS = new Set(['/FileAttachment', '/Sound', '/Movie', '/Screen', '/RichMedia', '/3D']);
 /** Whether a string's own bytes hold a control, where it is not UTF-16 (after its byte-order
  * mark): pdf-lib decodes such a string as PDFDocEncoding, where 0x18-0x1F are accents, but a
  * byte string (a URI, a structure element's /ID) is printed by poppler's tools as its bytes, an
@@ -190,6 +198,11 @@ const RUN_KEYS = new Set(['/OpenAction', '/AA', '/JavaScript', '/JS']);
  * specification's streams, associated files): a page's HTML inside a `.pdf`, one click from
  * opening from disk (pass 30, B30). */
 const ATTACHMENT_KEYS = new Set(['/EmbeddedFiles', '/EF', '/AF', '/RF']);
+/** Keys that carry a form's scripts (XFA), a 3D model's, or a reference to another file: an
+ * external stream's or a file specification's /F and /FS (a string or a dictionary; an
+ * annotation's /F is a number, its flags), a reference XObject's /Ref, OPI's proxy, the
+ * catalog's base URI (pass 32, B32). */
+const OUTSIDE_KEYS = new Set(['/XFA', '/3DD', '/3DA', '/OPI', '/Ref', '/FS', '/RichMediaContent', '/RichMediaSettings']);
 
 /** The bytes of a whole PDF (pdf-lib reads it, it is not encrypted, it has a page and ends
  * with `%%EOF`) with every string a reader shows made terminal-safe; undefined when the bytes
@@ -201,7 +214,7 @@ const ATTACHMENT_KEYS = new Set(['/EmbeddedFiles', '/EF', '/AF', '/RF']);
  * an empty password, and nothing here can read) is none. */
 export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
   if (b.subarray(0, 5).toString('latin1') !== '%PDF-' || !/%%EOF\s*$/.test(b.subarray(-64).toString('latin1'))) return undefined;
-  const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString, PDFRef, PDFStream } = lib();
+  const { PDFDocument, PDFDict, PDFArray, PDFName, PDFNumber, PDFString, PDFHexString, PDFRef, PDFStream } = lib();
   let doc: PdfLib.PDFDocument;
   try {
     doc = await PDFDocument.load(b, { updateMetadata: false });
@@ -237,8 +250,10 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
       // A link with a control in it too: cleaned, it would be written as UTF-16 and be no URI.
       const outsideUri = (uri instanceof PDFString || uri instanceof PDFHexString) && (!keptLink(uri.decodeText()) || stripControls(uri.decodeText()) !== uri.decodeText() || controlBytes(uri));
       const subtype = object.get(PDFName.of('Subtype'));
-      const attachment = subtype instanceof PDFName && subtype.asString() === '/FileAttachment';
-      if ((action instanceof PDFName && OUTSIDE_ACTIONS.has(action.asString())) || outsideUri || attachment) {
+      const outsideAnnotation = subtype instanceof PDFName && OUTSIDE_ANNOTATIONS.has(subtype.asString()) && object.get(PDFName.of('Rect')) !== undefined;
+      const type = object.get(PDFName.of('Type'));
+      const isAction = action instanceof PDFName && (ACTION_TYPES.has(action.asString()) || (type instanceof PDFName && type.asString() === '/Action'));
+      if ((isAction && !KEPT_ACTIONS.has((action as PdfLib.PDFName).asString())) || outsideUri || outsideAnnotation) {
         for (const [key] of object.entries()) object.delete(key);
         changed = true;
         return;
@@ -246,8 +261,16 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
       for (const [key, value] of object.entries()) {
         const name = key.asString();
         const opensAttachments = name === '/PageMode' && value instanceof PDFName && value.asString() === '/UseAttachments';
-        if (name === '/Metadata' || RUN_KEYS.has(name) || ATTACHMENT_KEYS.has(name) || opensAttachments || controlKey(key)) {
+        const fileSpec = name === '/F' && !(value instanceof PDFNumber);
+        const baseUri = name === '/URI' && !(value instanceof PDFString || value instanceof PDFHexString);
+        if (name === '/Metadata' || RUN_KEYS.has(name) || ATTACHMENT_KEYS.has(name) || OUTSIDE_KEYS.has(name) || fileSpec || baseUri || opensAttachments || controlKey(key)) {
           if (name === '/Metadata' && value instanceof PDFRef) doc.context.delete(value);
+          // What such a key points to goes too (an XFA stream, a 3D model's, a file
+          // specification): unlinked, it would still be written, its script in it.
+          if (OUTSIDE_KEYS.has(name) || name === '/JS') {
+            const held = value instanceof PDFRef ? [value] : value instanceof PDFArray ? value.asArray() : value instanceof PDFDict ? [...value.values()] : [];
+            for (const r of held) if (r instanceof PDFRef) doc.context.delete(r);
+          }
           // A file specification's streams (/EF << /F 5 0 R >>), whose /Type is optional.
           if (name === '/EF') {
             const ef = value instanceof PDFRef ? doc.context.lookup(value) : value;
