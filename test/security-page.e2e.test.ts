@@ -469,6 +469,27 @@ test('3t. a file named after page text holding a seen secret is refused, not wri
   }
 });
 
+test('3u. an ambiguous locator\'s error is a read: links and spans it quotes that copy a password print cut, as the first thing the call prints', { timeout: 120_000 }, async () => {
+  // Pass 32 (A32): the strict-mode error cut only the matched inputs' values; a link's href and
+  // title holding a copy printed whole, since nothing had read the page's fields yet.
+  const site = await startFixtureServer();
+  const pw = 'AMBpw-Hx4mW9qZ2tLb';
+  site.setPage('/amb.html', `<title>Account</title><input type="password" id="pw" value="${pw}"><a href="/reset?k=${pw}">Forgot</a><a href="/help" title="${pw}">Forgot</a><p>Saved <span></span></p><p>Saved <span></span></p><script>for (const s of document.querySelectorAll("span")) s.textContent = document.getElementById("pw").value;</script>`);
+  try {
+    const r = await run(`const pg = await openTab(${lit(site.url + 'amb.html')});
+      for (const target of [pg.getByRole("link", { name: "Forgot" }), pg.locator("span")]) {
+        try { await target.click({ timeout: 1500 }); } catch (e) { console.log("E=" + e.message); }
+      }
+      console.log("GSTACK_STEP_OK");`, ['--json']);
+    assert.equal(r.code, 0, show(r));
+    assert.ok(!(r.stdout + r.stderr).includes('Hx4mW9qZ2tLb'), `the secret reached output\n${show(r)}`);
+    const lines = JSON.parse(r.stdout).lines as string[];
+    assert.equal(lines.filter((l) => /^E=The locator matched 2 elements/.test(l) && l.includes('[redacted]')).length, 2, lines.join('\n'));
+  } finally {
+    await site.close();
+  }
+});
+
 test('3q. raw CDP dumps of the DOM and the accessibility tree are reads: a password and a one-time code in them are cut', { timeout: 120_000 }, async () => {
   // Pass 25 (A25): DOM.getOuterHTML and Accessibility.getFullAXTree before any snapshot printed
   // the fields' values; nothing had read the page's secret fields.

@@ -113,6 +113,11 @@ function isBuiltinValue(v: object): boolean {
   );
 }
 
+/** Whether an error's message quotes page markup (`<a href="…">Forgot</a>`). */
+function quotesMarkup(err: unknown): boolean {
+  const message = (err as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' && /<[a-zA-Z][\w-]*[\s>]/.test(message);
+}
 const isThenable = (v: unknown): v is PromiseLike<unknown> => !!v && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
 
 /** Methods whose function arguments Playwright calls back in Node (so they get wrapped: their
@@ -210,6 +215,14 @@ export class Membrane {
         (v) => (this.revoked || this.ended ? never() : this.wrap(v, toAgentError, image)),
         (err) => {
           if (this.revoked || this.ended) return never();
+          // An error that quotes the page's elements (a strict-mode violation lists each one it
+          // matched, with its text, href and title) is a read: the call learns its tabs' secret
+          // fields first, so a copy of one in what it quotes prints cut (pass 32, A32).
+          if (this.opts.learnSecretFields && quotesMarkup(err)) {
+            return this.opts.learnSecretFields().catch(() => undefined).then(() => {
+              throw rewrite(err);
+            });
+          }
           throw rewrite(err);
         },
       );
