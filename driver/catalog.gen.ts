@@ -191,7 +191,7 @@ export interface ScriptGlobals {
   snapshot: (pg: Page, opts?: SnapshotOptions) => Promise<SnapshotResult>;
   /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. It takes its own interactive snapshot: the refs drawn work with `pg.locator`, and the next `snapshot()` still diffs against your previous one. */
   annotatedScreenshot: (pg: Page) => Promise<{ base64Image: string }>;
-  /** Waits `ms` milliseconds. The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. */
+  /** Waits `ms` milliseconds (0 to 2147483647; another value is an error). The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. */
   sleep: (ms: number) => Promise<void>;
   /** This call's artifact directory (absolute path): a directory of its own, not the shell's working directory you ran `gstack` from, which a script cannot read (put what a script needs, such as text to type or a file to upload, in the script itself and write it under `pwd` first). The only place `fs` — and the `path` option of `pg.screenshot`, `pg.pdf` and `locator.screenshot` — may write (relative paths land here); it outlives the call, and `--out DIR` copies what you wrote here. */
   pwd: string;
@@ -330,7 +330,7 @@ export const CATALOG_JSON: unknown = {
    "kind": "function",
    "signature": "sleep(ms: number): Promise<void>",
    "tsType": "(ms: number) => Promise<void>",
-   "description": "Waits `ms` milliseconds. The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page.",
+   "description": "Waits `ms` milliseconds (0 to 2147483647; another value is an error). The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page.",
    "engines": {
     "aside": "yes",
     "chromium": "yes"

@@ -446,7 +446,7 @@ export interface GstackScriptGlobals {
   snapshot: (pg: Page, opts?: SnapshotOptions) => Promise<SnapshotResult>;
   /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. It takes its own interactive snapshot: the refs drawn work with `pg.locator`, and the next `snapshot()` still diffs against your previous one. (Aside: yes, Chromium: yes) */
   annotatedScreenshot: (pg: Page) => Promise<{ base64Image: string }>;
-  /** Waits `ms` milliseconds. The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. (Aside: yes, Chromium: yes) */
+  /** Waits `ms` milliseconds (0 to 2147483647; another value is an error). The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. (Aside: yes, Chromium: yes) */
   sleep: (ms: number) => Promise<void>;
   /** This call's artifact directory (absolute path): a directory of its own, not the shell's working directory you ran `gstack` from, which a script cannot read (put what a script needs, such as text to type or a file to upload, in the script itself and write it under `pwd` first). The only place `fs` — and the `path` option of `pg.screenshot`, `pg.pdf` and `locator.screenshot` — may write (relative paths land here); it outlives the call, and `--out DIR` copies what you wrote here. (Aside: yes, Chromium: yes) */
   pwd: string;
@@ -477,7 +477,7 @@ declare global {
   const snapshot: GstackScriptGlobals["snapshot"];
   /** A PNG screenshot (base64) with the ref label of every interactive element drawn on the page, so a person or a vision model can match refs to what they see. It takes its own interactive snapshot: the refs drawn work with `pg.locator`, and the next `snapshot()` still diffs against your previous one. */
   const annotatedScreenshot: GstackScriptGlobals["annotatedScreenshot"];
-  /** Waits `ms` milliseconds. The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. */
+  /** Waits `ms` milliseconds (0 to 2147483647; another value is an error). The only timer in a flow script; prefer `pg.waitForSelector` or `pg.waitForURL` when you wait for the page. */
   const sleep: GstackScriptGlobals["sleep"];
   /** This call's artifact directory (absolute path): a directory of its own, not the shell's working directory you ran `gstack` from, which a script cannot read (put what a script needs, such as text to type or a file to upload, in the script itself and write it under `pwd` first). The only place `fs` — and the `path` option of `pg.screenshot`, `pg.pdf` and `locator.screenshot` — may write (relative paths land here); it outlives the call, and `--out DIR` copies what you wrote here. */
   const pwd: GstackScriptGlobals["pwd"];

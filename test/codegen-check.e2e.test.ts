@@ -74,7 +74,7 @@ test('--check passes on a fresh copy and prints FRESH for every generated file',
 
 test('--check fails after a catalog change that was not regenerated', async (t) => {
   const dir = copyRepo(t);
-  edit(dir, 'driver/catalog.json', (s) => s.replace('Waits `ms` milliseconds.', 'Waits `ms` milliseconds (changed).'));
+  edit(dir, 'driver/catalog.json', (s) => s.replace('Waits `ms` milliseconds (', 'Waits `ms` milliseconds, changed ('));
   const r = await gen(dir, '--check');
   assert.equal(r.code, 1, r.out);
   // The description lives in the full reference; the core's one-line table does not carry it.

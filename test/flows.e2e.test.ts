@@ -210,6 +210,12 @@ test('3d. a flow file past the script limit is that flow\'s problem and a FIFO n
     const saved = await gstack(['flows', 'save', 'pipe', '-f', 'signup.js', '--timeout', '5000']);
     expectExit(saved, 2);
     assert.match(saved.stderr, /A flow "pipe" is already saved at .*pipe\.js/);
+    // Pass 31 (C31): a name longer than a file name ran the whole flow, then failed with Node's
+    // ENAMETOOLONG (exit 1). It is refused before anything runs.
+    const long = await gstack(['flows', 'save', 'n'.repeat(253), '-f', 'signup.js']);
+    expectExit(long, 2);
+    assert.match(long.stderr, /A flow name is at most 100 characters \(this one has 253\)/);
+    assert.doesNotMatch(long.stdout, /GSTACK_STEP_OK/);
   } finally {
     rmSync(big, { force: true });
     rmSync(fifo, { force: true });

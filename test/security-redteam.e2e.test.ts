@@ -104,6 +104,13 @@ console.log("GSTACK_STEP_OK");`);
   assert.match(second.stdout, /^SEEN=false$/m);
 });
 
+test('sleep past Node\'s longest timer is refused, not made 1 ms (pass 31, C31)', async () => {
+  const r = await run('const t0 = Date.now(); await sleep(2 ** 31); console.log("SLEPT=" + (Date.now() - t0)); console.log("GSTACK_STEP_OK");');
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout, /SLEPT=/);
+  assert.match(r.lines.at(-1) ?? '', /^\[error\] sleep\(ms\): ms is at most 2147483647 /);
+});
+
 test('a GET form\'s secret-named radio and button values, and a wrap=hard textarea\'s broken value, are cut from the URL', async () => {
   const r = await run(`const pg = await openTab(${JSON.stringify(server.url)});
 await pg.setContent('<form method=get action="${server.url}"><label>API key <textarea name=k wrap=hard cols=4>Zq7wPalm9RTA15xK3vQ2W8n</textarea></label><input type=radio name=otp value=482913 checked aria-label="One-time code"><input type=checkbox name=remember value=true checked><button name=csrf_token value=BTN-RTA15-6612uu>Verify</button></form>');

@@ -99,6 +99,13 @@ test('`sessions stop --all` refuses while another session runs a call; --force s
   assert.equal(named.code, 4, named.stdout + named.stderr);
   assert.match(named.stdout, /^RUNNING crowd-force-\S+ key="crowd-force" call=pid:\d+$/m);
   assert.match(named.stderr, /\[error\] Not stopping crowd-force-\S+: a call of that session is running .*--force/);
+  // Pass 31 (C31): a caller with the same key (another agent sharing the session, or this
+  // agent's cleanup beside its own call) stopped it too, named or not.
+  for (const args of [['sessions', 'stop'], ['sessions', 'stop', 'crowd-force']]) {
+    const same = await gstack(args, { GSTACK_SESSION_KEY: 'crowd-force' });
+    assert.equal(same.code, 4, same.stdout + same.stderr);
+    assert.match(same.stderr, /\[error\] Not stopping crowd-force-\S+: a call of that session is running \(pid \d+, perhaps another agent's: this session is shared by every caller with its key\)/);
+  }
   const refused = await gstack(['sessions', 'stop', '--all'], { GSTACK_SESSION_KEY: 'crowd-user' });
   assert.equal(refused.code, 4, refused.stdout + refused.stderr);
   assert.match(refused.stdout, /^RUNNING crowd-force-\S+ key="crowd-force" call=pid:\d+$/m);

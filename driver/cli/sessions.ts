@@ -133,7 +133,6 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
   if ([args.all, args.render, !!args.target].filter(Boolean).length > 1) {
     throw new UsageError('`sessions stop` takes one of KEY, --render or --all');
   }
-  if (args.force && !args.all && !args.render && !args.target) throw new UsageError('--force goes with `sessions stop KEY`, `--all` or `--render`; your own session stops without it');
   const by = ['gstack sessions stop', ...(args.target ? [args.target] : []), ...(args.render ? ['--render'] : []), ...(args.all ? ['--all'] : []), ...(args.force ? ['--force'] : [])].join(' ');
 
   if (args.render) {
@@ -158,12 +157,14 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
     const own = resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug;
     const slug = args.target ? await resolveSlug(args.target, home) : own;
     let t = await sessionInfo(slug, { home, env });
-    // Another session's call in progress is that agent's work: not cut short unless the user
-    // says so, as with --all.
-    if (slug !== own && t.lockedBy) {
+    // A call in progress is an agent's work: not cut short unless the user says so, as with
+    // --all. Also in the caller's own session, which another agent may share (the directory's
+    // session is every agent's there) or which runs this agent's own call beside its cleanup
+    // (pass 31, C31).
+    if (t.lockedBy) {
       if (!args.force) {
         io.out(`RUNNING ${slug} key=${quote(t.key)} call=pid:${t.lockedBy.pid}`);
-        io.err(`[error] Not stopping ${slug}: a call of that session is running (pid ${t.lockedBy.pid}, perhaps another agent's), and stopping would cut it short. Try again when it has finished; a user who means to end it adds --force.`);
+        io.err(`[error] Not stopping ${slug}: a call of that session is running (pid ${t.lockedBy.pid}, perhaps another agent's${slug === own ? ': this session is shared by every caller with its key' : ''}), and stopping would cut it short. Try again when it has finished; a user who means to end it adds --force.`);
         return 4;
       }
       io.err(`gstack: waiting up to ${FORCE_GRACE_MS / 1000} s for ${slug}'s call`);
@@ -175,11 +176,11 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
     return 0;
   }
 
-  // --all: whose calls would it cut short? Every session but the caller's own with a live lock
-  // holder (a call running, through a host or in its own process), and a render in progress.
-  const own = resolveSessionKey({ session: args.session, cwd: io.cwd, env }).slug;
+  // --all: whose calls would it cut short? Every session with a live lock holder (a call
+  // running, through a host or in its own process; the caller's own session too, which another
+  // agent may share), and a render in progress.
   const running = async () => {
-    const sessions = (await listSessions({ home, env })).filter((s) => s.slug !== own && s.lockedBy);
+    const sessions = (await listSessions({ home, env })).filter((s) => s.lockedBy);
     const renderBusy = !!(await renderHostInfo(env))?.busy;
     return { sessions, renderBusy };
   };

@@ -29,10 +29,19 @@ export interface FlowDirs {
 export const FLOW_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const NAME = FLOW_NAME;
 
+/** A flow's name is its file's (NAME.js, beside its history file's hash): well inside the 255
+ * bytes a file name may have. */
+const MAX_FLOW_NAME = 100;
+
 export function checkFlowName(name: string | undefined): string {
   if (!name) throw new CommandError('flows', 'FLOW_INVALID', 'Name the flow: gstack flows <save|run|show> NAME. `gstack flows list` shows the saved ones.');
   if (!NAME.test(name) || name.endsWith('.js')) {
     throw new CommandError('flows', 'FLOW_INVALID', `"${name}" is not a flow name: use letters, digits, ".", "_" and "-" (no path, no .js), e.g. signup or checkout-guest.`);
+  }
+  // Before anything runs: a name longer than a file name may be failed only after `save` had
+  // run the whole flow, with Node's ENAMETOOLONG (pass 31, C31).
+  if (name.length > MAX_FLOW_NAME) {
+    throw new CommandError('flows', 'FLOW_INVALID', `A flow name is at most ${MAX_FLOW_NAME} characters (this one has ${name.length}): it is a file name. Pick a shorter one.`);
   }
   return name;
 }

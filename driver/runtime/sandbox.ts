@@ -43,6 +43,9 @@ type Implementations = { [K in GlobalName]: (host: SandboxHost, tabs: Tabs) => S
  */
 const zeroFilled = (size: number): Buffer => Buffer.alloc(size);
 
+/** The longest delay Node's timers keep (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Node keeps small Buffers as slices of one shared 8 KiB pool, and `buf.buffer` is the whole
  * pool: bytes an earlier call encoded there (a secret parameter, `Buffer.from("admin:" +
  * params.password)`) showed through a later call's `Buffer.from("x").buffer` (pass 30, C30). The
@@ -198,6 +201,8 @@ export const CHROMIUM_GLOBALS: Implementations = {
   sleep: (_h, tabs) => (ms: unknown) => {
     const n = Number(ms);
     if (!Number.isFinite(n) || n < 0) return Promise.reject(new AgentError('sleep(ms): ms must be a number ≥ 0.'));
+    // Node makes a longer timer 1 ms: the flow would go on as if the time had passed (pass 31, C31).
+    if (n > MAX_TIMER_MS) return Promise.reject(new AgentError(`sleep(ms): ms is at most ${MAX_TIMER_MS} (about 24.8 days, Node's longest timer; a call's --timeout ends it sooner anyway). Got ${n}.`));
     if (tabs.membrane.revoked) return new Promise<void>(() => undefined);
     let timers = sleeps.get(tabs);
     if (!timers) sleeps.set(tabs, (timers = new Set()));
