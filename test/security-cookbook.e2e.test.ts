@@ -163,5 +163,15 @@ describe('cookbook guards that a disguise cannot pass', () => {
       assert.equal(r.code, 1, `${name}: ${r.stdout}`);
       assert.match(r.lines.at(-1)!, /Refusing to type into a password field/, `${name}: ${r.stdout}`);
     }
+    // Pass 33 (B33): a field that turns into a password field on the first key (keydown for
+    // `type`, beforeinput for `fill`) got the whole value; `press` on a password field typed.
+    site.setPage('/flip.html', '<label>Username <input id="u"></label><label>Other <input id="o"></label><label>PIN <input id="p" type="password"></label><script>u.addEventListener("keydown", () => { u.type = "password"; }); o.addEventListener("beforeinput", () => { o.type = "password"; });</script>');
+    for (const [action, name, value, why] of [['type', 'Username', 'hunter2secret', /turned the field into a password field while it was typed into; its value was cleared/], ['fill', 'Other', 'hunter2secret', /turned the field into a password field/], ['press', 'PIN', '7', /Refusing to type into a password field/]] as const) {
+      const r = await runCli(['cookbook', 'flow', '--url', `${site.origin}/flip.html`, '--params', JSON.stringify({ steps: [{ action, name, value }] })], { env: { GSTACK_HOME: home }, timeoutMs: 120_000 });
+      assert.equal(r.code, 1, `${action} ${name}: ${r.stdout}`);
+      assert.match(r.lines.at(-1)!, why, `${action} ${name}: ${r.stdout}`);
+    }
+    const enter = await runCli(['cookbook', 'flow', '--url', `${site.origin}/flip.html`, '--params', JSON.stringify({ steps: [{ action: 'press', name: 'PIN', value: 'Enter' }] })], { env: { GSTACK_HOME: home }, timeoutMs: 120_000 });
+    assert.equal(enter.code, 0, `Enter on a password field types nothing: ${enter.stdout}${enter.stderr}`);
   });
 });

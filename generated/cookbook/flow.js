@@ -258,28 +258,38 @@ for (let i = 0; i < PARAMS.steps.length; i++) {
   }
   const mark = await evidenceMark(pg);
   if (step.action === "click") await el.click();
-  else if (step.action === "fill" || step.action === "type") {
+  else if (step.action === "fill" || step.action === "type" || step.action === "press") {
     // Credentials never pass through the agent: the user signs in themselves.
     // Checked on the field the keys will reach, as it is once focused: fill follows a label to its
     // control (a span in a label can stand for a hidden password input), and a page can make a
-    // field a password field, or mask it with CSS, only when it gets the focus.
-    await el.focus().catch(() => {});
-    const secret = await el.evaluate((node) => {
+    // field a password field, or mask it with CSS, only when it gets the focus. A press of a key
+    // that types a character is typing too (pass 33, B33); Enter, Tab, arrows and the like are not.
+    const isSecret = () => el.evaluate((node) => {
       const e = /** @type {any} */ (node);
       const label = e.closest && e.closest("label");
       const typed = e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement || e.isContentEditable ? e : (label && label.control) || e;
       return [typed, /** @type {any} */ (document.activeElement)].some((t) => t && (String(t.type || "").toLowerCase() === "password" ||
         ["disc", "circle", "square"].includes(getComputedStyle(t).getPropertyValue("-webkit-text-security"))));
     }).catch(() => false);
-    if (secret || String((await el.getAttribute("type")) || "").toLowerCase() === "password") {
+    const key = value || "Enter";
+    const types = step.action !== "press" || !/^(?:Enter|Tab|Escape|Backspace|Delete|Home|End|PageUp|PageDown|Arrow(?:Up|Down|Left|Right)|F\d{1,2})$/.test(key);
+    await el.focus().catch(() => {});
+    if (types && ((await isSecret()) || String((await el.getAttribute("type")) || "").toLowerCase() === "password")) {
       throw new Error("Refusing to type into a password field. Ask the user to sign in in their own browser, or import their cookies with gstack sessions import-cookies.");
     }
     // type: one key event per character, after clearing, for inputs that listen to keys.
-    if (step.action === "type") {
+    if (step.action === "press") await el.press(key);
+    else if (step.action === "type") {
       await el.fill("");
       await el.pressSequentially(value, { delay: 20 });
     } else await el.fill(value);
-  } else if (step.action === "press") await el.press(value || "Enter");
+    // A page can turn the field into a password field while the keys go in (on keydown or
+    // beforeinput): the value is taken out again and the step fails, never left in it (B33).
+    if (types && (await isSecret())) {
+      await el.fill("").catch(() => {});
+      throw new Error("The page turned the field into a password field while it was typed into; its value was cleared. Refusing to type into a password field: ask the user to sign in in their own browser.");
+    }
+  }
   else if (step.action === "check") await el.check();
   else if (step.action === "uncheck") await el.uncheck();
   else if (step.action === "select") await el.selectOption(value);
