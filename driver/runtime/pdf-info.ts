@@ -26,23 +26,18 @@ function lib(): typeof PdfLib {
  * /Alt), a form control's accessible name (/Desc, /TU) and the language tags. */
 const TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Alt', 'ActualText', 'Lang', 'Desc', 'TU'];
 
-/** A field's text as a reader may show it: terminal-safe, and cut of the secret field values
- * the call has seen (a page that puts its password in its title gets `TITLE=… [redacted]`
- * printed, and the same words in the Title of the PDF it prints; pass 30, A30). */
-const shownText = (text: string): string => shownLine(text);
-
 /** The PDF with those strings made terminal-safe; the same bytes when they are. */
 export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Buffer> {
   const raw = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
   const values = readInfoFields(raw);
-  // A link the page made to a local file or a program (`file:`, `javascript:`, `smb:`,
-  // `ms-msdt:`) is a live link action in the PDF (pass 29, B29): only web and mail links stay
-  // (keptLink), and a link that spells a seen secret goes. One written in hex is read by the
-  // parse below.
-  // Only a web link written in place is left to the fast path, and none while the call has seen
-  // a secret a link may spell.
+  // A field is shown as a printed line is (shownLine): terminal-safe and cut of the secret
+  // values the call has seen, so a page's password in its title is cut in the PDF's Title as in
+  // `TITLE=` (pass 30, A30). A link the page made to a local file or a program (`file:`,
+  // `javascript:`, `smb:`, `ms-msdt:`) is a live link action in the PDF (pass 29, B29): only
+  // web and mail links stay (keptLink), and one that spells a seen secret goes. The fast path
+  // leaves alone only a web link written in place, and none once the call has seen a secret.
   const linkToCheck = /\/URI\s*(?:<|\((?!\s*https?:))/i.test(raw) || (anySecretsSeen() && /\/URI/.test(raw));
-  if (values && values.every((v) => shownText(v) === v) && !linkToCheck) return pdf;
+  if (values && values.every((v) => shownLine(v) === v) && !linkToCheck) return pdf;
   const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString } = lib();
   // updateMetadata: false keeps Chromium's Creator, Producer and dates.
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
@@ -60,8 +55,8 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
       const value = dict.get(PDFName.of(key));
       if (!(value instanceof PDFString) && !(value instanceof PDFHexString)) continue;
       const text = value.decodeText();
-      if (shownText(text) === text) continue;
-      dict.set(PDFName.of(key), PDFHexString.fromText(shownText(text)));
+      if (shownLine(text) === text) continue;
+      dict.set(PDFName.of(key), PDFHexString.fromText(shownLine(text)));
       changed = true;
     }
   };
@@ -248,7 +243,8 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
       const action = object.get(PDFName.of('S'));
       const uri = object.get(PDFName.of('URI'));
       // A link with a control in it too: cleaned, it would be written as UTF-16 and be no URI.
-      const outsideUri = (uri instanceof PDFString || uri instanceof PDFHexString) && (!keptLink(uri.decodeText()) || stripControls(uri.decodeText()) !== uri.decodeText() || controlBytes(uri));
+      const link = uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText() : undefined;
+      const outsideUri = link !== undefined && (!keptLink(link) || stripControls(link) !== link || controlBytes(uri as PdfLib.PDFString));
       const subtype = object.get(PDFName.of('Subtype'));
       const outsideAnnotation = subtype instanceof PDFName && OUTSIDE_ANNOTATIONS.has(subtype.asString()) && object.get(PDFName.of('Rect')) !== undefined;
       const type = object.get(PDFName.of('Type'));
