@@ -5,7 +5,7 @@
 import yargs, { type Argv } from 'yargs';
 import { loadCatalog, resolveCommand } from '../driver/catalog.js';
 import { packageVersion } from '../driver/package-version.js';
-import { repeatedSwitch } from './commands/flags.js';
+import { oddNumber, repeatedSwitch } from './commands/flags.js';
 import { COMMANDS } from './commands/index.js';
 import { trace } from '../driver/trace.js';
 import { exitCodeOf, UsageError } from '../driver/errors.js';
@@ -72,7 +72,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
     trace('catalog loaded + validated');
     const command = full.commands.find((c) => c.name === io.argv[0]);
     const flags = command ? resolveCommand(command, full).flags : [];
-    const twice = repeatedSwitch(io.argv.slice(1), flags);
+    const twice = repeatedSwitch(io.argv.slice(1), flags) ?? oddNumber(io.argv.slice(1), flags);
     if (twice) throw twice;
     // Set but blank (`export GSTACK_SESSION_KEY=$TASK` with TASK unset), for a command that
     // has a session: it would quietly mean this directory's session, which every agent here shares.

@@ -3,7 +3,7 @@
 // careless command line would silently mean its opposite.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { repeatedSwitch } from '../bin/commands/flags.js';
+import { oddNumber, repeatedSwitch } from '../bin/commands/flags.js';
 import { loadCatalog, resolveCommand } from '../driver/catalog.js';
 
 const catalog = loadCatalog();
@@ -37,4 +37,18 @@ test('an on/off flag given a value other than true or false is refused, naming b
     assert.match(err.message, /is on or off: give it as --[\w-]+ or --no-[\w-]+ \(or =true \/ =false\), not /);
   }
   assert.equal(repeatedSwitch(['--json=false'], flagsOf('run')), undefined);
+});
+
+test('a number flag spelled as hex, an exponent or with spaces is refused; plain decimals pass', () => {
+  // Red-team notes (pass 31): yargs read `0x10`, `1e3` and ` 100` through Number().
+  for (const argv of [['--timeout', '0x10'], ['--timeout=1e3'], ['--timeout', ' 100'], ['--lockTimeout', '1_000'], ['--max-output', 'Infinity'], ['--timeout', '']]) {
+    const err = oddNumber(argv, flagsOf('run'));
+    assert.ok(err, argv.join(' '));
+    assert.match(err.message, /^--[\w-]+ takes a plain decimal number \(like \d+\); got /);
+  }
+  const scale = oddNumber(['--scale', '.5'], flagsOf('pdf'));
+  assert.match(scale?.message ?? '', /--scale takes a plain decimal number/);
+  for (const argv of [['--timeout', '5000'], ['--timeout=250'], ['--scale', '1.5'], ['--', '--timeout', '0x10'], ['--timeout', '--json']]) {
+    assert.equal(oddNumber(argv, flagsOf(argv.includes('--scale') ? 'pdf' : 'run')), undefined, argv.join(' '));
+  }
 });

@@ -79,4 +79,34 @@ export function repeatedSwitch(argv: readonly string[], flags: readonly Flag[]):
   return undefined;
 }
 
+/**
+ * A number flag spelled as anything but a plain decimal (`--timeout 0x10`, `1e3`, `" 100"`,
+ * `--scale=.5e1`): yargs reads them all as numbers through `Number()`, so a typo or a value
+ * pasted from elsewhere would quietly mean another number. A usage error naming the flag.
+ */
+export function oddNumber(argv: readonly string[], flags: readonly Flag[]): UsageError | undefined {
+  const byName = new Map<string, Flag>();
+  for (const f of flags) {
+    if (f.type !== 'number') continue;
+    for (const n of [f.name, ...(f.aliases ?? [])]) byName.set(`--${n}`, f);
+    if (f.alias) byName.set(f.alias.length === 1 ? `-${f.alias}` : `--${f.alias}`, f);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i];
+    if (word === '--') break;
+    const eq = word.indexOf('=');
+    const name = eq === -1 ? word : word.slice(0, eq);
+    const spelled = name.startsWith('--') ? `--${name.slice(2).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : name;
+    const f = byName.get(spelled);
+    if (!f) continue;
+    const value = eq === -1 ? argv[i + 1] : word.slice(eq + 1);
+    // A missing value is yargs' own error ("Not enough arguments following").
+    if (value === undefined || (eq === -1 && value.startsWith('--'))) continue;
+    if (!/^-?\d+(?:\.\d+)?$/.test(value)) {
+      return new UsageError(`--${f.name} takes a plain decimal number (like ${f.default ?? 100}); got ${JSON.stringify(value)}.`);
+    }
+  }
+  return undefined;
+}
+
 export { UsageError };
