@@ -13,8 +13,8 @@ import { loadHighlighter } from '../render/markdown/highlight.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'markdown');
 
-function convert(md: string, opts: { baseDir?: string; allowNetwork?: boolean; strict?: boolean } = {}) {
-  const policy = new AssetPolicy({ baseDir: opts.baseDir ?? FIXTURES, allowNetwork: !!opts.allowNetwork, strict: !!opts.strict });
+function convert(md: string, opts: { baseDir?: string; allowNetwork?: boolean; strict?: boolean; fileLinks?: 'keep' | 'text' } = {}) {
+  const policy = new AssetPolicy({ baseDir: opts.baseDir ?? FIXTURES, allowNetwork: !!opts.allowNetwork, strict: !!opts.strict, fileLinks: opts.fileLinks });
   return { ...convertMarkdown(md, { policy }), policy };
 }
 
@@ -245,4 +245,30 @@ test('--print-urls: the URL follows external links whose text is not already the
   assert.match(html, /<a href="https:\/\/babeljs\.io\/">Babel<\/a><span class="gstack-url"> \(https:\/\/babeljs\.io\/\)<\/span>/);
   assert.equal((html.match(/gstack-url/g) ?? []).length, 1, html);
   assert.doesNotMatch(convertMarkdown(md, { policy }).html, /gstack-url/);
+});
+
+test('a link to a file beside the document is plain text in a PDF (it would point at the dead render server) and kept in HTML', () => {
+  const md = '[spec](./spec.md), [up](../README.md), [abs](/etc/x), [f](file:///tmp/y), <a href="notes.html">raw</a>, [h](#intro), [w](https://example.com/a), [m](mailto:a@example.com)\n\n# Intro\n';
+  const pdf = convert(md, { fileLinks: 'text' });
+  assert.deepEqual(pdf.policy.textLinks, ['./spec.md', '../README.md', '/etc/x', 'notes.html']);
+  for (const kept of ['#intro', 'https://example.com/a', 'mailto:a@example.com']) assert.ok(pdf.html.includes(`href="${kept}"`), kept);
+  for (const gone of ['spec.md', 'README.md', '/etc/x', 'notes.html']) assert.ok(!pdf.html.includes(`href="${gone}`) && !pdf.html.includes(`href="./${gone}`) && !pdf.html.includes(`href="../${gone}`), gone);
+  assert.match(pdf.html, />spec<\/a>/, 'the words stay');
+  // file: is never a link (the sanitizer's schemes); the rest stay for an HTML file beside them.
+  const html = convert(md, { fileLinks: 'keep' });
+  assert.deepEqual(html.policy.textLinks, []);
+  assert.ok(html.html.includes('href="./spec.md"') && html.html.includes('href="notes.html"'));
+});
+
+test('an <img> with only a srcset says so (print takes src), not "empty src"', () => {
+  const { policy } = convert('<img srcset="a.png 1x, b.png 2x" alt="s">\n\n<img alt="none">\n');
+  assert.deepEqual(policy.notices.map((n) => n.message), ['image with only a srcset: give the <img> a src (a PDF prints src; srcset picks by screen)', 'image with an empty src']);
+});
+
+test('footnotes: a numbered mark linked to a note at the end, and back', () => {
+  const { html, brokenAnchors } = convert('Claim[^src] and another[^2].\n\n[^src]: The source, with *emphasis*.\n[^2]: Second.\n');
+  assert.match(html, /<sup class="footnote-ref"><a href="#fn1" id="fnref1">\[1\]<\/a><\/sup>/);
+  assert.match(html, /<section class="footnotes">[\s\S]*<li id="fn1" class="footnote-item"><p>The source, with <em>emphasis<\/em>\. <a href="#fnref1" class="footnote-backref">/);
+  assert.ok(!html.includes('[^src]'), 'the reference is not left as text');
+  assert.deepEqual(brokenAnchors, []);
 });

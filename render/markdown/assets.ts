@@ -74,6 +74,10 @@ export interface AssetPolicyOptions {
   /** What a remote image becomes: `alt` its alt text, `omit` nothing; default (`placeholder`):
    * loaded with allowNetwork, else a visible "blocked" placeholder. */
   remoteImages?: RemoteImages;
+  /** A link to a file beside the document (`[spec](./spec.md)`): kept for an HTML file, which
+   * sits beside what it links to; for a PDF, `text` keeps the words and drops the link, as
+   * Chromium would resolve it against the render server's address, dead once the call ends. */
+  fileLinks?: 'keep' | 'text';
 }
 
 export type RemoteImages = 'placeholder' | 'alt' | 'omit';
@@ -82,6 +86,8 @@ export class AssetPolicy {
   readonly notices: AssetNotice[] = [];
   /** Remote images left out or replaced by their alt text (--remote-images alt|omit). */
   readonly droppedImages: string[] = [];
+  /** Links to files beside the document printed as plain text (fileLinks: 'text'). */
+  readonly textLinks: string[] = [];
   private readonly root: string;
 
   constructor(private readonly opts: AssetPolicyOptions) {
@@ -93,11 +99,15 @@ export class AssetPolicy {
     if (this.opts.strict && n.kind === 'missing-image') throw new StrictAssetError(n.message + ' (--strict)');
   }
 
-  image(rawSrc: string | undefined): ImageResolution {
+  /** `srcset`: the element's srcset, named in the notice when it is all the image has (the
+   * print takes `src` only: a srcset picks by screen, and a PDF has none). */
+  image(rawSrc: string | undefined, srcset?: string): ImageResolution {
     const src = (rawSrc ?? '').trim();
     if (!src) {
-      this.notice({ kind: 'missing-image', ref: '', message: 'image with an empty src', inline: true });
-      return { kind: 'missing', ref: '', reason: 'empty src' };
+      const onlySrcset = !!srcset?.trim();
+      const message = onlySrcset ? 'image with only a srcset: give the <img> a src (a PDF prints src; srcset picks by screen)' : 'image with an empty src';
+      this.notice({ kind: 'missing-image', ref: '', message, inline: true });
+      return { kind: 'missing', ref: '', reason: onlySrcset ? 'srcset without src' : 'empty src' };
     }
     if (/^data:image\//i.test(src)) return { kind: 'inline', src };
     if (isRemoteRef(src)) {
@@ -153,6 +163,16 @@ export class AssetPolicy {
   }
 
   /** A <link> in the document body: never applied; remote ones are reported as blocked. */
+  /** Whether an `<a href>` keeps its link: a fragment, a web or mail address always does; a
+   * path (relative or absolute) or a `file:` URL only where fileLinks is `keep`. */
+  anchorKeepsLink(href: string | undefined): boolean {
+    const ref = (href ?? '').replace(/^[\u0000-\u0020]+/, '');
+    if (!ref || ref.startsWith('#') || this.opts.fileLinks !== 'text') return true;
+    if (isRemoteRef(ref) || /^(?:mailto|tel):/i.test(ref)) return true;
+    this.textLinks.push(ref);
+    return false;
+  }
+
   link(href: string | undefined, rel: string | undefined): AssetNotice | undefined {
     const ref = (href ?? '').trim();
     if (!ref) return undefined;

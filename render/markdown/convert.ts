@@ -20,12 +20,15 @@ export interface ConvertInput {
   strict: boolean;
   remoteImages: RemoteImages;
   printUrls: boolean;
+  /** What links to files beside the document become (AssetPolicyOptions.fileLinks). */
+  fileLinks: 'keep' | 'text';
 }
 
 export interface ConvertOutput {
   converted: MarkdownResult;
   notices: AssetNotice[];
   droppedImages: string[];
+  textLinks: string[];
 }
 
 /** What a worker posts back: the result, or the error it met (a strict asset error is the
@@ -34,10 +37,10 @@ export type ConvertReply = { ok: true; out: ConvertOutput } | { ok: false; stric
 
 /** Stage 1 in this thread. */
 export async function convertHere(input: ConvertInput): Promise<ConvertOutput> {
-  const policy = new AssetPolicy({ baseDir: input.baseDir, allowNetwork: input.allowNetwork, strict: input.strict, remoteImages: input.remoteImages });
+  const policy = new AssetPolicy({ baseDir: input.baseDir, allowNetwork: input.allowNetwork, strict: input.strict, remoteImages: input.remoteImages, fileLinks: input.fileLinks });
   const highlighter = await loadHighlighter(input.source);
   const converted = convertMarkdown(input.source, { policy, highlighter, printUrls: input.printUrls });
-  return { converted, notices: policy.notices, droppedImages: policy.droppedImages };
+  return { converted, notices: policy.notices, droppedImages: policy.droppedImages, textLinks: policy.textLinks };
 }
 
 /** The worker's file next to this module: the compiled `.js` (tsc's output, or the bundle's
@@ -80,7 +83,7 @@ function giveBack(w: Worker): void {
 export async function prewarmConvertWorker(): Promise<void> {
   const file = workerFile();
   if (!file || idle) return;
-  await convertOffThread({ source: '# warm\n\n`x`\n', baseDir: process.cwd(), allowNetwork: false, strict: false, remoteImages: 'omit', printUrls: false }, 30_000).catch(() => undefined);
+  await convertOffThread({ source: '# warm\n\n`x`\n', baseDir: process.cwd(), allowNetwork: false, strict: false, remoteImages: 'omit', printUrls: false, fileLinks: 'keep' }, 30_000).catch(() => undefined);
 }
 
 /**

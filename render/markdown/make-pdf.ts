@@ -125,7 +125,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   // In a worker thread: the render host's loop stays free for every other session meanwhile.
   let stage1;
   try {
-    stage1 = await convertOffThread({ source, baseDir: dirname(input), allowNetwork: !!opts.allowNetwork, strict: !!opts.strict, remoteImages, printUrls: !!opts.printUrls }, opts.timeoutMs, opts.signal);
+    stage1 = await convertOffThread({ source, baseDir: dirname(input), allowNetwork: !!opts.allowNetwork, strict: !!opts.strict, remoteImages, printUrls: !!opts.printUrls, fileLinks: to === 'pdf' ? 'text' : 'keep' }, opts.timeoutMs, opts.signal);
   } catch (err) {
     if (err instanceof StrictAssetError) throw new RenderError(`${basename(input)}: ${err.message}`);
     throw err;
@@ -136,6 +136,10 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   if (policy.droppedImages.length) {
     const what = remoteImages === 'alt' ? 'shown as their alt text' : 'left out';
     say(`gstack pdf: ${policy.droppedImages.length} remote image${policy.droppedImages.length === 1 ? '' : 's'} ${what} (--remote-images ${remoteImages})`);
+  }
+  if (stage1.textLinks.length) {
+    const shown = stage1.textLinks.slice(0, 3).map((l) => stripControls(l)).join(', ');
+    say(`gstack pdf: ${stage1.textLinks.length} link${stage1.textLinks.length === 1 ? '' : 's'} to a local file printed as plain text (${shown}${stage1.textLinks.length > 3 ? ', …' : ''}): a PDF cannot open a file beside it; link a web address or a #heading, or render with --to html`);
   }
   // The link stays as written (a reader's viewer goes nowhere); the source is what to fix.
   for (const b of converted.brokenAnchors) {

@@ -4,6 +4,7 @@
 // ellipses — only in text tokens, so code spans and fences keep their ASCII).
 import MarkdownIt from 'markdown-it';
 import anchor from 'markdown-it-anchor';
+import footnote from 'markdown-it-footnote';
 import { AssetPolicy } from './assets.js';
 import { escapeHtml } from '../page/html.js';
 import { SlotTable, sanitizeDocumentHtml } from './sanitize.js';
@@ -176,6 +177,8 @@ interface ParserState {
 
 function createParser(st: ParserState) {
   const md = new MarkdownIt({ html: true, linkify: true, typographer: true });
+  // GitHub's footnotes (`text[^1]` … `[^1]: note`): numbered marks linked to a list at the end.
+  md.use(footnote);
   md.use(anchor, {
     level: [1, 2, 3, 4, 5, 6],
     slugify,

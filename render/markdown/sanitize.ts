@@ -114,7 +114,7 @@ export function sanitizeDocumentHtml(html: string, policy: AssetPolicy, slots: S
         return { tagName, attribs };
       },
       img: (_tagName, attribs) => {
-        const r = policy.image(attribs.src);
+        const r = policy.image(attribs.src, attribs.srcset);
         const alt = attribs.alt ?? '';
         if (r.kind === 'inline' || r.kind === 'remote') {
           const keep: Record<string, string> = { src: r.src, alt };
@@ -132,6 +132,10 @@ export function sanitizeDocumentHtml(html: string, policy: AssetPolicy, slots: S
         }
         if (r.kind === 'blocked') return slotAttr(placeholderHtml('Remote image blocked', r.url));
         return slotAttr(placeholderHtml(`Image missing (${r.reason})`, r.ref || alt || '(no src)'));
+      },
+      a: (tagName, attribs) => {
+        if (attribs.href !== undefined && !policy.anchorKeepsLink(attribs.href)) delete attribs.href;
+        return { tagName, attribs };
       },
       link: (_tagName, attribs) => {
         const n = policy.link(attribs.href, attribs.rel);

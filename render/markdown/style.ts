@@ -37,12 +37,18 @@ p { orphans: 3; widows: 3; }
 ul, ol { padding-left: 1.6em; }
 li + li { margin-top: 0.2em; }
 a { color: #0b5cad; text-decoration: none; }
+/* A link printed as text (a file beside the document, which a PDF cannot open) reads as text. */
+a:not([href]) { color: inherit; }
 /* An image taller than a page is scaled down to one page (vh is the page area in print), as a
  * diagram is: a full-page screenshot was printed across two pages, its heading alone on the
  * first. (Width and height stay auto, so the image keeps its proportions.) */
 img { max-width: 100%; max-height: 92vh; height: auto; }
 hr { border: 0; border-top: 1px solid #d0d7de; margin: 1.5em 0; }
 blockquote { margin-left: 0; padding: 0.1em 1em; color: #444c56; border-left: 0.25em solid #d0d7de; }
+/* Footnotes (markdown-it-footnote): a small list after a short rule, where GitHub puts them. */
+hr.footnotes-sep { width: 30%; margin: 2em 0 0.6em; }
+section.footnotes { font-size: 0.88em; color: #444c56; }
+.footnote-ref a, a.footnote-backref { text-decoration: none; }
 code, kbd, samp, pre { font-family: ${MONO}; font-size: 0.88em; }
 /* Inline code: no side padding, which would read as a space in the PDF's text ("( --x )") and
  * leave a gap before punctuation. A token never breaks inside (see inlineCode); an overlong one
