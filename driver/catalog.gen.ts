@@ -1342,7 +1342,8 @@ export const CATALOG_JSON: unknown = {
     "check: PASS <name> expectations=<n> engine=<engine>",
     "check: DRIFT <name> changed=<n> expectations=<n>, then per changed expectation:   EXPECT <label> before=<json | null> after=<json | null> [line=<n in a block>]",
     "check: DRIFT <name> failed exit=<n> error=<json>, then each line the failed run printed as:   | <line>",
-    "check: CHECKED flows=<n> pass=<n> drift=<n>"
+    "check: SKIP <name> error=<json> (checking every flow: one whose secret parameter was not given is not run, and does not fail the check)",
+    "check: CHECKED flows=<n> pass=<n> drift=<n> skip=<n>"
    ],
    "errors": [
     {

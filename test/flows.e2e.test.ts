@@ -128,7 +128,7 @@ test('2. a missing, ill-typed or unknown parameter exits 2 and names it and the 
 test('3. check: PASS, then DRIFT with before/after when the heading changes, then DRIFT with the failure evidence when the button is gone', async () => {
   const pass = await gstack(['flows', 'check']);
   expectExit(pass, 0);
-  assert.deepEqual(pass.lines, ['PASS signup expectations=3 engine=chromium', 'CHECKED flows=1 pass=1 drift=0']);
+  assert.deepEqual(pass.lines, ['PASS signup expectations=3 engine=chromium', 'CHECKED flows=1 pass=1 drift=0 skip=0']);
 
   try {
     site.setPage('/signup', signupPage('Newsletter (spring edition)'));
@@ -137,7 +137,7 @@ test('3. check: PASS, then DRIFT with before/after when the heading changes, the
     assert.deepEqual(heading.lines, [
       'DRIFT signup changed=1 expectations=3',
       '  EXPECT HEADING= before="Newsletter" after="Newsletter (spring edition)"',
-      'CHECKED flows=1 pass=0 drift=1',
+      'CHECKED flows=1 pass=0 drift=1 skip=0',
     ]);
     // A drift is the flow's failure in its history, though the run itself exited 0.
     const drifted = await gstack(['flows', 'list']);
@@ -150,7 +150,7 @@ test('3. check: PASS, then DRIFT with before/after when the heading changes, the
     // The failed run's own lines: how far it got, and its [error] line.
     assert.ok(gone.lines.includes('  | HEADING=Newsletter'), gone.stdout);
     assert.ok(gone.lines.some((l) => l.startsWith('  | [error]')), gone.stdout);
-    assert.equal(last(gone), 'CHECKED flows=1 pass=0 drift=1');
+    assert.equal(last(gone), 'CHECKED flows=1 pass=0 drift=1 skip=0');
 
     const list = await gstack(['flows', 'list']);
     assert.match(list.stdout, /^FLOW signup .*lastFailure=\d{4}-/m);
@@ -181,7 +181,7 @@ test('3c. a broken flow file is that flow\'s drift, and the other flows are stil
     expectExit(r, 1);
     assert.match(r.stdout, /^DRIFT broken failed exit=2 error=".*nests deeper than 64 levels/m);
     assert.match(r.stdout, /^PASS signup expectations=3/m);
-    assert.match(r.stdout, /^CHECKED flows=2 pass=1 drift=1$/m);
+    assert.match(r.stdout, /^CHECKED flows=2 pass=1 drift=1 skip=0$/m);
   } finally {
     rmSync(broken, { force: true });
   }
@@ -348,6 +348,14 @@ console.log("GSTACK_STEP_OK");
     const without = await gstack(['flows', 'check', 'try']);
     expectExit(without, 1);
     assert.match(without.stdout + without.stderr, /secret parameter password, which is never saved\. Give it to check as --param password=VALUE/);
+    // Checking every flow (a CI step, trial V1): a flow that cannot run without its secret is
+    // skipped on a line of its own, and does not fail the check; named, it stays an error.
+    const all = await gstack(['flows', 'check']);
+    expectExit(all, 0);
+    assert.match(all.stdout, /^SKIP try error="takes the secret parameter password, which is never saved\. Give it to check as --param password=VALUE"$/m);
+    assert.match(all.stdout, /^CHECKED flows=1 pass=0 drift=0 skip=1$/m);
+    const allJson = JSON.parse((await gstack(['flows', 'check', '--json'])).stdout);
+    assert.deepEqual([allJson.ok, allJson.skip, allJson.flows[0].status], [true, 1, 'skip']);
     const checked = await gstack(['flows', 'check', 'try', '--param', `password=${pw}`]);
     expectExit(checked, 0);
     assert.match(checked.lines[0], /^PASS try /);

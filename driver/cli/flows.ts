@@ -244,7 +244,9 @@ interface CheckOutcome {
   name: string;
   where: string;
   file: string;
-  status: 'pass' | 'drift';
+  /** `skip`: not run. Only when no names were given (check all) and the flow takes a secret
+   * parameter the command was not given: it cannot run, and it has not drifted. */
+  status: 'pass' | 'drift' | 'skip';
   expectations: number;
   engine: string | null;
   drifts: Drift[];
@@ -282,7 +284,16 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
       const header = loaded.header;
       if (header) {
         const secret = Object.keys(header.params).filter((k) => header.params[k].writeOnly && !Object.hasOwn(given, k));
-        if (secret.length) throw new CommandError('flows', 'FLOW_PARAMS_INVALID', `Not checked: flow "${loc.name}" takes the secret parameter${secret.length > 1 ? 's' : ''} ${secret.join(', ')}, which is never saved. Give it to check as ${secret.map((k) => `--param ${k}=VALUE`).join(' ')}.`);
+        const needs = `${secret.length > 1 ? 's' : ''} ${secret.join(', ')}, which is never saved. Give it to check as ${secret.map((k) => `--param ${k}=VALUE`).join(' ')}`;
+        // Checking every flow (a CI step): one that cannot run without a secret is skipped, said
+        // on its own line, not a drift that fails the step. Named, it is the caller's mistake.
+        if (secret.length && !a.args.length) {
+          const o: CheckOutcome = { name: loc.name, where: loc.where, file: loc.file, status: 'skip', expectations: header.expect.length, engine: null, drifts: [], exitCode: 0, error: `takes the secret parameter${needs}`, lines: [] };
+          outcomes.push(o);
+          if (!a.json) printOutcome(o, io);
+          continue;
+        }
+        if (secret.length) throw new CommandError('flows', 'FLOW_PARAMS_INVALID', `Not checked: flow "${loc.name}" takes the secret parameter${needs}.`);
         const own = Object.fromEntries(Object.entries(given).filter(([k]) => Object.hasOwn(header.params, k)));
         params = resolveFlowParams({ ...header, name: loc.name }, { ...savedParams(header), ...own }, { coerce: true });
       }
@@ -324,13 +335,18 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
     worst = Math.max(worst, result.exitCode === 3 || result.exitCode === 4 ? result.exitCode : o.status === 'drift' ? 1 : 0);
     if (!a.json) printOutcome(o, io);
   }
-  const pass = outcomes.filter((o) => o.status === 'pass').length;
-  if (a.json) io.out(jsonText({ ok: worst === 0, flows: outcomes, pass, drift: outcomes.length - pass }));
-  else io.out(`CHECKED flows=${outcomes.length} pass=${pass} drift=${outcomes.length - pass}`);
+  const count = (status: CheckOutcome['status']) => outcomes.filter((o) => o.status === status).length;
+  const [pass, drift, skip] = [count('pass'), count('drift'), count('skip')];
+  if (a.json) io.out(jsonText({ ok: worst === 0, flows: outcomes, pass, drift, skip }));
+  else io.out(`CHECKED flows=${outcomes.length} pass=${pass} drift=${drift} skip=${skip}`);
   return worst;
 }
 
 function printOutcome(o: CheckOutcome, io: FlowsIo): void {
+  if (o.status === 'skip') {
+    io.out(`SKIP ${o.name} error=${JSON.stringify(o.error)}`);
+    return;
+  }
   if (o.status === 'pass') {
     io.out(`PASS ${o.name} expectations=${o.expectations} engine=${o.engine ?? 'unknown'}`);
     return;
