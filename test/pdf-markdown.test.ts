@@ -272,3 +272,15 @@ test('footnotes: a numbered mark linked to a note at the end, and back', () => {
   assert.ok(!html.includes('[^src]'), 'the reference is not left as text');
   assert.deepEqual(brokenAnchors, []);
 });
+
+test('a dropped <link> or <img> takes no closing tag with it: the text after it stays text', () => {
+  // Pass 34 (B34): renamed to a tag the sanitizer drops, a void <link> swallowed the next closing
+  // tag, so a <style> never closed and the paragraphs after it became CSS, gone from the PDF.
+  const { html } = convert('before\n\n<link rel="icon" href="x.png">\n<style>p{color:red}</style>\n\nHIDDEN AFTER\n\n<style>p{}</style>\n\nshown again\n\n<link rel="preload" href="y.css"><b>bold</b> tail\n', { });
+  assert.match(html, /<style>p\{color:red\}<\/style>/);
+  assert.match(html, /<p>HIDDEN AFTER<\/p>/);
+  assert.match(html, /<b>bold<\/b> tail/);
+  assert.ok(!html.includes('gstack-dropped'), html);
+  const omitted = convert('<img src="https://example.com/badge.svg"><b>kept</b>\n', {});
+  assert.match(omitted.html, /<b>kept<\/b>/);
+});

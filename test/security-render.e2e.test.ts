@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -490,6 +490,26 @@ test('render outputs take no name with controls or look-alikes; text files they 
     expectExit(r, 2);
     assert.match(r.stderr, /control, invisible or look-alike characters/, r.stderr);
   }
+  // Pass 34 (B34): the folders an output path creates are names in a listing too
+  // (`--screenshot "$TITLE/shot.png"`), for every command that writes outputs.
+  writeFileSync(join(dir, 'd.mmd'), 'graph TD\nA-->B\n');
+  const folders = [
+    ['render', 'p.html', '--screenshot', 'inv\u202efdp.exe/shot.png'],
+    ['pdf', 'esc.md', 'x\u001b[2J\u001b[31mred/d.pdf'],
+    ['diagram', 'd.mmd', '--out-dir', 'etc\u2215passwd'],
+    ['render', 'p.html', '--eval', '1+1', '--out', 'ok/a\tb/x.txt'],
+    ['render', 'p.html', '--pdf', 'pay\u200bment/deep/r.pdf'],
+  ];
+  for (const args of folders) {
+    const r = await gstack(args, { cwd: dir });
+    expectExit(r, 2);
+    assert.match(r.stderr, /the folder .* it would create holds control, invisible or look-alike characters/, r.stderr);
+  }
+  assert.deepEqual(readdirSync(dir).filter((n) => !/^[\w. -]+$/.test(n)), [], 'no folder was created');
+  assert.ok(!existsSync(join(dir, 'ok')), 'not even the plain folder in front of the bad one');
+  // A folder that exists already is the user's; a plain new one is made as before.
+  expectExit(await gstack(['render', 'p.html', '--screenshot', 'shots/new/s.png'], { cwd: dir }), 0);
+  assert.ok(existsSync(join(dir, 'shots', 'new', 's.png')));
   expectExit(await gstack(['pdf', 'esc.md', 'esc.html', '--to', 'html'], { cwd: dir }), 0);
   expectExit(await gstack(['render', 'p.html', '--eval', 'document.getElementById("p").textContent', '--out', 'ev.txt'], { cwd: dir }), 0);
   for (const f of ['esc.html', 'ev.txt']) {

@@ -384,6 +384,12 @@ test('7d. --out naming a file or a FIFO is a usage error before the script runs'
   assert.equal(empty.code, 2, show(empty));
   assert.ok(!empty.lines.includes('RAN'), show(empty));
   assert.match(lastLine(empty), /--out is empty/, show(empty));
+  // Pass 34 (B34): a folder --out creates is a name in a listing (`--out "$TITLE"`).
+  const hidden = await gstack(SHARED, ['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', '--out', join(work, 'o\u202eut', 'x')]);
+  assert.equal(hidden.code, 2, show(hidden));
+  assert.ok(!hidden.lines.includes('RAN'), show(hidden));
+  assert.match(lastLine(hidden), /--out .*the folder "o\uFFFDut" it would create holds control, invisible or look-alike characters/, show(hidden));
+  assert.ok(!existsSync(join(work, 'o\u202eut')), 'nothing was created');
 });
 
 // Seventh red-team pass: a flag given twice crashed (exit 1).

@@ -6,8 +6,8 @@ import { chmod, cp, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { mkdtempSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
-import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, learnSecrets, oneLine, shownLine } from '../runtime/output.js';
+import { basename, join, relative, resolve } from 'node:path';
+import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, learnSecrets, oneLine, shownLine, stripControls } from '../runtime/output.js';
 import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
 import { exitCodeOf, UsageError } from '../errors.js';
 import { boundEvidence, evidenceHint, evidenceLines, withoutPageWords, type TabEvidence } from '../runtime/evidence.js';
@@ -31,7 +31,7 @@ import type { DeadlineHandle } from '../call-io.js';
 import { CallDeadline } from '../deadline.js';
 import { FLAG_DEFAULTS, type ExitCode } from '../catalog.gen.js';
 import { runResult, type RunResult, type RunSessionInfo } from '../runtime/run-result.js';
-import { readsAsHidden } from '../runtime/look-alike.js';
+import { missingFolders, plainListedName, readsAsHidden } from '../runtime/look-alike.js';
 
 /** What a session host lends a call: the browser it keeps on its session's profile. */
 export interface SessionHostBinding {
@@ -257,6 +257,10 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     const outDir = resolve(options.cwd ?? process.cwd(), options.out);
     const kind = statSync(outDir, { throwIfNoEntry: false });
     if (kind && !kind.isDirectory()) return finish(2, `--out ${options.out}: is not a folder (${kind.isFIFO() ? 'a FIFO' : 'a file'}). Give --out a folder of its own (it is created when missing).`);
+    // The folders --out creates are names in a listing, often from page text (`--out "$TITLE"`;
+    // pass 34, B34): the rule of the files written under pwd (docs/SECURITY.md, "hide text").
+    const bad = missingFolders(outDir).find((d) => !plainListedName(basename(d)));
+    if (bad !== undefined) return finish(2, `--out ${JSON.stringify(stripControls(options.out))}: the folder ${JSON.stringify(stripControls(basename(bad)))} it would create holds control, invisible or look-alike characters (controls shown as U+FFFD), which would show another name in a file listing than the one read. Give a plain folder name.`);
   }
 
   try {

@@ -10,6 +10,9 @@
 // Arabic-Indic zero ٠. A name in that script keeps them: such a character counts only where a
 // neighbour is not of its script (`スノー` and `٢٠٢٤` are names; `report٠pdf` is not).
 import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { stripControls } from './output.js';
 
 const PATH_PUNCTUATION = ['/', '\\', '.'];
 /** Not mapped to `/` or `.` by confusables.txt, and read as one all the same: the Hangul
@@ -390,4 +393,21 @@ export function readsAsHidden(name: string): boolean {
   if (first.charCodeAt(0) < 0x80) return false;
   if (readsAsPathPunctuation(first) || readsAsMiddleDot(first) || MARK.test(first) || /^[\p{Cn}\p{Co}]$/u.test(first)) return true;
   return !(/^[\p{L}\p{N}]$/u.test(first) && !/^\p{Lm}$/u.test(first)) && !EMOJI.test(first) && !PLAIN_SYMBOLS.has(first);
+}
+
+/** Whether a file or folder name shows in a listing as it is read: no control or invisible
+ * character, and nothing `pathLookAlike` finds. The rule for names the tool creates under a
+ * path it was given (render outputs and their folders, `--out`). */
+export function plainListedName(name: string): boolean {
+  return stripControls(name) === name && pathLookAlike(name) === undefined;
+}
+
+/** The folders of `dir` that do not exist yet, the outermost first: what writing there creates. */
+export function missingFolders(dir: string): string[] {
+  const missing: string[] = [];
+  for (let cur = dir; !existsSync(cur); cur = dirname(cur)) {
+    missing.unshift(cur);
+    if (dirname(cur) === cur) break;
+  }
+  return missing;
 }

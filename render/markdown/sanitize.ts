@@ -127,7 +127,7 @@ export function sanitizeDocumentHtml(html: string, policy: AssetPolicy, slots: S
         // Badges and other remote pictures the caller chose not to show: their alt text as
         // plain text (escaped here, so it goes in through a slot), or nothing at all.
         if (r.kind === 'dropped') {
-          if (r.mode === 'omit' || !alt.trim()) return { tagName: 'gstack-dropped', attribs: {} };
+          if (r.mode === 'omit' || !alt.trim()) return slotAttr('');
           return slotAttr(`<span class="gstack-img-alt">${escapeHtml(alt)}</span>`);
         }
         if (r.kind === 'blocked') return slotAttr(placeholderHtml('Remote image blocked', r.url));
@@ -140,7 +140,10 @@ export function sanitizeDocumentHtml(html: string, policy: AssetPolicy, slots: S
       link: (_tagName, attribs) => {
         const n = policy.link(attribs.href, attribs.rel);
         if (n && n.kind !== 'skipped-stylesheet') return slotAttr(placeholderHtml('Remote stylesheet blocked', n.ref));
-        return { tagName: 'gstack-dropped', attribs: {} };
+        // An empty slot, not a tag name the sanitizer drops: renamed to a disallowed name, a
+        // void <link> took the next closing tag with it (`<style>…</gstack-dropped>`), so what
+        // followed vanished from the PDF into a style block no check had read (pass 34, B34).
+        return slotAttr('');
       },
     },
     // A style block holding `<` is dropped whole: the parser here ends it only at `</style>`

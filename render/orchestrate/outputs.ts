@@ -6,7 +6,7 @@ import { access, mkdir, open, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { stripControls, terminalSafe } from '../../driver/runtime/output.js';
-import { pathLookAlike } from '../../driver/runtime/look-alike.js';
+import { missingFolders, plainListedName } from '../../driver/runtime/look-alike.js';
 import { cleanPdfInfo, wholePdf } from '../../driver/runtime/pdf-info.js';
 import { RenderError } from '../api/errors.js';
 import type { EvalResult, RenderArtifact } from '../api/types.js';
@@ -20,12 +20,17 @@ export async function checkOutputsWritable(outPaths: Array<string | undefined>):
     if (out === undefined) continue;
     // A careless `--screenshot "$TITLE"` names the file after page text: the rule fs applies to
     // names in pwd (docs/SECURITY.md, "hide text"), on the name written here.
-    const name = basename(out);
-    if (stripControls(name) !== name || pathLookAlike(name) !== undefined) {
+    if (!plainListedName(basename(out))) {
       throw new RenderError(`cannot write ${JSON.stringify(stripControls(out))}: its name holds control, invisible or look-alike characters (controls shown as U+FFFD), which would show another name in a file listing than the one read. Nothing was rendered; give a plain name.`, 'USAGE');
     }
     const dir = dirname(out);
     try {
+      // A folder the path creates is a name in a listing too (`--screenshot "$TITLE/shot.png"`;
+      // pass 34, B34): each one the path lacks is held to the same rule, before any is made.
+      const bad = missingFolders(dir).find((d) => !plainListedName(basename(d)));
+      if (bad !== undefined) {
+        throw new RenderError(`cannot write ${JSON.stringify(stripControls(out))}: the folder ${JSON.stringify(stripControls(basename(bad)))} it would create holds control, invisible or look-alike characters (controls shown as U+FFFD), which would show another name in a file listing than the one read. Nothing was rendered; give a plain folder name.`, 'USAGE');
+      }
       await mkdirParents(dir);
       await access(dir, constants.W_OK);
       const existing = await stat(out).catch(() => undefined);
