@@ -179,3 +179,16 @@ test('the values under a secret-named parameter are learned at any depth, and a 
   assert.deepEqual(secretParamValues({ creds: { password: 'n1', user: 'u' }, users: [{ name: 'x', apiKey: 'k1' }] }), ['n1', 'k1']);
   assert.deepEqual(secretParamValues(undefined), []);
 });
+
+// Thirty-fourth red-team pass (A34): names written in one case with no hump or separator
+// (`adminpassword`, `apitoken`) were saved as a flow's defaults and printed in snapshots.
+test('22 pass 34. a secret word glued to another in one case, a phrase written as one word, and whole headers are secret', async () => {
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
+  const secret = (hint: string) => isSecretField({ hints: [hint] }, SECRET_RULES);
+  for (const h of ['adminpassword', 'newpassword', 'oldpassword', 'dbpassword', 'passwordconfirm', 'newpassword1', 'apitoken', 'accesstoken', 'authtoken', 'githubtoken', 'csrftoken', 'CSRFTOKEN', 'refreshtoken', 'secretkey', 'clientsecret', 'openaiapikey', 'otpcode', 'smscode', 'verificationcode', 'motdepasse', 'losenord', 'auth', 'Authorization', 'cookieHeader', 'hmac', 'signingKey', 'connection_string', 'DATABASE_URL']) {
+    assert.ok(secret(h), `${h} should be secret`);
+  }
+  for (const h of ['author', 'tokenizer', 'secretary', 'compass', 'bypass', 'zipcode', 'postcode', 'countrycode', 'barcode', 'promocode', 'shipping', 'cookies accepted banner', 'database name', 'passport']) {
+    assert.ok(!secret(h), `${h} should not be secret`);
+  }
+});

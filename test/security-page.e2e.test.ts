@@ -21,7 +21,7 @@
 //      un-awaited page failure in an in-process call (--ephemeral, GSTACK_NO_HOST=1).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cliEnv, runCli, tempHome, type CliResult } from './helpers/cli.js';
@@ -464,6 +464,20 @@ test('3t. a file named after page text holding a seen secret is refused, not wri
     assert.deepEqual(readdirSync(early), ['kept.txt']);
     assert.match(before.stderr, /--out: "Account-\[redacted\]\.txt" was not copied \(its name holds the value of a secret field the call saw\)/, show(before));
     assert.ok(!(before.stdout + before.stderr).includes(pw), `the secret reached output\n${show(before)}`);
+    // Pass 34 (A34): text a script writes holds a seen secret no more than its printed lines do
+    // (a summary with the title), in pwd and in --out; bytes are written as they are.
+    const text = mkdtempSync(join(work, 'out-text-'));
+    const summary = await run(`const pg = await openTab(${lit(site.url + 'named.html')});
+      await snapshot(pg, { interactive: true });
+      const title = await pg.title();
+      await fs.writeFile(path.join(pwd, "summary.txt"), "TITLE=" + title + "\\n");
+      await fs.appendFile(path.join(pwd, "summary.txt"), JSON.stringify({ title }));
+      await fs.writeFile(path.join(pwd, "bytes.bin"), Buffer.from(title));
+      console.log("BACK=" + await fs.readFile(path.join(pwd, "summary.txt"), "utf8"));
+      console.log("GSTACK_STEP_OK");`, ['--out', text]);
+    assert.equal(summary.code, 0, show(summary));
+    assert.equal(readFileSync(join(text, 'summary.txt'), 'utf8'), 'TITLE=Account [redacted]\n{"title":"Account [redacted]"}');
+    assert.equal(readFileSync(join(text, 'bytes.bin'), 'utf8'), `Account ${pw}`, 'bytes are the script\'s own');
   } finally {
     await site.close();
   }
@@ -485,6 +499,40 @@ test('3u. an ambiguous locator\'s error is a read: links and spans it quotes tha
     assert.ok(!(r.stdout + r.stderr).includes('Hx4mW9qZ2tLb'), `the secret reached output\n${show(r)}`);
     const lines = JSON.parse(r.stdout).lines as string[];
     assert.equal(lines.filter((l) => /^E=The locator matched 2 elements/.test(l) && l.includes('[redacted]')).length, 2, lines.join('\n'));
+  } finally {
+    await site.close();
+  }
+});
+
+test('3v. a secret rich-text box whose text is in an open shadow root prints cut in snapshots, ariaSnapshot and a title copy', { timeout: 120_000 }, async () => {
+  // Pass 34 (A34): the box's text in its own shadow root (or a custom element's inside it, or a
+  // slot's fallback) printed whole: textContent and innerText, which learned it, leave it out.
+  const site = await startFixtureServer();
+  site.setPage('/shadow-ce.html', [
+    '<title>Settings</title><h1>Account</h1>',
+    '<div id="a" contenteditable="true" aria-label="Password"></div>',
+    '<div id="b" role="textbox" aria-label="API token"></div>',
+    '<div id="c" contenteditable="true" aria-label="Password"><x-v></x-v></div>',
+    '<div id="d" role="textbox" aria-label="Access token"></div>',
+    '<script>',
+    'a.attachShadow({ mode: "open" }).innerHTML = "<span>SHDW-Hunter2-Secret</span>";',
+    'b.attachShadow({ mode: "open" }).append("SHDW-Token-5f1e");',
+    'c.querySelector("x-v").attachShadow({ mode: "open" }).innerHTML = "<b>SHDW-Nested-77aa</b>";',
+    'd.attachShadow({ mode: "open" }).innerHTML = "<slot>SHDW-Slot-9c3d</slot>";',
+    'document.title = "Settings - token " + b.shadowRoot.textContent;',
+    '</script>',
+  ].join(''));
+  try {
+    const r = await run(`const pg = await openTab(${lit(site.url + 'shadow-ce.html')});
+      console.log((await snapshot(pg)).tree);
+      console.log(await pg.locator("body").ariaSnapshot());
+      console.log("TITLE=" + await pg.title());
+      console.log("GSTACK_STEP_OK");`, ['--json']);
+    assert.equal(r.code, 0, show(r));
+    for (const v of ['SHDW-Hunter2-Secret', 'SHDW-Token-5f1e', 'SHDW-Nested-77aa', 'SHDW-Slot-9c3d']) assert.ok(!(r.stdout + r.stderr).includes(v), `${v} reached output\n${show(r)}`);
+    const lines = JSON.parse(r.stdout).lines as string[];
+    assert.ok(lines.includes('TITLE=Settings - token [redacted]'), lines.join('\n'));
+    assert.ok(lines.some((l) => /- heading "Account"/.test(l)), 'the rest of the page prints');
   } finally {
     await site.close();
   }

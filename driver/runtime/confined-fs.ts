@@ -337,11 +337,11 @@ function confined(pwd: string, useProcFd = true) {
     // Checked before the file is opened, so a refused call leaves no empty file behind.
     async writeFile(p: string, d: unknown, opts?: unknown) {
       const o = writeOptions(opts, 'writeFile');
-      await writeFile(p, toData(d, 'writeFile'), o);
+      await writeFile(p, seenSecretsCut(toData(d, 'writeFile'), o.encoding), o);
     },
     async appendFile(p: string, d: unknown, opts?: unknown) {
       const o = writeOptions(opts, 'appendFile');
-      await writeFile(p, toData(d, 'appendFile'), { ...o, append: true });
+      await writeFile(p, seenSecretsCut(toData(d, 'appendFile'), o.encoding), { ...o, append: true });
     },
     async mkdir(p: string, opts?: { recursive?: boolean }): Promise<string | undefined> {
       return paths.run(p, async (w, t) => {
@@ -449,6 +449,15 @@ function confined(pwd: string, useProcFd = true) {
  * ArrayBuffer), also when made in the script's own realm, where `instanceof Uint8Array` is false
  * (a script's `new Uint8Array([1, 2])` was written as the text `1,2`; pass 30, C30). Anything
  * else is refused, as Node refuses it, instead of written as `[object Object]`. */
+/** Text a script writes is cut of the secrets the call has seen, as its printed lines are: a
+ * summary file with a title the page copied a password into kept it, and `--out` copied it out
+ * (pass 34, A34). Bytes (a Buffer, an image) and text given as base64 or hex are the script's
+ * data, written as they are. */
+function seenSecretsCut(data: string | Uint8Array, encoding: BufferEncoding | undefined): string | Uint8Array {
+  if (typeof data !== 'string' || encoding === 'base64' || encoding === 'base64url' || encoding === 'hex') return data;
+  return cutSeenSecrets(data);
+}
+
 function toData(d: unknown, fn: string): string | Uint8Array {
   if (typeof d === 'string') return d;
   if (ArrayBuffer.isView(d)) return Buffer.from(d.buffer, d.byteOffset, d.byteLength);

@@ -159,7 +159,17 @@ const SECRET_WORDS = [
   'transaktionsnummer', 'bekreftelseskode', 'gjenopprettingskode', 'herstelcode', 'återställningskod',
   // Pass 21 (A21): network keys, card check numbers, and one-time codes of banks.
   'psk', 'kartenprüfnummer', 'kartenprufnummer', 'blik',
+  // Pass 34 (A34): headers and keys a field or a parameter holds whole.
+  'auth', 'authorization', 'hmac', 'losenord',
 ];
+/** Secret words that make a word secret when glued to another in one case, with no hump or
+ * separator to split them (`adminpassword`, `newpassword`, `apitoken`, `clientsecret`,
+ * `openaiapikey`; pass 34, A34): at the end of the word, and the password words at its start
+ * too (`passwordconfirm`). Long enough never to sit inside an ordinary word by chance; `pass`
+ * and `pin` are not here (`compass`, `shipping`). A phrase's words written together
+ * (`accesstoken`, `verificationcode`, `motdepasse`) are matched as a word too. */
+const SECRET_GLUED_ENDS = ['password', 'passwd', 'passcode', 'passphrase', 'passwort', 'token', 'secret', 'apikey', 'privatekey', 'sessionid', 'pincode'];
+const SECRET_GLUED_STARTS = ['password', 'passwd', 'passcode', 'passphrase', 'passwort'];
 /** Runs of words that make a field secret together (neither word alone does). */
 const SECRET_PHRASES = [
   'api key', 'private key', 'access key', 'one time code', 'one time password', 'security code', 'verification code',
@@ -186,6 +196,8 @@ const SECRET_PHRASES = [
   'pre shared key', 'wireless key', 'wep key', 'wpa key', 'wifi key', 'code confidentiel', 'code à usage unique', 'code a usage unique',
   'clave de seguridad', 'clave dinámica', 'clave dinamica', 'kod sms', 'код из смс', 'код из sms', 'security answer', 'secret answer',
   'license key', 'licence key', 'product key', 'activation key', 'serial key', 'activation code', 'codice otp', 'codice di accesso',
+  // Pass 34 (A34).
+  'otp code', 'signing key', 'connection string', 'database url', 'db url', 'cookie header', 'cookie string',
 ];
 /** Secret words of scripts written without spaces between words (Chinese, Japanese, Korean):
  * matched anywhere in a hint. */
@@ -212,7 +224,7 @@ const SECRET_WORD_UNLESS_NEXT: Record<string, string> = { parola: 'chiave', 'có
  * still holds what is typed into it. */
 const SECRET_DESCRIBING_NEXT = ['type', 'kind', 'mode', 'method', 'format', 'flow', 'scheme', 'grant', 'policy', 'strength', 'length', 'location', 'placement', 'style', 'algorithm'];
 
-export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE, unlessNext: SECRET_WORD_UNLESS_NEXT, describingNext: SECRET_DESCRIBING_NEXT };
+export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE, unlessNext: SECRET_WORD_UNLESS_NEXT, describingNext: SECRET_DESCRIBING_NEXT, gluedEnds: SECRET_GLUED_ENDS, gluedStarts: SECRET_GLUED_STARTS };
 
 /** Whether a form field holds a secret, from its type, autocomplete tokens and hints. Runs in
  * Node (tests) and, as source text, in the page (secretValues): self-contained on purpose. */
@@ -236,7 +248,11 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
     .filter(Boolean);
   // A choice named for a kind of secret (`password_type`) holds none (describingNext).
   const describedAt = (i: number, all: string[]) => !!field.choice && rules.describingNext.includes(all[i + 1] ?? '');
-  const secretWord = (w: string, i: number, all: string[]) => rules.words.includes(w) && !(Object.hasOwn(rules.unlessNext, w) && rules.unlessNext[w] === all[i + 1]) && !describedAt(i, all);
+  const glued = (w: string) =>
+    rules.gluedEnds.some((e) => w.length > e.length && w.endsWith(e)) ||
+    rules.gluedStarts.some((e) => w.length > e.length && w.startsWith(e)) ||
+    rules.phrases.some((p) => p.includes(' ') && w === p.replace(/ /g, ''));
+  const secretWord = (w: string, i: number, all: string[]) => (rules.words.includes(w) || glued(w)) && !(Object.hasOwn(rules.unlessNext, w) && rules.unlessNext[w] === all[i + 1]) && !describedAt(i, all);
   // Plurals name the same secrets ("Passwords", "API keys", "One-time codes").
   const singular = words.map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
   if (words.some(secretWord) || singular.some(secretWord)) return true;
@@ -337,13 +353,25 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
         for (const o of Array.from(el.options)) for (const v of [o.text, o.value, o.label]) if (v) out.push(v);
       } else if (field) {
         for (const v of [i.value, i.defaultValue]) if (v) out.push(v);
-      } else if (el.textContent) {
+      } else {
         // A rich-text box's text is its value, but the snapshot prints each of its blocks (a
         // paragraph, a list item) on a line of its own: each line and each text node is cut too.
-        const text = (el as HTMLElement).innerText;
-        out.push(el.textContent.trim(), text.trim(), ...text.split('\n').map((l) => l.trim()));
-        const nodes = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-        for (let n = nodes.nextNode(); n; n = nodes.nextNode()) out.push((n.textContent ?? '').trim());
+        // Its text in open shadow roots (the box's own, or a custom element's inside it) shows
+        // and prints as the box's, though textContent and innerText leave it out (pass 34, A34).
+        const texts: string[] = [];
+        const visit = (n: Node, depth: number) => {
+          if (depth > 50) return;
+          if (n.nodeType === Node.TEXT_NODE) texts.push(n.textContent ?? '');
+          const shadow = n.nodeType === Node.ELEMENT_NODE ? (n as Element).shadowRoot : null;
+          if (shadow) for (const c of Array.from(shadow.childNodes)) visit(c, depth + 1);
+          for (const c of Array.from(n.childNodes)) visit(c, depth + 1);
+        };
+        visit(el, 0);
+        const text = (el as HTMLElement).innerText ?? '';
+        const all = texts.join('');
+        if (all.trim() || text.trim()) {
+          out.push((el.textContent ?? '').trim(), all.trim(), text.trim(), ...text.split('\n').map((l) => l.trim()), ...texts.map((t) => t.trim()));
+        }
       }
     }
     for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) walk(el.shadowRoot);
