@@ -7,7 +7,7 @@ export const read: Shape = {
   name: 'read',
   summary: 'Read a page or one part (`selector`): title, interactive snapshot, rendered text (also what is off screen or transparent), screenshot, console errors and failed requests from load.',
   description:
-    'Opens the page in its own tab with the console hook installed, then prints the URL and title, the interactive accessibility snapshot (refs you can act on in a later call), the rendered text (`document.body.innerText`, bounded: text hidden with CSS (`display:none`, `visibility:hidden`) is left out, even when it is only hidden until you navigate to it, as a slide deck does with slides far from the current one; text merely scrolled, moved out of view, made transparent or scaled down is in it, which is how a deck keeps the slides next to the current one), a full-page screenshot path, the console errors seen since the first byte and the failed requests of the load (`NETWORK_ERRORS=`: 4xx/5xx responses and requests that got no answer). With `selector` the snapshot, text and screenshot cover only the first element it matches: one section of a long page. It only looks: nothing is clicked or typed.',
+    'Opens the page in its own tab with the console hook installed, then prints the URL and title, the interactive accessibility snapshot (refs you can act on in a later call), the rendered text (`document.body.innerText`, bounded: text hidden with CSS (`display:none`, `visibility:hidden`) is left out, even when it is only hidden until you navigate to it, as a slide deck does with slides far from the current one; text merely scrolled, moved out of view, made transparent or scaled down is in it, which is how a deck keeps the slides next to the current one), a full-page screenshot path, the console errors seen since the first byte and the failed requests of the load (`NETWORK_ERRORS=`: 4xx/5xx responses and requests that got no answer). A page the server answered with an error status (404, 500) is printed in full all the same, then the call fails (exit 1) naming the status: what was read is an error page, not the page asked for. With `selector` the snapshot, text and screenshot cover only the first element it matches: one section of a long page. It only looks: nothing is clicked or typed.',
   evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'SNAPSHOT_START', 'SNAPSHOT_END', 'TEXT_START', 'TEXT_END', 'SCREENSHOT=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', SENTINEL],
   params: {
     type: 'object',
@@ -56,6 +56,16 @@ else await pg.screenshot({ path: shot, fullPage: true });
 console.log("SCREENSHOT=" + shot);`,
     PRINT_CONSOLE_ERRORS,
     PRINT_NETWORK_ERRORS,
+    String.raw`// An error page (404, 500) is printed in full above, but it is not the page asked for:
+// the call fails, so an agent that reads only the last line sees it (trial V1).
+const status = await pg.evaluate(() => {
+  const nav = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType("navigation")[0]);
+  return nav && nav.responseStatus ? nav.responseStatus : 0;
+});
+if (status >= 400) {
+  throw new Error("The server answered HTTP " + status + " for " + pg.url() + ": what is printed above is its error page. " +
+    "Check the URL (a typo, a moved page, a missing id); NETWORK_ERRORS lists every failed load.");
+}`,
     CLOSE_AND_FINISH,
   ),
 };

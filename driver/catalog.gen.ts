@@ -3290,7 +3290,7 @@ export const CATALOG_JSON: unknown = {
     ],
     "describe": {
      "name": "The saved flow's name, as `flows_list` shows it.",
-     "params": "The flow's parameters by name (`flows_list` shows each with its type and whether it is required); those left out take the flow's defaults. Checked against the flow's own schema: a missing, unknown or ill-typed one is an error result naming it."
+     "params": "The flow's parameters by name (`flows_list` shows each with its type and whether it is required); those left out take the flow's defaults. Each value is read as `gstack flows run --param name=value` reads its word, then checked against the flow's own schema: a number given for a string parameter is that number's digits, `\"3\"` for an integer one is 3, and a missing, unknown or ill-typed one (`\"abc\"` for an integer) is an error result naming it."
     },
     "description": "Runs a saved flow by name with your parameters: a script the user saved, not code of yours, so it is offered without --allow-scripts. It runs in this connection's browser session (or `session`) and returns what `run` returns: the evidence lines, the exit code and its meaning, and each image the flow wrote under `pwd` as image content."
    },

@@ -63,10 +63,13 @@ test('read and perf list every failed request of the load in NETWORK_ERRORS=, an
   assert.equal(status(`${o}/status?code=500`), 500);
   assert.equal(status(`${o}/status?code=200`), 200);
 
-  // A page whose own document is a 404 says so too.
+  // A page whose own document is a 404 says so too, and the read fails after printing it all:
+  // an agent that reads only the last line saw GSTACK_STEP_OK (trial V1, Verdaccio).
   const missing = await cookbook('read', '/no-such-page.html');
-  assert.equal(missing.code, 0, missing.stdout + missing.stderr);
+  assert.equal(missing.code, 1, missing.stdout + missing.stderr);
   assert.deepEqual(json(missing, 'NETWORK_ERRORS='), [{ url: `${o}/no-such-page.html`, status: 404, type: 'navigation' }]);
+  assert.ok(missing.lines.includes('TEXT_START'), 'the error page is printed');
+  assert.match(missing.lines.at(-1) ?? '', /^\[error\] The server answered HTTP 404 for .*no-such-page\.html: what is printed above is its error page\. Check the URL/);
   // A clean page has none.
   assert.deepEqual(json(await cookbook('read', '/form.html'), 'NETWORK_ERRORS='), []);
 });

@@ -74,7 +74,13 @@ test('the [error] hint: a script request with no answer or a ReferenceError poin
   const locatorError = 'Element not found for getByRole(\'button\', { name: \'Authorize\' }). Take a snapshot (snapshot(pg, { interactive: true }))';
   assert.match(evidenceHint([tab({ snapshot: '- button "Apply credentials" [ref=e7]' })], locatorError), /The evidence above has it: .* between SNAPSHOT_START and SNAPSHOT_END/);
   assert.equal(evidenceHint([tab({ snapshot: '- button "Apply credentials" [ref=e7]' })], 'the export never started'), '', 'not for other errors');
-  assert.equal(evidenceHint([tab()], locatorError), '', 'not without a snapshot');
+  assert.equal(evidenceHint([tab({ networkErrors: [] })], locatorError), '', 'not without a snapshot');
+  // The app's own data request answered 404 (a package page for a name that does not exist;
+  // trial V1): a locator that finds nothing there may look for what is not there.
+  assert.match(evidenceHint([tab()], locatorError), /^ The page's own requests were answered 404 \(NETWORK_ERRORS= above\): what you looked for may not exist\. Check the id, name or URL you opened\.$/);
+  const other = { networkErrors: [{ url: 'https://api.example/x', status: 404, type: 'fetch' }, { url: 'http://127.0.0.1:8080/logo.png', status: 404, type: 'img' }] };
+  assert.equal(evidenceHint([tab(other)], locatorError), '', 'not for another origin\'s request or an image');
+  assert.equal(evidenceHint([tab({ networkErrors: [{ url: 'http://127.0.0.1:8080/x', status: 500, type: 'fetch' }] })], locatorError), '', 'not for a 500');
 });
 
 test('the evidence snapshot keeps 40 lines and says how many it left out; bounding it again changes nothing', async () => {

@@ -108,8 +108,25 @@ export function evidenceLines(tabs: TabEvidence[], artifactPath: (p: string) => 
 export function evidenceHint(tabs: TabEvidence[], error = ''): string {
   // An error that says to take a snapshot (a locator that found nothing, or too much): the
   // evidence has one.
-  const snapshotHint = /take a (?:new )?snapshot/i.test(error) && tabs.some((t) => t.snapshot) ? ' The evidence above has it: what can be clicked or filled on the page, by role and name, between SNAPSHOT_START and SNAPSHOT_END.' : '';
-  return pageHint(tabs) + snapshotHint;
+  const locatorMissed = /take a (?:new )?snapshot/i.test(error);
+  const snapshotHint = locatorMissed && tabs.some((t) => t.snapshot) ? ' The evidence above has it: what can be clicked or filled on the page, by role and name, between SNAPSHOT_START and SNAPSHOT_END.' : '';
+  // The app asked its own server for the thing and was told it does not exist: an app page for
+  // a missing item loads fine (200) and then shows nothing to act on (trial V1, Verdaccio).
+  const missingHint = locatorMissed && tabs.some(ownRequestNotFound) ? ` The page's own requests were answered ${tabs.some((t) => t.networkErrors.some((n) => n.status === 410)) ? '404/410' : '404'} (NETWORK_ERRORS= above): what you looked for may not exist. Check the id, name or URL you opened.` : '';
+  return pageHint(tabs) + missingHint + snapshotHint;
+}
+
+/** A request of the page to its own origin (its document, a fetch, an XHR) answered 404 or 410. */
+function ownRequestNotFound(t: TabEvidence): boolean {
+  const origin = (u: string) => {
+    try {
+      return new URL(u).origin;
+    } catch {
+      return undefined;
+    }
+  };
+  const own = origin(t.url);
+  return !!own && t.networkErrors.some((n) => (n.status === 404 || n.status === 410) && ['fetch', 'xmlhttprequest', 'navigation'].includes(n.type) && origin(n.url) === own);
 }
 
 function pageHint(tabs: TabEvidence[]): string {

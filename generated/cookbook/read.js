@@ -147,5 +147,16 @@ const networkErrors = await pg.evaluate(() => {
 });
 console.log("NETWORK_ERRORS=" + JSON.stringify(networkErrors));
 
+// An error page (404, 500) is printed in full above, but it is not the page asked for:
+// the call fails, so an agent that reads only the last line sees it (trial V1).
+const status = await pg.evaluate(() => {
+  const nav = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType("navigation")[0]);
+  return nav && nav.responseStatus ? nav.responseStatus : 0;
+});
+if (status >= 400) {
+  throw new Error("The server answered HTTP " + status + " for " + pg.url() + ": what is printed above is its error page. " +
+    "Check the URL (a typo, a moved page, a missing id); NETWORK_ERRORS lists every failed load.");
+}
+
 await closeTab(pg);
 console.log("GSTACK_STEP_OK");
