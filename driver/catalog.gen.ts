@@ -244,7 +244,7 @@ export interface SharedFlags {
   evidence: boolean;
   /** --allow-file-urls: Let this call's script open `file:` URLs (refused by default: a page would get local files). */
   allowFileUrls: boolean;
-  /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
+  /** --in: Copy these files into the call's `pwd` before the script starts (under their own names, mode 0400; the originals are never written) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in: string[];
   /** --headed: Show the Chromium window (debugging on a desktop). Needs the full browser: a headless call prefers Chromium's faster headless shell when one is installed. */
   headed: boolean;
@@ -944,7 +944,7 @@ export const CATALOG_JSON: unknown = {
    "name": "in",
    "type": "array",
    "placeholder": "FILE",
-   "description": "Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, \"photo.png\"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`."
+   "description": "Copy these files into the call's `pwd` before the script starts (under their own names, mode 0400; the originals are never written) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, \"photo.png\"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`."
   },
   {
    "name": "headed",
@@ -1092,7 +1092,7 @@ export const CATALOG_JSON: unknown = {
      "name": "params",
      "type": "string",
      "placeholder": "JSON",
-     "description": "The script's `params` global, as a JSON object: `--params '{\"email\":\"b@example.com\"}'`. A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2."
+     "description": "The script's `params` global, as a JSON object: `--params '{\"email\":\"b@example.com\"}'`, or `--params @FILE` to read it from a JSON file (for a test password: a command line is readable by every user of the machine, a 0600 file only by you). A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2."
     }
    ],
    "sharedFlags": [
@@ -1201,7 +1201,7 @@ export const CATALOG_JSON: unknown = {
      "name": "params",
      "type": "string",
      "placeholder": "JSON",
-     "description": "The shape's other parameters as a JSON object, checked against its JSON schema (see `gstack cookbook list`), e.g. `'{\"selector\":\"h1\"}'`."
+     "description": "The shape's other parameters as a JSON object, checked against its JSON schema (see `gstack cookbook list`), e.g. `'{\"selector\":\"h1\"}'`; `@FILE` reads the JSON from a file (a test password stays out of the command line)."
     },
     {
      "name": "print",
@@ -2277,7 +2277,7 @@ export const CATALOG_JSON: unknown = {
   },
   {
    "label": "INPUT=",
-   "meaning": "`INPUT=<name>`: a file `--in` copied into `pwd` (read-only) before the script started; the script finds it at `path.join(pwd, name)`."
+   "meaning": "`INPUT=<name>`: a file `--in` copied into `pwd` (the call's copy, mode 0400) before the script started; the script finds it at `path.join(pwd, name)`."
   },
   {
    "label": "ASIDE_DIR=",
@@ -3395,7 +3395,7 @@ export const CATALOG_JSON: unknown = {
 export interface RunFlags {
   /** --file: Read the script from FILE. */
   file?: string;
-  /** --params: The script's `params` global, as a JSON object: `--params '{"email":"b@example.com"}'`. A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2. */
+  /** --params: The script's `params` global, as a JSON object: `--params '{"email":"b@example.com"}'`, or `--params @FILE` to read it from a JSON file (for a test password: a command line is readable by every user of the machine, a 0600 file only by you). A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2. */
   params?: string;
   /** --engine: Which browser runs the script. `auto` uses the user's Aside browser when it answers the readiness probe, else our Chromium profile. */
   engine: "auto" | "aside" | "chromium";
@@ -3415,7 +3415,7 @@ export interface RunFlags {
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
-  /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
+  /** --in: Copy these files into the call's `pwd` before the script starts (under their own names, mode 0400; the originals are never written) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in: string[];
   /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
   evidence: boolean;
@@ -3485,7 +3485,7 @@ export function readProbeFlags(argv: Record<string, unknown>): ProbeFlags {
 export interface CookbookFlags {
   /** --url: The page the shape opens (its `url` parameter; required unless --params has it). */
   url?: string;
-  /** --params: The shape's other parameters as a JSON object, checked against its JSON schema (see `gstack cookbook list`), e.g. `'{"selector":"h1"}'`. */
+  /** --params: The shape's other parameters as a JSON object, checked against its JSON schema (see `gstack cookbook list`), e.g. `'{"selector":"h1"}'`; `@FILE` reads the JSON from a file (a test password stays out of the command line). */
   params?: string;
   /** --print: Print the complete flow script instead of running it, to adapt and run with `gstack run -f`. Required parameters you did not give take the shape's example values, and stderr names them. */
   print: boolean;
@@ -3507,7 +3507,7 @@ export interface CookbookFlags {
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
-  /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
+  /** --in: Copy these files into the call's `pwd` before the script starts (under their own names, mode 0400; the originals are never written) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in: string[];
   /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
   evidence: boolean;
@@ -3588,7 +3588,7 @@ export interface FlowsFlags {
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
-  /** --in: Copy these files into the call's `pwd` before the script starts (read-only, under their own names) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
+  /** --in: Copy these files into the call's `pwd` before the script starts (under their own names, mode 0400; the originals are never written) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in: string[];
   /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
   evidence: boolean;

@@ -44,7 +44,7 @@ test('a number flag spelled as hex, an exponent or with spaces is refused; plain
   for (const argv of [['--timeout', '0x10'], ['--timeout=1e3'], ['--timeout', ' 100'], ['--lockTimeout', '1_000'], ['--max-output', 'Infinity'], ['--timeout', '']]) {
     const err = oddNumber(argv, flagsOf('run'));
     assert.ok(err, argv.join(' '));
-    assert.match(err.message, /^--[\w-]+ takes a plain decimal number \(like \d+\); got /);
+    assert.match(err.message, /^--[\w-]+ (takes a plain decimal number \(like \d+\)|must be a whole number of milliseconds from 1 to 86400000 \(24 h\)); got /);
   }
   const scale = oddNumber(['--scale', '.5'], flagsOf('pdf'));
   assert.match(scale?.message ?? '', /--scale takes a plain decimal number/);

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
@@ -261,7 +261,8 @@ test('4. a flow saved in a repository is found from its subfolders and not from 
   const noRepo = await gstack(['flows', 'save', 'mine', '-', ...params], outside, {}, FLOW);
   expectExit(noRepo, 2);
   assert.match(noRepo.stderr, /in no git repository.*--global/);
-  const global = await gstack(['flows', 'save', 'mine', '-', '--global', ...params], outside, {}, FLOW);
+  // `-f -` is stdin as well (pass 34, C34: it was read as a script given twice).
+  const global = await gstack(['flows', 'save', 'mine', '-f', '-', '--global', ...params], outside, {}, FLOW);
   expectExit(global, 0);
   assert.match(last(global), /^FLOW_SAVED name=mine file=\S+\/flows\/mine\.js params=url,email,pause expectations=3$/);
   assert.ok(existsSync(join(home, 'flows', 'mine.js')));
@@ -289,6 +290,24 @@ test('5. the saved file run with `gstack run -f FILE --params JSON` behaves as `
   const plain = await gstack(['run', 'console.log("P=" + JSON.stringify(params)); console.log("GSTACK_STEP_OK")', '--params', '{"n":1}'], outside);
   expectExit(plain, 0);
   assert.equal(plain.lines[0], 'P={"n":1}');
+
+  // `--params @FILE` (trial V1): a test password out of the command line, which `ps` shows every
+  // user; read like -f (relative to the caller, a regular file only).
+  const paramsFile = join(repo, 'signup-params.json');
+  writeFileSync(paramsFile, '{"email":"d@example.com"}', { mode: 0o600 });
+  const viaFile = await gstack(['run', '-f', flowFile(), '--params', `@${paramsFile}`], outside);
+  expectExit(viaFile, 0);
+  assert.deepEqual(viaFile.lines, viaFlows.lines);
+  const cookbookFile = join(repo, 'read-params.json');
+  writeFileSync(cookbookFile, JSON.stringify({ url: site.url + '/signup', maxChars: 100 }));
+  const shape = await gstack(['cookbook', 'read', '--params', `@${cookbookFile}`], outside);
+  expectExit(shape, 0);
+  assert.match(shape.stdout, /^URL=.*\/signup$/m);
+  for (const [arg, why] of [['@', /--params @ names no file/], [`@${join(repo, 'nope.json')}`, /--params @.*nope\.json: not found\. Give the path of a JSON file/], [`@${repo}`, /: a directory\./]] as const) {
+    const bad = await gstack(['run', 'console.log("GSTACK_STEP_OK")', '--params', arg], outside);
+    expectExit(bad, 2);
+    assert.match(bad.stderr, why);
+  }
 });
 
 // Trial agent (Swagger UI): a flow saved with --out recorded the ARTIFACT lines naming its copies
@@ -353,9 +372,9 @@ console.log("GSTACK_STEP_OK");
     const all = await gstack(['flows', 'check']);
     expectExit(all, 0);
     assert.match(all.stdout, /^SKIP try error="takes the secret parameter password, which is never saved\. Give it to check as --param password=VALUE"$/m);
-    assert.match(all.stdout, /^CHECKED flows=1 pass=0 drift=0 skip=1$/m);
+    assert.match(all.stdout, /^CHECKED flows=\d+ pass=\d+ drift=0 skip=1$/m);
     const allJson = JSON.parse((await gstack(['flows', 'check', '--json'])).stdout);
-    assert.deepEqual([allJson.ok, allJson.skip, allJson.flows[0].status], [true, 1, 'skip']);
+    assert.deepEqual([allJson.ok, allJson.skip, allJson.flows.find((f: { name: string }) => f.name === 'try').status], [true, 1, 'skip']);
     const checked = await gstack(['flows', 'check', 'try', '--param', `password=${pw}`]);
     expectExit(checked, 0);
     assert.match(checked.lines[0], /^PASS try /);
@@ -398,6 +417,28 @@ console.log("GSTACK_STEP_OK");
       expectExit(r, 2);
       assert.match(r.stderr, says);
     }
+    // Pass 34 (C34): the flow's name, another parameter's name and an --in path are written in
+    // the file too (and the name printed by save and check). A password that is a plain name.
+    const pn = 'Zq8wPlm42xQ7';
+    writeFileSync(join(repo, `${pn}.json`), '{}');
+    for (const [name, extra, says] of [
+      [pn, [], /the flow's name holds the value of the secret parameter password/],
+      ['named', ['--param', `${pn}=1`], /a parameter's name holds the value of the secret parameter password/],
+      ['inpath', ['--in', `${pn}.json`], /an --in path holds the value of the secret parameter password/],
+    ] as const) {
+      const r = await gstack(['flows', 'save', name, '-f', 'try.js', '--param', `url=${new URL('/try', site.url).href}`, '--param', 'user=qa-bot', '--param', `password=${pn}`, ...extra]);
+      expectExit(r, 2);
+      assert.match(r.stderr, says);
+      assert.ok(!(r.stdout + r.stderr).includes(pn), r.stdout + r.stderr);
+    }
+    assert.ok(!readdirSync(join(repo, '.gstack', 'flows')).some((f) => f.includes(pn)), 'no flow saved under the name');
+    // A flow named so by hand: check cuts the name it prints.
+    copyFileSync(file, join(repo, '.gstack', 'flows', `${pn}.js`));
+    const byHand = await gstack(['flows', 'check', pn, '--param', `password=${pn}`]);
+    assert.ok(!(byHand.stdout + byHand.stderr).includes(pn), byHand.stdout + byHand.stderr);
+    assert.match(byHand.stdout, /^(PASS|DRIFT) \[redacted\] /m);
+    rmSync(join(repo, '.gstack', 'flows', `${pn}.js`));
+    rmSync(join(repo, `${pn}.json`));
     writeFileSync(join(repo, 'try-lit.js'), `// local default: ${pw}\n${script}`);
     const literal = await gstack(['flows', 'save', 'spelled', '-f', 'try-lit.js', '--param', `url=${new URL('/try', site.url).href}`, '--param', 'user=qa-bot', '--param', `password=${pw}`]);
     expectExit(literal, 2);

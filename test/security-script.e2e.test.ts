@@ -105,7 +105,7 @@ test('7. -f FIFO or device: a usage error at once, and the session keeps working
 
 test('8. --timeout is a whole number of milliseconds within the stated maximum', { timeout: 120_000 }, async () => {
   const s = SHARED;
-  for (const bad of ['3000000000', '1500.5', '0', '-5', 'abc', '86400001']) {
+  for (const bad of ['3000000000', '1500.5', '0', '-5', 'abc', '86400001', '0x10', '1e3', ' 100']) {
     const r = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--timeout', bad], 30_000);
     assert.equal(r.code, 2, `--timeout ${bad}: ${show(r)}`);
     assert.match(r.stdout + r.stderr, /--timeout must be a whole number of milliseconds from 1 to 86400000/, `--timeout ${bad}: ${show(r)}`);
@@ -314,7 +314,10 @@ test('15b. a --profile that cannot be a profile (a file, a FIFO, /dev/null, /pro
   const dir = mkdtempSync(join(tmpdir(), 'gstack-sec-badprof-'));
   writeFileSync(join(dir, 'prof-file.txt'), 'x');
   execFileSync('mkfifo', [join(dir, 'prof-fifo')]);
-  for (const [profile, why] of [[join(dir, 'prof-file.txt'), /it is a file, not a directory/], [join(dir, 'prof-fifo'), /it is a FIFO, not a directory/], ['/dev/null', /kernel file system/], ['/proc/self', /kernel file system/], [join(dir, 'p'.repeat(300)), /longer than the file system takes/]] as const) {
+  // Pass 34 (C34): a folder inside another profile (`<profile>/Default`) is no profile of its own.
+  mkdirSync(join(dir, 'busy-profile', 'Default'), { recursive: true });
+  writeFileSync(join(dir, 'busy-profile', 'Local State'), '{}');
+  for (const [profile, why] of [[join(dir, 'busy-profile', 'Default'), /it is inside the Chromium profile .*busy-profile: a browser here would write into that profile/], [join(dir, 'prof-file.txt'), /it is a file, not a directory/], [join(dir, 'prof-fifo'), /it is a FIFO, not a directory/], ['/dev/null', /kernel file system/], ['/proc/self', /kernel file system/], [join(dir, 'p'.repeat(300)), /longer than the file system takes/]] as const) {
     const r = await runCli(['run', 'console.log("GSTACK_STEP_OK")', '--profile', profile], { cwd: work, env: cliEnv(home), timeoutMs: 30_000 });
     assert.equal(r.code, 2, show(r));
     assert.match(lastLine(r), why, show(r));

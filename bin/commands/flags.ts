@@ -2,7 +2,7 @@
 // docs all come from driver/catalog.json.
 import type { Argv, Options } from 'yargs';
 import type { Flag } from '../../driver/catalog.js';
-import { UsageError } from '../../driver/errors.js';
+import { millisecondsProblem, UsageError } from '../../driver/errors.js';
 
 /** Flags whose empty value would silently fall back to the default session. */
 const EMPTY_MEANS_DEFAULT = new Set(['session', 'profile']);
@@ -103,6 +103,8 @@ export function oddNumber(argv: readonly string[], flags: readonly Flag[]): Usag
     // A missing value is yargs' own error ("Not enough arguments following").
     if (value === undefined || (eq === -1 && value.startsWith('--'))) continue;
     if (!/^-?\d+(?:\.\d+)?$/.test(value)) {
+      // A deadline says what a deadline takes, as for any other bad one.
+      if (f.placeholder === 'MS') return new UsageError(millisecondsProblem(f.name, value)!);
       return new UsageError(`--${f.name} takes a plain decimal number (like ${f.default ?? 100}); got ${JSON.stringify(value)}.`);
     }
   }

@@ -28,7 +28,9 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
       const f = readFlowsFlags(argv);
       const { action: act, args } = readFlowsPositionals(argv);
       // yargs drops a lone `-` from a variadic positional: that is the stdin form (`flows save NAME -`).
-      if (act === 'save' && args.length === 1 && io.argv.includes('-')) args.push('-');
+      // A `-` that is -f's value (`-f -`) is not a positional (pass 34, C34: it was both).
+      const loneDash = io.argv.some((w, i) => w === '-' && !['-f', '--file'].includes(io.argv[i - 1] ?? ''));
+      if (act === 'save' && args.length === 1 && loneDash) args.push('-');
       const running = FLOWS_RUNNING.find((x) => x === act);
       if (running) {
         // The body is driver/cli/call.ts's, the same a session host runs.

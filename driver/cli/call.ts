@@ -10,7 +10,7 @@
 // (`[error] …` on stderr, the error's exit code).
 import { jsonErrorWhere } from '../flows/params.js';
 import type { CliIo } from './process-io.js';
-import { readScriptSource, runFlowScript } from './flow-call.js';
+import { paramsText, readScriptSource, runFlowScript } from './flow-call.js';
 import { UsageError, exitCodeOf } from '../errors.js';
 import { oneLine, terminalSafe } from '../runtime/output.js';
 import { HEADER_START } from '../flows/header.js';
@@ -65,7 +65,7 @@ async function runCommand(call: Extract<HostCall, { command: 'run' }>, target: C
   let params: Record<string, unknown> | undefined;
   if (flags.params !== undefined || source.startsWith(HEADER_START)) {
     const { paramsForScript } = await import('../flows/params.js');
-    params = paramsForScript(source, flags.params);
+    params = paramsForScript(source, await paramsText(flags.params, io.cwd));
   }
   io.exitCode = (await runFlowScript(source, flags, target, io, { params, print: true })).exitCode;
 }
@@ -75,7 +75,7 @@ async function cookbookCommand(call: Extract<HostCall, { command: 'cookbook' }>,
   const { findShape, buildScript } = await import('../../cookbook/index.js');
   const shape = findShape(call.shape);
   if (!shape) throw new UsageError(`Unknown cookbook shape "${call.shape}". \`gstack cookbook list\` names them.`);
-  const params = parseCookbookParams(call.flags.params);
+  const params = parseCookbookParams(await paramsText(call.flags.params, io.cwd));
   if (call.flags.url !== undefined) params.url = call.flags.url;
   const script = buildScript(shape, params);
   io.exitCode = (await runFlowScript(script, call.flags, target, io, { print: true })).exitCode;

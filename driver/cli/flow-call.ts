@@ -58,6 +58,25 @@ async function readStdinScript(io: CliIo, timeoutMs: number): Promise<string> {
   return text;
 }
 
+/** The most a `--params @FILE` may hold: parameters, not data (data goes in with --in). */
+export const MAX_PARAMS_FILE_BYTES = 1024 * 1024;
+
+/**
+ * `--params` as given, or, for `@FILE`, the JSON in FILE (relative to the caller's folder):
+ * a test password in a command line is readable by every user of the machine (`ps`), a file of
+ * mode 0600 only by its owner (docs/SECURITY.md, "Values on a command line"). Read like `-f`:
+ * bounded, a regular file, never a FIFO. A JSON object never starts with `@`.
+ */
+export async function paramsText(raw: string | undefined, cwd: string): Promise<string | undefined> {
+  if (raw === undefined || !raw.startsWith('@')) return raw;
+  const file = raw.slice(1);
+  if (!file) throw new UsageError('--params @ names no file: give --params @params.json, or the JSON itself.');
+  const r = await readRegularFile(resolve(cwd, file), MAX_PARAMS_FILE_BYTES);
+  if (r.ok) return r.bytes.toString('utf8');
+  const why = r.why === 'too-big' ? `more than ${MAX_PARAMS_FILE_BYTES} bytes (parameters, not data: pass data with --in)` : r.detail;
+  throw new UsageError(`--params @${file}: ${why}. Give the path of a JSON file holding one object, e.g. {"password":"…"}.`);
+}
+
 export async function readScriptSource(script: string | undefined, file: string | undefined, io: CliIo, timeoutMs: number): Promise<string> {
   if (file !== undefined && script !== undefined) throw new UsageError('Give the script either as an argument or with -f FILE, not both.');
   if (file !== undefined) {

@@ -120,7 +120,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
   const declared = a.param.length || a.required.length || !previous
     ? declareParams(a.param, a.required, (name) => isSecretField({ hints: [name] }, SECRET_RULES))
     : { params: previous.params, required: previous.required, values: savedParams(previous) };
-  refuseWrittenSecrets(declared, a.describe, script);
+  refuseWrittenSecrets(declared, a.describe, script, name, a.inputs);
   if (previous && !own && !a.param.length && !a.required.length && Object.keys(previous.params).length) {
     io.err(`gstack: keeping the parameters of the flow it replaces (${Object.keys(previous.params).join(', ')}); give --param to declare others.`);
   }
@@ -174,7 +174,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
  * reads a line (secret-match.ts: %-encoded, escaped, upper-cased, fullwidth, with dashes, cut
  * short), so a copy the cut would catch in output is caught here too (A28).
  */
-function refuseWrittenSecrets(declared: ReturnType<typeof declareParams>, describe: string | undefined, script: string): void {
+function refuseWrittenSecrets(declared: ReturnType<typeof declareParams>, describe: string | undefined, script: string, flowName: string, inputs: readonly string[]): void {
   const secret = Object.keys(declared.params).filter((k) => declared.params[k].writeOnly);
   if (!secret.length) return;
   const matcher = new SecretMatcher();
@@ -186,6 +186,12 @@ function refuseWrittenSecrets(declared: ReturnType<typeof declareParams>, descri
       throw new CommandError('flows', 'FLOW_INVALID', `Not saved: --param ${k}'s value holds the value of the secret parameter ${names} (or a spelling of it), and would be written in the flow. Give ${k} without it and build it in the script (\`params.${k} + params.${secret[0]}\`).`);
     }
   }
+  // The flow's name, a parameter's name and an --in path are written in the file too, and the
+  // name in every line `save` and `check` print (pass 34, C34).
+  if (holds(flowName)) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: the flow's name holds the value of the secret parameter ${names}, and would be its file name and be printed by every save, run and check. Name the flow without it.`);
+  const namedBy = Object.keys(declared.params).find((k) => holds(k));
+  if (namedBy !== undefined) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: a parameter's name holds the value of the secret parameter ${names}, and would be written in the flow. Name the parameter without it.`);
+  if (inputs.some(holds)) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: an --in path holds the value of the secret parameter ${names}, and would be written in the flow. Rename the file without it.`);
   if (describe !== undefined && holds(describe)) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: --describe holds the value of the secret parameter ${names}, and would be written in the flow. Describe the flow without it.`);
   if (holds(script)) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: the script itself holds the value of the secret parameter ${names} (a literal or a comment), and would be written in the flow. Read it from params.${secret[0]} instead.`);
 }
@@ -288,7 +294,7 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
         // Checking every flow (a CI step): one that cannot run without a secret is skipped, said
         // on its own line, not a drift that fails the step. Named, it is the caller's mistake.
         if (secret.length && !a.args.length) {
-          const o: CheckOutcome = { name: loc.name, where: loc.where, file: loc.file, status: 'skip', expectations: header.expect.length, engine: null, drifts: [], exitCode: 0, error: `takes the secret parameter${needs}`, lines: [] };
+          const o: CheckOutcome = { name: cut(loc.name)!, where: loc.where, file: cut(loc.file)!, status: 'skip', expectations: header.expect.length, engine: null, drifts: [], exitCode: 0, error: `takes the secret parameter${needs}`, lines: [] };
           outcomes.push(o);
           if (!a.json) printOutcome(o, io);
           continue;
@@ -301,7 +307,7 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
       // One broken flow file, or one whose `in:` file is gone or outside, or whose secret
       // parameter was not given, is that flow's drift: the others are still checked.
       if (!(err instanceof CommandError && (err.code === 'FLOW_INVALID' || err.code === 'FLOW_PARAMS_INVALID'))) throw err;
-      const o: CheckOutcome = { name: loc.name, where: loc.where, file: loc.file, status: 'drift', expectations: loaded?.header?.expect.length ?? 0, engine: null, drifts: [], exitCode: err.exitCode, error: err.message, lines: [] };
+      const o: CheckOutcome = { name: cut(loc.name)!, where: loc.where, file: cut(loc.file)!, status: 'drift', expectations: loaded?.header?.expect.length ?? 0, engine: null, drifts: [], exitCode: err.exitCode, error: cut(err.message), lines: [] };
       outcomes.push(o);
       worst = Math.max(worst, 1);
       if (!a.json) printOutcome(o, io);
@@ -319,9 +325,11 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
     // after one, since the run itself exited 0).
     await recordRun(loc.file, io.env, drifts.length ? { exitCode: 1, engine: result.engine, error: `drift: ${[...new Set(drifts.map((d) => d.label))].join(', ')}` } : result);
     const o: CheckOutcome = {
-      name: loc.name,
+      // A name (and its file's) may spell a value check was given as secret: saved before the
+      // save refused such names, or by hand (pass 34, C34).
+      name: cut(loc.name)!,
       where: loc.where,
-      file: loc.file,
+      file: cut(loc.file)!,
       status: failed || drifts.length ? 'drift' : 'pass',
       expectations: expect.length,
       engine: result.engine,

@@ -126,7 +126,7 @@ function ownRequestNotFound(t: TabEvidence): boolean {
     }
   };
   const own = origin(t.url);
-  return !!own && t.networkErrors.some((n) => (n.status === 404 || n.status === 410) && ['fetch', 'xmlhttprequest', 'navigation'].includes(n.type) && origin(n.url) === own);
+  return !!own && t.networkErrors.some((n) => (n.status === 404 || n.status === 410) && ['fetch', 'xmlhttprequest', 'navigation'].includes(n.type ?? '') && origin(n.url) === own);
 }
 
 function pageHint(tabs: TabEvidence[]): string {

@@ -107,6 +107,13 @@ export function profileProblem(dir: string): string | undefined {
   } catch {
     /* not there yet: a new profile */
   }
+  // Inside another profile (`--profile <a session's profile>/Default`): a second browser would
+  // write into that profile's own folders, under no lock of its, while its browser runs
+  // (pass 34, C34). A profile folder is known by Chromium's `Local State` file.
+  for (let up = dirname(dir); ; up = dirname(up)) {
+    if (existsSync(join(up, 'Local State'))) return `it is inside the Chromium profile ${up}: a browser here would write into that profile while its own browser may be running. Give a directory outside it, or --profile ${up} itself.`;
+    if (dirname(up) === up) break;
+  }
   return undefined;
 }
 
