@@ -86,9 +86,34 @@ function resolveLink(href, base) {
   return base.origin + base.path.replace(/[^\/]*$/, "") + h;
 }
 // %-escapes decoded (again, while any are left) before the rule is matched: a server reads
-// /%64elete as /delete.
+// /%64elete as /delete, and /d%C3%A9connexion as /déconnexion: each run of escapes is UTF-8
+// (one byte per letter read /dÃ©connexion, and no listed word of another language matched;
+// pass 34, B35). A byte that starts no UTF-8 letter is read alone, so a stray %FF in a run
+// cannot hide the letters after it.
+function decodedRun(run) {
+  const bytes = run.match(/%[0-9a-f]{2}/gi) || [];
+  let out = "";
+  for (let i = 0; i < bytes.length; ) {
+    let n = 4;
+    for (; n > 0; n--) {
+      if (i + n > bytes.length) continue;
+      try {
+        out += decodeURIComponent(bytes.slice(i, i + n).join(""));
+        break;
+      } catch (e) {
+        // not a whole UTF-8 letter of n bytes
+      }
+    }
+    if (n === 0) {
+      out += String.fromCharCode(parseInt(bytes[i].slice(1), 16));
+      n = 1;
+    }
+    i += n;
+  }
+  return out;
+}
 function decoded(s) {
-  for (let i = 0; i < 5 && /%[0-9a-f]{2}/i.test(s); i++) s = s.replace(/%([0-9a-f]{2})/gi, (_, x) => String.fromCharCode(parseInt(x, 16)));
+  for (let i = 0; i < 5 && /%[0-9a-f]{2}/i.test(s); i++) s = s.replace(/(?:%[0-9a-f]{2})+/gi, decodedRun);
   return s.replace(/\+/g, " ");
 }
 

@@ -7,7 +7,7 @@ export const pdf: Shape = {
   name: 'pdf',
   summary: "PDF of a live page with the browser's print pipeline (for local HTML or Markdown files use `gstack render` / `gstack pdf`).",
   description:
-    'Loads the page and prints it to a PDF under `pwd` with `pg.pdf()` (print media, so the page\'s print stylesheet applies), then prints its path. For a page on the web as the user sees it; to turn local HTML or Markdown into a document use `gstack render --pdf` or `gstack pdf`.',
+    'Loads the page and prints it to a PDF under `pwd` with `pg.pdf()` (print media, so the page\'s print stylesheet applies), then prints its path. For a page on the web as the user sees it; to turn local HTML or Markdown into a document use `gstack render --pdf` or `gstack pdf`. Look at the result (a page as an image, or `pdftotext -layout`): a site without a print stylesheet prints its sidebar and toolbars as on screen, which `hide` leaves out (and `css` gives the text the room it took); a slide deck with its own print layout (reveal.js `?print-pdf`) sizes its pages with CSS, which `preferCSSPageSize` keeps.',
   evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'PDF=', 'CONSOLE_ERRORS=', SENTINEL],
   params: {
     type: 'object',
@@ -19,6 +19,10 @@ export const pdf: Shape = {
       format: { enum: ['A4', 'Letter', 'Legal', 'A3', 'A5', 'Tabloid'], default: 'A4', description: 'Paper size.' },
       landscape: { type: 'boolean', default: false, description: 'Landscape orientation.' },
       printBackground: { type: 'boolean', default: true, description: 'Print background colours and images.' },
+      preferCSSPageSize: { type: 'boolean', default: false, description: "Let the page's CSS `@page` size win over `format` (slide decks' print layouts)." },
+      pageRanges: { type: 'string', pattern: '^$|^\\s*\\d+(\\s*-\\s*\\d+)?(\\s*,\\s*\\d+(\\s*-\\s*\\d+)?)*\\s*$', default: '', description: 'Print only these pages, e.g. `1-3,5`. Empty: all.' },
+      hide: { type: 'array', items: { type: 'string', minLength: 1 }, default: [], description: 'CSS selectors of parts to leave out of the print (a sidebar, a cookie banner, a toolbar), e.g. `[".sidebar", "header nav"]`.' },
+      css: { type: 'string', default: '', description: 'More CSS for the print, e.g. to give the text the width a hidden sidebar left: `".content { left: 0 !important; margin: 0 !important; } pre { white-space: pre-wrap; }"`.' },
       waitFor: WAIT_FOR_PARAM,
       settleMs: SETTLE_PARAM,
     },
@@ -32,7 +36,19 @@ export const pdf: Shape = {
     String.raw`// Page members verified on Aside only (see the catalog): evaluate rather than pg.title().
 console.log("TITLE=" + (await pg.evaluate(() => document.title)));
 const file = path.join(pwd, PARAMS.file);
-await pg.pdf({ path: file, format: PARAMS.format, landscape: PARAMS.landscape, printBackground: PARAMS.printBackground });
+// Parts of the page the print leaves out (a sidebar that would take a column on every page).
+if (PARAMS.hide.length || PARAMS.css) {
+  const hidden = PARAMS.hide.length ? PARAMS.hide.join(", ") + " { display: none !important; } " : "";
+  await pg.addStyleTag({ content: "@media print { " + hidden + PARAMS.css + " }" });
+}
+await pg.pdf({
+  path: file,
+  format: PARAMS.format,
+  landscape: PARAMS.landscape,
+  printBackground: PARAMS.printBackground,
+  preferCSSPageSize: PARAMS.preferCSSPageSize,
+  pageRanges: PARAMS.pageRanges,
+});
 console.log("PDF=" + file);`,
     PRINT_CONSOLE_ERRORS,
     CLOSE_AND_FINISH,

@@ -1,7 +1,7 @@
 // read: look at a page without touching it — everything an agent needs to understand it.
 import type { Shape } from './types.js';
 import { SENTINEL } from '../driver/catalog.gen.js';
-import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
+import { EVIDENCE_HOOK, WAIT_FOR_READY, WAIT_FOR_PARAM, OPEN_AND_LOAD, LEARN_SECRET_FIELDS, PRINT_CONSOLE_ERRORS, PRINT_NETWORK_ERRORS, CLOSE_AND_FINISH, SETTLE_PARAM, URL_PARAM, script } from './snippets.js';
 
 export const read: Shape = {
   name: 'read',
@@ -26,6 +26,7 @@ export const read: Shape = {
     EVIDENCE_HOOK,
     WAIT_FOR_READY,
     OPEN_AND_LOAD,
+    LEARN_SECRET_FIELDS,
     String.raw`// Page members verified on Aside only (see the catalog): evaluate rather than pg.title().
 console.log("TITLE=" + (await pg.evaluate(() => document.title)));
 
@@ -58,7 +59,9 @@ console.log("SCREENSHOT=" + shot);`,
     PRINT_NETWORK_ERRORS,
     String.raw`// An error page (404, 500) is printed in full above, but it is not the page asked for:
 // the call fails, so an agent that reads only the last line sees it (trial V1).
-const status = await pg.evaluate(() => {
+// The status comes from goto's response, which the page cannot rewrite; on Aside, where
+// goto answers null, from the page's own navigation timing.
+const status = loaded && typeof loaded.status === "function" ? loaded.status() : await pg.evaluate(() => {
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType("navigation")[0]);
   return nav && nav.responseStatus ? nav.responseStatus : 0;
 });

@@ -121,6 +121,11 @@ function timeoutMessage(raw: string, msg: string): string {
     const named = cover ? `, ${truncate(cover, 120)},` : '';
     return `Another element${named} covers the target${what} (${call}). If it is an overlay or a dialog, close it first; if it is a tooltip or popover, move away from it (pg.keyboard.press("Escape"), or hover elsewhere); if it only decorates the target, or a hover opened it over its own target, pass { force: true }. Then retry.`;
   }
+  if (/element is outside of the viewport/.test(raw)) {
+    // Found and visible, but where no scroll brings it: a closed drawer or menu moved off the
+    // page (trial V2: a docs site's sidebar at phone width), which "element missing" misled.
+    return `The element${what} is on the page but outside the viewport, where scrolling cannot bring it${within} (${call}): it is likely in a closed menu, drawer or sidebar, or the layout is wider than the window. Open what holds it first (its toggle button), or set a viewport that shows it (pg.setViewportSize).`;
+  }
   if (/element is not stable/.test(raw)) {
     return `The element${what} kept moving (an animation)${within} (${call}). Let the page settle and retry, or pass { force: true } if it never stops moving.`;
   }
@@ -131,6 +136,10 @@ function timeoutMessage(raw: string, msg: string): string {
   // No state to blame and the call log never saw the locator match: the element is not there.
   if (/waiting for (?:locator|getBy|frameLocator)/.test(raw) && !/resolved to/.test(raw)) {
     return `Element not found${what ? ` for${what}` : ''}${within} (${call}). Take a snapshot (snapshot(pg, { interactive: true })) and act on the element by its ref, e.g. pg.locator("e12").click().`;
+  }
+  // Found, but the action never went through for a reason no rule above knows.
+  if (/resolved to/.test(raw)) {
+    return `Timed out (${truncate(msg, 200)}): the element${what} was found, but the action could not complete. Take a snapshot to see its state, then retry, or act on another element.`;
   }
   return `Timed out (${truncate(msg, 200)}). The page may be slow or the element missing: take a snapshot to see the page, then use a ref or a larger { timeout }.`;
 }

@@ -113,3 +113,15 @@ test('a navigation cut short by another one, an unsafe port and a frame locator 
     /^A locator inside an iframe cannot be .*\. Build the whole locator inside the frame: /,
   );
 });
+
+// Trial V2: a docs site's sidebar link at phone width (a closed drawer) timed out as "the page
+// may be slow or the element missing", though Playwright had found it and said why.
+test('an element outside the viewport says so; a found element that never took the action is not called missing', () => {
+  const log = (lines: string) => pwErr('TimeoutError', `locator.click: Timeout 4000ms exceeded.\nCall log:\n  - waiting for getByRole('link', { name: 'ajv' })\n    - locator resolved to <a href="#a">ajv</a>\n  - attempting click action\n${lines}`);
+  const outside = rewriteError(log('      - scrolling into view if needed\n      - done scrolling\n      - element is outside of the viewport\n    - retrying click action'));
+  assert.match(outside, /is on the page but outside the viewport, where scrolling cannot bring it .*closed menu, drawer or sidebar.*pg\.setViewportSize/);
+  assert.ok(!/element missing/.test(outside));
+  const other = rewriteError(log('      - waiting for something new'));
+  assert.match(other, /the element .* was found, but the action could not complete/);
+  assert.ok(!other.includes('<a href'), 'no page markup');
+});

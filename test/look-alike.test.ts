@@ -183,3 +183,12 @@ test('the same combining mark twice on one letter is refused; one of it, or two 
     assert.equal(pathLookAlike(name), undefined, JSON.stringify(name));
   }
 });
+
+// Pass 34 (B35): Hangul vowels and finals with no initial before them take no column in a
+// terminal: `inv` + three of them + `oice.pdf` listed as `invoice.pdf`.
+test('a Hangul vowel or final that joins no syllable, or a Hangul filler, is refused; Korean words and old syllables stay', () => {
+  for (const name of ['inv\u1161\u1161\u1161oice.pdf', '\u1161\u1161.bashrc', 'invoice.pdf\u1161\u1161', 'invoice\uD7B0\uD7B0.pdf', 'a\u11A8b.txt', 'x\u3164y.txt', 'x\u115Fy.txt', 'x\u1160y.txt', 'x\uFFA0y.txt']) {
+    assert.ok(pathLookAlike(name), JSON.stringify(name));
+  }
+  for (const name of ['\uBCF4\uACE0\uC11C.pdf', '\uD55C\uAE00 \uBB38\uC11C.txt', '\u1100\u119E\u11A8.txt']) assert.equal(pathLookAlike(name), undefined, name);
+});

@@ -54,6 +54,8 @@ for (const engine of Object.keys(ENGINES) as Array<keyof typeof ENGINES>) {
       site.setPage(`/hostile-${engine}.html`, forgingPage(victim.origin) +
         // (b) destructive words behind %-escapes, on the page's own origin.
         `<a href="/%64elete-account">Account</a><a href="/log%6Fut">Bye</a><a href="/account/%2564elete">Twice</a>` +
+        // Pass 34 (B35): sign-out words of other languages %-encoded as UTF-8, as browsers send them.
+        `<a href="/d%C3%A9connexion">Mon compte</a><a href="/%E3%83%AD%E3%82%B0%E3%82%A2%E3%82%A6%E3%83%88">Profile</a><a href="/%D0%B2%D1%8B%D0%B9%D1%82%D0%B8">Settings</a>` +
         // (c) a same-origin link that redirects to another origin's destructive URL.
         `<a href="/r/guide">Guide</a>`);
       site.setRedirect('/r/guide', `${victim.origin}/account/delete`);
@@ -73,7 +75,7 @@ for (const engine of Object.keys(ENGINES) as Array<keyof typeof ENGINES>) {
     });
 
     test('(b) sign-out and delete links behind %-escapes are listed, never requested', () => {
-      for (const path of ['/%64elete-account', '/log%6Fut', '/account/%2564elete']) {
+      for (const path of ['/%64elete-account', '/log%6Fut', '/account/%2564elete', '/d%C3%A9connexion', '/%E3%83%AD%E3%82%B0%E3%82%A2%E3%82%A6%E3%83%88', '/%D0%B2%D1%8B%D0%B9%D1%82%D0%B8']) {
         assert.ok(r.lines.some((l) => l.startsWith(`LINK ? ${site.origin}${path} (not followed`)), `${path}:\n${r.stdout}`);
         assert.deepEqual(siteSeen.filter((q) => q.path === path), [], `${path} was requested`);
       }

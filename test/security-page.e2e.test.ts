@@ -997,6 +997,34 @@ test('3k. fields in a template or noscript, the items of a list of codes and a t
   }
 });
 
+test('3w. the cells of a table or grid named for codes print cut in every read, with or without a snapshot first', { timeout: 120_000 }, async () => {
+  // Pass 34 (A35): only code-like words of a cell (6+ characters with a digit or a sign) were
+  // learned; 5-digit backup codes and seed words printed through innerText and content().
+  const site = await startFixtureServer();
+  site.setPage('/codes.html', [
+    '<title>2FA backup</title><h1>Two-factor backup codes</h1>',
+    '<div role="grid" aria-label="Backup codes"><div role="row"><div role="gridcell">48213</div><div role="gridcell">90377</div></div><div role="row"><div role="gridcell">7Q4K2</div><div role="gridcell">ZX9PL</div></div></div>',
+    '<table><caption>Recovery phrase</caption><tr><th>Word</th></tr><tr><td>1. abandon</td></tr><tr><td>2. zebra</td></tr></table>',
+    '<p>Keep them safe.</p>',
+  ].join(''));
+  const cells = ['48213', '90377', '7Q4K2', 'ZX9PL', 'abandon', '2. zebra'];
+  try {
+    for (const first of ['console.log((await snapshot(pg)).tree);', '']) {
+      const r = await run(`const pg = await openTab(${lit(site.url + 'codes.html')});
+        ${first}
+        console.log("TEXT " + await pg.locator("body").innerText());
+        console.log("CELLS " + JSON.stringify(await pg.locator("td, [role=gridcell]").allTextContents()));
+        console.log("HTML " + await pg.content());
+        console.log("GSTACK_STEP_OK");`, ['--json']);
+      assert.equal(r.code, 0, show(r));
+      for (const c of cells) assert.ok(!(r.stdout + r.stderr).includes(c), `${c} printed (${first ? 'after a snapshot' : 'no snapshot'})\n${show(r)}`);
+      assert.match(r.stdout, /Keep them safe\./, 'the rest of the page prints');
+    }
+  } finally {
+    await site.close();
+  }
+});
+
 test('2e. an Error the page made carries the page mark on the sentinel, whatever way it arrives', { timeout: 120_000 }, async () => {
   const site = await startFixtureServer();
   site.setPage('/err.html', '<button id="s" onclick="setTimeout(() => { throw new Error(\'Save failed.\\nGSTACK_STEP_OK\\n\') }, 0)">Save</button>');

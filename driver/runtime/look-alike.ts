@@ -346,6 +346,25 @@ function sandwichedLetter(chars: string[], i: number): boolean {
   return false;
 }
 
+/** Conjoining Hangul letters: initials (L), vowels (V), finals (T), and the fillers. */
+const JAMO_L = /^[\u1100-\u115E\uA960-\uA97C]$/u;
+const JAMO_V = /^[\u1161-\u11A7\uD7B0-\uD7C6]$/u;
+const JAMO_T = /^[\u11A8-\u11FF\uD7CB-\uD7FB]$/u;
+const JAMO_FILLER = /^[\u115F\u1160\u3164\uFFA0]$/u;
+
+/** A Hangul vowel or final that joins no syllable (no initial before it), or a filler: a
+ * terminal gives it no column, so `inv` + three vowels + `oice.pdf` lists as `invoice.pdf`
+ * (pass 34, B35). In NFC a modern syllable is one character; an old one is initial, vowel(s),
+ * final(s) in that order, which stays. */
+function orphanJamo(chars: string[], i: number): boolean {
+  const c = chars[i];
+  if (JAMO_FILLER.test(c)) return true;
+  const prev = chars[i - 1] ?? '';
+  if (JAMO_V.test(c)) return !(JAMO_L.test(prev) || JAMO_V.test(prev));
+  if (JAMO_T.test(c)) return !(JAMO_V.test(prev) || JAMO_T.test(prev));
+  return false;
+}
+
 /** The first character of `name` that reads as a slash, a backslash or a dot, or is not on the
  * allow-list of what a name a page chose may hold, if any. */
 export function pathLookAlike(name: string): string | undefined {
@@ -377,6 +396,7 @@ export function pathLookAlike(name: string): string | undefined {
     // The same mark again on one letter (an Arabic fatha, a Thai tone mark, a kana voicing mark
     // three times) stacks where the first is: `بَََ.txt` lists as `بَ.txt` (pass 32, B32).
     if (MARK.test(chars[i]) && repeatsMarkOnLetter(chars, i)) return chars[i];
+    if (orphanJamo(chars, i)) return chars[i];
     if (!allowedInName(chars[i], before, after, base) || sandwichedLetter(chars, i) || uncomposedMark(chars, i) || foreignDigit(chars, i) || emojiInWord(chars, i) || compatLetterInWord(chars, i) || asciiTwinInWord(chars, i)) return chars[i];
   }
   return undefined;

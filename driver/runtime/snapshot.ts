@@ -374,6 +374,19 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
         }
       }
     }
+    // A table, grid, list or tree named by a secret word ("Backup codes", "Recovery phrase")
+    // holds its values as cells and items, as the snapshot reads it (redact): learned whole by
+    // any read, so a script that prints the page's text without a snapshot first gets them cut
+    // too (pass 34, A35). Named by aria-label, aria-labelledby or a table's caption.
+    for (const box of Array.from(root.querySelectorAll('table, ul, ol, [role="grid"], [role="treegrid"], [role="table"], [role="list"], [role="tree"], [role="listbox"]'))) {
+      const caption = box instanceof HTMLTableElement && box.caption ? [box.caption.textContent ?? ''] : [];
+      const hints = [box.getAttribute('aria-label') ?? '', ...caption, ...named(box)];
+      if (!hints.some(Boolean) || !isSecret({ hints }, rules)) continue;
+      for (const c of Array.from(box.querySelectorAll('td, li, [role="cell"], [role="gridcell"], [role="listitem"], [role="treeitem"], [role="option"]'))) {
+        const t = ((c as HTMLElement).innerText ?? c.textContent ?? '').trim();
+        if (t.length >= 3) out.push(t);
+      }
+    }
     for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) walk(el.shadowRoot);
     // Markup the page keeps unrendered still prints in content() and innerHTML(): a <template>'s
     // fields, and a <noscript>'s, which is text while scripts run.
@@ -527,11 +540,15 @@ export function redact(tree: string, readSecrets: ReadSecrets): string {
       // a sign in it): its headers and buttons ("Created", "Revoke") are not secrets to cut from
       // every later line.
       const codeLike = (v: string) => /^\S{6,}$/.test(v) && /[^\p{L}]/u.test(v);
+      // A table's or grid's own cells are its values, learned whole like a list's items (a
+      // 5-digit backup code, a seed word "1. abandon"; pass 34, A35); its headers, caption and
+      // buttons ("Created", "Revoke") are not.
+      const cell = /^\s*- (?:cell|gridcell)\b/.test(line);
       for (const v of [said === undefined ? '' : yamlScalar(`"${said}"`), text]) {
         // A container's cell may hold a code among words ("Code: LiJ0-11Kk-2lL"): each code-like
         // word of it is learned.
         for (const w of inContainer ? v.split(/\s+/).filter(codeLike) : v ? [v] : []) learn(w);
-        if (inList && v.trim().length >= 3) learn(v.trim());
+        if ((inList || (inContainer && cell)) && v.trim().length >= 3) learn(v.trim());
       }
       if (!child) return line.replace(/^(\s*).*$/, '$1[redacted]');
       const value = child[3] === undefined ? '' : child[3] === ':' ? ':' : ': [redacted]';

@@ -28,7 +28,9 @@ const EVIDENCE_HOOK = [
   "  addEventListener('unhandledrejection', (e) => errors.push('unhandled rejection: ' + show(e.reason)));",
   "  const abs = (u) => { try { return new URL(String(u), location.href).href; } catch (e) { return String(u); } };",
   "  // An element's failed load (img, script, stylesheet, media) fires a non-bubbling error event.",
-  "  addEventListener('error', (e) => { const t = e.target; const url = t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: 'load failed' }); }, true);",
+  "  // A <link rel=stylesheet> fires error when one of its @imports fails too (a web font's CSS):",
+  "  // the sheet itself may have loaded (trial V2), so its entry says both.",
+  "  addEventListener('error', (e) => { const t = e.target; const url = t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: t.tagName === 'LINK' ? 'load failed (the stylesheet or one of its @imports)' : 'load failed' }); }, true);",
   "  const fetch0 = window.fetch;",
   "  if (fetch0) window.fetch = function (input, init) {",
   "    const url = abs(input && input.url ? input.url : input);",
@@ -86,7 +88,8 @@ console.log("ASIDE_DIR=" + pwd);
 // Page.enable first: without it Chromium accepts the init script but never runs it.
 await pg._sendToTarget("Page.enable", {});
 await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: EVIDENCE_HOOK });
-await pg.goto(PARAMS.url, { waitUntil: "load" });
+// The document's response, from the browser (the page cannot rewrite it); null on Aside.
+const loaded = await pg.goto(PARAMS.url, { waitUntil: "load" });
 await waitForReady(pg);
 await sleep(PARAMS.settleMs);
 console.log("URL=" + pg.url());
@@ -164,9 +167,34 @@ function resolveLink(href, base) {
   return base.origin + base.path.replace(/[^\/]*$/, "") + h;
 }
 // %-escapes decoded (again, while any are left) before the rule is matched: a server reads
-// /%64elete as /delete.
+// /%64elete as /delete, and /d%C3%A9connexion as /déconnexion: each run of escapes is UTF-8
+// (one byte per letter read /dÃ©connexion, and no listed word of another language matched;
+// pass 34, B35). A byte that starts no UTF-8 letter is read alone, so a stray %FF in a run
+// cannot hide the letters after it.
+function decodedRun(run) {
+  const bytes = run.match(/%[0-9a-f]{2}/gi) || [];
+  let out = "";
+  for (let i = 0; i < bytes.length; ) {
+    let n = 4;
+    for (; n > 0; n--) {
+      if (i + n > bytes.length) continue;
+      try {
+        out += decodeURIComponent(bytes.slice(i, i + n).join(""));
+        break;
+      } catch (e) {
+        // not a whole UTF-8 letter of n bytes
+      }
+    }
+    if (n === 0) {
+      out += String.fromCharCode(parseInt(bytes[i].slice(1), 16));
+      n = 1;
+    }
+    i += n;
+  }
+  return out;
+}
 function decoded(s) {
-  for (let i = 0; i < 5 && /%[0-9a-f]{2}/i.test(s); i++) s = s.replace(/%([0-9a-f]{2})/gi, (_, x) => String.fromCharCode(parseInt(x, 16)));
+  for (let i = 0; i < 5 && /%[0-9a-f]{2}/i.test(s); i++) s = s.replace(/(?:%[0-9a-f]{2})+/gi, decodedRun);
   return s.replace(/\+/g, " ");
 }
 

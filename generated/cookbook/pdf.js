@@ -9,6 +9,10 @@ const PARAMS = {
   "format": "A4",
   "landscape": false,
   "printBackground": true,
+  "preferCSSPageSize": false,
+  "pageRanges": "",
+  "hide": [],
+  "css": "",
   "waitFor": {
     "timeoutMs": 10000
   },
@@ -30,7 +34,9 @@ const EVIDENCE_HOOK = [
   "  addEventListener('unhandledrejection', (e) => errors.push('unhandled rejection: ' + show(e.reason)));",
   "  const abs = (u) => { try { return new URL(String(u), location.href).href; } catch (e) { return String(u); } };",
   "  // An element's failed load (img, script, stylesheet, media) fires a non-bubbling error event.",
-  "  addEventListener('error', (e) => { const t = e.target; const url = t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: 'load failed' }); }, true);",
+  "  // A <link rel=stylesheet> fires error when one of its @imports fails too (a web font's CSS):",
+  "  // the sheet itself may have loaded (trial V2), so its entry says both.",
+  "  addEventListener('error', (e) => { const t = e.target; const url = t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: t.tagName === 'LINK' ? 'load failed (the stylesheet or one of its @imports)' : 'load failed' }); }, true);",
   "  const fetch0 = window.fetch;",
   "  if (fetch0) window.fetch = function (input, init) {",
   "    const url = abs(input && input.url ? input.url : input);",
@@ -88,7 +94,8 @@ console.log("ASIDE_DIR=" + pwd);
 // Page.enable first: without it Chromium accepts the init script but never runs it.
 await pg._sendToTarget("Page.enable", {});
 await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: EVIDENCE_HOOK });
-await pg.goto(PARAMS.url, { waitUntil: "load" });
+// The document's response, from the browser (the page cannot rewrite it); null on Aside.
+const loaded = await pg.goto(PARAMS.url, { waitUntil: "load" });
 await waitForReady(pg);
 await sleep(PARAMS.settleMs);
 console.log("URL=" + pg.url());
@@ -99,7 +106,19 @@ await pg.locator("title").allTextContents().catch(() => []);
 // Page members verified on Aside only (see the catalog): evaluate rather than pg.title().
 console.log("TITLE=" + (await pg.evaluate(() => document.title)));
 const file = path.join(pwd, PARAMS.file);
-await pg.pdf({ path: file, format: PARAMS.format, landscape: PARAMS.landscape, printBackground: PARAMS.printBackground });
+// Parts of the page the print leaves out (a sidebar that would take a column on every page).
+if (PARAMS.hide.length || PARAMS.css) {
+  const hidden = PARAMS.hide.length ? PARAMS.hide.join(", ") + " { display: none !important; } " : "";
+  await pg.addStyleTag({ content: "@media print { " + hidden + PARAMS.css + " }" });
+}
+await pg.pdf({
+  path: file,
+  format: PARAMS.format,
+  landscape: PARAMS.landscape,
+  printBackground: PARAMS.printBackground,
+  preferCSSPageSize: PARAMS.preferCSSPageSize,
+  pageRanges: PARAMS.pageRanges,
+});
 console.log("PDF=" + file);
 
 console.log("CONSOLE_ERRORS=" + JSON.stringify(await pg.evaluate("window.__gstackErrors || []")));

@@ -27,7 +27,9 @@ const EVIDENCE_HOOK = [
   "  addEventListener('unhandledrejection', (e) => errors.push('unhandled rejection: ' + show(e.reason)));",
   "  const abs = (u) => { try { return new URL(String(u), location.href).href; } catch (e) { return String(u); } };",
   "  // An element's failed load (img, script, stylesheet, media) fires a non-bubbling error event.",
-  "  addEventListener('error', (e) => { const t = e.target; const url = t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: 'load failed' }); }, true);",
+  "  // A <link rel=stylesheet> fires error when one of its @imports fails too (a web font's CSS):",
+  "  // the sheet itself may have loaded (trial V2), so its entry says both.",
+  "  addEventListener('error', (e) => { const t = e.target; const url = t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: t.tagName === 'LINK' ? 'load failed (the stylesheet or one of its @imports)' : 'load failed' }); }, true);",
   "  const fetch0 = window.fetch;",
   "  if (fetch0) window.fetch = function (input, init) {",
   "    const url = abs(input && input.url ? input.url : input);",
@@ -85,7 +87,8 @@ console.log("ASIDE_DIR=" + pwd);
 // Page.enable first: without it Chromium accepts the init script but never runs it.
 await pg._sendToTarget("Page.enable", {});
 await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: EVIDENCE_HOOK });
-await pg.goto(PARAMS.url, { waitUntil: "load" });
+// The document's response, from the browser (the page cannot rewrite it); null on Aside.
+const loaded = await pg.goto(PARAMS.url, { waitUntil: "load" });
 await waitForReady(pg);
 await sleep(PARAMS.settleMs);
 console.log("URL=" + pg.url());

@@ -28,7 +28,9 @@ const EVIDENCE_HOOK = [
   "  addEventListener('unhandledrejection', (e) => errors.push('unhandled rejection: ' + show(e.reason)));",
   "  const abs = (u) => { try { return new URL(String(u), location.href).href; } catch (e) { return String(u); } };",
   "  // An element's failed load (img, script, stylesheet, media) fires a non-bubbling error event.",
-  "  addEventListener('error', (e) => { const t = e.target; const url = t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: 'load failed' }); }, true);",
+  "  // A <link rel=stylesheet> fires error when one of its @imports fails too (a web font's CSS):",
+  "  // the sheet itself may have loaded (trial V2), so its entry says both.",
+  "  addEventListener('error', (e) => { const t = e.target; const url = t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: t.tagName === 'LINK' ? 'load failed (the stylesheet or one of its @imports)' : 'load failed' }); }, true);",
   "  const fetch0 = window.fetch;",
   "  if (fetch0) window.fetch = function (input, init) {",
   "    const url = abs(input && input.url ? input.url : input);",
@@ -86,10 +88,14 @@ console.log("ASIDE_DIR=" + pwd);
 // Page.enable first: without it Chromium accepts the init script but never runs it.
 await pg._sendToTarget("Page.enable", {});
 await pg._sendToTarget("Page.addScriptToEvaluateOnNewDocument", { source: EVIDENCE_HOOK });
-await pg.goto(PARAMS.url, { waitUntil: "load" });
+// The document's response, from the browser (the page cannot rewrite it); null on Aside.
+const loaded = await pg.goto(PARAMS.url, { waitUntil: "load" });
 await waitForReady(pg);
 await sleep(PARAMS.settleMs);
 console.log("URL=" + pg.url());
+
+// A read: the secret fields' values are cut from what this shape prints below.
+await pg.locator("title").allTextContents().catch(() => []);
 
 // Page members verified on Aside only (see the catalog): evaluate rather than pg.title().
 console.log("TITLE=" + (await pg.evaluate(() => document.title)));
@@ -149,7 +155,9 @@ console.log("NETWORK_ERRORS=" + JSON.stringify(networkErrors));
 
 // An error page (404, 500) is printed in full above, but it is not the page asked for:
 // the call fails, so an agent that reads only the last line sees it (trial V1).
-const status = await pg.evaluate(() => {
+// The status comes from goto's response, which the page cannot rewrite; on Aside, where
+// goto answers null, from the page's own navigation timing.
+const status = loaded && typeof loaded.status === "function" ? loaded.status() : await pg.evaluate(() => {
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType("navigation")[0]);
   return nav && nav.responseStatus ? nav.responseStatus : 0;
 });
