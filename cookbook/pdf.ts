@@ -39,7 +39,12 @@ const file = path.join(pwd, PARAMS.file);
 // Parts of the page the print leaves out (a sidebar that would take a column on every page).
 if (PARAMS.hide.length || PARAMS.css) {
   const hidden = PARAMS.hide.length ? PARAMS.hide.join(", ") + " { display: none !important; } " : "";
-  await pg.addStyleTag({ content: "@media print { " + hidden + PARAMS.css + " }" });
+  // A style element through evaluate (addStyleTag is not verified on Aside).
+  await pg.evaluate((css) => {
+    const style = document.createElement("style");
+    style.textContent = css;
+    document.head.append(style);
+  }, "@media print { " + hidden + PARAMS.css + " }");
 }
 await pg.pdf({
   path: file,

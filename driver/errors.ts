@@ -23,6 +23,9 @@ export class UsageError extends GstackError {
   }
 }
 
+/** The longest delay Node's timers keep (2^31 - 1 ms): a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** The longest deadline any command takes (24 h), in milliseconds: Node's timers stop at
  * 2^31-1 ms (24.8 days), and no browser call should run for a day. */
 export const MAX_TIMEOUT_MS = 86_400_000;

@@ -41,6 +41,10 @@ for (const { name, useProcFd } of MODES) {
     await assert.rejects(fs.appendFile('nope/x.txt', 'x'), { code: 'ENOENT' });
     assert.deepEqual(await fs.readdir('a'), ['b']);
     assert.deepEqual((await fs.readdir()).sort(), ['a']);
+    // Pass 34 (C35): Node's Dirents were silently plain names.
+    await assert.rejects(fs.readdir('a', { withFileTypes: true }), /fs\.readdir: \{ withFileTypes \} is not taken: it answers the names in one folder\. .*isDirectory\(\)/);
+    await assert.rejects(fs.readdir('a', { recursive: true }), /\{ recursive \} is not taken/);
+    assert.deepEqual(await fs.readdir('a', { encoding: 'utf8' }), ['b']);
     assert.equal(await fs.mkdir('m/n/o'), join(pwd, 'm'));
     assert.equal(await fs.mkdir('m/n/o'), undefined);
     assert.equal(mode(join(pwd, 'm/n')), '700');

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import vm from 'node:vm';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { formatHeader, parseFlowFile, FlowHeaderError, type FlowHeader } from '../driver/flows/header.js';
@@ -101,6 +101,11 @@ test('a run\'s parameters: CLI words read as the schema\'s types, defaults fille
   fails({ email: 'b@x', emial: 'c' }, true, /parameter "emial" is not one of the flow's \(rule: additionalProperties false\)/);
   // A red-team pass: `--param __proto__=x` set the prototype, vanished and the run went on.
   fails(givenParams(['email=b@x', '__proto__=x']), true, /parameter "__proto__" is not one of the flow's/);
+  // Pass 34 (C35): an integer past 2^53 arrived rounded (1.2345678901234568e+29).
+  const ids = { name: 'card', params: { pin: { type: 'integer' as const, default: 1 } }, required: [] };
+  assert.throws(() => resolveFlowParams(ids, givenParams(['pin=123456789012345678901234567890']), { coerce: true }), /parameter "pin" is an integer past 9007199254740991, which JavaScript cannot hold exactly \(rule: safe integer\)\. .*--param pin:string=…/);
+  assert.throws(() => resolveFlowParams(ids, { pin: 2 ** 60 }, { coerce: false }), /rule: safe integer/);
+  assert.deepEqual(resolveFlowParams(ids, givenParams(['pin=9007199254740991']), { coerce: true }), { pin: 9007199254740991 });
 });
 
 test('gstack run --params: a flow file is checked against its schema, any other script gets the object as given', () => {
@@ -241,8 +246,9 @@ test('--in files: recorded relative to the repository, outside ones not; passed 
   assert.deepEqual(recordInputs(['in.json', '../repo/data/x.json', '/tmp/secret.json', '../other/y.json'], '/repo', root), {
     recorded: ['in.json', 'data/x.json'],
     outside: ['/tmp/secret.json', '../other/y.json'],
+    hidden: [],
   });
-  assert.deepEqual(recordInputs(['in.json'], '/home/u', undefined), { recorded: ['/home/u/in.json'], outside: [] }, 'a global flow keeps absolute paths');
+  assert.deepEqual(recordInputs(['in.json'], '/home/u', undefined), { recorded: ['/home/u/in.json'], outside: [], hidden: [] }, 'a global flow keeps absolute paths');
   const dir = mkdtempSync(join(tmpdir(), 'gstack-flow-in-'));
   writeFileSync(join(dir, 'in.json'), '{}');
   const dirs = { project: join(dir, '.gstack', 'flows'), global: '/home/u/.gstack/flows' };
@@ -260,7 +266,17 @@ test('--in files: recorded relative to the repository, outside ones not; passed 
   writeFileSync(secret, 'KEY');
   symlinkSync(secret, join(dir, 'fixture.json'));
   symlinkSync(dirname(secret), join(dir, 'sub'));
-  assert.deepEqual(recordInputs(['fixture.json', 'sub/id_key', 'in.json'], dir, dir), { recorded: ['in.json'], outside: ['fixture.json', 'sub/id_key'] });
+  assert.deepEqual(recordInputs(['fixture.json', 'sub/id_key', 'in.json'], dir, dir), { recorded: ['in.json'], outside: ['fixture.json', 'sub/id_key'], hidden: [] });
+  // Pass 34 (C35): a hidden file of the repository (`.env`, `.git/config`, or a link to one) is
+  // never recorded, and a header naming one is refused.
+  mkdirSync(join(dir, '.git'), { recursive: true });
+  writeFileSync(join(dir, '.git', 'config'), '[core]');
+  writeFileSync(join(dir, '.env'), 'TOKEN=x');
+  symlinkSync(join(dir, '.env'), join(dir, 'env.json'));
+  assert.deepEqual(recordInputs(['.env', '.git/config', 'env.json', 'in.json'], dir, dir), { recorded: ['in.json'], outside: [], hidden: ['.env', '.git/config', 'env.json'] });
+  for (const hidden of ['.env', '.git/config', 'env.json']) {
+    assert.throws(() => savedInputs({ inputs: [] }, loc, header({ inputs: [hidden] }), dirs), /names a hidden file of the repository/, hidden);
+  }
   for (const linked of ['fixture.json', 'sub/id_key']) {
     assert.throws(() => savedInputs({ inputs: [] }, loc, header({ inputs: [linked] }), dirs), /leads outside the repository .* through a link/, linked);
   }

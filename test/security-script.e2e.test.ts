@@ -113,6 +113,20 @@ test('8. --timeout is a whole number of milliseconds within the stated maximum',
   }
   const ok = await gstack(s, ['run', 'console.log("GSTACK_STEP_OK")', '--timeout', '86400000'], 60_000);
   assert.equal(ok.code, 0, show(ok));
+  // Pass 34 (C35): Playwright's waits took NaN, negatives and overflow as "now", as sleep did.
+  const waits = await gstack(s, ['run', `const pg = await openTab();
+    for (const [label, f] of [["NAN", () => pg.waitForTimeout(params.delaySeconds * 1000)], ["BIG", () => pg.waitForTimeout(3e9)], ["NEG", () => pg.waitForTimeout(-5)], ["OPT", () => pg.waitForFunction(() => true, undefined, { timeout: 3e9 })], ["DEF", () => pg.setDefaultTimeout(Infinity)]]) {
+      const t0 = Date.now();
+      try { await f(); console.log(label + " waited " + (Date.now() - t0)); } catch (e) { console.log(label + " " + e.message); }
+    }
+    await pg.waitForTimeout(10); await pg.waitForFunction(() => true, undefined, { timeout: 0 });
+    console.log("GSTACK_STEP_OK");`], 60_000);
+  assert.equal(waits.code, 0, show(waits));
+  assert.match(waits.stdout, /^NAN Page\.waitForTimeout\(ms\): ms must be a number from 0 to 2147483647 \(Node's longest timer\); got NaN\./m, show(waits));
+  assert.match(waits.stdout, /^BIG Page\.waitForTimeout\(ms\): .*got 3000000000\./m);
+  assert.match(waits.stdout, /^NEG Page\.waitForTimeout\(ms\): .*got -5\./m);
+  assert.match(waits.stdout, /^OPT Page\.waitForFunction: \{ timeout \} must be a number of milliseconds from 0 \(no limit\) to 2147483647; got 3000000000\./m);
+  assert.match(waits.stdout, /^DEF Page\.setDefaultTimeout\(ms\): .*got Infinity\./m);
 });
 
 test('13. a shared built-in changed after a call ended cannot decide the next call\'s verdict', { timeout: 120_000 }, async () => {
@@ -317,11 +331,19 @@ test('15b. a --profile that cannot be a profile (a file, a FIFO, /dev/null, /pro
   // Pass 34 (C34): a folder inside another profile (`<profile>/Default`) is no profile of its own.
   mkdirSync(join(dir, 'busy-profile', 'Default'), { recursive: true });
   writeFileSync(join(dir, 'busy-profile', 'Local State'), '{}');
-  for (const [profile, why] of [[join(dir, 'busy-profile', 'Default'), /it is inside the Chromium profile .*busy-profile: a browser here would write into that profile/], [join(dir, 'prof-file.txt'), /it is a file, not a directory/], [join(dir, 'prof-fifo'), /it is a FIFO, not a directory/], ['/dev/null', /kernel file system/], ['/proc/self', /kernel file system/], [join(dir, 'p'.repeat(300)), /longer than the file system takes/]] as const) {
+  // Pass 34 (C35): GSTACK_HOME itself and its folders hold the sessions' profiles and records.
+  for (const [profile, why] of [[home, /it is inside GSTACK_HOME/], [join(home, 'profiles'), /it is inside GSTACK_HOME/], [join(home, 'sessions'), /it is inside GSTACK_HOME/], [join(dir, 'busy-profile', 'Default'), /it is inside the Chromium profile .*busy-profile: a browser here would write into that profile/], [join(dir, 'prof-file.txt'), /it is a file, not a directory/], [join(dir, 'prof-fifo'), /it is a FIFO, not a directory/], ['/dev/null', /kernel file system/], ['/proc/self', /kernel file system/], [join(dir, 'p'.repeat(300)), /longer than the file system takes/]] as const) {
     const r = await runCli(['run', 'console.log("GSTACK_STEP_OK")', '--profile', profile], { cwd: work, env: cliEnv(home), timeoutMs: 30_000 });
     assert.equal(r.code, 2, show(r));
     assert.match(lastLine(r), why, show(r));
   }
+  // Pass 34 (C35): --ephemeral beside --profile dropped the profile without a word.
+  const both = await runCli(['run', 'console.log("GSTACK_STEP_OK")', '--ephemeral', '--profile', join(dir, 'p2')], { cwd: work, env: cliEnv(home), timeoutMs: 30_000 });
+  assert.equal(both.code, 2, show(both));
+  assert.match(both.stderr, /--ephemeral and --profile both choose the call's profile/, show(both));
+  const huge = await runCli(['run', 'console.log("GSTACK_STEP_OK")', '--max-output', '99999999999999999999999'], { cwd: work, env: cliEnv(home), timeoutMs: 30_000 });
+  assert.equal(huge.code, 2, show(huge));
+  assert.match(huge.stderr, /--max-output must be a whole number of bytes from 1 to 1073741824/, show(huge));
   // With no session key, the session is the git worktree: a `.git` that is a FIFO (or a link to
   // a device) is no worktree, and is never opened.
   const repo = join(dir, 'g1');

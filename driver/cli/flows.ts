@@ -141,7 +141,8 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     if (a.json) io.out(jsonText({ ...result, saved: null }));
     throw new CommandError('flows', 'FLOW_NOT_SAVED', notComparable(cut));
   }
-  const { recorded, outside } = keepInputs ? { recorded: keepInputs, outside: [] } : recordInputs(a.inputs, io.cwd, a.global ? undefined : join(dir, '..', '..'));
+  const { recorded, outside, hidden } = keepInputs ? { recorded: keepInputs, outside: [], hidden: [] } : recordInputs(a.inputs, io.cwd, a.global ? undefined : join(dir, '..', '..'));
+  if (hidden.length) io.err(`gstack: the flow's --in ${hidden.join(' ')} ${hidden.length > 1 ? 'are hidden files' : 'is a hidden file'} of the repository (a name starting with "."), so not recorded with it: pass --in to \`flows run\` and \`flows check\` yourself.`);
   if (outside.length) io.err(`gstack: the flow's --in ${outside.join(' ')} ${outside.length > 1 ? 'are' : 'is'} outside the repository, so not recorded with it: pass --in to \`flows run\` and \`flows check\` yourself (or copy the file into the repository and save again).`);
   const header: FlowHeader = {
     name,
@@ -397,9 +398,10 @@ function below(root: string, p: string): boolean {
 /** The `--in` files of a save, as the flow's header keeps them: relative to the repository's
  * root for a project flow (a file outside it is not recorded: the committed flow would name a
  * path of this machine), absolute for a global one (`root` undefined). */
-export function recordInputs(given: string[], cwd: string, root: string | undefined): { recorded: string[]; outside: string[] } {
+export function recordInputs(given: string[], cwd: string, root: string | undefined): { recorded: string[]; outside: string[]; hidden: string[] } {
   const recorded: string[] = [];
   const outside: string[] = [];
+  const hidden: string[] = [];
   for (const g of given) {
     const abs = resolve(cwd, g);
     if (root === undefined) {
@@ -407,9 +409,26 @@ export function recordInputs(given: string[], cwd: string, root: string | undefi
       continue;
     }
     if (!below(root, abs) || !reallyInside(abs, root)) outside.push(g);
+    else if (hiddenInRepository(abs, root)) hidden.push(g);
     else recorded.push(relative(root, abs).split(sep).join('/'));
   }
-  return { recorded, outside };
+  return { recorded, outside, hidden };
+}
+
+/** Whether a file of the repository is a hidden one (`.env`, `.git/config`), as written or as
+ * its real path: a committed flow that hands one to every run is easy to miss in a review
+ * (pass 34, C35), so it is never recorded, and a header that names one is refused. */
+function hiddenInRepository(abs: string, root: string): boolean {
+  const parts = (p: string, r: string) => relative(r, p).split(sep);
+  let real = abs;
+  let realRoot = root;
+  try {
+    real = realpathSync(abs);
+    realRoot = realpathSync(root);
+  } catch {
+    /* judged as written */
+  }
+  return [...parts(abs, root), ...parts(real, realRoot)].some((x) => x.startsWith('.') && x !== '..');
 }
 
 /**
@@ -429,6 +448,9 @@ export function savedInputs(a: Pick<FlowsArgs, 'inputs'>, loc: FlowLocation, hea
       }
       if (!reallyInside(abs, root)) {
         throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" leads outside the repository (${root}) through a link. A project flow's inputs are the repository's own files: replace the link with the file, or pass --in FILE yourself.`);
+      }
+      if (hiddenInRepository(abs, root)) {
+        throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" names a hidden file of the repository (a name starting with "."), which a saved flow never hands to its runs. Remove the line, or pass --in FILE yourself.`);
       }
       if (!existsSync(abs)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: the flow was saved with --in ${f}, and ${abs} is gone. Put the file back, or pass --in FILE to \`flows run\`/\`flows check\` (or save the flow again).`);
       return abs;

@@ -64,7 +64,7 @@ export function resolveCallTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, cw
   const target: CallTarget = { key, profileDir, remote, ephemeral, engine };
   // A --profile that cannot be one runs in this process, which says why (exit 2), rather than
   // starting a host that cannot launch its browser.
-  const usable = !flags.profile || profileDir === null || profileProblem(profileDir) === undefined;
+  const usable = !flags.profile || profileDir === null || profileProblem(profileDir, env) === undefined;
   if (opts.hosts && usable && !hostsDisabled(env) && profileDir !== null && engine !== 'probe' && engine.engine === 'chromium') {
     target.host = { kind: 'session', profileDir };
   }

@@ -305,7 +305,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       } else {
         // A remote call's lock and state live under the session dir; it has no profile.
         profileDir = target.profileDir ?? paths.profileDir;
-        const problem = !remote && profileDir !== paths.profileDir ? profileProblem(profileDir) : undefined;
+        const problem = !remote && profileDir !== paths.profileDir ? profileProblem(profileDir, env) : undefined;
         if (problem) throw new UsageError(`--profile ${options.profile ?? profileDir}: ${problem}`);
       }
       session.profile = remote ? null : profileDir;

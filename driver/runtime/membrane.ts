@@ -38,7 +38,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { types } from 'node:util';
 import { createRequire } from 'node:module';
-import { AgentError, sealScriptFacing, toAgentError } from '../errors.js';
+import { AgentError, MAX_TIMER_MS, sealScriptFacing, toAgentError } from '../errors.js';
 import type { Confinement } from './confined-fs.js';
 import { checkCdp, everyString, memberKey, plainData, policies, type PolicyTable } from './playwright-policy.js';
 import { isFileUrl, plainUrl } from './url-policy.js';
@@ -473,6 +473,7 @@ export class Membrane {
   private prepareArgs(where: string, prop: string, args: unknown[], confined = false): unknown[] {
     let out = args.map((a) => this.unwrapDeep(confined ? this.flattenOptions(a, new Set()) : a, new Set()));
     if (CALLBACK_METHODS.has(prop)) out = out.map((a) => this.wrapCallbackArg(a, where));
+    checkTimeouts(where, prop, out);
     return out;
   }
 
@@ -944,4 +945,27 @@ function screenshotType(p: string): 'png' | 'jpeg' {
   if (ext === 'jpg' || ext === 'jpeg') return 'jpeg';
   if (ext === 'png') return 'png';
   throw new AgentError(`screenshot({ path }): cannot tell the image format from "${p}". Name the file .png or .jpg, or pass { type: "png" }.`);
+}
+
+/** Members whose first argument is a time in milliseconds. */
+const MS_FIRST = new Set(['waitForTimeout', 'setDefaultTimeout', 'setDefaultNavigationTimeout']);
+
+/**
+ * A wait of NaN, a negative time or one past Node's longest timer: Playwright reads them as
+ * "now" (`waitForTimeout(params.delay * 1000)` with no `delay` went on at once and the call
+ * passed; pass 34, C35), as Node did for `sleep`. Refused, naming the member and the value, for
+ * `waitForTimeout` and the default timeouts, and for any `{ timeout }` option (0: no limit).
+ */
+function checkTimeouts(where: string, prop: string, args: readonly unknown[]): void {
+  const bad = (v: unknown) => typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > MAX_TIMER_MS;
+  if (MS_FIRST.has(prop) && bad(args[0])) {
+    throw new AgentError(`${where}(ms): ms must be a number from 0 to ${MAX_TIMER_MS} (Node's longest timer); got ${typeof args[0] === 'number' ? String(args[0]) : typeof args[0]}. A wait computed from a missing value (params.delay * 1000) is NaN: check the value first.`);
+  }
+  for (const a of args) {
+    if (!a || typeof a !== 'object' || Array.isArray(a) || !Object.prototype.hasOwnProperty.call(a, 'timeout')) continue;
+    const t = (a as { timeout?: unknown }).timeout;
+    if (t !== undefined && bad(t)) {
+      throw new AgentError(`${where}: { timeout } must be a number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}; got ${typeof t === 'number' ? String(t) : typeof t}.`);
+    }
+  }
 }

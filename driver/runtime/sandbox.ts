@@ -10,7 +10,7 @@ import bufferModule from 'node:buffer';
 import type { BrowserContext } from 'playwright-core';
 import type { Catalog } from '../catalog.js';
 import { createConfinedFs } from './confined-fs.js';
-import { AgentError, rewriteError, toAgentError } from '../errors.js';
+import { AgentError, MAX_TIMER_MS, rewriteError, toAgentError } from '../errors.js';
 import { Tabs } from './tabs.js';
 import { CallEnded } from './membrane.js';
 import type { TabEvidence } from './evidence.js';
@@ -43,8 +43,6 @@ type Implementations = { [K in GlobalName]: (host: SandboxHost, tabs: Tabs) => S
  */
 const zeroFilled = (size: number): Buffer => Buffer.alloc(size);
 
-/** The longest delay Node's timers keep (2^31 - 1 ms). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** Node keeps small Buffers as slices of one shared 8 KiB pool, and `buf.buffer` is the whole
  * pool: bytes an earlier call encoded there (a secret parameter, `Buffer.from("admin:" +

@@ -98,7 +98,7 @@ export function sessionPaths(slug: string, env: NodeJS.ProcessEnv = process.env)
  * kernel file system, a name longer than the file system takes), or undefined: Chromium would
  * fail on it with advice about its binary, and the lock file beside it would land elsewhere
  * (pass 30, C30). A path that does not exist yet is a new profile. */
-export function profileProblem(dir: string): string | undefined {
+export function profileProblem(dir: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (/^\/(?:proc|sys|dev)(?:\/|$)/.test(dir)) return 'it is in a kernel file system (/proc, /sys, /dev), not a folder a browser can keep a profile in. Give a directory of your own, or leave --profile out to use the session\'s profile.';
   if (dir.split('/').some((part) => Buffer.byteLength(part) > 255) || Buffer.byteLength(dir) > 4000) return 'the path is longer than the file system takes. Give a shorter directory.';
   try {
@@ -107,6 +107,25 @@ export function profileProblem(dir: string): string | undefined {
   } catch {
     /* not there yet: a new profile */
   }
+  // GSTACK_HOME holds the sessions' own profiles and records: a browser there would write
+  // beside them and show as a session of its own (`--profile ~/.gstack/profiles/x/Default`;
+  // pass 34, C35).
+  const home = gstackHome(env);
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    /* not there yet */
+  }
+  let realHome = home;
+  try {
+    realHome = realpathSync(home);
+  } catch {
+    /* not there yet */
+  }
+  // A session's own profile (`profiles/<slug>`) is one; anything else there is not.
+  const sessionProfile = /^[^/]+$/.test(real.slice(join(realHome, 'profiles').length + 1)) && real.startsWith(join(realHome, 'profiles') + '/');
+  if ((real === realHome || real.startsWith(realHome + '/')) && !sessionProfile) return `it is inside GSTACK_HOME (${home}), where the sessions keep their profiles and records. Give a directory outside it, or --session KEY to use a session's profile.`;
   // Inside another profile (`--profile <a session's profile>/Default`): a second browser would
   // write into that profile's own folders, under no lock of its, while its browser runs
   // (pass 34, C34). A profile folder is known by Chromium's `Local State` file.

@@ -272,6 +272,15 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
         assert.equal(pdfInfo(pdf).Pages, '1');
         assert.match(squash(pdfText(pdf)), /Fixture Home/);
         await parity(engine, r, 'pdf', '/');
+        // Trial V2: a site's sidebar took a column of every page; hide and css leave it out.
+        const hidden = await cookbook(engine, 'pdf', '/', { hide: ['h1'], css: 'body { margin: 0 !important; }' });
+        assertOk(hidden, 'pdf');
+        assert.doesNotMatch(squash(pdfText(join(hidden.out, 'page.pdf'))), /Fixture Home/);
+        if (engine === 'chromium') {
+          const ranged = await cookbook(engine, 'pdf', '/large.html', { pageRanges: '1' });
+          assertOk(ranged, 'pdf');
+          assert.equal(pdfInfo(join(ranged.out, 'page.pdf')).Pages, '1');
+        }
       });
 
       test('element-shot: one element, cropped, with its text', async () => {
