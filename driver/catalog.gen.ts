@@ -2245,7 +2245,7 @@ export const CATALOG_JSON: unknown = {
   },
   {
    "label": "CONSOLE_ERRORS=",
-   "meaning": "JSON array of console errors and uncaught exceptions captured since load."
+   "meaning": "JSON array of what the page's own scripts logged with `console.error` and their uncaught errors and rejections, since load. The browser's own messages (\"Failed to load resource\") are not in it: failed loads are `NETWORK_ERRORS=`. (Failure evidence lists both kinds.)"
   },
   {
    "label": "NETWORK_ERRORS=",
