@@ -358,6 +358,8 @@ console.log("GSTACK_STEP_OK");
     expectExit(saved, 0);
     assert.ok(!saved.stdout.includes(pw), `the save printed the password\n${saved.stdout}`);
     assert.ok(saved.stdout.includes('curl -u qa-bot:[redacted]'), saved.stdout);
+    // Pass 36 (A36): what a cut covers is not compared; the save says so.
+    assert.match(saved.stderr, /\d+ saved expectations? holds? \[redacted\]: what the cut covers is never compared/);
     const text = readFileSync(file, 'utf8');
     assert.ok(!text.includes(pw) && !text.includes('Zebra'), `the flow holds the password:\n${text}`);
     assert.match(text, /param: password \(required\) \{"type":"string","writeOnly":true\}/);

@@ -192,3 +192,13 @@ test('22 pass 34. a secret word glued to another in one case, a phrase written a
     assert.ok(!secret(h), `${h} should not be secret`);
   }
 });
+
+// Thirty-sixth pass (A36): the listed kinds of secret in the listed languages, as labels write them.
+test('22 pass 36. keys, one-time and recovery codes and passwords of the listed languages are secret; keywords are not', async () => {
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
+  const secret = (hint: string) => isSecretField({ hints: [hint] }, SECRET_RULES);
+  for (const h of ['패스워드', 'Συνθηματικό', 'Kod jednorazowy', 'API-Schlüssel', 'Clé privée', 'Одноразовый код', 'Personal identification number', 'Geheimnummer', 'PINコード', 'Einmalcode', 'Engångskod', 'Eenmalige code', 'Privater Schlüssel', 'Sicherheitsschlüssel', 'WLAN-Schlüssel', 'Clave API', 'Clave privada', 'Chave privada', 'API-sleutel', 'Klucz prywatny', 'Özel anahtar', 'Privat nyckel', 'Yksityinen avain', 'Закрытый ключ', 'API-ключ', 'Ιδιωτικό κλειδί', '私钥', 'API 密钥', '秘密鍵', 'APIキー', '개인 키', 'API 키', "Jeton d'accès", 'Токен доступа', 'アクセストークン', 'Code de récupération', 'Kurtarma kodu', 'Kod zabezpieczający', 'Αριθμός κάρτας', 'Sitzungs-ID', 'Identifiant de session', 'Кодовое слово', '合言葉', 'apiSchluessel', 'claveApi', 'chavePrivada', 'kluczApi', 'clePrivee']) {
+    assert.ok(secret(h), `${h} should be secret`);
+  }
+  for (const h of ['Schlüsselwort', 'Palabra clave', 'Clave de búsqueda', 'Code postal', 'Kod pocztowy', 'API documentation', 'Session name']) assert.ok(!secret(h), `${h} should not be secret`);
+});

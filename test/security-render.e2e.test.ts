@@ -507,6 +507,22 @@ test('render outputs take no name with controls or look-alikes; text files they 
   }
   assert.deepEqual(readdirSync(dir).filter((n) => !/^[\w. -]+$/.test(n)), [], 'no folder was created');
   assert.ok(!existsSync(join(dir, 'ok')), 'not even the plain folder in front of the bad one');
+  // Pass 36 (B36): a link at the output name was written through (`notes.txt -> ~/.bashrc`,
+  // `r.pdf -> index.html`), another name and kind than the one checked; dangling too.
+  const victim = join(work, 'b36-victim');
+  mkdirSync(victim, { recursive: true });
+  writeFileSync(join(victim, '.bashrc'), 'echo original\n');
+  symlinkSync(join(victim, '.bashrc'), join(dir, 'notes.txt'));
+  symlinkSync(join(dir, 'index-b36.html'), join(dir, 'r36.pdf'));
+  symlinkSync(join(victim, '.profile'), join(dir, 'f36.svg'));
+  for (const args of [['render', 'p.html', '--eval', 'document.title', '--out', 'notes.txt'], ['pdf', 'esc.md', 'r36.pdf'], ['render', 'p.html', '--screenshot', 'r36.pdf'.replace('.pdf', '.png')], ['diagram', 'd.mmd', '--svg', 'f36.svg']]) {
+    if (args.includes('r36.png')) symlinkSync(join(victim, 'shot.html'), join(dir, 'r36.png'));
+    const r = await gstack(args, { cwd: dir });
+    expectExit(r, 2);
+    assert.match(r.stderr, /is a symbolic link, and the file written would be the one it names/, r.stderr);
+  }
+  assert.equal(readFileSync(join(victim, '.bashrc'), 'utf8'), 'echo original\n');
+  for (const gone of [join(dir, 'index-b36.html'), join(victim, '.profile'), join(victim, 'shot.html')]) assert.ok(!existsSync(gone), `${gone} was written`);
   // A folder that exists already is the user's; a plain new one is made as before.
   expectExit(await gstack(['render', 'p.html', '--screenshot', 'shots/new/s.png'], { cwd: dir }), 0);
   assert.ok(existsSync(join(dir, 'shots', 'new', 's.png')));

@@ -115,7 +115,7 @@ test('8. --timeout is a whole number of milliseconds within the stated maximum',
   assert.equal(ok.code, 0, show(ok));
   // Pass 34 (C35): Playwright's waits took NaN, negatives and overflow as "now", as sleep did.
   const waits = await gstack(s, ['run', `const pg = await openTab();
-    for (const [label, f] of [["NAN", () => pg.waitForTimeout(params.delaySeconds * 1000)], ["BIG", () => pg.waitForTimeout(3e9)], ["NEG", () => pg.waitForTimeout(-5)], ["OPT", () => pg.waitForFunction(() => true, undefined, { timeout: 3e9 })], ["DEF", () => pg.setDefaultTimeout(Infinity)]]) {
+    for (const [label, f] of [["NAN", () => pg.waitForTimeout(params.delaySeconds * 1000)], ["BIG", () => pg.waitForTimeout(3e9)], ["NEG", () => pg.waitForTimeout(-5)], ["OPT", () => pg.waitForFunction(() => true, undefined, { timeout: 3e9 })], ["DEF", () => pg.setDefaultTimeout(Infinity)], ["SLEEPSTR", () => sleep("")], ["STATE", () => pg.context().setStorageState({ path: "/etc/hostname" })]]) {
       const t0 = Date.now();
       try { await f(); console.log(label + " waited " + (Date.now() - t0)); } catch (e) { console.log(label + " " + e.message); }
     }
@@ -127,6 +127,9 @@ test('8. --timeout is a whole number of milliseconds within the stated maximum',
   assert.match(waits.stdout, /^NEG Page\.waitForTimeout\(ms\): .*got -5\./m);
   assert.match(waits.stdout, /^OPT Page\.waitForFunction: \{ timeout \} must be a number of milliseconds from 0 \(no limit\) to 2147483647; got 3000000000\./m);
   assert.match(waits.stdout, /^DEF Page\.setDefaultTimeout\(ms\): .*got Infinity\./m);
+  // Pass 36 (C36): sleep("") went on at once; setStorageState({ path }) set an empty state.
+  assert.match(waits.stdout, /^SLEEPSTR sleep\(ms\): ms must be a number ≥ 0 \(got string\)/m);
+  assert.match(waits.stdout, /^STATE setStorageState\(\) takes a path \(a string\) or a state object \{ cookies, origins \}, not \{ path \}/m);
 });
 
 test('13. a shared built-in changed after a call ended cannot decide the next call\'s verdict', { timeout: 120_000 }, async () => {
@@ -343,7 +346,7 @@ test('15b. a --profile that cannot be a profile (a file, a FIFO, /dev/null, /pro
   assert.match(both.stderr, /--ephemeral and --profile both choose the call's profile/, show(both));
   const huge = await runCli(['run', 'console.log("GSTACK_STEP_OK")', '--max-output', '99999999999999999999999'], { cwd: work, env: cliEnv(home), timeoutMs: 30_000 });
   assert.equal(huge.code, 2, show(huge));
-  assert.match(huge.stderr, /--max-output must be a whole number of bytes from 1 to 1073741824/, show(huge));
+  assert.match(huge.stderr, /--max-output must be a whole number of bytes from 1 to 33554432 \(32 MiB/, show(huge));
   // With no session key, the session is the git worktree: a `.git` that is a FIFO (or a link to
   // a device) is no worktree, and is never opened.
   const repo = join(dir, 'g1');

@@ -58,8 +58,9 @@ async function readStdinScript(io: CliIo, timeoutMs: number): Promise<string> {
   return text;
 }
 
-/** The most output a call keeps (--max-output): it is held in memory until the call ends. */
-const MAX_OUTPUT_BYTES = 1024 * 1024 * 1024;
+/** The most output a call keeps (--max-output): its result crosses the host socket whole, whose
+ * bound is 64 MiB, and `--json` spells a line longer than it is (pass 36, C36). */
+const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 /** The most a `--params @FILE` may hold: parameters, not data (data goes in with --in). */
 export const MAX_PARAMS_FILE_BYTES = 1024 * 1024;
@@ -100,7 +101,7 @@ function runFlagsToOptions(flags: SharedFlags): RunOptions {
     const problem = millisecondsProblem(name, v);
     if (problem) throw new UsageError(problem);
   }
-  if (!Number.isSafeInteger(flags.maxOutput) || flags.maxOutput <= 0 || flags.maxOutput > MAX_OUTPUT_BYTES) throw new UsageError(`--max-output must be a whole number of bytes from 1 to ${MAX_OUTPUT_BYTES} (1 GiB; got ${String(flags.maxOutput)}).`);
+  if (!Number.isSafeInteger(flags.maxOutput) || flags.maxOutput <= 0 || flags.maxOutput > MAX_OUTPUT_BYTES) throw new UsageError(`--max-output must be a whole number of bytes from 1 to ${MAX_OUTPUT_BYTES} (32 MiB; got ${String(flags.maxOutput)}).`);
   // Both name the call's profile: one would be dropped without a word (pass 34, C35).
   if (flags.ephemeral && flags.profile !== undefined) throw new UsageError('--ephemeral and --profile both choose the call\'s profile (a throwaway one, or DIR): give one of them.');
   return {

@@ -142,7 +142,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     throw new CommandError('flows', 'FLOW_NOT_SAVED', notComparable(cut));
   }
   const { recorded, outside, hidden } = keepInputs ? { recorded: keepInputs, outside: [], hidden: [] } : recordInputs(a.inputs, io.cwd, a.global ? undefined : join(dir, '..', '..'));
-  if (hidden.length) io.err(`gstack: the flow's --in ${hidden.join(' ')} ${hidden.length > 1 ? 'are hidden files' : 'is a hidden file'} of the repository (a name starting with "."), so not recorded with it: pass --in to \`flows run\` and \`flows check\` yourself.`);
+  if (hidden.length) io.err(`gstack: the flow's --in ${hidden.join(' ')} ${hidden.length > 1 ? 'are hidden files' : 'is a hidden file'} of the repository (a name starting with "."), so not recorded with it: pass --in to \`flows run\` and \`flows check\` yourself. This save's run had it: what the script printed of it is in the saved expectations, so read them before you commit the flow.`);
   if (outside.length) io.err(`gstack: the flow's --in ${outside.join(' ')} ${outside.length > 1 ? 'are' : 'is'} outside the repository, so not recorded with it: pass --in to \`flows run\` and \`flows check\` yourself (or copy the file into the repository and save again).`);
   const header: FlowHeader = {
     name,
@@ -159,6 +159,10 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     // passes no --out): they are not expectations.
     expect: evidenceOf(a.out !== undefined ? withoutOutCopies(result.lines, result.artifacts) : result.lines, result.pwd),
   };
+  // What a cut covers is not compared: a page that keeps a word it will change in a secret
+  // field changes it without a drift (docs/SECURITY.md, "Words a page makes secret"; pass 36).
+  const cutLines = header.expect.filter((e) => e.includes('[redacted')).length;
+  if (cutLines) io.err(`gstack: ${cutLines} saved expectation${cutLines === 1 ? ' holds' : 's hold'} [redacted]: what the cut covers is never compared, so check cannot see it change. Check what you rely on in the script too (a status the page cannot keep in a secret field: an element's presence, the URL).`);
   const shown = a.global ? file : displayPath(file, join(dir, '..', '..'));
   await writeFlow(file, formatHeader(header, shown) + script.replace(/\n*$/, '\n'), a.force, a.global ? join(dir, '..') : join(dir, '..', '..'));
   await recordRun(file, io.env, result);

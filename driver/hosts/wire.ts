@@ -96,7 +96,7 @@ export function decoder(onMessage: (msg: unknown) => void, onError: (err: Error)
     if (pendingBytes > MAX_LINE_BYTES) {
       failed = true;
       pieces = [];
-      onError(new Error(`a message longer than ${MAX_LINE_BYTES} bytes came without its end; the connection was closed.`));
+      onError(new Error(`a message longer than ${MAX_LINE_BYTES} bytes (the socket's bound); the connection was closed.`));
       return;
     }
     pieces.push(rest);

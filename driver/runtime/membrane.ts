@@ -835,6 +835,10 @@ const setStorageState: Confiner = async (m, a, call) => {
     if (!isPlainObject(state) || !Array.isArray(state.cookies)) {
       throw new AgentError(`setStorageState() refused "${p}": it is not a Playwright storage-state JSON file ({ cookies, origins }). Save one with context.storageState({ path: path.join(pwd, "state.json") }).`, 'FS_CONFINED');
     }
+  } else if (!isPlainObject(state) || !Array.isArray(state.cookies)) {
+    // `{ path }` (storageState's own option, written from memory) is no state: Playwright would
+    // set an empty one and drop the session's cookies without a word (pass 36, C36).
+    throw new AgentError('setStorageState() takes a path (a string) or a state object { cookies, origins }, not { path }: give setStorageState(path.join(pwd, "state.json")).');
   }
   return call([plainData(state, 'setStorageState(state)'), ...a.slice(1)]);
 };

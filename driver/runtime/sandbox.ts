@@ -197,8 +197,10 @@ export const CHROMIUM_GLOBALS: Implementations = {
   snapshot: (_h, tabs) => (pg: unknown, opts?: object) => whileLive(tabs, tabs.snapshot(pg, opts).then((r) => defuseSentinel(r))),
   annotatedScreenshot: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.annotatedScreenshot(pg)),
   sleep: (_h, tabs) => (ms: unknown) => {
-    const n = Number(ms);
-    if (!Number.isFinite(n) || n < 0) return Promise.reject(new AgentError('sleep(ms): ms must be a number ≥ 0.'));
+    // A number only, as waitForTimeout takes: `sleep(params.delay)` with a missing or text value
+    // ("", null, true) went on at once (pass 36, C36).
+    const n = typeof ms === 'number' ? ms : NaN;
+    if (!Number.isFinite(n) || n < 0) return Promise.reject(new AgentError(`sleep(ms): ms must be a number ≥ 0 (got ${typeof ms === 'number' ? String(ms) : typeof ms}). Convert a text value with Number(), and check a value that may be missing.`));
     // Node makes a longer timer 1 ms: the flow would go on as if the time had passed (pass 31, C31).
     if (n > MAX_TIMER_MS) return Promise.reject(new AgentError(`sleep(ms): ms is at most ${MAX_TIMER_MS} (about 24.8 days, Node's longest timer; a call's --timeout ends it sooner anyway). Got ${n}.`));
     if (tabs.membrane.revoked) return new Promise<void>(() => undefined);

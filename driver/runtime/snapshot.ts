@@ -161,6 +161,12 @@ const SECRET_WORDS = [
   'psk', 'kartenprüfnummer', 'kartenprufnummer', 'blik',
   // Pass 34 (A34): headers and keys a field or a parameter holds whole.
   'auth', 'authorization', 'hmac', 'losenord',
+  // Pass 36 (A36): passwords, one-time, security and recovery codes and keys written as one word
+  // in the listed languages.
+  'συνθηματικό', 'συνθηματικο', 'geheimnummer', 'einmalcode', 'engångskod', 'engangskod', 'kertakäyttökoodi', 'kertakayttokoodi',
+  'säkerhetskod', 'sakerhetskod', 'sikkerhedskode', 'turvakoodi', 'gendannelseskode', 'palautuskoodi', 'verkkoavain',
+  'netværksnøgle', 'netvaerksnoegle', 'privésleutel', 'privesleutel', 'netwerksleutel', 'sicherheitsschlüssel', 'sicherheitsschlussel',
+  'zugangsschlüssel', 'zugangsschlussel', 'netzwerkschlüssel', 'netzwerkschlussel', 'wlanschlüssel', 'wlanschlussel',
 ];
 /** Secret words that make a word secret when glued to another in one case, with no hump or
  * separator to split them (`adminpassword`, `newpassword`, `apitoken`, `clientsecret`,
@@ -198,6 +204,18 @@ const SECRET_PHRASES = [
   'license key', 'licence key', 'product key', 'activation key', 'serial key', 'activation code', 'codice otp', 'codice di accesso',
   // Pass 34 (A34).
   'otp code', 'signing key', 'connection string', 'database url', 'db url', 'cookie header', 'cookie string',
+  // Pass 36 (A36): keys, tokens and codes of the listed languages, in more than one word.
+  'personal identification number', 'kod jednorazowy', 'одноразовый код', 'eenmalige code', 'api schlüssel', 'api schlussel', 'api schluessel',
+  'privater schlüssel', 'privater schlussel', 'geheimer schlüssel', 'geheimer schlussel', 'wlan schlüssel', 'wlan schlussel',
+  'clave api', 'clave privada', 'clave de red', 'clé privée', 'cle privee', 'clé de sécurité', 'clé réseau', 'cle reseau', 'clé secrète', 'cle secrete',
+  'chave privada', 'chave de api', 'chave api', 'chave de segurança', 'chave de seguranca', 'api sleutel', 'geheime sleutel',
+  'klucz prywatny', 'klucz api', 'klucz bezpieczeństwa', 'klucz bezpieczenstwa', 'klucz sieciowy', 'özel anahtar', 'ozel anahtar',
+  'api anahtarı', 'api anahtari', 'ağ anahtarı', 'ag anahtari', 'güvenlik anahtarı', 'guvenlik anahtari', 'privat nyckel', 'privat nøkkel', 'privat nokkel',
+  'privat nøgle', 'privat nogle', 'yksityinen avain', 'закрытый ключ', 'приватный ключ', 'api ключ', 'ключ api', 'ключ безопасности', 'ключ сети',
+  'секретный ключ', 'ιδιωτικό κλειδί', 'ιδιωτικο κλειδι', 'κλειδί api', 'κλειδι api', 'κλειδί ασφαλείας', 'κλειδι ασφαλειας',
+  'jeton d accès', 'jeton d acces', 'erişim belirteci', 'erisim belirteci', 'токен доступа', 'code de récupération', 'kod odzyskiwania',
+  'kurtarma kodu', 'kod zabezpieczający', 'kod zabezpieczajacy', 'код безопасности', 'αριθμός κάρτας', 'αριθμος καρτας', 'número de la tarjeta',
+  'numero de la tarjeta', 'kortin numero', 'sitzungs id', 'identifiant de session', 'кодовое слово', '개인 키', 'api 키', '보안 키', '네트워크 키', '액세스 토큰',
 ];
 /** Secret words of scripts written without spaces between words (Chinese, Japanese, Korean):
  * matched anywhere in a hint. */
@@ -210,6 +228,9 @@ const SECRET_SUBSTRINGS = [
   'kartennummer', 'passwort', 'kennwort', 'geheimzahl', 'sicherheitscode', 'bestätigungscode', 'verifizierungscode', 'wiederherstellungscode',
   'wachtwoord', 'lösenord', 'verifieringskod', 'salasana', 'vahvistuskoodi', 'korttinumero', 'adgangskode', 'passord',
   'wiederherstellungsschlüssel', 'authentifizierungscode', 'zugangscode', 'toegangscode', 'bekreftelseskode', 'transaktionsnummer',
+  // Pass 36 (A36): Korean, Japanese and Chinese words for passwords, keys, tokens and codes.
+  '패스워드', '비번', '암호', '보안카드', 'pinコード', 'ワンタイムコード', '秘密キー', '秘密鍵', 'apiキー', 'ネットワークキー', 'セキュリティキー', 'アクセストークン',
+  '復旧コード', '合言葉', '私钥', '密钥', '私鑰', '金鑰', '访问令牌', '訪問令牌', '备用码', '備用碼',
 ];
 /** `autocomplete` tokens of secret fields: passwords, one-time codes, and every `cc-*` (card). */
 const SECRET_AUTOCOMPLETE = ['current-password', 'new-password', 'one-time-code'];

@@ -2,7 +2,7 @@
 // browser starts, written after it is done (an engine returns bytes, never writes here), with
 // one-line reasons when the file system says no. Also used by `gstack pdf` and `gstack diagram`
 // for the files they assemble themselves.
-import { access, mkdir, open, stat } from 'node:fs/promises';
+import { access, lstat, mkdir, open, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { stripControls, terminalSafe } from '../../driver/runtime/output.js';
@@ -33,6 +33,13 @@ export async function checkOutputsWritable(outPaths: Array<string | undefined>):
       }
       await mkdirParents(dir);
       await access(dir, constants.W_OK);
+      // A link at the name (a repository's `notes.txt -> ~/.bashrc`, `r.pdf -> index.html`)
+      // would be written through: another name, another kind, another folder than the one
+      // checked and printed (pass 36, B36). `run --out` refuses the same.
+      const link = await lstat(out).catch(() => undefined);
+      if (link?.isSymbolicLink()) {
+        throw new RenderError(`cannot write ${JSON.stringify(stripControls(out))}: it is a symbolic link, and the file written would be the one it names, under another name. Nothing was rendered; give the path of a new or regular file (remove the link first).`, 'USAGE');
+      }
       const existing = await stat(out).catch(() => undefined);
       if (existing?.isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
       // A FIFO would hold the write until someone reads it (past any --timeout); a device or
@@ -97,7 +104,8 @@ export async function writeOutputFile(path: string, data: string | Uint8Array): 
     await mkdirParents(dirname(path));
     // Opened without waiting (a FIFO put there after the check answers ENXIO at once instead of
     // blocking), and written only if it is a regular file.
-    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK, 0o644);
+    // O_NOFOLLOW: a link put at the name after the check is not written through either.
+    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK | constants.O_NOFOLLOW, 0o644);
     try {
       if (!(await handle.stat()).isFile()) throw Object.assign(new Error('it is not a regular file'), { code: 'ENOTFILE' });
       await handle.writeFile(data);
@@ -116,6 +124,7 @@ function describeFsError(e: NodeJS.ErrnoException): string {
     case 'EPERM': return `permission denied (${e.code})`;
     case 'EROFS': return 'the file system is read-only (EROFS)';
     case 'EISDIR': return 'it is a directory (EISDIR)';
+    case 'ELOOP': return 'it is a symbolic link, which is not written through (ELOOP)';
     case 'ENXIO':
     case 'ENOTFILE': return 'it is a FIFO, device or socket, not a file';
     case 'ENOSPC': return 'no space left on the device (ENOSPC)';
