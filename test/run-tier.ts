@@ -25,10 +25,9 @@ const TEST_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /** Unit files are small and often wait on child processes and timers, so more of them than
  * cores keeps both cores busy: on a loaded 2-core machine 4 at a time ran the tier in 188 s
- * where 2 took 256 s (about 34 s of CPU in all). E2e files wait on browsers, servers, hosts'
- * idle times and deadlines much of the time too: at 3 at a time a quiet 2-core machine ran the
- * tier in about 950 s for about 930 s of CPU, its cores half idle; 5 keeps them busier. */
-const E2E_CONCURRENCY = 5;
+ * where 2 took 256 s (about 34 s of CPU in all). E2e files wait on browsers, servers and
+ * hosts much of the time too; see E2E_CONCURRENCY. */
+const E2E_CONCURRENCY = 3;
 const CONCURRENCY: Record<Tier, number> = { unit: 4, e2e: Number(process.env.GSTACK_TEST_CONCURRENCY) || E2E_CONCURRENCY };
 
 const FAILED_TAIL_LINES = 60;
