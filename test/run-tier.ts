@@ -26,7 +26,9 @@ const TEST_DIR = fileURLToPath(new URL('.', import.meta.url));
 /** Unit files are small and often wait on child processes and timers, so more of them than
  * cores keeps both cores busy: on a loaded 2-core machine 4 at a time ran the tier in 188 s
  * where 2 took 256 s (about 34 s of CPU in all). E2e files wait on browsers, servers and
- * hosts much of the time too; see E2E_CONCURRENCY. */
+ * hosts much of the time too; see E2E_CONCURRENCY. Not more: at 5 at a time a quiet 2-core
+ * machine ran each e2e file about twice as long (the tier is CPU-bound there) and deadline
+ * tests missed their bounds. */
 const E2E_CONCURRENCY = 3;
 const CONCURRENCY: Record<Tier, number> = { unit: 4, e2e: Number(process.env.GSTACK_TEST_CONCURRENCY) || E2E_CONCURRENCY };
 
