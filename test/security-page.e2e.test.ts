@@ -1006,8 +1006,10 @@ test('3w. the cells of a table or grid named for codes print cut in every read, 
     '<div role="grid" aria-label="Backup codes"><div role="row"><div role="gridcell">48213</div><div role="gridcell">90377</div></div><div role="row"><div role="gridcell">7Q4K2</div><div role="gridcell">ZX9PL</div></div></div>',
     '<table><caption>Recovery phrase</caption><tr><th>Word</th></tr><tr><td>1. abandon</td></tr><tr><td>2. zebra</td></tr></table>',
     '<p>Keep them safe.</p>',
+    // Pass 37 (A37): a <meter> or <progress> named for a code is a labelled value, as an <output> is.
+    '<label>Recovery code <meter min=0 max=999999 value="813371">813371</meter></label><label>PIN <progress max=999999 value="552981">552981</progress></label><p>Copy: 813371 552981</p>',
   ].join(''));
-  const cells = ['48213', '90377', '7Q4K2', 'ZX9PL', 'abandon', '2. zebra'];
+  const cells = ['48213', '90377', '7Q4K2', 'ZX9PL', 'abandon', '2. zebra', '813371', '552981'];
   try {
     for (const first of ['console.log((await snapshot(pg)).tree);', '']) {
       const r = await run(`const pg = await openTab(${lit(site.url + 'codes.html')});
@@ -1015,8 +1017,11 @@ test('3w. the cells of a table or grid named for codes print cut in every read, 
         console.log("TEXT " + await pg.locator("body").innerText());
         console.log("CELLS " + JSON.stringify(await pg.locator("td, [role=gridcell]").allTextContents()));
         console.log("HTML " + await pg.content());
+        console.log("OBJ", { e: new Error("boom"), m: new Map([["a", 1]]), s: new Set([1, 2]) });
         console.log("GSTACK_STEP_OK");`, ['--json']);
       assert.equal(r.code, 0, show(r));
+      // Pass 37 (A37): an Error, a Map or a Set inside an object printed as {}.
+      assert.ok((JSON.parse(r.stdout).lines as string[]).includes('OBJ {"e":"Error: boom","m":{"a":1},"s":[1,2]}'), r.stdout.slice(-400));
       for (const c of cells) assert.ok(!(r.stdout + r.stderr).includes(c), `${c} printed (${first ? 'after a snapshot' : 'no snapshot'})\n${show(r)}`);
       assert.match(r.stdout, /Keep them safe\./, 'the rest of the page prints');
     }

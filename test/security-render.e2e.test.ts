@@ -533,6 +533,15 @@ test('render outputs take no name with controls or look-alikes; text files they 
     assert.ok(!/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(text), `${f} holds a control character`);
   }
   assert.match(readFileSync(join(dir, 'ev.txt'), 'utf8'), /^Report \uFFFD+ done$/);
+  // Pass 37 (B37): a control spelled as a numeric reference, which an HTML or XML reader of the
+  // file decodes, was written as is by --eval --out.
+  writeFileSync(join(dir, 'ref.html'), '<!doctype html><title>Invoice &amp;#x9b;2J&amp;#27;[1A&amp;#x1b;[2KPaid &amp;#155;0m</title>');
+  for (const [expr, out] of [['document.title', 'ref.txt'], ['({ title: document.title })', 'ref.json'], ['"data:,A%26%23x9b%3B2J"', 'ref-data.txt']]) {
+    expectExit(await gstack(['render', 'ref.html', '--eval', expr, '--out', out], { cwd: dir }), 0);
+    const text = readFileSync(join(dir, out), 'utf8');
+    assert.doesNotMatch(text, /&#x?0*(?:9b|27|1b|155);/i, `${out}: ${text}`);
+    assert.match(text, /\uFFFD/, out);
+  }
   // Nineteenth pass (B19): the JSON an --eval 'JSON.stringify(…)' wrote kept `\u001b` as six
   // characters, which `jq -r` turned back into an ESC; and the file kept bidi overrides.
   expectExit(await gstack(['render', 'p.html', '--eval', 'JSON.stringify({ label: "Q3\\u001b]0;pwned\\u0007\\u202eREVENUE DOWN" })', '--out', 'chart.json'], { cwd: dir }), 0);

@@ -110,9 +110,20 @@ function formatArg(v: unknown): string {
   try {
     // Bytes inside an object or array too (`{ post: req.postDataBuffer() }`): JSON would write a
     // Buffer as {"type":"Buffer","data":[112,119,…]}. The replacer sees the value before toJSON.
+    // An Error, a Map or a Set inside it too: JSON writes them as {} (`console.log({ e })` lost
+    // the message of the error it caught; pass 37, A37). As Node's console would: the error's
+    // name and message, a Map's entries, a Set's values. Checked by tag, across realms.
     const json = JSON.stringify(v, function (this: Record<string, unknown>, key: string, value: unknown) {
       const own = key === '' ? v : this[key];
-      return isBytes(own) ? bytesPlaceholder(own) : value;
+      if (isBytes(own)) return bytesPlaceholder(own);
+      const tag = Object.prototype.toString.call(own);
+      if (tag === '[object Error]') return `${String((own as Error).name)}: ${String((own as Error).message)}`;
+      if (tag === '[object Map]') {
+        const entries = Array.from((own as Map<unknown, unknown>).entries());
+        return entries.every(([k]) => typeof k === 'string' || typeof k === 'number') ? Object.fromEntries(entries) : entries;
+      }
+      if (tag === '[object Set]') return Array.from(own as Set<unknown>);
+      return value;
     });
     if (json !== undefined) return json;
   } catch {

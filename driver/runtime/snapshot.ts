@@ -352,8 +352,14 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
   };
   const walk = (root: Document | DocumentFragment) => {
     // An <output> is a form field too (a computed code, a generated token), with labels and a value.
-    for (const el of Array.from(root.querySelectorAll('input, textarea, select, output, button[value], [contenteditable], [role="textbox"], [role="combobox"], [role="searchbox"], [role="spinbutton"]'))) {
+    for (const el of Array.from(root.querySelectorAll('input, textarea, select, output, meter, progress, button[value], [contenteditable], [role="textbox"], [role="combobox"], [role="searchbox"], [role="spinbutton"]'))) {
       const i = el as HTMLInputElement;
+      if (el instanceof HTMLMeterElement || el instanceof HTMLProgressElement) {
+        // A labelled value, like an <output>'s: its number and its text.
+        const hints = [el.id, el.getAttribute('aria-label') ?? '', el.getAttribute('title') ?? '', ...named(el)];
+        if (isSecret({ hints }, rules)) for (const v of [String(el.value), el.getAttribute('value') ?? '', (el.textContent ?? '').trim()]) if (v.length >= 3) out.push(v);
+        continue;
+      }
       const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el instanceof HTMLOutputElement;
       // A radio, checkbox or button sends its value with the form (a GET form puts it in the
       // URL): named by a secret word ("otp", "csrf_token", "PIN"), a code-like value of it
@@ -586,7 +592,8 @@ export function redact(tree: string, readSecrets: ReadSecrets): string {
       return line;
     }
     // `status` is an <output>'s role: a form field whose value the page computed (a code).
-    const field = /^(\s*- (textbox|searchbox|combobox|listbox|slider|spinbutton|status)\b(?: "((?:[^"\\]|\\.)*)")?.*?)(?:: (.*))?$/.exec(line);
+    // `meter` and `progressbar`: a <meter> or <progress> is a labelled form value too (pass 37).
+    const field = /^(\s*- (textbox|searchbox|combobox|listbox|slider|spinbutton|status|meter|progressbar)\b(?: "((?:[^"\\]|\\.)*)")?.*?)(?:: (.*))?$/.exec(line);
     if (!field) return line;
     const name = field[3] === undefined ? '' : yamlScalar(`"${field[3]}"`);
     if (name && isSecretField({ hints: [name] }, SECRET_RULES)) {

@@ -317,21 +317,23 @@ export async function evalValueBytes(value: unknown, path: string): Promise<Buff
       const whole = kind && kind.names.test(path) ? await kind.whole(bytes) : undefined;
       if (whole) return whole;
       refuseTextAsFile(path);
-      return Buffer.from(terminalSafe(bytes.toString('utf8')), 'utf8');
+      return Buffer.from(withoutControls(terminalSafe(bytes.toString('utf8'))), 'utf8');
     }
     refuseTextAsFile(path);
     // A string a page computed is page text: written through the terminal filter, so neither
     // its controls, its bidi overrides and invisible characters, nor the written-out escape of
     // one (`\u001b` in the JSON an `--eval 'JSON.stringify(…)'` returns, which `jq -r` decodes)
     // reach whoever reads the file.
-    return Buffer.from(terminalSafe(value), 'utf8');
+    // And a control spelled as a numeric reference (`&#x9b;`), which an HTML or XML reader of
+    // the file decodes (pass 37, B37), as in the `--to html` file.
+    return Buffer.from(withoutControls(terminalSafe(value)), 'utf8');
   }
   refuseTextAsFile(path);
   // JSON of page values: each line through the filter too (its strings hold page text, raw or as
   // `\u001b` escapes that `jq -r` decodes; pass 24, B24). Line breaks are JSON's own, between
   // tokens, and what the filter writes (U+FFFD) is valid inside a JSON string.
   const json = JSON.stringify(value === undefined ? null : value, null, 2);
-  return Buffer.from(json.split('\n').map((l) => terminalSafe(l)).join('\n') + '\n', 'utf8');
+  return Buffer.from(json.split('\n').map((l) => withoutControls(terminalSafe(l))).join('\n') + '\n', 'utf8');
 }
 
 export async function writeOutputs(v: Validated, out: EngineRenderOutput): Promise<{ artifacts: RenderArtifact[]; evals: EvalResult[] }> {
