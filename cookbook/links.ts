@@ -88,7 +88,7 @@ function resolveLink(href, base) {
 // %-escapes decoded (again, while any are left) before the rule is matched: a server reads
 // /%64elete as /delete, and /d%C3%A9connexion as /déconnexion: each run of escapes is UTF-8
 // (one byte per letter read /dÃ©connexion, and no listed word of another language matched;
-// pass 34, B35). A byte that starts no UTF-8 letter is read alone, so a stray %FF in a run
+// pass 35, B35). A byte that starts no UTF-8 letter is read alone, so a stray %FF in a run
 // cannot hide the letters after it.
 function decodedRun(run) {
   const bytes = run.match(/%[0-9a-f]{2}/gi) || [];

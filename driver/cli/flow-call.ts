@@ -102,7 +102,7 @@ function runFlagsToOptions(flags: SharedFlags): RunOptions {
     if (problem) throw new UsageError(problem);
   }
   if (!Number.isSafeInteger(flags.maxOutput) || flags.maxOutput <= 0 || flags.maxOutput > MAX_OUTPUT_BYTES) throw new UsageError(`--max-output must be a whole number of bytes from 1 to ${MAX_OUTPUT_BYTES} (32 MiB; got ${String(flags.maxOutput)}).`);
-  // Both name the call's profile: one would be dropped without a word (pass 34, C35).
+  // Both name the call's profile: one would be dropped without a word (pass 35, C35).
   if (flags.ephemeral && flags.profile !== undefined) throw new UsageError('--ephemeral and --profile both choose the call\'s profile (a throwaway one, or DIR): give one of them.');
   return {
     engine: flags.engine,

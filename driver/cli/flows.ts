@@ -421,7 +421,7 @@ export function recordInputs(given: string[], cwd: string, root: string | undefi
 
 /** Whether a file of the repository is a hidden one (`.env`, `.git/config`), as written or as
  * its real path: a committed flow that hands one to every run is easy to miss in a review
- * (pass 34, C35), so it is never recorded, and a header that names one is refused. */
+ * (pass 35, C35), so it is never recorded, and a header that names one is refused. */
 function hiddenInRepository(abs: string, root: string): boolean {
   const parts = (p: string, r: string) => relative(r, p).split(sep);
   let real = abs;

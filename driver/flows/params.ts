@@ -141,7 +141,7 @@ export function resolveFlowParams(h: Pick<FlowHeader, 'name' | 'params' | 'requi
   const validate = validatorFor(paramsSchema(h), opts.coerce);
   if (validate(data)) {
     // A whole number past 2^53 is no longer the number given (`pin=123456789012345678901234`
-    // arrives as 1.2345678901234568e+23; pass 34, C35): such an id is a string parameter.
+    // arrives as 1.2345678901234568e+23; pass 35, C35): such an id is a string parameter.
     const unsafe = Object.keys(h.params).filter((k) => h.params[k].type === 'integer' && typeof data[k] === 'number' && !Number.isSafeInteger(data[k]));
     if (!unsafe.length) return data;
     throw new CommandError('flows', 'FLOW_PARAMS_INVALID', `Invalid parameters for flow "${h.name}": ${unsafe.map((k) => `parameter "${k}" is an integer past ${Number.MAX_SAFE_INTEGER}, which JavaScript cannot hold exactly (rule: safe integer)`).join('; ')}. Give a smaller one, or save the flow with ${unsafe.map((k) => `--param ${k}:string=…`).join(' ')} for a long id.`);

@@ -366,7 +366,7 @@ function confined(pwd: string, useProcFd = true) {
     },
     async readdir(p = '.', opts?: unknown): Promise<string[]> {
       // It answers names only: Node's { withFileTypes } (Dirents) or { recursive } would be
-      // dropped without a word, and `d.isDirectory()` then fails far from here (pass 34, C35).
+      // dropped without a word, and `d.isDirectory()` then fails far from here (pass 35, C35).
       const o = opts as { withFileTypes?: unknown; recursive?: unknown } | undefined;
       if (o && typeof o === 'object' && (o.withFileTypes || o.recursive)) {
         throw new AgentError(`fs.readdir: { ${o.withFileTypes ? 'withFileTypes' : 'recursive'} } is not taken: it answers the names in one folder. For a name's kind use (await fs.stat(path.join(dir, name))).isDirectory(); for a tree, readdir each folder.`);

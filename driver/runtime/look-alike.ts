@@ -354,7 +354,7 @@ const JAMO_FILLER = /^[\u115F\u1160\u3164\uFFA0]$/u;
 
 /** A Hangul vowel or final that joins no syllable (no initial before it), or a filler: a
  * terminal gives it no column, so `inv` + three vowels + `oice.pdf` lists as `invoice.pdf`
- * (pass 34, B35). In NFC a modern syllable is one character; an old one is initial, vowel(s),
+ * (pass 35, B35). In NFC a modern syllable is one character; an old one is initial, vowel(s),
  * final(s) in that order, which stays. */
 function orphanJamo(chars: string[], i: number): boolean {
   const c = chars[i];

@@ -957,7 +957,7 @@ const MS_FIRST = new Set(['waitForTimeout', 'setDefaultTimeout', 'setDefaultNavi
 /**
  * A wait of NaN, a negative time or one past Node's longest timer: Playwright reads them as
  * "now" (`waitForTimeout(params.delay * 1000)` with no `delay` went on at once and the call
- * passed; pass 34, C35), as Node did for `sleep`. Refused, naming the member and the value, for
+ * passed; pass 35, C35), as Node did for `sleep`. Refused, naming the member and the value, for
  * `waitForTimeout` and the default timeouts, and for any `{ timeout }` option (0: no limit).
  */
 function checkTimeouts(where: string, prop: string, args: readonly unknown[]): void {

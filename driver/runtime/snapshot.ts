@@ -404,7 +404,7 @@ function collectSecretValues(isSecret: typeof isSecretField, rules: Parameters<t
     // A table, grid, list or tree named by a secret word ("Backup codes", "Recovery phrase")
     // holds its values as cells and items, as the snapshot reads it (redact): learned whole by
     // any read, so a script that prints the page's text without a snapshot first gets them cut
-    // too (pass 34, A35). Named by aria-label, aria-labelledby or a table's caption.
+    // too (pass 35, A35). Named by aria-label, aria-labelledby or a table's caption.
     for (const box of Array.from(root.querySelectorAll('table, ul, ol, [role="grid"], [role="treegrid"], [role="table"], [role="list"], [role="tree"], [role="listbox"]'))) {
       const caption = box instanceof HTMLTableElement && box.caption ? [box.caption.textContent ?? ''] : [];
       const hints = [box.getAttribute('aria-label') ?? '', ...caption, ...named(box)];
@@ -568,7 +568,7 @@ export function redact(tree: string, readSecrets: ReadSecrets): string {
       // every later line.
       const codeLike = (v: string) => /^\S{6,}$/.test(v) && /[^\p{L}]/u.test(v);
       // A table's or grid's own cells are its values, learned whole like a list's items (a
-      // 5-digit backup code, a seed word "1. abandon"; pass 34, A35); its headers, caption and
+      // 5-digit backup code, a seed word "1. abandon"; pass 35, A35); its headers, caption and
       // buttons ("Created", "Revoke") are not.
       const cell = /^\s*- (?:cell|gridcell)\b/.test(line);
       for (const v of [said === undefined ? '' : yamlScalar(`"${said}"`), text]) {

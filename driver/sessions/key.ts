@@ -109,7 +109,7 @@ export function profileProblem(dir: string, env: NodeJS.ProcessEnv = process.env
   }
   // GSTACK_HOME holds the sessions' own profiles and records: a browser there would write
   // beside them and show as a session of its own (`--profile ~/.gstack/profiles/x/Default`;
-  // pass 34, C35).
+  // pass 35, C35).
   const home = gstackHome(env);
   let real = dir;
   try {
