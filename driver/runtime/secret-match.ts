@@ -356,6 +356,34 @@ function urlSpellings(v: string): string[] {
   return out;
 }
 
+/**
+ * `text` with each span replaced by its mark. Overlapping spans are cut as one, with the mark
+ * of the first span in the list that takes part: spans of several matchers are cut in one go,
+ * so a short value of one cut inside another's long value cannot break the long one's copy
+ * into pieces too short for either to match (pass 38, A38).
+ */
+export function cutSpans(text: string, spans: ReadonlyArray<readonly [number, number, string]>): string {
+  if (!spans.length) return text;
+  const order = new Map(spans.map((s, i) => [s, i]));
+  const sorted = [...spans].sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number, number]> = [];
+  for (const span of sorted) {
+    const rank = order.get(span)!;
+    const last = merged[merged.length - 1];
+    if (last && span[0] < last[1]) {
+      last[1] = Math.max(last[1], span[1]);
+      last[2] = Math.min(last[2], rank);
+    } else merged.push([span[0], span[1], rank]);
+  }
+  let out = '';
+  let kept = 0;
+  for (const [from, to, rank] of merged) {
+    out += text.slice(kept, from) + spans[rank][2];
+    kept = to;
+  }
+  return out + text.slice(kept);
+}
+
 /** The secret values one call has seen, matched in normal form. */
 export class SecretMatcher {
   /** Longest first (a longer value that contains a shorter one is cut whole). */
@@ -392,32 +420,24 @@ export class SecretMatcher {
 
   /** `text` with each span that spells a known secret replaced by `replacement`. */
   cut(text: string, replacement: string): string {
-    if (!this.needles.length || !text) return text;
+    const spans = this.spans(text);
+    return spans === undefined ? WITHHELD_LINE : cutSpans(text, spans.map(([from, to]) => [from, to, replacement]));
+  }
+
+  /** The [start, end) spans of `text` that spell a known secret; undefined when the line's
+   * escapes nest too deep to read (it is withheld whole). */
+  spans(text: string): Array<[number, number]> | undefined {
+    if (!this.needles.length || !text) return [];
     const seen = new Set<string>();
     const { forms, complete } = normalForms(text);
-    if (!complete) return WITHHELD_LINE;
+    if (!complete) return undefined;
     const spans = forms.flatMap((form) => {
       if (seen.has(form.text)) return [];
       seen.add(form.text);
       return this.spansIn(form, text);
     });
     spans.push(...this.compactSpans(forms[forms.length - 1]));
-    if (!spans.length) return text;
-    spans.sort((a, b) => a[0] - b[0]);
-    const merged: Array<[number, number]> = [];
-    for (const [from, to] of spans) {
-      const last = merged[merged.length - 1];
-      if (last && from < last[1]) last[1] = Math.max(last[1], to);
-      else merged.push([from, to]);
-    }
-    let out = '';
-    let kept = 0;
-    for (const [from, to] of merged) {
-      out += text.slice(kept, from) + replacement;
-      kept = to;
-    }
-    out += text.slice(kept);
-    return out;
+    return spans;
   }
 
   /** Spans where a long value shows with spaces or line breaks put between its characters. */
