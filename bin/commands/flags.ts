@@ -49,20 +49,14 @@ export function applyFlags<T>(y: Argv<T>, flags: Flag[]): Argv<T> {
  * spelled; and one given a value other than true or false. Words after `--` are not flags.
  */
 export function repeatedSwitch(argv: readonly string[], flags: readonly Flag[]): UsageError | undefined {
-  const byName = new Map<string, Flag>();
-  for (const f of flags) {
-    // A render step's flags repeat by design: each --screenshot takes its own --viewport-only.
-    if (f.type !== 'boolean' || f.step || f.repeatable) continue;
-    for (const n of [f.name, ...(f.aliases ?? [])]) byName.set(`--${n}`, f);
-    if (f.alias) byName.set(f.alias.length === 1 ? `-${f.alias}` : `--${f.alias}`, f);
-  }
+  // A render step's flags repeat by design: each --screenshot takes its own --viewport-only.
+  const byName = flagsBySpelling(flags, (f) => f.type === 'boolean' && !f.step && !f.repeatable);
   const seen = new Map<Flag, string[]>();
   for (const word of argv) {
     if (word === '--') break;
     const [name, ...value] = word.split('=');
-    // yargs also reads a flag in camelCase (`--allowFileUrls`, `--no-allowFileUrls`): counted
-    // under its one name, or `--allow-file-urls=false --allowFileUrls` would turn it on.
-    const spelled = name.startsWith('--') ? `--${name.slice(2).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : name;
+    // Counted under its one name, or `--allow-file-urls=false --allowFileUrls` would turn it on.
+    const spelled = kebabSpelling(name);
     const f = byName.get(spelled) ?? (spelled.startsWith('--no-') ? byName.get(`--${spelled.slice(5)}`) : undefined);
     if (!f) continue;
     // yargs reads any other value (`--json=yes`, `--dry-run=1`) as off, silently.
@@ -85,19 +79,12 @@ export function repeatedSwitch(argv: readonly string[], flags: readonly Flag[]):
  * pasted from elsewhere would quietly mean another number. A usage error naming the flag.
  */
 export function oddNumber(argv: readonly string[], flags: readonly Flag[]): UsageError | undefined {
-  const byName = new Map<string, Flag>();
-  for (const f of flags) {
-    if (f.type !== 'number') continue;
-    for (const n of [f.name, ...(f.aliases ?? [])]) byName.set(`--${n}`, f);
-    if (f.alias) byName.set(f.alias.length === 1 ? `-${f.alias}` : `--${f.alias}`, f);
-  }
+  const byName = flagsBySpelling(flags, (f) => f.type === 'number');
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i];
     if (word === '--') break;
     const eq = word.indexOf('=');
-    const name = eq === -1 ? word : word.slice(0, eq);
-    const spelled = name.startsWith('--') ? `--${name.slice(2).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : name;
-    const f = byName.get(spelled);
+    const f = byName.get(kebabSpelling(eq === -1 ? word : word.slice(0, eq)));
     if (!f) continue;
     const value = eq === -1 ? argv[i + 1] : word.slice(eq + 1);
     // A missing value is yargs' own error ("Not enough arguments following").
@@ -109,6 +96,22 @@ export function oddNumber(argv: readonly string[], flags: readonly Flag[]): Usag
     }
   }
   return undefined;
+}
+
+/** The flags `keep` picks, by every way a command line spells them (`--name`, an alias, `-x`). */
+function flagsBySpelling(flags: readonly Flag[], keep: (f: Flag) => boolean): Map<string, Flag> {
+  const byName = new Map<string, Flag>();
+  for (const f of flags) {
+    if (!keep(f)) continue;
+    for (const n of [f.name, ...(f.aliases ?? [])]) byName.set(`--${n}`, f);
+    if (f.alias) byName.set(f.alias.length === 1 ? `-${f.alias}` : `--${f.alias}`, f);
+  }
+  return byName;
+}
+
+/** A long flag as the catalog names it: yargs also reads one in camelCase (`--allowFileUrls`). */
+function kebabSpelling(name: string): string {
+  return name.startsWith('--') ? `--${name.slice(2).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : name;
 }
 
 export { UsageError };

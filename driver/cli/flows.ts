@@ -194,8 +194,7 @@ function refuseWrittenSecrets(declared: ReturnType<typeof declareParams>, descri
   // The flow's name, a parameter's name and an --in path are written in the file too, and the
   // name in every line `save` and `check` print (pass 34, C34).
   if (holds(flowName)) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: the flow's name holds the value of the secret parameter ${names}, and would be its file name and be printed by every save, run and check. Name the flow without it.`);
-  const namedBy = Object.keys(declared.params).find((k) => holds(k));
-  if (namedBy !== undefined) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: a parameter's name holds the value of the secret parameter ${names}, and would be written in the flow. Name the parameter without it.`);
+  if (Object.keys(declared.params).some(holds)) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: a parameter's name holds the value of the secret parameter ${names}, and would be written in the flow. Name the parameter without it.`);
   if (inputs.some(holds)) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: an --in path holds the value of the secret parameter ${names}, and would be written in the flow. Rename the file without it.`);
   if (describe !== undefined && holds(describe)) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: --describe holds the value of the secret parameter ${names}, and would be written in the flow. Describe the flow without it.`);
   if (holds(script)) throw new CommandError('flows', 'FLOW_INVALID', `Not saved: the script itself holds the value of the secret parameter ${names} (a literal or a comment), and would be written in the flow. Read it from params.${secret[0]} instead.`);

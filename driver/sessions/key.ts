@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, statSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve, basename } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export type KeySource = 'flag' | 'GSTACK_SESSION_KEY' | 'CLAUDE_SESSION_ID' | 'CONDUCTOR_WORKSPACE_ID' | 'git' | 'cwd';
 
@@ -111,21 +111,10 @@ export function profileProblem(dir: string, env: NodeJS.ProcessEnv = process.env
   // beside them and show as a session of its own (`--profile ~/.gstack/profiles/x/Default`;
   // pass 35, C35).
   const home = gstackHome(env);
-  let real = dir;
-  try {
-    real = realpathSync(dir);
-  } catch {
-    /* not there yet */
-  }
-  let realHome = home;
-  try {
-    realHome = realpathSync(home);
-  } catch {
-    /* not there yet */
-  }
+  const inHome = relative(realOrWritten(home), realOrWritten(dir));
+  const outsideHome = inHome === '..' || inHome.startsWith('../') || isAbsolute(inHome);
   // A session's own profile (`profiles/<slug>`) is one; anything else there is not.
-  const sessionProfile = /^[^/]+$/.test(real.slice(join(realHome, 'profiles').length + 1)) && real.startsWith(join(realHome, 'profiles') + '/');
-  if ((real === realHome || real.startsWith(realHome + '/')) && !sessionProfile) return `it is inside GSTACK_HOME (${home}), where the sessions keep their profiles and records. Give a directory outside it, or --session KEY to use a session's profile.`;
+  if (!outsideHome && !/^profiles\/[^/]+$/.test(inHome)) return `it is inside GSTACK_HOME (${home}), where the sessions keep their profiles and records. Give a directory outside it, or --session KEY to use a session's profile.`;
   // Inside another profile (`--profile <a session's profile>/Default`): a second browser would
   // write into that profile's own folders, under no lock of its, while its browser runs
   // (pass 34, C34). A profile folder is known by Chromium's `Local State` file.
@@ -137,10 +126,14 @@ export function profileProblem(dir: string, env: NodeJS.ProcessEnv = process.env
 }
 
 export function givenProfileDir(cwd: string, profile: string): string {
-  const abs = resolve(cwd, profile);
+  return realOrWritten(resolve(cwd, profile));
+}
+
+/** `p`'s real path, or `p` as written when it does not exist yet. */
+function realOrWritten(p: string): string {
   try {
-    return realpathSync(abs);
+    return realpathSync(p);
   } catch {
-    return abs;
+    return p;
   }
 }
