@@ -37,9 +37,11 @@ const SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Arabic'].map((name) =
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 const MARK = /^\p{M}$/u;
 
-/** Letters drawn as an ASCII letter that confusables.txt does not map: Tifinagh YAG `ⵊ`, a
- * serifed capital I in the usual monospace fonts (`ⵊNVOICE.pdf`; pass 38, B38). */
-const EXTRA_ASCII_TWINS = ['\u2D4A'];
+/** Letters drawn as an ASCII letter that confusables.txt does not map, in the usual monospace
+ * fonts: Tifinagh YAG `ⵊ`, a serifed capital I (`ⵊNVOICE.pdf`; pass 38, B38), and Tifinagh YA
+ * `ⴰ`, a small o (`repⴰrt.pdf`). The rest of the block was looked at, drawn: what else reads
+ * as ASCII is in confusables.txt already (ⵔ O, ⵏ l, ⵝ X, ⴹ E). */
+const EXTRA_ASCII_TWINS = ['\u2D4A', '\u2D30'];
 
 /** Both tables read from confusables.txt, in one pass on first use. */
 let tables: { pathPunctuation: Set<string>; middleDots: Set<string>; asciiTwins: Set<string> } | undefined;
