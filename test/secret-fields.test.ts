@@ -49,6 +49,14 @@ test('22 pass 9. compound words, card words of CJK, session names, and labels wi
   for (const h of ['side', 'sidebar', 'Subscription ID', 'Card holder']) assert.ok(!secret(h), `${h} should not be secret`);
 });
 
+// Pass 38's notes: abbreviations and Spanish "clave" alone.
+test('22 pass 38. pswd, privkey and a Clave field are secret; a keyword (palabra clave, clave de búsqueda) is not', async () => {
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
+  const secret = (hint: string) => isSecretField({ hints: [hint] }, SECRET_RULES);
+  for (const h of ['pswd', 'user_pswd', 'privkey', 'ssh-privkey', 'Clave', 'Clave Única', 'Ingrese su clave']) assert.ok(secret(h), `${h} should be secret`);
+  for (const h of ['Palabra clave', 'Palabras clave', 'Punto clave', 'Clave de búsqueda', 'Cookbook', 'cookiecutter']) assert.ok(!secret(h), `${h} should not be secret`);
+});
+
 test('22 item 2. a value from the page carries the page mark wherever it holds the sentinel', async () => {
   const { defuseSentinel, PAGE_SENTINEL, SENTINEL } = await import('../driver/runtime/output.js');
   assert.equal(defuseSentinel(SENTINEL), PAGE_SENTINEL);

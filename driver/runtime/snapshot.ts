@@ -167,6 +167,11 @@ const SECRET_WORDS = [
   'säkerhetskod', 'sakerhetskod', 'sikkerhedskode', 'turvakoodi', 'gendannelseskode', 'palautuskoodi', 'verkkoavain',
   'netværksnøgle', 'netvaerksnoegle', 'privésleutel', 'privesleutel', 'netwerksleutel', 'sicherheitsschlüssel', 'sicherheitsschlussel',
   'zugangsschlüssel', 'zugangsschlussel', 'netzwerkschlüssel', 'netzwerkschlussel', 'wlanschlüssel', 'wlanschlussel',
+  // Pass 38's notes: abbreviations, and the Spanish "clave" of Latin American sign-ins ("Clave
+  // Única"), which is not one in "palabra clave" (keyword) or "clave de búsqueda" (the phrases
+  // decide "clave de …"). A field named only "cookie" stays open: pass 20 and 34 chose that
+  // "Cookie policy" and a cookie banner are not secret; "cookie value", "session cookie" are.
+  'pswd', 'privkey', 'clave',
 ];
 /** Secret words that make a word secret when glued to another in one case, with no hump or
  * separator to split them (`adminpassword`, `newpassword`, `apitoken`, `clientsecret`,
@@ -237,7 +242,10 @@ const SECRET_AUTOCOMPLETE = ['current-password', 'new-password', 'one-time-code'
 
 /** A secret word that is not one before the word given: Turkish `parola` is a password, Italian
  * `parola chiave` a keyword. */
-const SECRET_WORD_UNLESS_NEXT: Record<string, string> = { parola: 'chiave', 'código': 'postal', codigo: 'postal', pan: 'size' };
+const SECRET_WORD_UNLESS_NEXT: Record<string, string> = { parola: 'chiave', 'código': 'postal', codigo: 'postal', pan: 'size', clave: 'de' };
+/** A secret word that is not one after the words given: Spanish `clave` is a password alone
+ * and a key point or keyword after these (`palabra clave`, `punto clave`). */
+const SECRET_WORD_UNLESS_PREVIOUS: Record<string, string[]> = { clave: ['palabra', 'palabras', 'punto', 'puntos', 'idea', 'ideas', 'dato', 'datos', 'pregunta', 'preguntas', 'factor', 'factores', 'pieza', 'momento'] };
 
 /** Words that, right after a secret word, make the pair name a kind of secret rather than hold
  * one: a select `password_type` (Swagger UI's OAuth2 "basic" or "request-body") or `token_type`
@@ -245,7 +253,7 @@ const SECRET_WORD_UNLESS_NEXT: Record<string, string> = { parola: 'chiave', 'có
  * still holds what is typed into it. */
 const SECRET_DESCRIBING_NEXT = ['type', 'kind', 'mode', 'method', 'format', 'flow', 'scheme', 'grant', 'policy', 'strength', 'length', 'location', 'placement', 'style', 'algorithm'];
 
-export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE, unlessNext: SECRET_WORD_UNLESS_NEXT, describingNext: SECRET_DESCRIBING_NEXT, gluedEnds: SECRET_GLUED_ENDS, gluedStarts: SECRET_GLUED_STARTS };
+export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE, unlessNext: SECRET_WORD_UNLESS_NEXT, unlessPrevious: SECRET_WORD_UNLESS_PREVIOUS, describingNext: SECRET_DESCRIBING_NEXT, gluedEnds: SECRET_GLUED_ENDS, gluedStarts: SECRET_GLUED_STARTS };
 
 /** Whether a form field holds a secret, from its type, autocomplete tokens and hints. Runs in
  * Node (tests) and, as source text, in the page (secretValues): self-contained on purpose. */
@@ -273,7 +281,11 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
     rules.gluedEnds.some((e) => w.length > e.length && w.endsWith(e)) ||
     rules.gluedStarts.some((e) => w.length > e.length && w.startsWith(e)) ||
     rules.phrases.some((p) => p.includes(' ') && w === p.replace(/ /g, ''));
-  const secretWord = (w: string, i: number, all: string[]) => (rules.words.includes(w) || glued(w)) && !(Object.hasOwn(rules.unlessNext, w) && rules.unlessNext[w] === all[i + 1]) && !describedAt(i, all);
+  const secretWord = (w: string, i: number, all: string[]) =>
+    (rules.words.includes(w) || glued(w)) &&
+    !(Object.hasOwn(rules.unlessNext, w) && rules.unlessNext[w] === all[i + 1]) &&
+    !(Object.hasOwn(rules.unlessPrevious, w) && rules.unlessPrevious[w].includes(all[i - 1] ?? '')) &&
+    !describedAt(i, all);
   // Plurals name the same secrets ("Passwords", "API keys", "One-time codes").
   const singular = words.map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
   if (words.some(secretWord) || singular.some(secretWord)) return true;
