@@ -160,11 +160,11 @@ test('`sessions list` shows the caller\'s own session first, marked; --mine show
     parsed.sessions.map((s) => [s.key, s.mine]),
     [['crowd-list-2', true]],
   );
-  assert.doesNotMatch(mine.stderr, /no session for your key/);
+  assert.doesNotMatch(mine.stderr, /has no session yet/);
   // A key with no session yet (set in another shell, trial t26): stderr says which key was used.
   const none = await gstack(['sessions', 'list', '--mine', '--session', 'crowd-list-none']);
   assert.match(none.stdout, /^SESSIONS=0 /m);
-  assert.match(none.stderr, /no session for your key "crowd-list-none" \(from --session\) yet/);
+  assert.match(none.stderr, /your key "crowd-list-none" \(from --session\) has no session yet: your first `gstack run` here makes it/);
   for (const key of ['crowd-list-1', 'crowd-list-2']) await gstack(['sessions', 'stop', key]);
 });
 

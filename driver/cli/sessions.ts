@@ -254,7 +254,9 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       // say which key this call resolved, and from where.
       if (!all.some((s) => s.slug === own)) {
         const from = ownKey.source === 'flag' ? '--session' : ownKey.source === 'git' ? 'the git worktree' : ownKey.source === 'cwd' ? 'the directory' : ownKey.source;
-        io.err(`gstack: no session for your key ${JSON.stringify(ownKey.key)} (from ${from}) yet; pass --session KEY or set GSTACK_SESSION_KEY to list another.`);
+        // Worded as information, not a failure (trial V2 read "no session … yet" as an error): the
+        // first `gstack run` under this key makes it.
+        io.err(`gstack: note: your key ${JSON.stringify(ownKey.key)} (from ${from}) has no session yet: your first \`gstack run\` here makes it. To list another key's, pass --session KEY or set GSTACK_SESSION_KEY.`);
       }
       return 0;
     }
