@@ -47,6 +47,30 @@ test('front matter is metadata, not content', () => {
   assert.doesNotMatch(html, /<hr/);
 });
 
+// Pass 38's notes: a hand-rolled reader kept `"\e[31m"` as the four characters `\e[3`…, and read
+// only one-line scalars. Front matter is YAML, read as YAML reads it.
+test('front matter is read as YAML: escapes, single quotes, folded scalars, author lists; bad YAML is a warning', () => {
+  const md = [
+    '---',
+    'title: "Tab\\there \\e[31mred"',
+    "author: ['Ada Lovelace', Grace]",
+    'date: 2026-12-02',
+    'lang: de',
+    'subtitle: >-',
+    '  folded',
+    '  line',
+    "quoted: 'it''s'",
+    '---',
+    '# Body',
+  ].join('\n');
+  assert.deepEqual(frontMatter(md), { title: 'Tab\there \u001b[31mred', author: 'Ada Lovelace, Grace', date: '2026-12-02', lang: 'de', subtitle: 'folded line', quoted: "it's" });
+  assert.equal(frontMatter('---\nauthor:\n  - name: Ada\n  - name: Grace\n---\n').author, 'Ada, Grace');
+  const problems: string[] = [];
+  assert.deepEqual(frontMatter('---\ntitle: "unclosed\nauthor: [x\n---\n# Body\n', (p) => problems.push(p)), {});
+  assert.equal(problems.length, 1);
+  assert.match(problems[0], /^front matter is not YAML \(line [34]\): .*; its title, author and date are not used$/);
+});
+
 test('raw HTML is sanitized: no script, handlers, iframes, forms, javascript: links, remote loads', () => {
   const md = [
     '<script>alert("x")</script>',

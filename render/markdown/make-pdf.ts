@@ -150,7 +150,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
       `${converted.diagrams.length} diagram${converted.diagrams.length === 1 ? '' : 's'}, ${policy.notices.length} blocked or missing resource${policy.notices.length === 1 ? '' : 's'}`,
   );
 
-  const meta = frontMatter(source);
+  const meta = frontMatter(source, (problem) => say(`gstack pdf: warning: ${problem}`));
   // The PDF's Title and Author fields are shown by `pdfinfo` and file managers: the terminal
   // filter's rule holds there too (no escape sequences, bidi overrides or invisible characters).
   const field = (v: string | undefined) => (v === undefined ? undefined : stripControls(v));

@@ -5,6 +5,7 @@
 import MarkdownIt from 'markdown-it';
 import anchor from 'markdown-it-anchor';
 import footnote from 'markdown-it-footnote';
+import { parse as parseYaml } from 'yaml';
 import { AssetPolicy } from './assets.js';
 import { escapeHtml } from '../page/html.js';
 import { SlotTable, sanitizeDocumentHtml } from './sanitize.js';
@@ -297,14 +298,40 @@ function findBrokenAnchors(html: string, lines: Map<string, number>): BrokenAnch
   return broken;
 }
 
-/** `title:`/`author:`/`date:` from a leading YAML front-matter block (simple scalars only). */
-export function frontMatter(source: string): Record<string, string> {
+/** The document fields of a leading YAML front-matter block (`title`, `author`, `date`, `lang`,
+ * and any other top-level scalar), read as YAML reads them: quotes, escapes (`"\\t"`, `"\\e"`),
+ * folded and block scalars. A list (`author: [Ada, Grace]`, or Pandoc's `- name: Ada`) is
+ * joined with ", ". Front matter that is not YAML is skipped with one message through
+ * `onProblem`, never printed as the document's text. Callers clean what they print (a value
+ * may hold controls once its escapes are read). */
+export function frontMatter(source: string, onProblem?: (message: string) => void): Record<string, string> {
   const m = FRONT_MATTER.exec(source);
   const out: Record<string, string> = {};
   if (!m) return out;
-  for (const line of m[1].split(/\r?\n/)) {
-    const kv = /^([A-Za-z_][\w-]*):\s*(.*?)\s*$/.exec(line);
-    if (kv && kv[2]) out[kv[1].toLowerCase()] = kv[2].replace(/^(["'])(.*)\1$/, '$2');
+  let data: unknown;
+  try {
+    data = parseYaml(m[1], { maxAliasCount: 50 });
+  } catch (e) {
+    // The line in the file: the block starts on its second line, after `---`.
+    const at = (e as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line;
+    const reason = String((e as Error).message).split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    onProblem?.(`front matter is not YAML${at ? ` (line ${at + 1})` : ''}: ${reason}; its title, author and date are not used`);
+    return out;
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return out;
+  const text = (v: unknown): string | undefined => {
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    if (v instanceof Date) return v.toISOString().slice(0, 10);
+    if (Array.isArray(v)) {
+      const parts = v.map((x) => (x && typeof x === 'object' && !Array.isArray(x) ? text((x as Record<string, unknown>).name) : text(x))).filter((x): x is string => !!x);
+      return parts.length ? parts.join(', ') : undefined;
+    }
+    return undefined;
+  };
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    const v = text(value);
+    if (v !== undefined && v !== '') out[key.toLowerCase()] = v.trim();
   }
   return out;
 }
