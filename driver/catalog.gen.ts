@@ -1007,7 +1007,7 @@ export const CATALOG_JSON: unknown = {
     ],
     "type": "string",
     "placeholder": "HTML|FILE",
-    "description": "Header on every page: HTML, or a regular file in this directory holding it (a FIFO, device or directory of that name, a file outside this directory or under a hidden name, exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources."
+    "description": "Header on every page: HTML, or a regular file in this directory holding it (a FIFO, device or directory of that name, a file outside this directory or under a hidden name, exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (url: the input file's file: URL, the Markdown file's for `gstack pdf`; pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources."
    },
    {
     "name": "footer",
@@ -3769,7 +3769,7 @@ export interface RenderFlags {
   marginBottom?: string;
   /** --margin-left: Left margin (wins over --margin). */
   marginLeft?: string;
-  /** --header: Header on every page: HTML, or a regular file in this directory holding it (a FIFO, device or directory of that name, a file outside this directory or under a hidden name, exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
+  /** --header: Header on every page: HTML, or a regular file in this directory holding it (a FIFO, device or directory of that name, a file outside this directory or under a hidden name, exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (url: the input file's file: URL, the Markdown file's for `gstack pdf`; pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
   header?: string;
   /** --footer: Footer on every page, like --header. */
   footer?: string;
@@ -3848,7 +3848,7 @@ export interface PdfFlags {
   marginBottom?: string;
   /** --margin-left: Left margin (wins over --margin). */
   marginLeft?: string;
-  /** --header: Header on every page: HTML, or a regular file in this directory holding it (a FIFO, device or directory of that name, a file outside this directory or under a hidden name, exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
+  /** --header: Header on every page: HTML, or a regular file in this directory holding it (a FIFO, device or directory of that name, a file outside this directory or under a hidden name, exits 2). Elements with class date, title, url, pageNumber, totalPages are filled in (url: the input file's file: URL, the Markdown file's for `gstack pdf`; pageNumber counts every page); inline your styles and set a font size (the default is tiny); it cannot load resources. */
   header?: string;
   /** --footer: Footer on every page, like --header. */
   footer?: string;

@@ -95,7 +95,7 @@ test('paper, margins, header/footer templates and page ranges reach the PDF', as
   const r = await gstack([
     join(FIX, 'report.html'),
     '--pdf', 'a4.pdf', '--paper', 'a4', '--margin', '20mm',
-    '--header', '<div style="font-size:10px;width:100%;text-align:center">HEADER <span class="title"></span></div>',
+    '--header', '<div style="font-size:10px;width:100%;text-align:center">HEADER <span class="title"></span> AT <span class="url"></span></div>',
     '--footer', '<div style="font-size:10px;width:100%;text-align:center">FOOTER-MARK</div>', '--page-numbers',
     '--pdf', 'custom.pdf', '--paper-in', '5x7', '--page-ranges', '2',
   ]);
@@ -104,6 +104,9 @@ test('paper, margins, header/footer templates and page ranges reach the PDF', as
   assert.match(a4['Page size'], /^595\.\d* x 841\.\d* pts \(A4\)/);
   const text = pdfText(join(work, 'a4.pdf'), 1);
   assert.match(text, /HEADER Quarterly Render Report/);
+  // class url shows the rendered file, not the loopback render server that served it.
+  assert.match(text.replace(/\s+/g, ''), /ATfile:\/\/\S*report\.html/);
+  assert.doesNotMatch(text, /127\.0\.0\.1|localhost/);
   assert.match(text, /FOOTER-MARK/);
   assert.match(text, /1 of 2/);
   const custom = pdfInfo(join(work, 'custom.pdf'));

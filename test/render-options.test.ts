@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCatalog } from '../driver/catalog.js';
-import { parseMargins, parsePaperIn, resolvePdfParams, toInches, toPlaywrightPdfOptions, PAPER_SIZES, OptionError } from '../render/api/pdf-options.js';
+import { fillUrlClass, parseMargins, parsePaperIn, resolvePdfParams, toInches, toPlaywrightPdfOptions, PAPER_SIZES, OptionError } from '../render/api/pdf-options.js';
 import { parseRenderArgs, RenderUsageError } from '../render/cli/cli-args.js';
 import { formatRenderResult, RENDER_SENTINEL, UNTRUSTED_BEGIN, UNTRUSTED_END } from '../render/cli/render-cli.js';
 import { asideRenderScript, stepFileName } from '../render/engines/aside-render.js';
@@ -571,3 +571,11 @@ function pdfOf(objects: string[], trailer = ''): Buffer {
   d += `trailer\n<</Size ${objects.length + 1}/Root 1 0 R${trailer}>>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(d, 'latin1');
 }
+
+test('a header or footer element of class url shows the given address as text; other classes and styles stay', () => {
+  const shown = 'file:///home/a/Q3 <draft>.md';
+  const out = fillUrlClass('<div style="font-size:9px"><span class="url big">old</span> <b class="url"></b> <span class="title"></span> <span class="urls"></span></div>', shown);
+  assert.equal(out, '<div style="font-size:9px"><span class="big">file:///home/a/Q3 &lt;draft&gt;.md</span> <b>file:///home/a/Q3 &lt;draft&gt;.md</b> <span class="title"></span> <span class="urls"></span></div>');
+  const plain = '<span class="pageNumber"></span> of <span class="totalPages"></span>';
+  assert.equal(fillUrlClass(plain, shown), plain);
+});

@@ -1,6 +1,9 @@
 // PDF step options -> one resolved parameter set (inches, booleans, templates), shared by
 // both engines: Chromium passes it to Playwright's page.pdf, Aside sends it verbatim as the
 // raw CDP Page.printToPDF params. Resolving once keeps the two engines' output identical.
+import { parseDocument } from 'htmlparser2';
+import renderDom from 'dom-serializer';
+import { Element, Text, type ChildNode } from 'domhandler';
 import { UsageError } from '../../driver/errors.js';
 import type { Length, Margins, PdfStep } from './types.js';
 
@@ -134,6 +137,34 @@ export function resolvePdfParams(step: PdfStep): PrintToPdfParams {
     generateTaggedPDF: !!step.tagged,
     generateDocumentOutline: !!step.outline,
   };
+}
+
+/** A header or footer template with each element of class `url` filled with `shown`. Chromium
+ * fills that class with the page's own address, which for a render is the loopback render
+ * server's (`http://127.0.0.1:41234/gstack-doc.html`), an address no reader can open: the
+ * element keeps its other classes and its styles, loses the class `url` (or Chromium would
+ * write over it) and gets `shown` as its text. */
+export function fillUrlClass(template: string, shown: string): string {
+  if (!/\burl\b/.test(template)) return template;
+  const doc = parseDocument(template);
+  let changed = false;
+  const visit = (nodes: ChildNode[]) => {
+    for (const node of nodes) {
+      if (!(node instanceof Element)) continue;
+      const classes = (node.attribs.class ?? '').split(/\s+/).filter(Boolean);
+      if (classes.includes('url')) {
+        const rest = classes.filter((c) => c !== 'url');
+        if (rest.length) node.attribs.class = rest.join(' ');
+        else delete node.attribs.class;
+        const text = new Text(shown);
+        text.parent = node;
+        node.children = [text];
+        changed = true;
+      } else visit(node.children);
+    }
+  };
+  visit(doc.children);
+  return changed ? renderDom(doc, { encodeEntities: 'utf8' }) : template;
 }
 
 /** The same parameters in Playwright's page.pdf option shape. */

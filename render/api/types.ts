@@ -34,8 +34,9 @@ export interface PdfStep {
   paperSize?: { width: Length; height: Length };
   /** Page margins. Default: 0.4in each side, 0.6in top/bottom when a header/footer shows. */
   margin?: Length | Margins;
-  /** Chromium print header/footer HTML. Classes date, title, url, pageNumber, totalPages are
-   * filled in by the browser. Templates cannot load resources: inline any styles. */
+  /** Chromium print header/footer HTML. Classes date, title, pageNumber, totalPages are
+   * filled in by the browser; class url by the renderer, with `RenderSpec.shownUrl` (the page's
+   * own address is the render server's). Templates cannot load resources: inline any styles. */
   headerTemplate?: string;
   footerTemplate?: string;
   /** Add a centred "N of M" page-number line to the footer. */
@@ -102,6 +103,9 @@ export interface RenderSpec {
   files?: Record<string, string | Uint8Array>;
   /** Steps, run in order in one browser session. */
   steps: RenderStep[];
+  /** What a header or footer element of class `url` shows. Default: the input file's `file:`
+   * URL (`gstack pdf` gives the Markdown file's), never the render server's address. */
+  shownUrl?: string;
   waits?: RenderWaits;
   /** Whole-render deadline in ms (launch to last step). Default 120000. */
   timeoutMs?: number;

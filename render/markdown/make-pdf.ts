@@ -5,6 +5,7 @@
 // landed (named destinations), each later one carries those numbers and is checked against
 // itself until nothing moves.
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { flagGroup } from '../../driver/catalog.js';
 import { StrictAssetError, type RemoteImages } from './assets.js';
 import { convertOffThread } from './convert.js';
@@ -210,6 +211,7 @@ export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
     const r = await render({
       file: join(distDir, 'gstack-doc.html'),
       serveRoot: distDir,
+      shownUrl: pathToFileURL(input).href,
       files: { 'gstack-doc.html': html, [BOOT_SCRIPT]: boot },
       steps,
       waits: docOpts.withMermaid ? { selector: MERMAID_READY_SELECTOR, timeoutMs: opts.timeoutMs } : undefined,

@@ -6,7 +6,8 @@ import { realpath, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { RenderError } from '../api/errors.js';
 import { stepLabel } from '../api/messages.js';
-import { OptionError, resolvePdfParams, type PrintToPdfParams } from '../api/pdf-options.js';
+import { OptionError, fillUrlClass, resolvePdfParams, type PrintToPdfParams } from '../api/pdf-options.js';
+import { pathToFileURL } from 'node:url';
 import type { RenderSpec, RenderStep } from '../api/types.js';
 import { isInside } from './server.js';
 import { outputNameProblem } from '../api/output-names.js';
@@ -25,6 +26,11 @@ export interface Validated {
   steps: RenderStep[];
   outPaths: Array<string | undefined>;
   pdfParams: Array<PrintToPdfParams | undefined>;
+}
+
+/** A header's or footer's `url` elements show the document's address, not the render server's. */
+function withShownUrl(params: PrintToPdfParams, shown: string): PrintToPdfParams {
+  return { ...params, headerTemplate: fillUrlClass(params.headerTemplate, shown), footerTemplate: fillUrlClass(params.footerTemplate, shown) };
 }
 
 /** Everything that can be checked before a browser starts, as usage errors (exit 2). */
@@ -72,7 +78,7 @@ export async function validate(spec: RenderSpec): Promise<Validated> {
   spec.steps.forEach((step, i) => {
     const label = stepLabel(i, step.kind);
     try {
-      pdfParams.push(step.kind === 'pdf' ? resolvePdfParams(step) : undefined);
+      pdfParams.push(step.kind === 'pdf' ? withShownUrl(resolvePdfParams(step), spec.shownUrl ?? pathToFileURL(file).href) : undefined);
     } catch (err) {
       if (err instanceof OptionError) throw usage(`${label}: ${err.message}`);
       throw err;
