@@ -7,7 +7,7 @@
 // real loopback server that counts what reaches it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -418,6 +418,10 @@ test('a PDF\'s bookmarks, alt text and language tags carry no terminal controls,
       const bytes = readFileSync(pdf).toString('latin1');
       for (const gone of ['file:///etc/hostname', 'javascript:', 'smb://']) assert.ok(!bytes.includes(gone), `${pdf} still links ${gone}`);
       assert.ok(bytes.includes('https://example.com/ok'), 'a web link stays');
+      // Pass 39 (B39): a removed link takes its action with it; a URI action left without its
+      // /URI made pdfinfo warn "Illegal URI-type link" on every run.
+      const warned = spawnSync('pdfinfo', [pdf], { encoding: 'utf8' }).stderr;
+      assert.doesNotMatch(warned, /Illegal URI-type link/);
     }
     for (const t of strings) assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u{E0000}-\u{E007F}]/u.test(t), `${pdf}: ${JSON.stringify(t)}`);
   }

@@ -38,18 +38,27 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
   // leaves alone only a web link written in place, and none once the call has seen a secret.
   const linkToCheck = /\/URI\s*(?:<|\((?!\s*https?:))/i.test(raw) || (anySecretsSeen() && /\/URI/.test(raw));
   if (values && values.every((v) => shownLine(v) === v) && !linkToCheck) return pdf;
-  const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString } = lib();
+  const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString, PDFRef } = lib();
   // updateMetadata: false keeps Chromium's Creator, Producer and dates.
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   let changed = false;
+  const dropsLink = (action: PdfLib.PDFObject | undefined) => {
+    const uri = action instanceof PDFDict ? action.get(PDFName.of('URI')) : undefined;
+    if (!(uri instanceof PDFString || uri instanceof PDFHexString)) return false;
+    const link = uri.decodeText();
+    return !keptLink(link) || cutSeenSecrets(link) !== link;
+  };
   const clean = (dict: PdfLib.PDFDict) => {
-    const uri = dict.get(PDFName.of('URI'));
-    if (uri instanceof PDFString || uri instanceof PDFHexString) {
-      const link = uri.decodeText();
-      if (!keptLink(link) || cutSeenSecrets(link) !== link) {
-        dict.delete(PDFName.of('URI'));
-        changed = true;
-      }
+    // A link annotation whose link goes loses its action whole: a URI action left without its
+    // /URI makes `pdfinfo` warn "Illegal URI-type link" on every run (pass 39, B39).
+    const action = dict.get(PDFName.of('A'));
+    if (dropsLink(action instanceof PDFRef ? doc.context.lookup(action) : action)) {
+      dict.delete(PDFName.of('A'));
+      changed = true;
+    }
+    if (dropsLink(dict)) {
+      dict.delete(PDFName.of('URI'));
+      changed = true;
     }
     for (const key of TEXT_KEYS) {
       const value = dict.get(PDFName.of(key));
