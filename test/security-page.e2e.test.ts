@@ -1104,3 +1104,38 @@ test('5b. an un-awaited page failure in an in-process call ends it with [error],
     }
   }
 });
+
+test('3x. --out copies what the script wrote before its first read cut of the secrets the call saw by its end; a binary that spells one stays in pwd', { timeout: 120_000 }, async () => {
+  // Pass 39 (A39): a report started with the page's title (which the page filled with its API
+  // key) and a pg.pdf() printed before the snapshot were copied by --out with the key in clear,
+  // while the --json lines of the same call were cut.
+  const key = 'Zq7kL93pXv2Wm88r';
+  const site = await startFixtureServer();
+  site.setPage('/key.html', `<title>Account</title><h1>API settings</h1><label>API key <input type="password" id="k" value="${key}"></label><script>document.title = "Account " + document.getElementById("k").value;</script><p>Saved</p>`);
+  const out = join(work, 'out-3x');
+  try {
+    const r = await run(`const pg = await openTab(${lit(site.url + 'key.html')});
+      const report = path.join(pwd, "report.txt");
+      await fs.writeFile(report, "TITLE=" + (await pg.title()) + "\\n");
+      await pg.pdf({ path: path.join(pwd, "page.pdf") });
+      await fs.writeFile(path.join(pwd, "blob.bin"), Buffer.concat([Buffer.from([0, 1, 2, 0]), Buffer.from(await pg.title(), "utf16le")]));
+      await fs.writeFile(path.join(pwd, "plain.txt"), "nothing secret here\\n");
+      const s = await snapshot(pg, { interactive: true });
+      await fs.appendFile(report, s.tree + "\\n");
+      console.log("GSTACK_STEP_OK");`, ['--out', out]);
+    assert.equal(r.code, 0, show(r));
+    const report = readFileSync(join(out, 'report.txt'), 'utf8');
+    assert.ok(!report.includes(key), report);
+    assert.match(report, /^TITLE=Account \[redacted\]$/m);
+    assert.match(r.stderr, /--out: "report\.txt" was copied with the values of secret fields the call saw cut/);
+    const pdf = readFileSync(join(out, 'page.pdf'));
+    assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+    for (const reading of [pdf.toString('latin1'), pdf.toString('utf16le'), pdf.subarray(1).toString('utf16le')]) assert.ok(!reading.includes(key), 'the PDF copy spells the key');
+    assert.ok(!existsSync(join(out, 'blob.bin')), 'a binary that spells the key is not copied');
+    assert.match(r.stderr, /--out: "blob\.bin" was not copied \(its bytes hold the value of a secret field the call saw\)/);
+    assert.equal(readFileSync(join(out, 'plain.txt'), 'utf8'), 'nothing secret here\n');
+    assert.ok(!(r.stdout + r.stderr).includes(key), show(r));
+  } finally {
+    await site.close();
+  }
+});

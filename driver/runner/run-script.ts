@@ -2,11 +2,11 @@
 // engine, hold the profile lock, run the script with every line through the egress filter,
 // and compute the truthful exit code. The CLI (`gstack run`) is a thin layer over this; in a
 // session host (driver/hosts/) it runs on the host's kept browser instead of launching one.
-import { chmod, cp, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { mkdtempSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, learnSecrets, oneLine, shownLine, stripControls } from '../runtime/output.js';
 import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
 import { exitCodeOf, UsageError } from '../errors.js';
@@ -32,6 +32,7 @@ import { CallDeadline } from '../deadline.js';
 import { FLAG_DEFAULTS, type ExitCode } from '../catalog.gen.js';
 import { runResult, type RunResult, type RunSessionInfo } from '../runtime/run-result.js';
 import { missingFolders, plainListedName, readsAsHidden } from '../runtime/look-alike.js';
+import { checkedCopy } from '../runtime/artifact-secrets.js';
 
 /** What a session host lends a call: the browser it keeps on its session's profile. */
 export interface SessionHostBinding {
@@ -160,7 +161,19 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
       notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (a link in ${to} leads elsewhere on its way); it stays in ${from}`);
       continue;
     }
-    await cp(f, dest, { force: true });
+    // Its contents are held to the secrets the call knows by its end, as its name is.
+    const size = (await stat(f)).size;
+    const checked = await checkedCopy(size, () => readFile(f));
+    if (checked.kind === 'held') {
+      notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (${checked.why}); it stays in ${from}`);
+      continue;
+    }
+    if (checked.kind === 'cut') {
+      await mkdir(dirname(dest), { recursive: true });
+      await rm(dest, { force: true });
+      await writeFile(dest, checked.bytes, { flag: 'wx' });
+      notice(`gstack: --out: ${JSON.stringify(rel)} was copied with the values of secret fields the call saw cut ([redacted]); the file in ${from} is as the script wrote it`);
+    } else await cp(f, dest, { force: true });
     // A file in the user's folder gets the mode any file they make there gets (the umask's),
     // not pwd's owner-only 0600 (trial t28 found its download `-rw-------`).
     await chmod(dest, 0o666 & ~process.umask()).catch(() => undefined);
