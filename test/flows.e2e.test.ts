@@ -396,6 +396,20 @@ console.log("GSTACK_STEP_OK");
     const other = await gstack(['flows', 'run', 'try', '--param', 'password=another-Secret-77']);
     expectExit(other, 0);
     assert.match(other.stdout, /CURL=curl -u qa-bot:\[redacted\] /);
+    // Pass 39 (A39): off the command line, where `ps` shows it: --param @FILE and @- (stdin),
+    // which `gstack mcp` uses; a file that is not a JSON object is a usage error quoting nothing.
+    writeFileSync(join(repo, 'pw.json'), JSON.stringify({ password: pw }), { mode: 0o600 });
+    const fromFile = await gstack(['flows', 'check', 'try', '--param', '@pw.json']);
+    expectExit(fromFile, 0);
+    assert.match(fromFile.lines[0], /^PASS try /);
+    const fromStdin = await gstack(['flows', 'run', 'try', '--param', '@-', '--param', 'user=stdin-bot'], repo, {}, JSON.stringify({ password: 'stdin-Secret-88' }));
+    expectExit(fromStdin, 0);
+    assert.match(fromStdin.stdout, /CURL=curl -u stdin-bot:\[redacted\] /);
+    writeFileSync(join(repo, 'bad.json'), `{"password": "${pw}",}`);
+    const bad = await gstack(['flows', 'run', 'try', '--param', '@bad.json']);
+    expectExit(bad, 2);
+    assert.match(bad.stderr, /--param @bad\.json: not JSON\. Give a JSON object of parameters/);
+    assert.ok(!bad.stderr.includes('Zebra'), bad.stderr);
     // Pass 27 (A27): no message about a bad parameter quotes its value, and a value copied into
     // another parameter would be written in the flow as that one's default.
     const twice = await gstack(['flows', 'run', 'try', '--param', `password=${pw}`, '--param', 'password=Kiwi9Mango42o']);

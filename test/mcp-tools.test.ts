@@ -92,7 +92,7 @@ test('every catalog mcp tool names a command and arguments that exist', () => {
   assert.throws(() => buildTools(broken, SHAPES, { allowScripts: false }), /"no-such-flag" is neither a positional nor a flag of `gstack pdf`/);
 });
 
-test('saved flows: list and run without --allow-scripts, save only with it; a run is `gstack flows run NAME --param k=v`', () => {
+test('saved flows: list and run without --allow-scripts, save only with it; a run is `gstack flows run NAME --param @-` with its parameters on stdin', () => {
   const safe = buildTools(catalog, SHAPES, { allowScripts: false }).map((t) => t.name);
   assert.ok(safe.includes('flows_list') && safe.includes('flows_run'), safe.join(' '));
   assert.ok(!safe.includes('flows_save'), 'saving a flow stores code: --allow-scripts only');
@@ -102,7 +102,9 @@ test('saved flows: list and run without --allow-scripts, save only with it; a ru
   assert.deepEqual(Object.keys(run.inputSchema.properties), ['name', 'params', 'session', 'timeout', 'engine']);
   assert.deepEqual(run.inputSchema.required, ['name']);
   const args = checkArguments(run, { name: 'signup', params: { email: 'a=b@example.com', count: 3, dry: false }, timeout: 5000 });
-  assert.deepEqual(run.argv(args), { argv: ['flows', 'run', 'signup', '--param', 'email=a=b@example.com', '--param', 'count=3', '--param', 'dry=false', '--timeout', '5000'], stdin: undefined });
+  // Pass 39 (A39): on stdin, never on the child's command line, where `ps` shows a password.
+  assert.deepEqual(run.argv(args), { argv: ['flows', 'run', 'signup', '--param', '@-', '--timeout', '5000'], stdin: '{"email":"a=b@example.com","count":3,"dry":false}' });
+  assert.deepEqual(run.argv(checkArguments(run, { name: 'home' })), { argv: ['flows', 'run', 'home'], stdin: undefined });
   // A name is never read as a flag or a path; a parameter is a plain value.
   assert.match(refusal('flows_run', { name: '--force' }), /`name` must match pattern/);
   assert.match(refusal('flows_run', { name: '../x' }), /`name` must match pattern/);

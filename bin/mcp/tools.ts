@@ -262,8 +262,14 @@ function flowsTool(spec: McpToolSpec, catalog: Catalog, sessionText: string): To
       const out = ['flows', action, String(args.name)];
       let stdin: string | undefined;
       if (action === 'run') {
-        // CLI words, read as the flow's own types by the command (`3` as a number, `true`).
-        for (const [k, v] of Object.entries((args.params as Record<string, unknown> | undefined) ?? {})) out.push('--param', `${k}=${String(v)}`);
+        // On stdin, never on the child's command line, which every user of the machine can
+        // read (`ps`; pass 39, A39): `--param @-` reads them as `--param name=value` words, in
+        // the flow's own types (`3` as a number, `true`).
+        const params = (args.params as Record<string, unknown> | undefined) ?? {};
+        if (Object.keys(params).length) {
+          out.push('--param', '@-');
+          stdin = JSON.stringify(params);
+        }
       } else {
         stdin = String(args.script);
         out.push('-');

@@ -10,7 +10,7 @@
 // (`[error] …` on stderr, the error's exit code).
 import { jsonErrorWhere } from '../flows/params.js';
 import type { CliIo } from './process-io.js';
-import { paramsText, readScriptSource, runFlowScript } from './flow-call.js';
+import { expandParamFiles, paramsText, readScriptSource, runFlowScript } from './flow-call.js';
 import { UsageError, exitCodeOf } from '../errors.js';
 import { oneLine, terminalSafe } from '../runtime/output.js';
 import { HEADER_START } from '../flows/header.js';
@@ -108,8 +108,10 @@ async function flowsCommand(call: Extract<HostCall, { command: 'flows' }>, targe
     }
     source = await readScriptSource(args[1], f.file, io, f.timeout);
   }
+  // run and check: `--param @FILE` / `@-` holds parameters off the command line.
+  const param = call.action === 'run' || call.action === 'check' ? await expandParamFiles(f.param, io, f.timeout) : f.param;
   io.exitCode = await runFlowsCommand(
-    { action: call.action, args, source, describe: f.describe, param: f.param, required: f.required, inputs: f.in, out: f.out, global: f.global, force: f.force, json: f.json },
+    { action: call.action, args, source, describe: f.describe, param, required: f.required, inputs: f.in, out: f.out, global: f.global, force: f.force, json: f.json },
     { out: (l) => io.out(l.endsWith('\n') ? l : l + '\n'), err: (l) => io.err(l + '\n'), cwd: io.cwd, env: io.env },
     // A saved flow's recorded inputs stand in for --in when none is given.
     (script, params, print, inputs, secrets) => runFlowScript(script, inputs ? { ...f, in: inputs } : f, target, io, { params, print, secrets }),

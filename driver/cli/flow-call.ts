@@ -81,6 +81,52 @@ export async function paramsText(raw: string | undefined, cwd: string): Promise<
   throw new UsageError(`--params @${file}: ${why}. Give the path of a JSON file holding one object, e.g. {"password":"…"}.`);
 }
 
+/** A parameter name as a flow declares one (and a `--param` word can spell it). */
+const PARAM_NAME = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * `flows run` and `flows check` --param words, where a word `@FILE` (relative to the caller's
+ * folder) or `@-` (stdin) stands for a JSON object of parameters, read like `--params @FILE`:
+ * a secret on a command line is readable by every user of the machine (`ps`), and `gstack mcp`
+ * hands its `flows_run` parameters over this way (pass 39, A39). Each value is a word, as if
+ * given as `--param name=value`: the flow's own types read it. No message quotes a value.
+ */
+export async function expandParamFiles(words: readonly string[], io: CliIo, timeoutMs: number): Promise<string[]> {
+  const out: string[] = [];
+  for (const word of words) {
+    if (!word.startsWith('@')) {
+      out.push(word);
+      continue;
+    }
+    const text = word === '@-' ? await readStdinParams(io, timeoutMs) : await paramsText(word, io.cwd);
+    const bad = (why: string) => new UsageError(`--param ${word}: ${why}. Give a JSON object of parameters, e.g. {"email":"a@b.test","password":"…"}.`);
+    let value: unknown;
+    try {
+      value = JSON.parse(text ?? '');
+    } catch {
+      throw bad('not JSON');
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw bad('not a JSON object');
+    for (const [name, v] of Object.entries(value)) {
+      if (!PARAM_NAME.test(name)) throw bad(`${JSON.stringify(name)} is not a parameter name`);
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw bad(`the value of ${name} is not a string, number or boolean`);
+      out.push(`${name}=${String(v)}`);
+    }
+  }
+  return out;
+}
+
+async function readStdinParams(io: CliIo, timeoutMs: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UsageError(`--param @-: stdin did not end within --timeout (${timeoutMs} ms). Close it after the JSON, or give --param @params.json.`)), timeoutMs);
+    timer.unref?.();
+  });
+  const text = await Promise.race([io.readStdin(MAX_PARAMS_FILE_BYTES), late]).finally(() => clearTimeout(timer));
+  if (Buffer.byteLength(text) > MAX_PARAMS_FILE_BYTES) throw new UsageError(`--param @-: more than ${MAX_PARAMS_FILE_BYTES} bytes on stdin (parameters, not data: pass data with --in).`);
+  return text;
+}
+
 export async function readScriptSource(script: string | undefined, file: string | undefined, io: CliIo, timeoutMs: number): Promise<string> {
   if (file !== undefined && script !== undefined) throw new UsageError('Give the script either as an argument or with -f FILE, not both.');
   if (file !== undefined) {
