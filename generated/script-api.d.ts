@@ -458,7 +458,7 @@ export interface GstackScriptGlobals {
   Buffer: typeof globalThis.Buffer;
   /** HTTP request that carries this browser context's cookies (and stores the cookies it gets back). The response has `ok`, `status`, `statusText`, `url`, `headers.get(name)`, `text()`, `json()`, `arrayBuffer()`. (Aside: yes, Chromium: yes) */
   fetch: (url: string, init?: FetchInit) => Promise<FetchResponse>;
-  /** Evidence lines to stdout (`log`, `info`, `warn` and `error` all print one line per call; objects print as JSON). End every script with `console.log("GSTACK_STEP_OK")`, spelled out in the script's own body after its last step: printed as a value, or from a `.then` callback or a listener, it does not count. (Aside: yes, Chromium: yes) */
+  /** Evidence lines to stdout (`log`, `info`, `warn` and `error` all print one line per call; objects print as JSON; a Playwright object such as a Response prints as `<Response: …>` naming members to print, e.g. `resp.status()`). End every script with `console.log("GSTACK_STEP_OK")`, spelled out in the script's own body after its last step: printed as a value, or from a `.then` callback or a listener, it does not count. (Aside: yes, Chromium: yes) */
   console: ScriptConsole;
   /** The call's parameters, read-only: what `gstack flows run NAME --param k=v` (or `gstack run --params JSON`) gave, with a saved flow's defaults filled in and checked against its JSON schema; `{}` when the call has none. A saved flow reads its inputs from here (`const { url, email } = params`) instead of hard-coding them. On Aside the runner puts `const params = …;` before the script: do not declare a top-level `params` of your own. (Aside: yes, Chromium: yes) */
   params: { readonly [name: string]: any };

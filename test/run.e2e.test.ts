@@ -146,6 +146,21 @@ test('console errors on load are captured by a hook installed with _sendToTarget
   assert.match(r.stdout, /CDP=42/);
 });
 
+// Pass 39 (A39): console.log of a Response printed {} while an agent debugged.
+test('console.log of a Playwright object names its class and what to print of it, alone or inside an object', async () => {
+  const r = await run(`
+    const pg = await openTab();
+    const resp = await pg.goto("${site.url}");
+    console.log(resp);
+    console.log({ resp, req: resp.request(), loc: pg.locator("h1") });
+    console.log("TAG " + Object.prototype.toString.call(pg));
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^<Response: a Playwright object; print its values, e\.g\. resp\.status\(\), resp\.url\(\)/m);
+  assert.match(r.stdout, /\{"resp":"<Response: [^"]*>","req":"<Request: [^"]*req\.method\(\)[^"]*>","loc":"<Locator: [^"]*>"\}/);
+  assert.match(r.stdout, /^TAG \[object Playwright Page\]$/m);
+});
+
 test('cookies and localStorage persist across two calls of one session; --ephemeral does not', async () => {
   const sess = ['--session', 'persist'];
   const a = await runCli(['run', `

@@ -80,6 +80,9 @@ const BUILTIN_PROTOS = new Set<object | null>([
   ArrayBuffer.prototype, Uint8Array.prototype, Buffer.prototype, Error.prototype, URL.prototype,
 ]);
 
+/** The toStringTag of a proxy: `Object.prototype.toString` reads `[object Playwright Response]`. */
+export const PLAYWRIGHT_TAG = 'Playwright ';
+
 /** Plain data (and Buffers) passes as it is; any other class instance coming out of Playwright
  * is a Playwright object and gets a proxy. */
 function isPlaywrightObject(v: unknown): v is object {
@@ -272,6 +275,9 @@ export class Membrane {
     /** The script-visible value of a member, or undefined for one the script may not see. */
     const member = (prop: string | symbol): unknown => {
       self.checkLive();
+      // What `console.log(resp)` and a template string show: the class, not `{}` or
+      // `[object Object]` (driver/runtime/sandbox.ts formatArg; pass 39, A39).
+      if (prop === Symbol.toStringTag) return `${PLAYWRIGHT_TAG}${kind}`;
       if (typeof prop === 'string') {
         if (kind === 'Page' && self.opts.pageMember) {
           const extra = self.opts.pageMember(raw, prop);

@@ -12,7 +12,7 @@ import type { Catalog } from '../catalog.js';
 import { createConfinedFs } from './confined-fs.js';
 import { AgentError, MAX_TIMER_MS, rewriteError, toAgentError } from '../errors.js';
 import { Tabs } from './tabs.js';
-import { CallEnded } from './membrane.js';
+import { CallEnded, PLAYWRIGHT_TAG } from './membrane.js';
 import type { TabEvidence } from './evidence.js';
 import { SCRIPT_MAIN, SENTINEL, defuseSentinel, pageCallbackScope, printedFromScriptBody, sentinelSpelledAt, type LineOptions } from './output.js';
 import { plainUrl } from './url-policy.js';
@@ -107,6 +107,8 @@ function formatArg(v: unknown): string {
   // of `[69,120,112,…]`, and the numbers tell an agent nothing. Print text as text
   // (`buf.toString()`), which the filter reads like any other line.
   if (isBytes(v)) return bytesPlaceholder(v);
+  const tag = Object.prototype.toString.call(v);
+  if (tag.startsWith(`[object ${PLAYWRIGHT_TAG}`)) return playwrightPlaceholder(tag.slice(`[object ${PLAYWRIGHT_TAG}`.length, -1));
   try {
     // Bytes inside an object or array too (`{ post: req.postDataBuffer() }`): JSON would write a
     // Buffer as {"type":"Buffer","data":[112,119,…]}. The replacer sees the value before toJSON.
@@ -123,6 +125,7 @@ function formatArg(v: unknown): string {
         return entries.every(([k]) => typeof k === 'string' || typeof k === 'number') ? Object.fromEntries(entries) : entries;
       }
       if (tag === '[object Set]') return Array.from(own as Set<unknown>);
+      if (tag.startsWith(`[object ${PLAYWRIGHT_TAG}`)) return playwrightPlaceholder(tag.slice(`[object ${PLAYWRIGHT_TAG}`.length, -1));
       return value;
     });
     if (json !== undefined) return json;
@@ -137,6 +140,24 @@ function formatArg(v: unknown): string {
   } finally {
     bufferModule.INSPECT_MAX_BYTES = maxBytes;
   }
+}
+
+/** What to print of a Playwright object, by class: JSON of one is `{}` (its data is behind
+ * methods), which told an agent nothing while it debugged (pass 39, A39). */
+const PRINT_HINTS: Record<string, string> = {
+  Response: 'resp.status(), resp.url(), await resp.text()',
+  Request: 'req.method(), req.url(), req.postData()',
+  Locator: 'await loc.textContent(), await loc.count()',
+  Page: 'pg.url(), await pg.title()',
+  Frame: 'frame.url(), frame.name()',
+  ElementHandle: 'await el.textContent()',
+  Download: 'd.suggestedFilename(), d.url()',
+  ConsoleMessage: 'msg.type(), msg.text()',
+  Dialog: 'dialog.type(), dialog.message()',
+};
+
+function playwrightPlaceholder(kind: string): string {
+  return `<${kind}: a Playwright object; print its values, e.g. ${PRINT_HINTS[kind] ?? 'the results of its methods'}>`;
 }
 
 function isBytes(v: unknown): v is ArrayBufferView | ArrayBuffer {
