@@ -36,7 +36,7 @@ export type ExitCode = (typeof EXIT)[ExitName];
 export type EvidenceLabel = "GSTACK_STEP_OK" | "[error]" | "URL=" | "TITLE=" | "CONSOLE_ERRORS=" | "NETWORK_ERRORS=" | "TEXT_START" | "TEXT_END" | "SNAPSHOT_START" | "SNAPSHOT_END" | "DIFF_START" | "DIFF_END" | "INPUT=" | "ASIDE_DIR=" | "SCREENSHOT=" | "LINK" | "NAV=" | "RESOURCES=" | "VIEWPORT=" | "PDF=" | "STEP" | "FIELD" | "EVIDENCE_START" | "EVIDENCE_END" | "EVIDENCE_SKIPPED" | "SUBMIT_BLOCKED=" | "ARTIFACT" | "DIALOG";
 
 /** The fields of the object `--json` prints for a script call (the shared flag's description). */
-export const RUN_RESULT_FIELDS = ["ok", "exitCode", "engine", "session", "lines", "artifacts", "error", "durationMs", "pwd", "evidence"] as const;
+export const RUN_RESULT_FIELDS = ["ok", "exitCode", "engine", "session", "lines", "artifacts", "withheld", "error", "durationMs", "pwd", "evidence"] as const;
 export type RunResultField = (typeof RUN_RESULT_FIELDS)[number];
 
 /** Every `gstack` command. */
@@ -232,7 +232,7 @@ export interface SharedFlags {
   lockTimeout: number;
   /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
   maxOutput: number;
-  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null). */
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, withheld, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null; `withheld`: the images among `artifacts` whose bytes hold the value of a secret field the call saw, which `--out` does not copy and `gstack mcp` does not attach). */
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
@@ -908,7 +908,7 @@ export const CATALOG_JSON: unknown = {
    "name": "json",
    "type": "boolean",
    "default": false,
-   "description": "Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null)."
+   "description": "Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, withheld, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null; `withheld`: the images among `artifacts` whose bytes hold the value of a secret field the call saw, which `--out` does not copy and `gstack mcp` does not attach)."
   },
   {
    "name": "out",
@@ -3411,7 +3411,7 @@ export interface RunFlags {
   lockTimeout: number;
   /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
   maxOutput: number;
-  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null). */
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, withheld, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null; `withheld`: the images among `artifacts` whose bytes hold the value of a secret field the call saw, which `--out` does not copy and `gstack mcp` does not attach). */
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
@@ -3503,7 +3503,7 @@ export interface CookbookFlags {
   lockTimeout: number;
   /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
   maxOutput: number;
-  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null). */
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, withheld, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null; `withheld`: the images among `artifacts` whose bytes hold the value of a secret field the call saw, which `--out` does not copy and `gstack mcp` does not attach). */
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;
@@ -3584,7 +3584,7 @@ export interface FlowsFlags {
   lockTimeout: number;
   /** --max-output: Cap on stdout bytes; past it lines are dropped with a `[truncated N bytes]` marker (the sentinel and the final `[error]` line are always kept). */
   maxOutput: number;
-  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null). */
+  /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, withheld, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null; `withheld`: the images among `artifacts` whose bytes hold the value of a secret field the call saw, which `--out` does not copy and `gstack mcp` does not attach). */
   json: boolean;
   /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each. */
   out?: string;

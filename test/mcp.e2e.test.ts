@@ -115,6 +115,33 @@ test('run: a script that takes a screenshot returns its lines, the verdict and t
   assert.equal((r.structuredContent as { exitCode: number }).exitCode, 0);
 });
 
+// Pass 40 (A40): `--out` held back a downloaded image whose bytes spelled the API key the call
+// had seen, and the MCP result sent the same file to the client as image content.
+test('an image whose bytes spell a secret value the call saw is not attached; the screenshot beside it is', { timeout: 90_000 }, async () => {
+  const key = 'sk-live-Pelican4471Tangerine';
+  const qr = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.from(`tEXtComment\0${key}`, 'latin1')]).toString('base64');
+  site.setPage('/mcp-key.html', `<title>API access</title><h1>API access</h1><label>API key <input name="api_key" value="${key}" readonly></label><script>window.qr = ${lit(qr)}</script>`);
+  const c = await connect();
+  const r = await c.client.callTool({
+    name: 'run',
+    arguments: {
+      script: `const pg = await openTab(${lit(`${site.origin}/mcp-key.html`)});
+        console.log((await snapshot(pg, { interactive: true })).tree);
+        await fs.writeFile(path.join(pwd, "qr.png"), Buffer.from(await pg.evaluate(() => window.qr), "base64"));
+        await pg.screenshot({ path: path.join(pwd, "shot.png") });
+        console.log("GSTACK_STEP_OK");`,
+    },
+  });
+  const text = textOf(r);
+  assert.equal(r.isError, false, text);
+  assert.match(text, /NOTE image not attached \(its bytes hold the value of a secret field the call saw\): \S*qr\.png/);
+  const images = (r.content as Array<{ type: string; data?: string }>).filter((x) => x.type === 'image');
+  assert.equal(images.length, 1, 'only the screenshot');
+  for (const i of images) assert.ok(!Buffer.from(i.data!, 'base64').toString('latin1').includes(key), 'an attached image spells the key');
+  assert.ok(!JSON.stringify(r).includes(key), 'the result spells the key');
+  assert.match(text, /IMAGE shot\.png/);
+});
+
 test('a failing script is an error result ending with its [error] line; bad arguments name the field', { timeout: 90_000 }, async () => {
   const c = await connect();
   const failed = await c.client.callTool({

@@ -243,7 +243,7 @@ test('a lone surrogate in page text is replaced; --json stays valid', async () =
     console.log("GSTACK_STEP_OK");`, ['--json']);
   assert.equal(r.code, 0, r.stderr);
   const obj = JSON.parse(r.stdout);
-  assert.deepEqual(Object.keys(obj).sort(), ['artifacts', 'durationMs', 'engine', 'error', 'exitCode', 'lines', 'ok', 'pwd', 'session', 'evidence'].sort());
+  assert.deepEqual(Object.keys(obj).sort(), ['artifacts', 'durationMs', 'engine', 'error', 'exitCode', 'lines', 'ok', 'pwd', 'session', 'evidence', 'withheld'].sort());
   assert.equal(obj.ok, true);
   assert.equal(obj.engine, 'chromium');
   assert.ok(obj.lines.includes('TEXT=lone:\uFFFD:end'), JSON.stringify(obj.lines));

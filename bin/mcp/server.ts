@@ -104,12 +104,19 @@ function parseFlowJson(stdout: string): FlowJson | undefined {
   }
 }
 
-async function imageContents(paths: string[]): Promise<{ images: Content[]; skipped: string[] }> {
+async function imageContents(paths: string[], withheld: readonly string[]): Promise<{ images: Content[]; skipped: string[]; held: string[] }> {
   const images: Content[] = [];
   const skipped: string[] = [];
+  const held: string[] = [];
   for (const p of paths) {
     const mimeType = IMAGE_TYPES[extname(p).toLowerCase()];
     if (!mimeType) continue;
+    // An image whose bytes spell a secret value the call saw (a downloaded QR code with the API
+    // key in a text chunk) is not sent, as `--out` does not copy it (pass 40, A40).
+    if (withheld.includes(p)) {
+      held.push(p);
+      continue;
+    }
     const size = (await stat(p).catch(() => undefined))?.size ?? 0;
     if (images.filter((c) => c.type === 'image').length >= MAX_IMAGES || size > MAX_IMAGE_BYTES || size === 0) {
       skipped.push(p);
@@ -120,7 +127,7 @@ async function imageContents(paths: string[]): Promise<{ images: Content[]; skip
     images.push({ type: 'text', text: `IMAGE ${basename(p)} (${p})` });
     images.push({ type: 'image', mimeType, data: (await readFile(p)).toString('base64') });
   }
-  return { images, skipped };
+  return { images, skipped, held };
 }
 
 export async function serveMcp(opts: McpServeOptions): Promise<number> {
@@ -210,8 +217,9 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     if (json.pwd) verdict.push(`PWD=${json.pwd}`);
     if (json.saved) verdict.push(`FLOW_SAVED name=${json.saved.name} file=${json.saved.file} params=${json.saved.params.join(',') || 'none'} expectations=${json.saved.expectations}`);
     for (const a of json.artifacts) verdict.push(`FILE ${a}`);
-    const { images, skipped } = await imageContents(json.artifacts);
+    const { images, skipped, held } = await imageContents(json.artifacts, json.withheld ?? []);
     for (const s of skipped) verdict.push(`NOTE image not attached (more than ${MAX_IMAGES}, or over ${MAX_IMAGE_BYTES / 1024 / 1024} MiB): ${s}`);
+    for (const h of held) verdict.push(`NOTE image not attached (its bytes hold the value of a secret field the call saw): ${h}`);
     for (const l of stderrLines(r.stderr)) {
       const said = inMcpTerms(tool, l);
       if (said !== undefined) verdict.push(`NOTE ${said}`);

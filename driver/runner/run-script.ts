@@ -182,6 +182,19 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
   return copied;
 }
 
+/** The images a call wrote that spell a secret value it saw, by the rule `--out` copies by: what
+ * `gstack mcp` would otherwise send its client as image content (pass 40, A40). Images only:
+ * they are what a result attaches, and checking every file would cost every call. */
+async function withheldImages(files: readonly string[]): Promise<string[]> {
+  const held: string[] = [];
+  for (const f of files) {
+    if (!/\.(?:png|jpe?g|webp|gif)$/i.test(f)) continue;
+    const size = (await stat(f).catch(() => undefined))?.size ?? 0;
+    if ((await checkedCopy(size, () => readFile(f))).kind === 'held') held.push(f);
+  }
+  return held;
+}
+
 /** The values held under a parameter name the secret-field rule calls secret, at any depth: a
  * string or number, or every one in a list or object under that name (`{"password":["…"]}`),
  * and a secret-named key inside an ordinary one (`{"users":[{"password":"…"}]}`; pass 27,
@@ -228,6 +241,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   let engine: EngineName | null = null;
   let pwd: string | null = null;
   let artifacts: string[] = [];
+  let withheld: string[] = [];
   const cleanups: Array<() => Promise<unknown>> = [];
   let deadline: CallDeadline | undefined;
   let evidence: TabEvidence[] | null = null;
@@ -247,7 +261,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     trace('result ready');
     // Lines printed before the call saw a field are on screen already; the --json result is
     // written after, so it is cut with everything the call saw.
-    const result = runResult({ exitCode, engine, session, lines: filter.lines.map(cutSeenSecrets), artifacts: artifacts.map(cutSeenSecrets), error: error === null ? null : shownLine(oneLine(error)), durationMs, pwd, evidence });
+    const result = runResult({ exitCode, engine, session, lines: filter.lines.map(cutSeenSecrets), artifacts: artifacts.map(cutSeenSecrets), withheld: withheld.map(cutSeenSecrets), error: error === null ? null : shownLine(oneLine(error)), durationMs, pwd, evidence });
     forgetSecrets();
     return result;
   };
@@ -416,6 +430,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         artifacts = await copyArtifacts(artifactDir, resolve(options.cwd ?? process.cwd(), options.out), inputPaths, notice);
       } else {
         artifacts = (await listFiles(artifactDir)).filter((f) => !inputPaths.has(f));
+        withheld = await withheldImages(artifacts);
       }
     }
 

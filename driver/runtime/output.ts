@@ -332,6 +332,13 @@ export function anySecretsSeen(): boolean {
   return !seenSecrets.empty || !foreignSecrets.empty;
 }
 
+/** Whether `text` holds a seen value of `minLength` characters or more, by a plain
+ * case-insensitive search (no decoding, no partial copies): for large or binary files. */
+export function secretsSpelledIn(text: string, minLength: number): boolean {
+  const lowered = text.toLowerCase();
+  return seenSecrets.spelledIn(lowered, minLength) || foreignSecrets.spelledIn(lowered, minLength);
+}
+
 export function forgetSecrets(): void {
   seenSecrets.clear();
   foreignSecrets.clear();

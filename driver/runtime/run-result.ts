@@ -24,6 +24,10 @@ export interface RunResult {
   lines: string[];
   /** Files the script wrote under pwd (copied paths when `out` was given). */
   artifacts: string[];
+  /** The images among `artifacts` whose bytes hold the value of a secret field the call saw
+   * (driver/runtime/artifact-secrets.ts): `--out` leaves such a file in pwd, and `gstack mcp`
+   * attaches none of them (pass 40, A40). */
+  withheld: string[];
   /** The message of the final `[error]` line, or null on success. */
   error: string | null;
   /** Null when the call was ended from outside the runner (its duration is not known there). */
@@ -50,6 +54,7 @@ export function runResult(r: Pick<RunResult, 'exitCode' | 'error'> & Partial<Omi
     session: r.session ?? null,
     lines: r.lines ?? [],
     artifacts: r.artifacts ?? [],
+    withheld: r.withheld ?? [],
     error: r.error,
     durationMs: r.durationMs ?? null,
     pwd: r.pwd ?? null,

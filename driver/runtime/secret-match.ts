@@ -413,6 +413,13 @@ export class SecretMatcher {
     this.needles = [];
   }
 
+  /** Whether `lowered` (lower-cased by the caller) holds a known value of `minLength`
+   * characters or more as written or in one of its URL spellings: a plain substring search, for
+   * bytes too large or too binary for `spans` (driver/runtime/artifact-secrets.ts). */
+  spelledIn(lowered: string, minLength: number): boolean {
+    return this.needles.some((n) => n.text.length >= minLength && lowered.includes(n.text.toLowerCase()));
+  }
+
   /** Whether any value is known (a caller may skip a costly walk when none is). */
   get empty(): boolean {
     return this.needles.length === 0;
