@@ -3254,7 +3254,7 @@ export const CATALOG_JSON: unknown = {
     "describe": {
      "script": "The flow script: JavaScript with top-level await and the flow-script globals (openTab, closeTab, snapshot, pwd, fs, ...), ending with console.log(\"GSTACK_STEP_OK\")."
     },
-    "description": "CODE EXECUTION WITH THE USER'S RIGHTS: runs the flow script you send in Node, whose `vm` sandbox is not a security boundary, so a script can do whatever the user who started this server can. Offered only because the server was started with --allow-scripts. Runs one self-contained flow script in this connection's browser session (or `session`) and returns its evidence lines, the exit code and its meaning, and each image the script wrote under `pwd` (screenshots) as image content. The script opens its own tabs with `openTab(url)`, does the whole flow, closes them and ends with `console.log(\"GSTACK_STEP_OK\")`; the `browse` prompt has the API and worked flows."
+    "description": "CODE EXECUTION WITH THE USER'S RIGHTS: runs the flow script you send in Node, whose `vm` sandbox is not a security boundary, so a script can do whatever the user who started this server can. Offered only because the server was started with --allow-scripts. Runs one self-contained flow script in this connection's browser session (or `session`) and returns its evidence lines, the exit code and its meaning, and each image the script wrote under `pwd` (screenshots) as image content (not one whose bytes hold the value of a secret field the call saw: a NOTE names it). The script opens its own tabs with `openTab(url)`, does the whole flow, closes them and ends with `console.log(\"GSTACK_STEP_OK\")`; the `browse` prompt has the API and worked flows."
    },
    {
     "name": "cookbook_",
@@ -3292,7 +3292,7 @@ export const CATALOG_JSON: unknown = {
      "name": "The saved flow's name, as `flows_list` shows it.",
      "params": "The flow's parameters by name (`flows_list` shows each with its type and whether it is required); those left out take the flow's defaults. Each value is read as `gstack flows run --param name=value` reads its word, then checked against the flow's own schema: a number given for a string parameter is that number's digits, `\"3\"` for an integer one is 3, and a missing, unknown or ill-typed one (`\"abc\"` for an integer) is an error result naming it."
     },
-    "description": "Runs a saved flow by name with your parameters: a script the user saved, not code of yours, so it is offered without --allow-scripts. It runs in this connection's browser session (or `session`) and returns what `run` returns: the evidence lines, the exit code and its meaning, and each image the flow wrote under `pwd` as image content."
+    "description": "Runs a saved flow by name with your parameters: a script the user saved, not code of yours, so it is offered without --allow-scripts. It runs in this connection's browser session (or `session`) and returns what `run` returns: the evidence lines, the exit code and its meaning, and each image the flow wrote under `pwd` as image content (not one whose bytes hold the value of a secret field the call saw: a NOTE names it)."
    },
    {
     "name": "flows_save",
