@@ -1092,7 +1092,7 @@ export const CATALOG_JSON: unknown = {
      "name": "params",
      "type": "string",
      "placeholder": "JSON",
-     "description": "The script's `params` global, as a JSON object: `--params '{\"email\":\"b@example.com\"}'`, or `--params @FILE` to read it from a JSON file (for a test password: a command line is readable by every user of the machine, a 0600 file only by you). A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2."
+     "description": "The script's `params` global, as a JSON object: `--params '{\"email\":\"b@example.com\"}'`, or `--params @FILE` to read it from a JSON file (for a test password: a command line is readable by every user of the machine, a 0600 file only by you), or `--params @-` from stdin (when the script is not on stdin itself). A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2."
     }
    ],
    "sharedFlags": [
@@ -1201,7 +1201,7 @@ export const CATALOG_JSON: unknown = {
      "name": "params",
      "type": "string",
      "placeholder": "JSON",
-     "description": "The shape's other parameters as a JSON object, checked against its JSON schema (see `gstack cookbook list`), e.g. `'{\"selector\":\"h1\"}'`; `@FILE` reads the JSON from a file (a test password stays out of the command line)."
+     "description": "The shape's other parameters as a JSON object, checked against its JSON schema (see `gstack cookbook list`), e.g. `'{\"selector\":\"h1\"}'`; `@FILE` reads the JSON from a file, `--params @-` from stdin (a test password stays out of the command line)."
     },
     {
      "name": "print",
@@ -3395,7 +3395,7 @@ export const CATALOG_JSON: unknown = {
 export interface RunFlags {
   /** --file: Read the script from FILE. */
   file?: string;
-  /** --params: The script's `params` global, as a JSON object: `--params '{"email":"b@example.com"}'`, or `--params @FILE` to read it from a JSON file (for a test password: a command line is readable by every user of the machine, a 0600 file only by you). A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2. */
+  /** --params: The script's `params` global, as a JSON object: `--params '{"email":"b@example.com"}'`, or `--params @FILE` to read it from a JSON file (for a test password: a command line is readable by every user of the machine, a 0600 file only by you), or `--params @-` from stdin (when the script is not on stdin itself). A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2. */
   params?: string;
   /** --engine: Which browser runs the script. `auto` uses the user's Aside browser when it answers the readiness probe, else our Chromium profile. */
   engine: "auto" | "aside" | "chromium";
@@ -3485,7 +3485,7 @@ export function readProbeFlags(argv: Record<string, unknown>): ProbeFlags {
 export interface CookbookFlags {
   /** --url: The page the shape opens (its `url` parameter; required unless --params has it). */
   url?: string;
-  /** --params: The shape's other parameters as a JSON object, checked against its JSON schema (see `gstack cookbook list`), e.g. `'{"selector":"h1"}'`; `@FILE` reads the JSON from a file (a test password stays out of the command line). */
+  /** --params: The shape's other parameters as a JSON object, checked against its JSON schema (see `gstack cookbook list`), e.g. `'{"selector":"h1"}'`; `@FILE` reads the JSON from a file, `--params @-` from stdin (a test password stays out of the command line). */
   params?: string;
   /** --print: Print the complete flow script instead of running it, to adapt and run with `gstack run -f`. Required parameters you did not give take the shape's example values, and stderr names them. */
   print: boolean;

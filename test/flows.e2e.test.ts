@@ -303,11 +303,20 @@ test('5. the saved file run with `gstack run -f FILE --params JSON` behaves as `
   const shape = await gstack(['cookbook', 'read', '--params', `@${cookbookFile}`], outside);
   expectExit(shape, 0);
   assert.match(shape.stdout, /^URL=.*\/signup$/m);
-  for (const [arg, why] of [['@', /--params @ names no file/], [`@${join(repo, 'nope.json')}`, /--params @.*nope\.json: not found\. Give the path of a JSON file/], [`@${repo}`, /: a directory\./]] as const) {
+  for (const [arg, why] of [['@', /--params @ names no file/], [`@${join(repo, 'nope.json')}`, /--params @.*nope\.json: not found\. Give the path of a JSON file/], [`@${repo}`, /: a directory\./], ['@/dev/fd/63', /process substitution\), which gstack does not read\. Pipe the JSON to --params @- \(stdin\)/]] as const) {
     const bad = await gstack(['run', 'console.log("GSTACK_STEP_OK")', '--params', arg], outside);
     expectExit(bad, 2);
     assert.match(bad.stderr, why);
   }
+  // `--params @-` (trial V3): the JSON on stdin, unless the script is there itself.
+  const viaStdin = await gstack(['run', '-f', flowFile(), '--params', '@-'], outside, {}, '{"email":"d@example.com"}');
+  expectExit(viaStdin, 0);
+  assert.deepEqual(viaStdin.lines, viaFlows.lines);
+  const shapeStdin = await gstack(['cookbook', 'read', '--params', '@-'], outside, {}, JSON.stringify({ url: site.url + '/signup', maxChars: 100 }));
+  expectExit(shapeStdin, 0);
+  const both = await gstack(['run', '-', '--params', '@-'], outside, {}, 'console.log("GSTACK_STEP_OK")');
+  expectExit(both, 2);
+  assert.match(both.stderr, /--params @-: stdin holds the script\. Give the script with -f FILE/);
 });
 
 // Trial agent (Swagger UI): a flow saved with --out recorded the ARTIFACT lines naming its copies

@@ -65,7 +65,7 @@ async function runCommand(call: Extract<HostCall, { command: 'run' }>, target: C
   let params: Record<string, unknown> | undefined;
   if (flags.params !== undefined || source.startsWith(HEADER_START)) {
     const { paramsForScript } = await import('../flows/params.js');
-    params = paramsForScript(source, await paramsText(flags.params, io.cwd));
+    params = paramsForScript(source, await paramsText(flags.params, io, flags.timeout, call.script === '-' || flags.file === '-'));
   }
   io.exitCode = (await runFlowScript(source, flags, target, io, { params, print: true })).exitCode;
 }
@@ -75,7 +75,7 @@ async function cookbookCommand(call: Extract<HostCall, { command: 'cookbook' }>,
   const { findShape, buildScript } = await import('../../cookbook/index.js');
   const shape = findShape(call.shape);
   if (!shape) throw new UsageError(`Unknown cookbook shape "${call.shape}". \`gstack cookbook list\` names them.`);
-  const params = parseCookbookParams(await paramsText(call.flags.params, io.cwd));
+  const params = parseCookbookParams(await paramsText(call.flags.params, io, call.flags.timeout));
   if (call.flags.url !== undefined) params.url = call.flags.url;
   const script = buildScript(shape, params);
   io.exitCode = (await runFlowScript(script, call.flags, target, io, { print: true })).exitCode;

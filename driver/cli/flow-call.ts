@@ -66,19 +66,29 @@ const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 export const MAX_PARAMS_FILE_BYTES = 1024 * 1024;
 
 /**
- * `--params` as given, or, for `@FILE`, the JSON in FILE (relative to the caller's folder):
- * a test password in a command line is readable by every user of the machine (`ps`), a file of
- * mode 0600 only by its owner (docs/SECURITY.md, "Values on a command line"). Read like `-f`:
- * bounded, a regular file, never a FIFO. A JSON object never starts with `@`.
+ * `--params` as given, or, for `@FILE`, the JSON in FILE (relative to the caller's folder), or
+ * for `@-` the JSON on stdin: a test password in a command line is readable by every user of
+ * the machine (`ps`), a file of mode 0600 only by its owner (docs/SECURITY.md, "Values on a
+ * command line"). Read like `-f`: bounded, a regular file, never a FIFO. A JSON object never
+ * starts with `@`. `stdinTaken`: the script came on stdin, so the parameters cannot.
  */
-export async function paramsText(raw: string | undefined, cwd: string): Promise<string | undefined> {
+export async function paramsText(raw: string | undefined, io: Pick<CliIo, 'cwd' | 'readStdin'>, timeoutMs: number, stdinTaken = false, flag = '--params'): Promise<string | undefined> {
   if (raw === undefined || !raw.startsWith('@')) return raw;
   const file = raw.slice(1);
-  if (!file) throw new UsageError('--params @ names no file: give --params @params.json, or the JSON itself.');
-  const r = await readRegularFile(resolve(cwd, file), MAX_PARAMS_FILE_BYTES);
+  if (!file) throw new UsageError(`${flag} @ names no file: give ${flag} @params.json, ${flag} @- (stdin), or the JSON itself.`);
+  if (file === '-') {
+    if (stdinTaken) throw new UsageError(`${flag} @-: stdin holds the script. Give the script with -f FILE, or the parameters with ${flag} @params.json.`);
+    return readStdinParams(io, timeoutMs, flag);
+  }
+  // Process substitution (`@<(printf …)`) names a pipe of the caller's shell, which a session
+  // host (another process) cannot open, and which is no regular file (trial V3).
+  if (/^\/(?:dev|proc\/self)\/fd\//.test(file)) {
+    throw new UsageError(`${flag} @${file}: a pipe of your shell (process substitution), which gstack does not read. Pipe the JSON to ${flag} @- (stdin), or write it to a file of mode 0600 and give ${flag} @FILE.`);
+  }
+  const r = await readRegularFile(resolve(io.cwd, file), MAX_PARAMS_FILE_BYTES);
   if (r.ok) return r.bytes.toString('utf8');
   const why = r.why === 'too-big' ? `more than ${MAX_PARAMS_FILE_BYTES} bytes (parameters, not data: pass data with --in)` : r.detail;
-  throw new UsageError(`--params @${file}: ${why}. Give the path of a JSON file holding one object, e.g. {"password":"…"}.`);
+  throw new UsageError(`${flag} @${file}: ${why}. Give the path of a JSON file holding one object, e.g. {"password":"…"}, or pipe it to ${flag} @-.`);
 }
 
 /** A parameter name as a flow declares one (and a `--param` word can spell it). */
@@ -98,7 +108,7 @@ export async function expandParamFiles(words: readonly string[], io: CliIo, time
       out.push(word);
       continue;
     }
-    const text = word === '@-' ? await readStdinParams(io, timeoutMs) : await paramsText(word, io.cwd);
+    const text = await paramsText(word, io, timeoutMs, false, '--param');
     const bad = (why: string) => new UsageError(`--param ${word}: ${why}. Give a JSON object of parameters, e.g. {"email":"a@b.test","password":"…"}.`);
     let value: unknown;
     try {
@@ -116,14 +126,14 @@ export async function expandParamFiles(words: readonly string[], io: CliIo, time
   return out;
 }
 
-async function readStdinParams(io: CliIo, timeoutMs: number): Promise<string> {
+async function readStdinParams(io: Pick<CliIo, 'readStdin'>, timeoutMs: number, flag: string): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UsageError(`--param @-: stdin did not end within --timeout (${timeoutMs} ms). Close it after the JSON, or give --param @params.json.`)), timeoutMs);
+    timer = setTimeout(() => reject(new UsageError(`${flag} @-: stdin did not end within --timeout (${timeoutMs} ms). Close it after the JSON, or give ${flag} @params.json.`)), timeoutMs);
     timer.unref?.();
   });
   const text = await Promise.race([io.readStdin(MAX_PARAMS_FILE_BYTES), late]).finally(() => clearTimeout(timer));
-  if (Buffer.byteLength(text) > MAX_PARAMS_FILE_BYTES) throw new UsageError(`--param @-: more than ${MAX_PARAMS_FILE_BYTES} bytes on stdin (parameters, not data: pass data with --in).`);
+  if (Buffer.byteLength(text) > MAX_PARAMS_FILE_BYTES) throw new UsageError(`${flag} @-: more than ${MAX_PARAMS_FILE_BYTES} bytes on stdin (parameters, not data: pass data with --in).`);
   return text;
 }
 
