@@ -138,7 +138,9 @@ function timeoutMessage(raw: string, msg: string): string {
   }
   // No state to blame and the call log never saw the locator match: the element is not there.
   if (/waiting for (?:locator|getBy|frameLocator)/.test(raw) && !/resolved to/.test(raw)) {
-    return `Element not found${what ? ` for${what}` : ''}${within} (${call}). Take a snapshot (snapshot(pg, { interactive: true })) and act on the element by its ref, e.g. pg.locator("e12").click().`;
+    // Where a snapshot names nothing (a canvas editor's nodes and ports, unlabelled icons; trial
+    // V3, Node-RED), "act by ref" is a dead end: the page's own class names are the way in.
+    return `Element not found${what ? ` for${what}` : ''}${within} (${call}). Take a snapshot (snapshot(pg, { interactive: true })) and act on the element by its ref, e.g. pg.locator("e12").click(); where the snapshot names nothing (a canvas or node editor, unlabelled icons), list the page's own classes with pg.evaluate and use a CSS selector.`;
   }
   // Found, but the action never went through for a reason no rule above knows.
   if (/resolved to/.test(raw)) {
