@@ -421,6 +421,13 @@ test('pass 30: text to an image or PDF name is refused; images lose their metada
   const xmp = Buffer.concat([Buffer.from([0x21, 0xff, 11]), Buffer.from('XMP DataXMP', 'latin1'), Buffer.from([evil.length]), evil, Buffer.from([0])]);
   const gif = (...middle: Buffer[]) => Buffer.concat([head, ...middle, image, Buffer.from([0x3b])]);
   assert.deepEqual(await evalValueBytes(`data:image/gif;base64,${gif(ext(0xfe, evil), loop, xmp).toString('base64')}`, 'a.gif'), gif(loop));
+  // Pass 40 (B40): a loop block padded past its 3 bytes, or with a sub-block more, kept the
+  // page's bytes verbatim: it is written as its loop count alone.
+  const paddedLoop = Buffer.concat([Buffer.from([0x21, 0xff, 11]), Buffer.from('NETSCAPE2.0', 'latin1'), Buffer.from([3 + evil.length, 1, 5, 0]), evil, Buffer.from([evil.length]), evil, Buffer.from([0])]);
+  const loop5 = Buffer.concat([Buffer.from([0x21, 0xff, 11]), Buffer.from('NETSCAPE2.0', 'latin1'), Buffer.from([3, 1, 5, 0, 0])]);
+  assert.deepEqual(await evalValueBytes(`data:image/gif;base64,${gif(paddedLoop).toString('base64')}`, 'b.gif'), gif(loop5));
+  const animexts = Buffer.concat([Buffer.from([0x21, 0xff, 11]), Buffer.from('ANIMEXTS1.0', 'latin1'), Buffer.from([evil.length]), evil, Buffer.from([0])]);
+  assert.deepEqual(await evalValueBytes(`data:image/gif;base64,${gif(animexts).toString('base64')}`, 'c.gif'), gif(), 'an ANIMEXTS block that is no loop count goes');
   // A WebP: VP8X with the EXIF flag, VP8L, EXIF.
   const riff = (...chunks: Buffer[]) => {
     const body = Buffer.concat([Buffer.from('WEBP', 'latin1'), ...chunks]);

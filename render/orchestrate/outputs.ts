@@ -206,7 +206,8 @@ function wholeJpeg(b: Buffer): Buffer | undefined {
 
 /** A GIF from its header to its trailer, its blocks whole, without comment and plain-text
  * extensions and without application extensions other than the animation loop (NETSCAPE2.0,
- * ANIMEXTS1.0): XMP and comments hold words a page chose (pass 30, B30). */
+ * ANIMEXTS1.0, rewritten to its loop count alone): XMP and comments hold words a page chose
+ * (pass 30, B30). */
 function wholeGif(b: Buffer): Buffer | undefined {
   if (b.length < 14 || !/^GIF8[79]a$/.test(b.subarray(0, 6).toString('latin1'))) return undefined;
   const table = (flags: number) => (flags & 0x80 ? 3 * 2 ** ((flags & 0x07) + 1) : 0);
@@ -230,7 +231,16 @@ function wholeGif(b: Buffer): Buffer | undefined {
       const label = b[at + 1];
       end = subBlocks(at + 2);
       if (label === 0xfe || label === 0x01) keep = false;
-      if (label === 0xff) keep = b[at + 2] === 11 && /^(?:NETSCAPE2\.0|ANIMEXTS1\.0)$/.test(b.subarray(at + 3, at + 14).toString('latin1'));
+      if (label === 0xff) {
+        keep = false;
+        // The loop block, rewritten as its canonical 19 bytes (its first sub-block: 1, then the
+        // loop count): a padded or extra sub-block held the page's bytes verbatim (pass 40, B40:
+        // escape codes `cat` would print).
+        const app = b.subarray(at + 3, at + 14).toString('latin1');
+        if (end >= 0 && b[at + 2] === 11 && /^(?:NETSCAPE2\.0|ANIMEXTS1\.0)$/.test(app) && b[at + 14] >= 3 && b[at + 15] === 1) {
+          kept.push(Buffer.concat([b.subarray(at, at + 14), Buffer.from([3, 1, b[at + 16], b[at + 17], 0])]));
+        }
+      }
     } else if (block === 0x2c) {
       const data = at + 10 + table(b[at + 9]);
       end = data + 1 > b.length ? -1 : subBlocks(data + 1);
