@@ -477,7 +477,9 @@ test('3t. a file named after page text holding a seen secret is refused, not wri
       console.log("GSTACK_STEP_OK");`, ['--out', text]);
     assert.equal(summary.code, 0, show(summary));
     assert.equal(readFileSync(join(text, 'summary.txt'), 'utf8'), 'TITLE=Account [redacted]\n{"title":"Account [redacted]"}');
-    assert.equal(readFileSync(join(text, 'bytes.bin'), 'utf8'), `Account ${pw}`, 'bytes are the script\'s own');
+    // Bytes are written in pwd as the script gave them; their --out copy, made once the call
+    // knows every value it saw, is cut as text is (pass 39, A39).
+    assert.equal(readFileSync(join(text, 'bytes.bin'), 'utf8'), 'Account [redacted]');
   } finally {
     await site.close();
   }

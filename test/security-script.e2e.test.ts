@@ -334,8 +334,12 @@ test('15b. a --profile that cannot be a profile (a file, a FIFO, /dev/null, /pro
   // Pass 34 (C34): a folder inside another profile (`<profile>/Default`) is no profile of its own.
   mkdirSync(join(dir, 'busy-profile', 'Default'), { recursive: true });
   writeFileSync(join(dir, 'busy-profile', 'Local State'), '{}');
+  // Pass 41 (C41): a link to nowhere and a loop of links failed as "Chromium did not start".
+  symlinkSync('/nonexistent/profdir', join(dir, 'prof-dangling'));
+  symlinkSync(join(dir, 'prof-loop-b'), join(dir, 'prof-loop-a'));
+  symlinkSync(join(dir, 'prof-loop-a'), join(dir, 'prof-loop-b'));
   // Pass 34 (C35): GSTACK_HOME itself and its folders hold the sessions' profiles and records.
-  for (const [profile, why] of [[home, /it is inside GSTACK_HOME/], [join(home, 'profiles'), /it is inside GSTACK_HOME/], [join(home, 'sessions'), /it is inside GSTACK_HOME/], [join(dir, 'busy-profile', 'Default'), /it is inside the Chromium profile .*busy-profile: a browser here would write into that profile/], [join(dir, 'prof-file.txt'), /it is a file, not a directory/], [join(dir, 'prof-fifo'), /it is a FIFO, not a directory/], ['/dev/null', /kernel file system/], ['/proc/self', /kernel file system/], [join(dir, 'p'.repeat(300)), /longer than the file system takes/]] as const) {
+  for (const [profile, why] of [[home, /it is inside GSTACK_HOME/], [join(home, 'profiles'), /it is inside GSTACK_HOME/], [join(home, 'sessions'), /it is inside GSTACK_HOME/], [join(dir, 'busy-profile', 'Default'), /it is inside the Chromium profile .*busy-profile: a browser here would write into that profile/], [join(dir, 'prof-file.txt'), /it is a file, not a directory/], [join(dir, 'prof-fifo'), /it is a FIFO, not a directory/], ['/dev/null', /kernel file system/], ['/proc/self', /kernel file system/], [join(dir, 'p'.repeat(300)), /longer than the file system takes/], [join(dir, 'prof-dangling'), /it is a symbolic link to a directory that does not exist/], [join(dir, 'prof-loop-a'), /it is a loop of symbolic links/], [join(dir, 'prof-file.txt', 'sub'), /it leads through a file/]] as const) {
     const r = await runCli(['run', 'console.log("GSTACK_STEP_OK")', '--profile', profile], { cwd: work, env: cliEnv(home), timeoutMs: 30_000 });
     assert.equal(r.code, 2, show(r));
     assert.match(lastLine(r), why, show(r));
@@ -418,6 +422,25 @@ test('7d. --out naming a file or a FIFO is a usage error before the script runs'
   assert.ok(!hidden.lines.includes('RAN'), show(hidden));
   assert.match(lastLine(hidden), /--out .*the folder "o\uFFFDut" it would create holds control, invisible or look-alike characters/, show(hidden));
   assert.ok(!existsSync(join(work, 'o\u202eut')), 'nothing was created');
+  // Pass 41 (C41): a link to nowhere, a loop of links and a path through a file failed after
+  // the script had acted (exit 1, a raw ENOENT/ELOOP/ENOTDIR); they are usage errors before it.
+  symlinkSync('/nonexistent/outdir', join(work, 'out-dangling'));
+  symlinkSync(join(work, 'out-loop-b'), join(work, 'out-loop-a'));
+  symlinkSync(join(work, 'out-loop-a'), join(work, 'out-loop-b'));
+  for (const [out, why] of [[join(work, 'out-dangling'), /is a symbolic link to a folder that does not exist/], [join(work, 'out-dangling', 'sub'), /leads through .*out-dangling, which is a symbolic link to a folder that does not exist/], [join(work, 'out-loop-a'), /is a loop of symbolic links/], [join(file, 'sub'), /leads through a file/]] as const) {
+    const bad = await gstack(SHARED, ['run', 'console.log("RAN"); console.log("GSTACK_STEP_OK")', '--out', out]);
+    assert.equal(bad.code, 2, show(bad));
+    assert.ok(!bad.lines.includes('RAN'), show(bad));
+    assert.match(lastLine(bad), why, show(bad));
+  }
+  // A file that cannot be copied (DIR holds a folder of its name) is said, and the call's verdict
+  // stands: the script has run.
+  const clash = mkdtempSync(join(work, 'out-clash-'));
+  mkdirSync(join(clash, 'result.txt'));
+  const copied = await gstack(SHARED, ['run', 'await fs.writeFile("result.txt", "r"); await fs.writeFile("other.txt", "o"); console.log("GSTACK_STEP_OK")', '--out', clash]);
+  assert.equal(copied.code, 0, show(copied));
+  assert.match(copied.stderr, /--out: "result\.txt" was not copied \(\w+\); it stays in /, show(copied));
+  assert.equal(readFileSync(join(clash, 'other.txt'), 'utf8'), 'o');
 });
 
 // Seventh red-team pass: a flag given twice crashed (exit 1).

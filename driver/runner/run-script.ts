@@ -3,7 +3,7 @@
 // and compute the truthful exit code. The CLI (`gstack run`) is a thin layer over this; in a
 // session host (driver/hosts/) it runs on the host's kept browser instead of launching one.
 import { chmod, cp, lstat, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { mkdtempSync, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -139,34 +139,51 @@ async function staysInside(root: string, rel: string): Promise<boolean> {
 
 async function copyArtifacts(from: string, to: string, skip: Set<string>, notice: (line: string) => void): Promise<string[]> {
   const files = (await listFiles(from)).filter((f) => !skip.has(f));
-  await mkdir(to, { recursive: true });
+  try {
+    await mkdir(to, { recursive: true });
+  } catch (err) {
+    notice(`gstack: --out: ${to} could not be made (${(err as Error).message}); the call's files stay in ${from}`);
+    return [];
+  }
   const copied: string[] = [];
   for (const f of files) {
+    // One file that cannot be copied (a folder of its name in DIR) is said, and the others are
+    // still copied: the script has run, so its verdict stands (pass 41, C41).
+    try {
+      const done = await copyOne(f);
+      if (done) copied.push(done);
+    } catch (err) {
+      notice(`gstack: --out: ${JSON.stringify(relative(from, f))} was not copied (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it stays in ${from}`);
+    }
+  }
+  return copied;
+
+  async function copyOne(f: string): Promise<string | undefined> {
     const rel = relative(from, f);
     if (rel.split(/[\\/]/).some(readsAsHidden)) {
       notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (a hidden name); it stays in ${from}`);
-      continue;
+      return undefined;
     }
     // A name made of page text before the call saw the field whose value it holds (a download's
     // suggested name, read before the first snapshot): written then, but never copied into the
     // user's folder after (pass 31, A31). The notice prints it cut.
     if (cutSeenSecrets(rel) !== rel) {
       notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (its name holds the value of a secret field the call saw); it stays in ${from}`);
-      continue;
+      return undefined;
     }
     const dest = join(to, rel);
     // DIR may already hold links (a project folder): a page-chosen sub-path must not lead
     // through one to elsewhere. Every folder on the way is a real one inside DIR.
     if (!(await staysInside(to, rel))) {
       notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (a link in ${to} leads elsewhere on its way); it stays in ${from}`);
-      continue;
+      return undefined;
     }
     // Its contents are held to the secrets the call knows by its end, as its name is.
     const size = (await stat(f)).size;
     const checked = await checkedCopy(size, () => readFile(f));
     if (checked.kind === 'held') {
       notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (${checked.why}); it stays in ${from}`);
-      continue;
+      return undefined;
     }
     if (checked.kind === 'cut') {
       await mkdir(dirname(dest), { recursive: true });
@@ -177,9 +194,27 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
     // A file in the user's folder gets the mode any file they make there gets (the umask's),
     // not pwd's owner-only 0600 (trial t28 found its download `-rw-------`).
     await chmod(dest, 0o666 & ~process.umask()).catch(() => undefined);
-    copied.push(dest);
+    return dest;
   }
-  return copied;
+}
+
+/** Why `dir` cannot be the `--out` folder, before the script runs (pass 41, C41: a dangling
+ * link, a loop of links or a path through a file failed only after the script had acted, with a
+ * raw ENOENT, ELOOP or ENOTDIR and exit 1); undefined when it is a folder or can be made one. */
+function outFolderProblem(dir: string): string | undefined {
+  let kind: ReturnType<typeof statSync>;
+  try {
+    kind = statSync(dir, { throwIfNoEntry: false });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ELOOP' ? 'is a loop of symbolic links' : code === 'ENOTDIR' ? 'leads through a file, which cannot hold a folder' : `cannot be read (${code ?? (err as Error).message})`;
+  }
+  if (kind) return kind.isDirectory() ? undefined : `is not a folder (${kind.isFIFO() ? 'a FIFO' : 'a file'})`;
+  // Missing: each folder to be made must not be a link that leads nowhere.
+  for (const d of missingFolders(dir)) {
+    if (lstatSync(d, { throwIfNoEntry: false })?.isSymbolicLink()) return `${d === dir ? 'is' : `leads through ${d}, which is`} a symbolic link to a folder that does not exist`;
+  }
+  return undefined;
 }
 
 /** The images a call wrote that spell a secret value it saw, by the rule `--out` copies by: what
@@ -282,8 +317,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   if (options.out !== undefined && !options.out.trim()) return finish(2, '--out is empty: give it a folder (created when missing), or leave the flag out to keep the files in pwd.');
   if (options.out) {
     const outDir = resolve(options.cwd ?? process.cwd(), options.out);
-    const kind = statSync(outDir, { throwIfNoEntry: false });
-    if (kind && !kind.isDirectory()) return finish(2, `--out ${options.out}: is not a folder (${kind.isFIFO() ? 'a FIFO' : 'a file'}). Give --out a folder of its own (it is created when missing).`);
+    const problem = outFolderProblem(outDir);
+    if (problem) return finish(2, `--out ${options.out}: ${problem}. Give --out a folder of its own (it is created when missing).`);
     // The folders --out creates are names in a listing, often from page text (`--out "$TITLE"`;
     // pass 34, B34): the rule of the files written under pwd (docs/SECURITY.md, "hide text").
     const bad = missingFolders(outDir).find((d) => !plainListedName(basename(d)));

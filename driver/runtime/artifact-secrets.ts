@@ -57,7 +57,16 @@ export async function checkedCopy(size: number, read: () => Promise<Buffer>): Pr
       return cut === text ? { kind: 'as-is' } : { kind: 'cut', bytes: Buffer.from(cut, 'utf8') };
     }
   }
-  const out = bytes.subarray(0, 5).toString('latin1') === '%PDF-' ? Buffer.from(await cleanPdfInfo(bytes)) : bytes;
+  let out = bytes;
+  if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
+    try {
+      out = Buffer.from(await cleanPdfInfo(bytes));
+    } catch {
+      // An encrypted PDF (a page can serve one that opens without a password) or a damaged one
+      // cannot be read to check, and fails closed (pass 41, A41).
+      return { kind: 'held', why: 'a PDF that cannot be read to check it for the values of secret fields the call saw (encrypted or damaged)' };
+    }
+  }
   if (bytesSpell(out)) return HELD;
   return out === bytes ? { kind: 'as-is' } : { kind: 'cut', bytes: out };
 }

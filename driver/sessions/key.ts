@@ -2,7 +2,7 @@
 // key: --session > GSTACK_SESSION_KEY > CLAUDE_SESSION_ID > CONDUCTOR_WORKSPACE_ID >
 //      git worktree top level > cwd.   slug: readable tail + short hash of the whole key.
 import { createHash } from 'node:crypto';
-import { existsSync, realpathSync, statSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
@@ -104,8 +104,17 @@ export function profileProblem(dir: string, env: NodeJS.ProcessEnv = process.env
   try {
     const st = statSync(dir);
     if (!st.isDirectory()) return `it is ${st.isFile() ? 'a file' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device'}, not a directory. Give a directory (a new one is created), or leave --profile out to use the session's profile.`;
-  } catch {
-    /* not there yet: a new profile */
+  } catch (err) {
+    // Not there yet is a new profile; anything else Chromium would fail on with advice about
+    // its binary (pass 41, C41): a loop of links, a path through a file, a link to nowhere.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return 'it is a loop of symbolic links. Give a directory (a new one is created), or leave --profile out to use the session\'s profile.';
+    if (code === 'ENOTDIR') return 'it leads through a file, which cannot hold a directory. Give a directory (a new one is created), or leave --profile out to use the session\'s profile.';
+    for (let up = dir; dirname(up) !== up; up = dirname(up)) {
+      if (lstatSync(up, { throwIfNoEntry: false })?.isSymbolicLink() && !existsSync(up)) {
+        return `${up === dir ? 'it is' : `it leads through ${up}, which is`} a symbolic link to a directory that does not exist. Create that directory, or give another.`;
+      }
+    }
   }
   // GSTACK_HOME holds the sessions' own profiles and records: a browser there would write
   // beside them and show as a session of its own (`--profile ~/.gstack/profiles/x/Default`;
