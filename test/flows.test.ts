@@ -277,6 +277,10 @@ test('--in files: recorded relative to the repository, outside ones not; passed 
   for (const hidden of ['.env', '.git/config', 'env.json']) {
     assert.throws(() => savedInputs({ inputs: [] }, loc, header({ inputs: [hidden] }), dirs), /names a hidden file of the repository/, hidden);
   }
+  // Pass 41 (C41): a global flow recorded `.env` by its absolute path and handed it to every run.
+  assert.deepEqual(recordInputs(['.env', '.git/config', 'env.json', 'in.json'], dir, undefined), { recorded: [join(dir, 'in.json')], outside: [], hidden: ['.env', '.git/config', 'env.json'] });
+  const globalLoc = { ...loc, where: 'global' as const };
+  assert.throws(() => savedInputs({ inputs: [] }, globalLoc, header({ inputs: [join(dir, '.env')] }), dirs), /names a hidden file \(a name starting with "\." on its path\)/);
   for (const linked of ['fixture.json', 'sub/id_key']) {
     assert.throws(() => savedInputs({ inputs: [] }, loc, header({ inputs: [linked] }), dirs), /leads outside the repository .* through a link/, linked);
   }

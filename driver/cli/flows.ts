@@ -142,7 +142,7 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
     throw new CommandError('flows', 'FLOW_NOT_SAVED', notComparable(cut));
   }
   const { recorded, outside, hidden } = keepInputs ? { recorded: keepInputs, outside: [], hidden: [] } : recordInputs(a.inputs, io.cwd, a.global ? undefined : join(dir, '..', '..'));
-  if (hidden.length) io.err(`gstack: the flow's --in ${hidden.join(' ')} ${hidden.length > 1 ? 'are hidden files' : 'is a hidden file'} of the repository (a name starting with "."), so not recorded with it: pass --in to \`flows run\` and \`flows check\` yourself. This save's run had it: what the script printed of it is in the saved expectations, so read them before you commit the flow.`);
+  if (hidden.length) io.err(`gstack: the flow's --in ${hidden.join(' ')} ${hidden.length > 1 ? 'are hidden files' : 'is a hidden file'}${a.global ? '' : ' of the repository'} (a name starting with "."${a.global ? ' on its path' : ''}), so not recorded with it: pass --in to \`flows run\` and \`flows check\` yourself. This save's run had it: what the script printed of it is in the saved expectations, so read them before you commit the flow.`);
   if (outside.length) io.err(`gstack: the flow's --in ${outside.join(' ')} ${outside.length > 1 ? 'are' : 'is'} outside the repository, so not recorded with it: pass --in to \`flows run\` and \`flows check\` yourself (or copy the file into the repository and save again).`);
   const header: FlowHeader = {
     name,
@@ -408,7 +408,11 @@ export function recordInputs(given: string[], cwd: string, root: string | undefi
   for (const g of given) {
     const abs = resolve(cwd, g);
     if (root === undefined) {
-      recorded.push(abs);
+      // A global flow names the file by its absolute path: a hidden one anywhere on it (`.env`,
+      // `~/.ssh/…`) is handed to every later run from any folder, CI's `flows check` included
+      // (pass 41, C41), so it is not recorded either.
+      if (hiddenPath(abs)) hidden.push(g);
+      else recorded.push(abs);
       continue;
     }
     if (!below(root, abs) || !reallyInside(abs, root)) outside.push(g);
@@ -432,6 +436,18 @@ function hiddenInRepository(abs: string, root: string): boolean {
     /* judged as written */
   }
   return [...parts(abs, root), ...parts(real, realRoot)].some((x) => x.startsWith('.') && x !== '..');
+}
+
+/** Whether an absolute path has a hidden segment (a name starting with "."), as written or as
+ * its real path. */
+function hiddenPath(abs: string): boolean {
+  let real = abs;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    /* judged as written */
+  }
+  return [...abs.split(sep), ...real.split(sep)].some((x) => x.startsWith('.') && x !== '..' && x !== '.');
 }
 
 /**
@@ -459,6 +475,7 @@ export function savedInputs(a: Pick<FlowsArgs, 'inputs'>, loc: FlowLocation, hea
       return abs;
     }
     if (!isAbsolute(f)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" is not an absolute path, as a global flow's inputs are. Fix the line by hand, or save the flow again with --in FILE.`);
+    if (hiddenPath(f)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" names a hidden file (a name starting with "." on its path), which a saved flow never hands to its runs. Remove the line, or pass --in FILE yourself.`);
     if (!existsSync(f)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: the flow was saved with --in ${f}, which is gone. Put the file back, or pass --in FILE to \`flows run\`/\`flows check\` (or save the flow again).`);
     return f;
   });
