@@ -457,6 +457,17 @@ console.log("GSTACK_STEP_OK");
       assert.ok(!(r.stdout + r.stderr).includes(pn), r.stdout + r.stderr);
     }
     assert.ok(!readdirSync(join(repo, '.gstack', 'flows')).some((f) => f.includes(pn)), 'no flow saved under the name');
+    // Pass 41 (A41): an ordinary parameter whose value the save run typed into a password field
+    // would be written in the header as its default (or, --required, as its example).
+    site.setPage('/signin-a41', '<!doctype html><title>Login</title><label>Username <input id=u></label><label>Password <input type=password id=p></label><p id=r>ready</p>');
+    writeFileSync(join(repo, 'signin.js'), 'const [user, pass] = params.account.split(":");\nconst pg = await openTab(params.url);\nawait pg.getByLabel("Username").fill(user);\nawait pg.getByLabel("Password").fill(pass);\nconsole.log("R=" + await pg.locator("#r").innerText());\nawait closeTab(pg);\nconsole.log("GSTACK_STEP_OK");\n');
+    for (const extra of [[], ['--required', 'account']]) {
+      const typed = await gstack(['flows', 'save', 'signin', '-f', 'signin.js', '--param', `url=${new URL('/signin-a41', site.url).href}`, '--param', 'account=alice:Xy9wQ3tL8nB2', ...extra]);
+      expectExit(typed, 2);
+      assert.match(typed.stderr, /Not saved: the value of --param account was seen in a secret field during the save run .* Give it under a secret name/);
+      assert.ok(!(typed.stdout + typed.stderr).includes('Xy9wQ3tL8nB2'), typed.stdout + typed.stderr);
+      assert.ok(!existsSync(join(repo, '.gstack', 'flows', 'signin.js')), 'not saved');
+    }
     // A flow named so by hand: check cuts the name it prints.
     copyFileSync(file, join(repo, '.gstack', 'flows', `${pn}.js`));
     const byHand = await gstack(['flows', 'check', pn, '--param', `password=${pn}`]);

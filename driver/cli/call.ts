@@ -114,6 +114,6 @@ async function flowsCommand(call: Extract<HostCall, { command: 'flows' }>, targe
     { action: call.action, args, source, describe: f.describe, param, required: f.required, inputs: f.in, out: f.out, global: f.global, force: f.force, json: f.json },
     { out: (l) => io.out(l.endsWith('\n') ? l : l + '\n'), err: (l) => io.err(l + '\n'), cwd: io.cwd, env: io.env },
     // A saved flow's recorded inputs stand in for --in when none is given.
-    (script, params, print, inputs, secrets) => runFlowScript(script, inputs ? { ...f, in: inputs } : f, target, io, { params, print, secrets }),
+    (script, params, print, inputs, secrets, beforeForget) => runFlowScript(script, inputs ? { ...f, in: inputs } : f, target, io, { params, print, secrets, beforeForget }),
   );
 }

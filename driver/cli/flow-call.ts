@@ -188,7 +188,7 @@ export async function runFlowScript(
   flags: SharedFlags,
   target: CallTarget,
   io: CliIo,
-  opts: { params?: Record<string, unknown>; print: boolean; secrets?: readonly string[] },
+  opts: { params?: Record<string, unknown>; print: boolean; secrets?: readonly string[]; beforeForget?: (cut: (text: string) => string) => void },
 ): Promise<RunResult> {
   const { runScript } = await import('../runner/run-script.js');
   const json = flags.json;
@@ -204,6 +204,7 @@ export async function runFlowScript(
     armDeadline: io.armDeadline,
     params: opts.params,
     secrets: opts.secrets,
+    beforeForget: opts.beforeForget,
     onLine: json || !print ? undefined : (line) => io.out(line + '\n'),
     onNotice: (line) => io.err(line + '\n'),
   });

@@ -22,7 +22,7 @@ import { FOREIGN_SECRET_MARK, jsonText, stripControls } from '../runtime/output.
 /** Runs a script the way `gstack run` does with this invocation's shared flags. `print`: its
  * lines stream to stdout (or its --json object is printed) as `gstack run` prints them. */
 /** Runs one flow; `secrets` are values to cut from its output besides its own secret parameters. */
-export type FlowRunner = (script: string, params: Record<string, unknown>, print: boolean, inputs?: string[], secrets?: readonly string[]) => Promise<RunResult>;
+export type FlowRunner = (script: string, params: Record<string, unknown>, print: boolean, inputs?: string[], secrets?: readonly string[], beforeForget?: (cut: (text: string) => string) => void) => Promise<RunResult>;
 
 export interface FlowsArgs {
   action: 'save' | 'run' | 'list' | 'show' | 'check';
@@ -128,7 +128,22 @@ async function save(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner):
   // Its --in files likewise: a saved flow saved again without --in gets the files it recorded.
   const keepInputs = !a.inputs.length && previous?.inputs.length ? previous.inputs : undefined;
   const runInputs = keepInputs && savedInputs(a, { name, where: a.global ? 'global' : 'project', file }, previous, dirs);
-  const result = await run(script, declared.values, !a.json, runInputs);
+  // A value the save run saw as a secret (an ordinary parameter typed into a password field)
+  // would be written in the header as a default or an example, and printed by `flows list`
+  // (pass 41, A41): asked of the run before it forgets what it saw.
+  let seenInValues: string[] = [];
+  const result = await run(script, declared.values, !a.json, runInputs, undefined, (cut) => {
+    seenInValues = Object.entries(declared.values)
+      .filter(([k, v]) => !declared.params[k]?.writeOnly && (typeof v === 'string' || typeof v === 'number') && String(v) !== '' && cut(String(v)) !== String(v))
+      .map(([k]) => k);
+    if (a.describe !== undefined && cut(a.describe) !== a.describe) seenInValues.push('--describe');
+  });
+  if (result.exitCode === 0 && seenInValues.length) {
+    const params = seenInValues.filter((k) => k !== '--describe');
+    if (a.json) io.out(jsonText({ ...result, saved: null }));
+    if (!params.length) throw new CommandError('flows', 'FLOW_INVALID', 'Not saved: --describe holds a value the save run saw in a secret field, and would be written in the flow. Describe the flow without it.');
+    throw new CommandError('flows', 'FLOW_INVALID', `Not saved: the value of --param ${params.join(', ')} was seen in a secret field during the save run (typed into a password field, or shown in one), and would be written in the flow as ${params.length > 1 ? 'their defaults' : 'its default'}. Give it under a secret name (\`--param password=…\`: required, never written, given at each run), or give only its part that is not secret.`);
+  }
   if (result.exitCode !== 0) {
     if (a.json) io.out(jsonText({ ...result, saved: null }));
     const why = `Not saved: the flow did not pass (exit ${result.exitCode}). Fix the script until \`gstack run -f\` passes, then save it.`;

@@ -87,6 +87,9 @@ export interface RunOptions {
    * --param password=…`, handed to every flow it checks): cut from the call's start, as a
    * secret parameter's are. */
   secrets?: readonly string[];
+  /** Called at the call's end, before it forgets what it saw, with the cut of every secret value
+   * it saw: `flows save` asks whether a parameter's value was one (pass 41, A41). */
+  beforeForget?: (cut: (text: string) => string) => void;
   /** A failed call prints each open tab's evidence before its `[error]` line (default true;
    * `--no-evidence`). */
   evidence?: boolean;
@@ -297,6 +300,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     // Lines printed before the call saw a field are on screen already; the --json result is
     // written after, so it is cut with everything the call saw.
     const result = runResult({ exitCode, engine, session, lines: filter.lines.map(cutSeenSecrets), artifacts: artifacts.map(cutSeenSecrets), withheld: withheld.map(cutSeenSecrets), error: error === null ? null : shownLine(oneLine(error)), durationMs, pwd, evidence });
+    options.beforeForget?.(cutSeenSecrets);
     forgetSecrets();
     return result;
   };
