@@ -21,6 +21,7 @@
 //      un-awaited page failure in an in-process call (--ephemeral, GSTACK_NO_HOST=1).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -1113,7 +1114,9 @@ test('3x. --out copies what the script wrote before its first read cut of the se
   // while the --json lines of the same call were cut.
   const key = 'Zq7kL93pXv2Wm88r';
   const site = await startFixtureServer();
-  site.setPage('/key.html', `<title>Account</title><h1>API settings</h1><label>API key <input type="password" id="k" value="${key}"></label><script>document.title = "Account " + document.getElementById("k").value;</script><p>Saved</p>`);
+  // Pass 41 (A41): an internal link to an id that spells the key became a named destination
+  // (`pdfinfo -dests` prints it), in a PDF printed after the snapshot too.
+  site.setPage('/key.html', `<title>Account</title><h1>API settings</h1><label>API key <input type="password" id="k" value="${key}"></label><script>document.title = "Account " + document.getElementById("k").value;</script><p>Saved <a href="#${key}">details</a></p><h2 id="${key}" style="margin-top:1200px">Details</h2>`);
   const out = join(work, 'out-3x');
   try {
     const r = await run(`const pg = await openTab(${lit(site.url + 'key.html')});
@@ -1124,6 +1127,7 @@ test('3x. --out copies what the script wrote before its first read cut of the se
       await fs.writeFile(path.join(pwd, "plain.txt"), "nothing secret here\\n");
       const s = await snapshot(pg, { interactive: true });
       await fs.appendFile(report, s.tree + "\\n");
+      await pg.pdf({ path: path.join(pwd, "after.pdf") });
       console.log("GSTACK_STEP_OK");`, ['--out', out]);
     assert.equal(r.code, 0, show(r));
     const report = readFileSync(join(out, 'report.txt'), 'utf8');
@@ -1133,6 +1137,11 @@ test('3x. --out copies what the script wrote before its first read cut of the se
     const pdf = readFileSync(join(out, 'page.pdf'));
     assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
     for (const reading of [pdf.toString('latin1'), pdf.toString('utf16le'), pdf.subarray(1).toString('utf16le')]) assert.ok(!reading.includes(key), 'the PDF copy spells the key');
+    for (const printed of ['page.pdf', 'after.pdf']) {
+      const dests = execFileSync('pdfinfo', ['-dests', join(out, printed)], { encoding: 'utf8' });
+      assert.ok(!dests.includes(key), `${printed}: ${dests}`);
+      assert.match(dests, /gstack-redacted-1/, `${printed} keeps its destination, renamed`);
+    }
     assert.ok(!existsSync(join(out, 'blob.bin')), 'a binary that spells the key is not copied');
     assert.match(r.stderr, /--out: "blob\.bin" was not copied \(its bytes hold the value of a secret field the call saw\)/);
     assert.equal(readFileSync(join(out, 'plain.txt'), 'utf8'), 'nothing secret here\n');

@@ -37,7 +37,10 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
   // web and mail links stay (keptLink), and one that spells a seen secret goes. The fast path
   // leaves alone only a web link written in place, and none once the call has seen a secret.
   const linkToCheck = /\/URI\s*(?:<|\((?!\s*https?:))/i.test(raw) || (anySecretsSeen() && /\/URI/.test(raw));
-  if (values && values.every((v) => shownLine(v) === v) && !linkToCheck) return pdf;
+  // Once the call has seen a secret, every PDF is read whole: a name a page chose (an id an
+  // internal link jumps to) is written as a named destination, a page label or a link's /Dest,
+  // which `pdfinfo -dests` and a viewer show (pass 41, A41).
+  if (values && values.every((v) => shownLine(v) === v) && !linkToCheck && !anySecretsSeen()) return pdf;
   const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString, PDFRef } = lib();
   // updateMetadata: false keeps Chromium's Creator, Producer and dates.
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
@@ -73,12 +76,47 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
   // a form control's /Desc in a dictionary inside the /A array of a structure element
   // (`/A [<</O /PrintField …>> <</O /PrintField /Desc …>>]`; pass 26, B26). An object of its
   // own (a reference) is visited as one of the document's.
+  // A seen secret in any string or name of the file, not only the fields above: a named
+  // destination (a key of /Dests, a name in a /Names tree), a link's or an outline item's /Dest,
+  // a page label's prefix. A string is cut; a name is renamed, the same way wherever it is, so a
+  // link still reaches its destination.
+  const spells = (text: string) => anySecretsSeen() && cutSeenSecrets(text) !== text;
+  const renamed = new Map<string, PdfLib.PDFName>();
+  const safeName = (name: PdfLib.PDFName) => {
+    let to = renamed.get(name.asString());
+    if (!to) renamed.set(name.asString(), (to = PDFName.of(`gstack-redacted-${renamed.size + 1}`)));
+    return to;
+  };
+  const cleanValue = (value: PdfLib.PDFObject): PdfLib.PDFObject | undefined => {
+    if ((value instanceof PDFString || value instanceof PDFHexString) && spells(value.decodeText())) return PDFHexString.fromText(cutSeenSecrets(value.decodeText()));
+    if (value instanceof PDFName && spells(value.decodeText())) return safeName(value);
+    return undefined;
+  };
   const visit = (object: PdfLib.PDFObject, depth: number): void => {
     if (depth > 32) return;
     if (object instanceof PDFDict) {
       clean(object);
+      for (const [key, inner] of object.entries()) {
+        const value = cleanValue(inner);
+        if (value) {
+          object.set(key, value);
+          changed = true;
+        }
+        if (spells(key.decodeText())) {
+          object.delete(key);
+          object.set(safeName(key), value ?? inner);
+          changed = true;
+        }
+      }
       for (const [, inner] of object.entries()) visit(inner, depth + 1);
     } else if (object instanceof PDFArray) {
+      object.asArray().forEach((inner, i) => {
+        const value = cleanValue(inner);
+        if (value) {
+          object.set(i, value);
+          changed = true;
+        }
+      });
       for (const inner of object.asArray()) visit(inner, depth + 1);
     }
   };
