@@ -314,6 +314,10 @@ test('5. the saved file run with `gstack run -f FILE --params JSON` behaves as `
   assert.deepEqual(viaStdin.lines, viaFlows.lines);
   const shapeStdin = await gstack(['cookbook', 'read', '--params', '@-'], outside, {}, JSON.stringify({ url: site.url + '/signup', maxChars: 100 }));
   expectExit(shapeStdin, 0);
+  // Pass 41 (A41): --print read `@FILE` as JSON text.
+  const printed = await gstack(['cookbook', 'read', '--print', '--params', `@${cookbookFile}`], outside);
+  expectExit(printed, 0);
+  assert.match(printed.stdout, /"maxChars": 100/);
   const both = await gstack(['run', '-', '--params', '@-'], outside, {}, 'console.log("GSTACK_STEP_OK")');
   expectExit(both, 2);
   assert.match(both.stderr, /--params @-: stdin holds the script\. Give the script with -f FILE/);
@@ -418,6 +422,9 @@ console.log("GSTACK_STEP_OK");
     const bad = await gstack(['flows', 'run', 'try', '--param', '@bad.json']);
     expectExit(bad, 2);
     assert.match(bad.stderr, /--param @bad\.json: not JSON\. Give a JSON object of parameters/);
+    const stdinTwice = await gstack(['flows', 'run', 'try', '--param', '@-', '--param', '@-'], repo, {}, '{}');
+    expectExit(stdinTwice, 2);
+    assert.match(stdinTwice.stderr, /--param @- is given twice/);
     assert.ok(!bad.stderr.includes('Zebra'), bad.stderr);
     // Pass 27 (A27): no message about a bad parameter quotes its value, and a value copied into
     // another parameter would be written in the flow as that one's default.

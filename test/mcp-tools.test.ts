@@ -47,7 +47,8 @@ test('a cookbook shape tool: the shape schema plus session arguments; its call i
   assert.deepEqual(t.inputSchema.required, shape.params.required);
   for (const k of [...Object.keys(shape.params.properties), 'session', 'timeout', 'engine']) assert.ok(k in t.inputSchema.properties, k);
   const args = checkArguments(t, { url: 'http://127.0.0.1:1/', selector: 'h1', timeout: 5000 });
-  assert.deepEqual(t.argv(args), { argv: ['cookbook', 'element-shot', '--params', '{"url":"http://127.0.0.1:1/","selector":"h1"}', '--timeout', '5000'] });
+  // Pass 41 (A41): the parameters on stdin, never on the child's command line (`ps`).
+  assert.deepEqual(t.argv(args), { argv: ['cookbook', 'element-shot', '--params', '@-', '--timeout', '5000'], stdin: '{"url":"http://127.0.0.1:1/","selector":"h1"}' });
 });
 
 test('run: the script goes through stdin (no argv length limit, never read as a flag)', () => {

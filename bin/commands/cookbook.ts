@@ -31,7 +31,9 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
         await (io.dispatch ?? dispatchCall)({ command: 'cookbook', shape: shapeName, flags: f }, io);
         return;
       }
-      const params = parseCookbookParams(f.params);
+      // `--params @FILE` / `@-` as without --print (pass 41, A41: it was read as JSON text).
+      const { paramsText } = await import('../../driver/cli/flow-call.js');
+      const params = parseCookbookParams(await paramsText(f.params, io, f.timeout));
       if (f.url !== undefined) params.url = f.url;
       // --print: a script to adapt: required parameters not given come from the shape's own
       // example, and stderr says which, so the agent edits them before it runs the script.

@@ -189,7 +189,9 @@ function shapeTool(spec: McpToolSpec, shape: Shape, catalog: Catalog, sessionTex
     argv: (args) => {
       const params = Object.fromEntries(Object.entries(args).filter(([k]) => !SESSION_ARGS.has(k)));
       const sessionArgs = Object.fromEntries(Object.entries(args).filter(([k]) => SESSION_ARGS.has(k)));
-      return { argv: ['cookbook', shape.name, '--params', JSON.stringify(params), ...run.argv(sessionArgs).argv.slice(1)] };
+      // On stdin, never on the child's command line, which every user of the machine can read
+      // (`ps`): a form's fields or a flow's typed values are test passwords (pass 41, A41).
+      return { argv: ['cookbook', shape.name, '--params', '@-', ...run.argv(sessionArgs).argv.slice(1)], stdin: JSON.stringify(params) };
     },
   };
 }

@@ -103,6 +103,7 @@ const PARAM_NAME = /^[A-Za-z_$][\w$]*$/;
  */
 export async function expandParamFiles(words: readonly string[], io: CliIo, timeoutMs: number): Promise<string[]> {
   const out: string[] = [];
+  if (words.filter((w) => w === '@-').length > 1) throw new UsageError('--param @- is given twice: stdin holds one JSON object of parameters. Put them all in it, or give the others as --param name=value.');
   for (const word of words) {
     if (!word.startsWith('@')) {
       out.push(word);
