@@ -43,19 +43,26 @@ async function readScriptFile(file: string, cwd: string): Promise<string> {
   }
 }
 
-/** A script from stdin: at most MAX_SCRIPT_BYTES, as `-f` (an endless `yes |` grew the client
- * without bound before). */
-async function readStdinScript(io: CliIo, timeoutMs: number): Promise<string> {
-  // A pipe that never closes would hold the call before its deadline is armed: reading stdin
-  // is bounded by --timeout too (docs/SECURITY.md, "bad input is a usage error, never a hang").
+/** Stdin, bounded in size and in time: a pipe that never closes would hold the call before its
+ * deadline is armed, and an endless `yes |` grew the client without bound (docs/SECURITY.md,
+ * "bad input is a usage error, never a hang"). The script (`-`) and `--params @-` read it so. */
+async function readStdinBounded(io: Pick<CliIo, 'readStdin'>, timeoutMs: number, maxBytes: number, why: { late: string; tooBig: string }): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UsageError(`The script on stdin did not end within --timeout (${timeoutMs} ms): the pipe was never closed. Close it after the script (e.g. \`gstack run - <<'EOF'\` … \`EOF\`), or pass the script with -f FILE.`)), timeoutMs);
+    timer = setTimeout(() => reject(new UsageError(why.late)), timeoutMs);
     timer.unref?.();
   });
-  const text = await Promise.race([io.readStdin(MAX_SCRIPT_BYTES), late]).finally(() => clearTimeout(timer));
-  if (Buffer.byteLength(text) > MAX_SCRIPT_BYTES) throw new UsageError(`The script on stdin is over ${MAX_SCRIPT_BYTES} bytes; a flow script may have at most that. Split the flow into several calls.`);
+  const text = await Promise.race([io.readStdin(maxBytes), late]).finally(() => clearTimeout(timer));
+  if (Buffer.byteLength(text) > maxBytes) throw new UsageError(why.tooBig);
   return text;
+}
+
+/** A script from stdin: at most MAX_SCRIPT_BYTES, as `-f`. */
+function readStdinScript(io: CliIo, timeoutMs: number): Promise<string> {
+  return readStdinBounded(io, timeoutMs, MAX_SCRIPT_BYTES, {
+    late: `The script on stdin did not end within --timeout (${timeoutMs} ms): the pipe was never closed. Close it after the script (e.g. \`gstack run - <<'EOF'\` … \`EOF\`), or pass the script with -f FILE.`,
+    tooBig: `The script on stdin is over ${MAX_SCRIPT_BYTES} bytes; a flow script may have at most that. Split the flow into several calls.`,
+  });
 }
 
 /** The most output a call keeps (--max-output): its result crosses the host socket whole, whose
@@ -127,15 +134,11 @@ export async function expandParamFiles(words: readonly string[], io: CliIo, time
   return out;
 }
 
-async function readStdinParams(io: Pick<CliIo, 'readStdin'>, timeoutMs: number, flag: string): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UsageError(`${flag} @-: stdin did not end within --timeout (${timeoutMs} ms). Close it after the JSON, or give ${flag} @params.json.`)), timeoutMs);
-    timer.unref?.();
+function readStdinParams(io: Pick<CliIo, 'readStdin'>, timeoutMs: number, flag: string): Promise<string> {
+  return readStdinBounded(io, timeoutMs, MAX_PARAMS_FILE_BYTES, {
+    late: `${flag} @-: stdin did not end within --timeout (${timeoutMs} ms). Close it after the JSON, or give ${flag} @params.json.`,
+    tooBig: `${flag} @-: more than ${MAX_PARAMS_FILE_BYTES} bytes on stdin (parameters, not data: pass data with --in).`,
   });
-  const text = await Promise.race([io.readStdin(MAX_PARAMS_FILE_BYTES), late]).finally(() => clearTimeout(timer));
-  if (Buffer.byteLength(text) > MAX_PARAMS_FILE_BYTES) throw new UsageError(`${flag} @-: more than ${MAX_PARAMS_FILE_BYTES} bytes on stdin (parameters, not data: pass data with --in).`);
-  return text;
 }
 
 export async function readScriptSource(script: string | undefined, file: string | undefined, io: CliIo, timeoutMs: number): Promise<string> {

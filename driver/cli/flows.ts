@@ -426,21 +426,22 @@ export function recordInputs(given: string[], cwd: string, root: string | undefi
       // A global flow names the file by its absolute path: a hidden one anywhere on it (`.env`,
       // `~/.ssh/…`) is handed to every later run from any folder, CI's `flows check` included
       // (pass 41, C41), so it is not recorded either.
-      if (hiddenPath(abs)) hidden.push(g);
+      if (hiddenBelow(abs, sep)) hidden.push(g);
       else recorded.push(abs);
       continue;
     }
     if (!below(root, abs) || !reallyInside(abs, root)) outside.push(g);
-    else if (hiddenInRepository(abs, root)) hidden.push(g);
+    else if (hiddenBelow(abs, root)) hidden.push(g);
     else recorded.push(relative(root, abs).split(sep).join('/'));
   }
   return { recorded, outside, hidden };
 }
 
-/** Whether a file of the repository is a hidden one (`.env`, `.git/config`), as written or as
- * its real path: a committed flow that hands one to every run is easy to miss in a review
- * (pass 35, C35), so it is never recorded, and a header that names one is refused. */
-function hiddenInRepository(abs: string, root: string): boolean {
+/** Whether a file below `root` is a hidden one (`.env`, `.git/config`), as written or as its
+ * real path: a committed flow that hands one to every run is easy to miss in a review (pass 35,
+ * C35), so it is never recorded, and a header that names one is refused. A global flow asks it
+ * of the whole path (`root` the file system's, pass 41, C41). */
+function hiddenBelow(abs: string, root: string): boolean {
   const parts = (p: string, r: string) => relative(r, p).split(sep);
   let real = abs;
   let realRoot = root;
@@ -451,18 +452,6 @@ function hiddenInRepository(abs: string, root: string): boolean {
     /* judged as written */
   }
   return [...parts(abs, root), ...parts(real, realRoot)].some((x) => x.startsWith('.') && x !== '..');
-}
-
-/** Whether an absolute path has a hidden segment (a name starting with "."), as written or as
- * its real path. */
-function hiddenPath(abs: string): boolean {
-  let real = abs;
-  try {
-    real = realpathSync(abs);
-  } catch {
-    /* judged as written */
-  }
-  return [...abs.split(sep), ...real.split(sep)].some((x) => x.startsWith('.') && x !== '..' && x !== '.');
 }
 
 /**
@@ -483,14 +472,14 @@ export function savedInputs(a: Pick<FlowsArgs, 'inputs'>, loc: FlowLocation, hea
       if (!reallyInside(abs, root)) {
         throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" leads outside the repository (${root}) through a link. A project flow's inputs are the repository's own files: replace the link with the file, or pass --in FILE yourself.`);
       }
-      if (hiddenInRepository(abs, root)) {
+      if (hiddenBelow(abs, root)) {
         throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" names a hidden file of the repository (a name starting with "."), which a saved flow never hands to its runs. Remove the line, or pass --in FILE yourself.`);
       }
       if (!existsSync(abs)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: the flow was saved with --in ${f}, and ${abs} is gone. Put the file back, or pass --in FILE to \`flows run\`/\`flows check\` (or save the flow again).`);
       return abs;
     }
     if (!isAbsolute(f)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" is not an absolute path, as a global flow's inputs are. Fix the line by hand, or save the flow again with --in FILE.`);
-    if (hiddenPath(f)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" names a hidden file (a name starting with "." on its path), which a saved flow never hands to its runs. Remove the line, or pass --in FILE yourself.`);
+    if (hiddenBelow(f, sep)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: its header's "in: ${f}" names a hidden file (a name starting with "." on its path), which a saved flow never hands to its runs. Remove the line, or pass --in FILE yourself.`);
     if (!existsSync(f)) throw new CommandError('flows', 'FLOW_INVALID', `${loc.file}: the flow was saved with --in ${f}, which is gone. Put the file back, or pass --in FILE to \`flows run\`/\`flows check\` (or save the flow again).`);
     return f;
   });

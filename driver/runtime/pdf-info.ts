@@ -35,11 +35,11 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
   // `TITLE=` (pass 30, A30). A link the page made to a local file or a program (`file:`,
   // `javascript:`, `smb:`, `ms-msdt:`) is a live link action in the PDF (pass 29, B29): only
   // web and mail links stay (keptLink), and one that spells a seen secret goes. The fast path
-  // leaves alone only a web link written in place, and none once the call has seen a secret.
-  const linkToCheck = /\/URI\s*(?:<|\((?!\s*https?:))/i.test(raw) || (anySecretsSeen() && /\/URI/.test(raw));
-  // Once the call has seen a secret, every PDF is read whole: a name a page chose (an id an
-  // internal link jumps to) is written as a named destination, a page label or a link's /Dest,
-  // which `pdfinfo -dests` and a viewer show (pass 41, A41).
+  // leaves alone only a web link written in place, and no PDF once the call has seen a secret:
+  // then every PDF is read whole, since a name a page chose (an id an internal link jumps to) is
+  // written as a named destination, a page label or a link's /Dest, which `pdfinfo -dests` and a
+  // viewer show (pass 41, A41).
+  const linkToCheck = /\/URI\s*(?:<|\((?!\s*https?:))/i.test(raw);
   if (values && values.every((v) => shownLine(v) === v) && !linkToCheck && !anySecretsSeen()) return pdf;
   const { PDFDocument, PDFDict, PDFArray, PDFName, PDFString, PDFHexString, PDFRef } = lib();
   // updateMetadata: false keeps Chromium's Creator, Producer and dates.
@@ -72,10 +72,6 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
       changed = true;
     }
   };
-  // Every dictionary written in place inside another object, at any depth: a tagged PDF keeps
-  // a form control's /Desc in a dictionary inside the /A array of a structure element
-  // (`/A [<</O /PrintField …>> <</O /PrintField /Desc …>>]`; pass 26, B26). An object of its
-  // own (a reference) is visited as one of the document's.
   // A seen secret in any string or name of the file, not only the fields above: a named
   // destination (a key of /Dests, a name in a /Names tree), a link's or an outline item's /Dest,
   // a page label's prefix. A string is cut; a name is renamed, the same way wherever it is, so a
@@ -92,6 +88,10 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
     if (value instanceof PDFName && spells(value.decodeText())) return safeName(value);
     return undefined;
   };
+  // Every dictionary written in place inside another object, at any depth: a tagged PDF keeps
+  // a form control's /Desc in a dictionary inside the /A array of a structure element
+  // (`/A [<</O /PrintField …>> <</O /PrintField /Desc …>>]`; pass 26, B26). An object of its
+  // own (a reference) is visited as one of the document's.
   const visit = (object: PdfLib.PDFObject, depth: number): void => {
     if (depth > 32) return;
     if (object instanceof PDFDict) {

@@ -107,8 +107,8 @@ function formatArg(v: unknown): string {
   // of `[69,120,112,…]`, and the numbers tell an agent nothing. Print text as text
   // (`buf.toString()`), which the filter reads like any other line.
   if (isBytes(v)) return bytesPlaceholder(v);
-  const tag = Object.prototype.toString.call(v);
-  if (tag.startsWith(`[object ${PLAYWRIGHT_TAG}`)) return playwrightPlaceholder(tag.slice(`[object ${PLAYWRIGHT_TAG}`.length, -1));
+  const playwright = playwrightPlaceholder(v);
+  if (playwright) return playwright;
   try {
     // Bytes inside an object or array too (`{ post: req.postDataBuffer() }`): JSON would write a
     // Buffer as {"type":"Buffer","data":[112,119,…]}. The replacer sees the value before toJSON.
@@ -125,8 +125,7 @@ function formatArg(v: unknown): string {
         return entries.every(([k]) => typeof k === 'string' || typeof k === 'number') ? Object.fromEntries(entries) : entries;
       }
       if (tag === '[object Set]') return Array.from(own as Set<unknown>);
-      if (tag.startsWith(`[object ${PLAYWRIGHT_TAG}`)) return playwrightPlaceholder(tag.slice(`[object ${PLAYWRIGHT_TAG}`.length, -1));
-      return value;
+      return playwrightPlaceholder(own) ?? value;
     });
     if (json !== undefined) return json;
   } catch {
@@ -156,7 +155,12 @@ const PRINT_HINTS: Record<string, string> = {
   Dialog: 'dialog.type(), dialog.message()',
 };
 
-function playwrightPlaceholder(kind: string): string {
+/** The placeholder for a membrane proxy (its toStringTag names the class), else undefined. */
+function playwrightPlaceholder(v: unknown): string | undefined {
+  const tag = Object.prototype.toString.call(v);
+  const prefix = `[object ${PLAYWRIGHT_TAG}`;
+  if (!tag.startsWith(prefix)) return undefined;
+  const kind = tag.slice(prefix.length, -1);
   return `<${kind}: a Playwright object; print its values, e.g. ${PRINT_HINTS[kind] ?? 'the results of its methods'}>`;
 }
 
