@@ -37,7 +37,10 @@ const BIN = argv.includes('--bin') ? argv[argv.indexOf('--bin') + 1] : OWN_BIN;
 interface Sample {
   ms: number;
   peakMiB: number;
+  /** stdout and stderr as they came. */
   out: string;
+  /** stdout alone (what a --json command answers; notices go to stderr). */
+  stdout: string;
 }
 
 function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, alsoSample: number[] = []): Promise<Sample> {
@@ -46,14 +49,18 @@ function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, alsoSam
     const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const sampler = sampleTree([child.pid!, ...alsoSample]);
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
+    let stdout = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      stdout += d;
+    });
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = performance.now() - t0;
       const peakMiB = sampler.stop();
       if (code !== 0) reject(new Error(`${cmd} ${args.slice(0, 2).join(' ')} exited ${code}:\n${out.slice(-2000)}`));
-      else resolve({ ms, peakMiB, out });
+      else resolve({ ms, peakMiB, out, stdout });
     });
   });
 }
@@ -100,7 +107,7 @@ async function main() {
     const ab = ensureAgentBrowser();
     if (ab) await qaSessions(ab, { url, chromium, env, home, script });
     // Each session of this run by its key (this run's own GSTACK_HOME), not `--all`.
-    const listed = JSON.parse((await timed(process.execPath, [BIN, 'sessions', 'list', '--json'], env)).out) as { sessions: Array<{ key: string }> };
+    const listed = JSON.parse((await timed(process.execPath, [BIN, 'sessions', 'list', '--json'], env)).stdout) as { sessions: Array<{ key: string }> };
     for (const { key } of listed.sessions) await timed(process.execPath, [BIN, 'sessions', 'stop', key], env).catch(() => undefined);
     await site.close();
     rmSync(home, { recursive: true, force: true });
@@ -175,7 +182,7 @@ async function main() {
 
   // Idle memory of one session host with its browser, after its calls (its own account).
   await new Promise((r) => setTimeout(r, 2000));
-  const list = JSON.parse((await timed(process.execPath, [BIN, 'sessions', 'list', '--json'], env)).out) as {
+  const list = JSON.parse((await timed(process.execPath, [BIN, 'sessions', 'list', '--json'], env)).stdout) as {
     sessions: Array<{ key: string; host: { pid: number; hostRssKb?: number; browserRssKb?: number } | null }>;
   };
   const bench = list.sessions.find((s) => s.key === 'bench')?.host;
