@@ -241,6 +241,27 @@ test('3e. page text that spells ASIDE_DIR= with a path is compared on Chromium',
   }
 });
 
+// Pass 42 (A42): the script prints the page's history whole; two of its lines start like labels.
+// The page reverses them ("charged, then refunded" as "refunded, then charged"): each label's
+// lines still match, and check passed. The order of the evidence is compared too.
+test('3f. page lines that start like labels and change places drift as ORDER', async () => {
+  const page = (events: string[]) => `<!doctype html><title>Order 42</title><h1>Order 42</h1><ul>${events.map((e) => `<li>${e}</li>`).join('')}</ul>`;
+  site.setPage('/history', page(['CHARGED 49.00 EUR', 'REFUNDED 49.00 EUR']));
+  writeFileSync(join(repo, 'history.js'), `const pg = await openTab(params.url);\nconsole.log(await pg.locator("ul").innerText());\nawait closeTab(pg);\nconsole.log("GSTACK_STEP_OK");\n`);
+  const flow = join(repo, '.gstack', 'flows', 'history.js');
+  try {
+    expectExit(await gstack(['flows', 'save', 'history', '-f', 'history.js', '--param', `url=${site.origin}/history`]), 0);
+    expectExit(await gstack(['flows', 'check', 'history']), 0);
+    site.setPage('/history', page(['REFUNDED 49.00 EUR', 'CHARGED 49.00 EUR']));
+    const checked = await gstack(['flows', 'check', 'history']);
+    expectExit(checked, 1);
+    assert.match(checked.stdout, /^DRIFT history changed=1/m);
+    assert.match(checked.stdout, /^  EXPECT ORDER before="CHARGED 49\.00 EUR \| REFUNDED 49\.00 EUR" after="REFUNDED 49\.00 EUR \| CHARGED 49\.00 EUR" line=1$/m);
+  } finally {
+    rmSync(flow, { force: true });
+  }
+});
+
 test('4. a flow saved in a repository is found from its subfolders and not from outside it', async () => {
   const list = await gstack(['flows', 'list'], subdir);
   expectExit(list, 0);

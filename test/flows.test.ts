@@ -138,6 +138,24 @@ test('expectations: labelled lines and whole blocks, without the lines that chan
   assert.deepEqual(evidenceOf(lines, pwd), ['URL=http://127.0.0.1:8080/\njust a note', 'HEADING=Welcome', 'STEP 1 click "Sign up" ref=e7', 'TEXT_START\nWelcome\na@example.com\nTEXT_END', 'SCREENSHOT=<pwd>/a.png', 'NAV={"ttfb":0}', 'SHOT=<pwd>/b.png']);
 });
 
+// Pass 42 (A42): a page's history printed whole, two of its lines starting like labels; the
+// page reversed them ("charged, then refunded" became "refunded, then charged") and `flows
+// check` passed, since each label's lines matched. The order of the evidence is compared too.
+test('expectations: lines of different labels that change places drift as ORDER', () => {
+  const run = (history: string[]) => ['URL=http://shop/orders/42', 'Order 42', ...history, 'TOTAL=0.00 EUR', 'GSTACK_STEP_OK'];
+  const saved = evidenceOf(run(['CHARGED 49.00 EUR', 'REFUNDED 49.00 EUR']));
+  assert.deepEqual(compareEvidence(saved, evidenceOf(run(['CHARGED 49.00 EUR', 'REFUNDED 49.00 EUR']))), []);
+  const drift = compareEvidence(saved, evidenceOf(run(['REFUNDED 49.00 EUR', 'CHARGED 49.00 EUR'])));
+  assert.equal(drift.length, 1, JSON.stringify(drift));
+  assert.equal(drift[0].label, 'ORDER');
+  assert.equal(drift[0].before, 'CHARGED 49.00 EUR | REFUNDED 49.00 EUR | TOTAL=0.00 EUR');
+  assert.equal(drift[0].after, 'REFUNDED 49.00 EUR | CHARGED 49.00 EUR | TOTAL=0.00 EUR');
+  assert.equal(drift[0].line, 2, 'the evidence entry (1-based) where the orders part');
+  // A changed value is reported by its label alone, not again as an order.
+  const changed = compareEvidence(saved, evidenceOf(run(['REFUNDED 49.00 EUR', 'CHARGED 99.00 EUR'])));
+  assert.ok(changed.every((d) => d.label !== 'ORDER'), JSON.stringify(changed));
+});
+
 // Ninth red-team pass: page text that spells a block's end (`TEXT_END`) pushed the lines after
 // it out of the block, where no expectation looked; a changed total passed `flows check`.
 test('expectations: every printed line is compared, also what page text pushed out of a block or under a volatile label', () => {

@@ -155,8 +155,21 @@ export function truncationOf(lines: readonly string[]): string | undefined {
  * line itself reads the same in both runs. */
 const CUT_MARKERS = [/^\[redacted: a line whose escapes nest past \d+ levels\]$/, /\[redacted: a field of another origin\]/, /^DIALOG .*\[the browser cut this message at \d+ characters\]$/, /^\[truncated \d+ (?:more )?bytes\]$/, /^\[\w+ truncated: showing \d+ of \d+ lines\b/, /^\[text cut at \d+ of \d+ characters\]$/, /^\[links cut at \d+ of \d+\]$/];
 
+/** How many entries an ORDER drift shows from where the two orders part. */
+const ORDER_SHOWN = 3;
+/** How much of each entry's first line an ORDER drift shows. */
+const ORDER_ENTRY_CHARS = 80;
+
+/** The label of the drift a run gets when it printed the same evidence in another order. */
+export const ORDER_DRIFT = 'ORDER';
+
 /** The saved evidence against a run's, label by label, the n-th value of a label against the
- * n-th: each difference, in the order of the saved evidence. */
+ * n-th: each difference, in the order of the saved evidence. When every label's values match,
+ * their order is compared too: page text the script prints whole is split into lines, and a
+ * line of it that starts like a label counts as one, so a page that reversed two such lines
+ * ("charged, then refunded" as "refunded, then charged") would otherwise pass (pass 42, A42). A
+ * run whose prints interleave (listeners, Promise.all) drifts the same way: the script prints in
+ * a fixed order, or as one line it builds. */
 export function compareEvidence(saved: readonly string[], now: readonly string[]): Drift[] {
   const byLabel = (entries: readonly string[]) => {
     const m = new Map<string, string[]>();
@@ -186,6 +199,18 @@ export function compareEvidence(saved: readonly string[], now: readonly string[]
       } else {
         drifts.push({ label, before: x === undefined ? null : valueOf(x, label), after: y === undefined ? null : valueOf(y, label) });
       }
+    }
+  }
+  if (drifts.length === 0) {
+    // Same values label by label, so the same entries: only their order can differ.
+    const at = saved.findIndex((e, i) => e !== now[i]);
+    if (at >= 0) {
+      const shown = (entries: readonly string[]) =>
+        entries
+          .slice(at, at + ORDER_SHOWN)
+          .map((e) => e.split('\n')[0].slice(0, ORDER_ENTRY_CHARS))
+          .join(' | ');
+      drifts.push({ label: ORDER_DRIFT, before: shown(saved), after: shown(now), line: at + 1 });
     }
   }
   return drifts;
