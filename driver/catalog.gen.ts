@@ -2484,9 +2484,9 @@ export const CATALOG_JSON: unknown = {
      "addStyleTag": "`{ path }` is read from pwd only",
      "content": "the values of password and other secret fields are cut, as in snapshots",
      "goto": "file: URLs are refused (unless --allow-file-urls)",
-     "pdf": "a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path",
+     "pdf": "a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path; a bare string (`pdf(\"a.pdf\")`, which Playwright ignores, writing nothing) is refused, naming `{ path }`",
      "routeFromHAR": "the HAR is read from pwd only; `{ update: true }` is refused (it would write outside the call)",
-     "screenshot": "a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path",
+     "screenshot": "a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path; a bare string (`screenshot(\"a.png\")`, which Playwright ignores, writing nothing) is refused, naming `{ path }`",
      "setInputFiles": "file paths are read from pwd only (`{ name, mimeType, buffer }` payloads pass as they are)"
     },
     "refuse": {
@@ -2637,7 +2637,7 @@ export const CATALOG_JSON: unknown = {
      "innerHTML": "the values of password and other secret fields are cut, as in content()",
      "ariaSnapshot": "the values of password and other secret fields are cut, as in snapshots",
      "drop": "file paths in `files` are read from pwd only (`{ name, mimeType, buffer }` payloads pass as they are)",
-     "screenshot": "a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path",
+     "screenshot": "a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path; a bare string (`screenshot(\"a.png\")`, which Playwright ignores, writing nothing) is refused, naming `{ path }`",
      "setInputFiles": "file paths are read from pwd only"
     },
     "refuse": {
@@ -2708,7 +2708,7 @@ export const CATALOG_JSON: unknown = {
      "innerText": "the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it)",
      "textContent": "the values of password and other secret fields are cut, as in snapshots (a secret textarea's or rich-text box's text; other text is as the page has it)",
      "innerHTML": "the values of password and other secret fields are cut, as in content()",
-     "screenshot": "a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path",
+     "screenshot": "a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path; a bare string (`screenshot(\"a.png\")`, which Playwright ignores, writing nothing) is refused, naming `{ path }`",
      "setInputFiles": "file paths are read from pwd only"
     }
    },

@@ -334,11 +334,11 @@ export interface PlaywrightRestrictions {
   "Page.content": never;
   /** file: URLs are refused (unless --allow-file-urls) */
   "Page.goto": never;
-  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path; a bare string (`pdf("a.pdf")`, which Playwright ignores, writing nothing) is refused, naming `{ path }` */
   "Page.pdf": never;
   /** the HAR is read from pwd only; `{ update: true }` is refused (it would write outside the call) */
   "Page.routeFromHAR": never;
-  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path; a bare string (`screenshot("a.png")`, which Playwright ignores, writing nothing) is refused, naming `{ path }` */
   "Page.screenshot": never;
   /** file paths are read from pwd only (`{ name, mimeType, buffer }` payloads pass as they are) */
   "Page.setInputFiles": never;
@@ -372,7 +372,7 @@ export interface PlaywrightRestrictions {
   "Locator.ariaSnapshot": never;
   /** file paths in `files` are read from pwd only (`{ name, mimeType, buffer }` payloads pass as they are) */
   "Locator.drop": never;
-  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path; a bare string (`screenshot("a.png")`, which Playwright ignores, writing nothing) is refused, naming `{ path }` */
   "Locator.screenshot": never;
   /** file paths are read from pwd only */
   "Locator.setInputFiles": never;
@@ -382,7 +382,7 @@ export interface PlaywrightRestrictions {
   "ElementHandle.textContent": never;
   /** the values of password and other secret fields are cut, as in content() */
   "ElementHandle.innerHTML": never;
-  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path */
+  /** a `path` is written under pwd (relative paths land in pwd); Playwright never gets the script's path; a bare string (`screenshot("a.png")`, which Playwright ignores, writing nothing) is refused, naming `{ path }` */
   "ElementHandle.screenshot": never;
   /** file paths are read from pwd only */
   "ElementHandle.setInputFiles": never;

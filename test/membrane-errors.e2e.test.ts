@@ -42,6 +42,10 @@ const CASES: Record<string, { body: string; next: RegExp }> = {
   waitForResponseTimeout: { body: `await pg.waitForResponse("**/never-requested", { timeout: 300 });`, next: /Start waiting before the action that sends it/ },
   badSelector: { body: `await pg.locator("#a[").click({ timeout: 500 });`, next: /\.\s*\S.*\.$/ },
   notASelect: { body: `await pg.locator("h1").selectOption("x", { timeout: 2000 });`, next: /use the ref of a textbox, checkbox or combobox/ },
+  // Playwright takes options only: a bare path returns the bytes and writes no file (C42).
+  screenshotBarePath: { body: `await pg.screenshot("/tmp/shot.png");`, next: /Write it with screenshot\(\{ path: path\.join\(pwd, "shot\.png"\) \}\)\.$/ },
+  pdfBarePath: { body: `await pg.pdf("report.pdf");`, next: /Write it with pdf\(\{ path: path\.join\(pwd, "report\.pdf"\) \}\)\.$/ },
+  locatorScreenshotBarePath: { body: `await pg.locator("h1").screenshot("h1.png");`, next: /Write it with screenshot\(\{ path: path\.join\(pwd, "h1\.png"\) \}\)\.$/ },
 };
 
 test('errors Playwright raises through the membrane end with what to do next', { timeout: 180_000 }, async () => {

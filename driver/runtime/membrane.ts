@@ -700,9 +700,22 @@ function without(a: unknown[], i: number, extra: Record<string, unknown> = {}): 
   return copy;
 }
 
+/** `screenshot("shot.png")`: Playwright takes options only, returns the image and writes no
+ * file, so a script that then reads or copies `shot.png` finds nothing (pass 42, C42). */
+function refuseBarePath(prop: 'screenshot' | 'pdf', a: unknown[]): void {
+  if (typeof a[0] !== 'string') return;
+  throw new AgentError(
+    `${prop}(${JSON.stringify(a[0].slice(0, 80))}) takes an options object, not a path: Playwright would return the bytes and write no file. Write it with ${prop}({ path: path.join(pwd, ${JSON.stringify(basenameOf(a[0]) || `out.${prop === 'pdf' ? 'pdf' : 'png'}`)}) }).`,
+    'REFUSED',
+  );
+}
+
+const basenameOf = (p: string) => p.split(/[\\/]/).pop() ?? '';
+
 /** screenshot({ path }): the capture is returned by Playwright and written through the
  * confinement; the path is checked while the page is captured (a refused path wastes one). */
 const capture = (prop: 'screenshot'): Confiner => async (m, a, call) => {
+  refuseBarePath(prop, a);
   const p = optPath(a, 0);
   if (p === undefined) return call(a);
   // Playwright picks a screenshot's format from the path's extension; keep that.
@@ -719,6 +732,7 @@ const capture = (prop: 'screenshot'): Confiner => async (m, a, call) => {
  * other text fields pass the terminal filter before the script or a file gets it; a `path` is
  * written through the confinement, checked while the page prints. */
 const printPdf: Confiner = async (m, a, call) => {
+  refuseBarePath('pdf', a);
   const p = optPath(a, 0);
   const printed = Promise.resolve(call(p === undefined ? a : without(a, 0))) as Promise<Buffer>;
   printed.catch(() => undefined);
