@@ -140,6 +140,29 @@ async function staysInside(root: string, rel: string): Promise<boolean> {
   return true;
 }
 
+/** Why one file could not be copied into `to`, in words (a person reads the notice, not Node's
+ * error codes: pass 42, C42). */
+function copyFailure(err: unknown, to: string): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ERR_FS_CP_NON_DIR_TO_DIR':
+    case 'EISDIR':
+      return `${to} has a folder of that name`;
+    case 'ERR_FS_CP_DIR_TO_NON_DIR':
+    case 'ENOTDIR':
+      return `${to} has a file where its folder would go`;
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return `${to} cannot be written here`;
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return 'the disk is full';
+    default:
+      return String(e?.message ?? err).split('\n')[0];
+  }
+}
+
 async function copyArtifacts(from: string, to: string, skip: Set<string>, notice: (line: string) => void): Promise<string[]> {
   const files = (await listFiles(from)).filter((f) => !skip.has(f));
   try {
@@ -156,7 +179,7 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
       const done = await copyOne(f);
       if (done) copied.push(done);
     } catch (err) {
-      notice(`gstack: --out: ${JSON.stringify(relative(from, f))} was not copied (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it stays in ${from}`);
+      notice(`gstack: --out: ${JSON.stringify(relative(from, f))} was not copied (${copyFailure(err, to)}); it stays in ${from}`);
     }
   }
   return copied;
