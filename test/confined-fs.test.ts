@@ -114,6 +114,20 @@ for (const { name, useProcFd } of MODES) {
   });
 }
 
+// Pass 42 (C42): fs.access of a missing file said "open 'x'", the open behind it.
+test('a missing file\'s error names the operation the script called, as Node\'s does', async () => {
+  for (const { useProcFd } of MODES) {
+    const { fs } = setup(useProcFd);
+    for (const [op, call] of [['stat', () => fs.stat('nope.txt')], ['access', () => fs.access('nope.txt')], ['scandir', () => fs.readdir('nodir')], ['open', () => fs.readFile('nope.txt')]] as const) {
+      await assert.rejects(call(), (e: NodeJS.ErrnoException) => {
+        assert.equal(e.code, 'ENOENT');
+        assert.match(e.message, new RegExp(`^ENOENT: no such file or directory, ${op} '(nope\\.txt|nodir)'$`));
+        return true;
+      });
+    }
+  }
+});
+
 test('a link inside pwd that points inside is not followed either (one rule, no real-path exceptions)', async () => {
   const { pwd, fs } = setup(true);
   mkdirSync(join(pwd, 'real'));

@@ -164,6 +164,22 @@ function scriptFacing(err: unknown, shown: string[], root: string): unknown {
   return e;
 }
 
+/** A stat, access or readdir is done by opening the path (never through a link): its error
+ * names the operation the script called, as Node's own would (`ENOENT: …, stat 'a.txt'`), not
+ * the open behind it (pass 42, C42). */
+async function saidAs<T>(syscall: string, op: Promise<T>): Promise<T> {
+  try {
+    return await op;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (!(err instanceof AgentError) && typeof e?.message === 'string' && typeof e.code === 'string') {
+      e.message = e.message.replace(/^(\w+: [^,]*), (?:open|stat) '/, `$1, ${syscall} '`);
+      e.syscall = syscall;
+    }
+    throw err;
+  }
+}
+
 /** The kernel gives /proc/self/fd/<fd>/<name> the openat semantics we rely on (Linux). */
 async function procFdWorks(root: string): Promise<boolean> {
   try {
@@ -371,10 +387,10 @@ function confined(pwd: string, useProcFd = true) {
       if (o && typeof o === 'object' && (o.withFileTypes || o.recursive)) {
         throw new AgentError(`fs.readdir: { ${o.withFileTypes ? 'withFileTypes' : 'recursive'} } is not taken: it answers the names in one folder. For a name's kind use (await fs.stat(path.join(dir, name))).isDirectory(); for a tree, readdir each folder.`);
       }
-      return paths.run(p, (w, t) => w.inDir(t, t.parts, false, async (at) => fsp.readdir(at('.'))));
+      return saidAs('scandir', paths.run(p, (w, t) => w.inDir(t, t.parts, false, async (at) => fsp.readdir(at('.')))));
     },
     async stat(p: string): Promise<Stats> {
-      return paths.run(p, async (w, t) => {
+      return saidAs('stat', paths.run(p, async (w, t) => {
         if (!t.parts.length) return w.inDir(t, [], false, (at) => fsp.stat(at('.')));
         // Opened (never through a link) and verified, so the fallback answers for the file it
         // checked, not for whatever the path names a moment later.
@@ -384,10 +400,10 @@ function confined(pwd: string, useProcFd = true) {
         } finally {
           await fh.close();
         }
-      });
+      }));
     },
     async access(p: string) {
-      await fs.stat(p);
+      await saidAs('access', fs.stat(p));
     },
     async rm(p: string, opts?: { recursive?: boolean; force?: boolean }) {
       return paths.run(p, async (w, t) => {
