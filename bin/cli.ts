@@ -56,6 +56,16 @@ function skipHelpCache(y: Argv<any>): void {
 /** The catalog without its prose, for an invocation that does not ask for help. */
 const bareCatalogs = new WeakMap<Catalog, Catalog>();
 
+/** `gstack flows save -f f.js -- NAME`, `gstack run -- 'script'`: words after `--` are
+ * positionals (POSIX). yargs would put them aside, and the command would say its name or script
+ * is missing (pass 42, C42); when none of them reads as a flag, the `--` is dropped and they
+ * take their places. One that starts with `-` keeps the `--` (yargs then says what is wrong). */
+function positionalsAfterDashes(argv: string[]): string[] {
+  const at = argv.indexOf('--');
+  if (at < 0 || argv.slice(at + 1).some((w) => w.startsWith('-') && w !== '-')) return argv;
+  return [...argv.slice(0, at), ...argv.slice(at + 1)];
+}
+
 export async function runCli(rawIo: CliIo): Promise<number> {
   // Every line of every command, stdout and stderr, passes the one control filter: page text
   // (errors, eval values, titles) reaches them by many paths, and none may drive the terminal.
@@ -84,7 +94,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
     if (io.env.GSTACK_SESSION_KEY !== undefined && io.env.GSTACK_SESSION_KEY.trim() !== io.env.GSTACK_SESSION_KEY && flags.some((f) => f.name === 'session')) {
       throw new UsageError(`GSTACK_SESSION_KEY ${JSON.stringify(io.env.GSTACK_SESSION_KEY)} has white space at an end: give the key without it.`);
     }
-    let y = yargs(io.argv)
+    let y = yargs(positionalsAfterDashes(io.argv))
       .scriptName('gstack')
       .strict()
       .exitProcess(!io.inHost)

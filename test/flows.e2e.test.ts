@@ -346,6 +346,25 @@ test('5. the saved file run with `gstack run -f FILE --params JSON` behaves as `
 
 // Trial agent (Swagger UI): a flow saved with --out recorded the ARTIFACT lines naming its copies
 // there, which no later run prints (check passes no --out), so its first check drifted.
+// Pass 42 (C42): `flows save -f f.js -- NAME` said "Name the flow", and `run -- SCRIPT` "No
+// script given": yargs put the words after `--` aside.
+test('words after -- are positionals: flows save -f FILE -- NAME, run -- SCRIPT', async () => {
+  writeFileSync(join(repo, 'dashes.js'), 'console.log("DASHES=1");\nconsole.log("GSTACK_STEP_OK");\n');
+  const flow = join(repo, '.gstack', 'flows', 'dashes.js');
+  try {
+    // The session flag before `--` (the helper's gstack() adds it at the end).
+    const dashed = (args: string[]) => runCli(args, { cwd: repo, env: cliEnv(home) });
+    const saved = await dashed(['flows', 'save', ...SESSION, '-f', 'dashes.js', '--', 'dashes']);
+    expectExit(saved, 0);
+    assert.match(saved.stdout, /^FLOW_SAVED name=dashes /m);
+    assert.ok(existsSync(flow));
+    const ran = await dashed(['run', ...SESSION, '--', 'console.log("GSTACK_STEP_OK")']);
+    expectExit(ran, 0);
+  } finally {
+    rmSync(flow, { force: true });
+  }
+});
+
 test('a flow saved with --out checks clean: the ARTIFACT lines of the copies are not expectations', async () => {
   const out = mkdtempSync(join(tmpdir(), 'gstack-flows-out-'));
   try {
