@@ -305,7 +305,7 @@ function runCall(socket: net.Socket, io: ClientIo, handOff: HostHandOff, address
         }
       }, (err) => {
         socket.destroy();
-        if (phase === 'accepted') fail(`The host sent ${err.message} A call's result crosses it whole: print less (write big data to a file under pwd and --out it), or lower --max-output.`);
+        if (phase === 'accepted') fail(`The host sent ${err.message} A call's result crosses it whole, its output and the list of the files it wrote: print less (write big data to a file under pwd and --out it) or lower --max-output, and write fewer files (many small ones: put them in one, or an archive).`);
         else settle('retry');
       }),
     );
