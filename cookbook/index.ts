@@ -73,14 +73,18 @@ export function resolveParams(shape: Shape, params: Record<string, unknown>): Re
   return ordered;
 }
 
-/** The complete flow script for a shape: a header, the PARAMS block, then the shape's body. */
+/** The complete flow script for a shape: a header, the PARAMS block, then the shape's body.
+ * PARAMS takes the call's own `params` over its values, so the printed script runs with
+ * `--params` and saves as a flow whose `--param`s reach it (pass 43, A43: it held only
+ * literals, and a flow saved from it ignored its parameters). A `cookbook` call gives none. */
 export function buildScript(shape: Shape, params: Record<string, unknown>): string {
   const resolved = resolveParams(shape, params);
   return [
     `// gstack cookbook "${shape.name}": ${shape.summary}`,
     `// Prints: ${shape.evidence.join(' ')}`,
-    `// Runs unchanged on both engines: gstack run -f ${shape.name}.js (edit PARAMS first).`,
-    `const PARAMS = ${JSON.stringify(resolved, null, 2)};`,
+    `// Runs unchanged on both engines: gstack run -f ${shape.name}.js. What a call is given replaces a`,
+    `// value below: gstack run -f ${shape.name}.js --params '{"url":"…"}', or saved as a flow, --param url=….`,
+    `const PARAMS = Object.assign(${JSON.stringify(resolved, null, 2)}, params);`,
     '',
     shape.body,
   ].join('\n');

@@ -64,7 +64,7 @@ test('every shape\'s script passes the terminal filter unchanged, so --print pri
 test('buildScript embeds the parameters with their defaults filled in', () => {
   const read = findShape('read')!;
   const script = buildScript(read, { url: 'http://127.0.0.1:9/x' });
-  assert.match(script, /const PARAMS = \{\n {2}"url": "http:\/\/127\.0\.0\.1:9\/x",\n {2}"selector": "",\n {2}"maxChars": 20000,\n {2}"waitFor": \{\n {4}"timeoutMs": 10000\n {2}\},\n {2}"settleMs": 300\n\};/);
+  assert.match(script, /const PARAMS = Object\.assign\(\{\n {2}"url": "http:\/\/127\.0\.0\.1:9\/x",\n {2}"selector": "",\n {2}"maxChars": 20000,\n {2}"waitFor": \{\n {4}"timeoutMs": 10000\n {2}\},\n {2}"settleMs": 300\n\}, params\);/);
   // Defaults are copies: filling them never mutates the schema or the caller's object.
   const given = { url: 'http://127.0.0.1:9/' };
   const resolved = resolveParams(findShape('responsive')!, given);

@@ -204,6 +204,11 @@ test('two clients at once: each has its own session and sees only its own cookie
   const foreign = await b.client.callTool({ name: 'sessions', arguments: { action: 'stop', session: ka } });
   assert.equal(foreign.isError, true);
   assert.match(textOf(foreign), /`session` ".*" is not a session of this connection/);
+  // A key with a bidi override is echoed without it (pass 42, C42: the verdict printed it raw).
+  const bidi = await a.client.callTool({ name: 'run', arguments: { script: 'console.log("GSTACK_STEP_OK")', session: 'mcp-\u202Eevil' } });
+  assert.equal(bidi.isError, false, textOf(bidi));
+  assert.match(textOf(bidi), /key="mcp-\uFFFDevil"/);
+  assert.doesNotMatch(textOf(bidi), /\u202E/);
 });
 
 test('a client that disconnects mid-call leaves no browser running and no lock held', { timeout: 120_000 }, async () => {

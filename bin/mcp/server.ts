@@ -33,7 +33,7 @@ import type { RunResult } from '../../driver/runtime/run-result.js';
 import { loadCatalog, PROJECT_ROOT, type Catalog } from '../../driver/catalog.js';
 import { packageVersion } from '../../driver/package-version.js';
 import { SHAPES } from '../../cookbook/index.js';
-import { oneLine } from '../../driver/runtime/output.js';
+import { jsonText, oneLine } from '../../driver/runtime/output.js';
 import { buildTools, checkArguments, inMcpTerms, ToolArgumentsError, type ToolDef } from './tools.js';
 import { Calls, GSTACK_ENTRY, type CallResult } from './calls.js';
 import { listPrompts, listResources, promptText, readResource } from './knowledge.js';
@@ -211,7 +211,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     if (r.aborted) return errorResult('The call was cancelled; the script was stopped and its tabs closed.', 1, catalog);
     const json = parseFlowJson(r.stdout);
     if (!json) return commandFailure(tool, r);
-    const verdict = [exitText(catalog, json.exitCode), `SESSION=${json.session?.slug ?? key} key=${JSON.stringify(key)}${key === defaultKey ? ' (this connection\'s own)' : ''}`];
+    const verdict = [exitText(catalog, json.exitCode), `SESSION=${json.session?.slug ?? key} key=${jsonText(key)}${key === defaultKey ? ' (this connection\'s own)' : ''}`];
     // Which browser ran it (a trial agent could not tell): the engine decides which members work.
     if (json.engine) verdict.push(`ENGINE=${json.engine}`);
     if (json.pwd) verdict.push(`PWD=${json.pwd}`);
@@ -266,7 +266,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     if (args.action === 'stop') {
       const key = (args.session as string | undefined) ?? defaultKey;
       if (!own.has(key)) {
-        return errorResult(`\`session\` "${key}" is not a session of this connection (its sessions: ${[...own].join(', ')}); a client stops only its own.`, 2, catalog);
+        return errorResult(`\`session\` ${jsonText(key)} is not a session of this connection (its sessions: ${[...own].map((k) => jsonText(k)).join(', ')}); a client stops only its own.`, 2, catalog);
       }
       const r = await calls.run(['sessions', 'stop', key], { signal });
       if (r.code !== 0) return commandFailure(tool, r, false);
@@ -281,12 +281,12 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
       const s = listed.find((x) => x.key === key);
       const whose = key === defaultKey ? 'own' : 'named';
       if (!s) {
-        lines.push(`SESSION - key=${JSON.stringify(key)} ${whose} (no call yet)`);
+        lines.push(`SESSION - key=${jsonText(key)} ${whose} (no call yet)`);
         continue;
       }
       const host = s.host ? `pid:${s.host.pid}` : 'no';
       const locked = s.locked ? `pid:${s.locked.pid}` : 'no';
-      lines.push(`SESSION ${s.slug} key=${JSON.stringify(key)} ${whose} profile=${s.profile} lastUse=${s.lastUse ?? '?'} locked=${locked} host=${host}`);
+      lines.push(`SESSION ${s.slug} key=${jsonText(key)} ${whose} profile=${s.profile} lastUse=${s.lastUse ?? '?'} locked=${locked} host=${host}`);
     }
     lines.push(`SESSIONS=${own.size}`);
     return { isError: false, content: [{ type: 'text', text: lines.join('\n') }] };
@@ -342,7 +342,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
       // Not unref'd: this process waits for it (a pending promise alone would let Node exit).
       await aborted;
       const code = await reaped;
-      opts.log(`gstack mcp: session ${JSON.stringify(defaultKey)} ${code === 0 ? (derived ? 'removed with its browser' : 'browser stopped') : `not ended (sessions ${derived ? 'clear' : 'stop'} exited ${code}); \`gstack sessions list\` shows it`}.`);
+      opts.log(`gstack mcp: session ${jsonText(defaultKey)} ${code === 0 ? (derived ? 'removed with its browser' : 'browser stopped') : `not ended (sessions ${derived ? 'clear' : 'stop'} exited ${code}); \`gstack sessions list\` shows it`}.`);
     } else await aborted;
     await server.close().catch(() => undefined);
     resolveDone(0);
@@ -356,7 +356,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   const transport = new StdioServerTransport(input as NodeJS.ReadStream & typeof process.stdin, (opts.stdout ?? process.stdout) as typeof process.stdout);
   await server.connect(transport);
   opts.log(
-    `gstack mcp: serving ${tools.length} tools (${opts.allowScripts ? 'run allowed: --allow-scripts' : 'run off; start with --allow-scripts to offer it'}), session ${JSON.stringify(defaultKey)}${derived ? ' (removed at exit)' : ''}.`,
+    `gstack mcp: serving ${tools.length} tools (${opts.allowScripts ? 'run allowed: --allow-scripts' : 'run off; start with --allow-scripts to offer it'}), session ${jsonText(defaultKey)}${derived ? ' (removed at exit)' : ''}.`,
   );
   return done;
 }

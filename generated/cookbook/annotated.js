@@ -2,15 +2,16 @@
 // Run it: gstack run -f generated/cookbook/annotated.js   (or: gstack cookbook annotated --url URL)
 // gstack cookbook "annotated": Annotated screenshot: the ref label of every interactive element drawn on the page, plus the snapshot it matches.
 // Prints: ASIDE_DIR= URL= SNAPSHOT_START SNAPSHOT_END SCREENSHOT= CONSOLE_ERRORS= GSTACK_STEP_OK
-// Runs unchanged on both engines: gstack run -f annotated.js (edit PARAMS first).
-const PARAMS = {
+// Runs unchanged on both engines: gstack run -f annotated.js. What a call is given replaces a
+// value below: gstack run -f annotated.js --params '{"url":"…"}', or saved as a flow, --param url=….
+const PARAMS = Object.assign({
   "url": "http://127.0.0.1:8080/form.html",
   "file": "annotated.png",
   "waitFor": {
     "timeoutMs": 10000
   },
   "settleMs": 300
-};
+}, params);
 
 // Collects console errors, uncaught errors and failed requests from the first script of every
 // document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.

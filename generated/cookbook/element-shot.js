@@ -2,8 +2,9 @@
 // Run it: gstack run -f generated/cookbook/element-shot.js   (or: gstack cookbook element-shot --url URL)
 // gstack cookbook "element-shot": Screenshot of one element (CSS or Playwright selector), with its visible text.
 // Prints: ASIDE_DIR= URL= TEXT_START TEXT_END SCREENSHOT= CONSOLE_ERRORS= GSTACK_STEP_OK
-// Runs unchanged on both engines: gstack run -f element-shot.js (edit PARAMS first).
-const PARAMS = {
+// Runs unchanged on both engines: gstack run -f element-shot.js. What a call is given replaces a
+// value below: gstack run -f element-shot.js --params '{"url":"…"}', or saved as a flow, --param url=….
+const PARAMS = Object.assign({
   "url": "http://127.0.0.1:8080/",
   "selector": "h1",
   "file": "element.png",
@@ -12,7 +13,7 @@ const PARAMS = {
     "timeoutMs": 10000
   },
   "settleMs": 300
-};
+}, params);
 
 // Collects console errors, uncaught errors and failed requests from the first script of every
 // document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.

@@ -2,8 +2,9 @@
 // Run it: gstack run -f generated/cookbook/flow.js   (or: gstack cookbook flow --url URL)
 // gstack cookbook "flow": Act by ref (click, fill, type, press, check, select) and show the snapshot diff, URL and screenshots before and after.
 // Prints: ASIDE_DIR= URL= TITLE= SNAPSHOT_START SNAPSHOT_END STEP DIFF_START DIFF_END SCREENSHOT= CONSOLE_ERRORS= NETWORK_ERRORS= GSTACK_STEP_OK
-// Runs unchanged on both engines: gstack run -f flow.js (edit PARAMS first).
-const PARAMS = {
+// Runs unchanged on both engines: gstack run -f flow.js. What a call is given replaces a
+// value below: gstack run -f flow.js --params '{"url":"…"}', or saved as a flow, --param url=….
+const PARAMS = Object.assign({
   "url": "http://127.0.0.1:8080/",
   "steps": [
     {
@@ -17,7 +18,7 @@ const PARAMS = {
     "timeoutMs": 10000
   },
   "settleMs": 300
-};
+}, params);
 
 // Collects console errors, uncaught errors and failed requests from the first script of every
 // document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.

@@ -2,8 +2,9 @@
 // Run it: gstack run -f generated/cookbook/form.js   (or: gstack cookbook form --url URL)
 // gstack cookbook "form": Fill a form by field labels without submitting it; secret fields (passwords, one-time codes) are left for the user.
 // Prints: ASIDE_DIR= URL= FIELD SNAPSHOT_START SNAPSHOT_END SCREENSHOT= CONSOLE_ERRORS= GSTACK_STEP_OK
-// Runs unchanged on both engines: gstack run -f form.js (edit PARAMS first).
-const PARAMS = {
+// Runs unchanged on both engines: gstack run -f form.js. What a call is given replaces a
+// value below: gstack run -f form.js --params '{"url":"…"}', or saved as a flow, --param url=….
+const PARAMS = Object.assign({
   "url": "http://127.0.0.1:8080/form.html",
   "fields": {
     "Username": "alice",
@@ -15,7 +16,7 @@ const PARAMS = {
     "timeoutMs": 10000
   },
   "settleMs": 300
-};
+}, params);
 
 // Collects console errors, uncaught errors and failed requests from the first script of every
 // document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.

@@ -2,8 +2,9 @@
 // Run it: gstack run -f generated/cookbook/links.js   (or: gstack cookbook links --url URL)
 // gstack cookbook "links": Link check: same-origin links, HEAD-checked on a local target (`LINK <status> <url>`), listed unfetched elsewhere (`LINK ? <url>`).
 // Prints: ASIDE_DIR= URL= LINK CONSOLE_ERRORS= GSTACK_STEP_OK
-// Runs unchanged on both engines: gstack run -f links.js (edit PARAMS first).
-const PARAMS = {
+// Runs unchanged on both engines: gstack run -f links.js. What a call is given replaces a
+// value below: gstack run -f links.js --params '{"url":"…"}', or saved as a flow, --param url=….
+const PARAMS = Object.assign({
   "url": "http://127.0.0.1:8080/",
   "maxLinks": 100,
   "signedIn": false,
@@ -11,7 +12,7 @@ const PARAMS = {
     "timeoutMs": 10000
   },
   "settleMs": 300
-};
+}, params);
 
 // Collects console errors, uncaught errors and failed requests from the first script of every
 // document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.

@@ -2,8 +2,9 @@
 // Run it: gstack run -f generated/cookbook/pdf.js   (or: gstack cookbook pdf --url URL)
 // gstack cookbook "pdf": PDF of a live page with the browser's print pipeline (for local HTML or Markdown files use `gstack render` / `gstack pdf`).
 // Prints: ASIDE_DIR= URL= TITLE= PDF= CONSOLE_ERRORS= GSTACK_STEP_OK
-// Runs unchanged on both engines: gstack run -f pdf.js (edit PARAMS first).
-const PARAMS = {
+// Runs unchanged on both engines: gstack run -f pdf.js. What a call is given replaces a
+// value below: gstack run -f pdf.js --params '{"url":"…"}', or saved as a flow, --param url=….
+const PARAMS = Object.assign({
   "url": "http://127.0.0.1:8080/",
   "file": "page.pdf",
   "format": "A4",
@@ -17,7 +18,7 @@ const PARAMS = {
     "timeoutMs": 10000
   },
   "settleMs": 300
-};
+}, params);
 
 // Collects console errors, uncaught errors and failed requests from the first script of every
 // document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.

@@ -2,15 +2,16 @@
 // Run it: gstack run -f generated/cookbook/perf.js   (or: gstack cookbook perf --url URL)
 // gstack cookbook "perf": Performance: navigation timing (`NAV=`) and the slowest resources (`RESOURCES=`) of one load.
 // Prints: ASIDE_DIR= URL= NAV= RESOURCES= CONSOLE_ERRORS= NETWORK_ERRORS= GSTACK_STEP_OK
-// Runs unchanged on both engines: gstack run -f perf.js (edit PARAMS first).
-const PARAMS = {
+// Runs unchanged on both engines: gstack run -f perf.js. What a call is given replaces a
+// value below: gstack run -f perf.js --params '{"url":"…"}', or saved as a flow, --param url=….
+const PARAMS = Object.assign({
   "url": "http://127.0.0.1:8080/",
   "topResources": 10,
   "waitFor": {
     "timeoutMs": 10000
   },
   "settleMs": 500
-};
+}, params);
 
 // Collects console errors, uncaught errors and failed requests from the first script of every
 // document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.

@@ -2,8 +2,9 @@
 // Run it: gstack run -f generated/cookbook/read.js   (or: gstack cookbook read --url URL)
 // gstack cookbook "read": Read a page or one part (`selector`): title, interactive snapshot, rendered text (also what is off screen or transparent), screenshot, console errors and failed requests from load.
 // Prints: ASIDE_DIR= URL= TITLE= SNAPSHOT_START SNAPSHOT_END TEXT_START TEXT_END SCREENSHOT= CONSOLE_ERRORS= NETWORK_ERRORS= GSTACK_STEP_OK
-// Runs unchanged on both engines: gstack run -f read.js (edit PARAMS first).
-const PARAMS = {
+// Runs unchanged on both engines: gstack run -f read.js. What a call is given replaces a
+// value below: gstack run -f read.js --params '{"url":"…"}', or saved as a flow, --param url=….
+const PARAMS = Object.assign({
   "url": "http://127.0.0.1:8080/",
   "selector": "",
   "maxChars": 20000,
@@ -11,7 +12,7 @@ const PARAMS = {
     "timeoutMs": 10000
   },
   "settleMs": 300
-};
+}, params);
 
 // Collects console errors, uncaught errors and failed requests from the first script of every
 // document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.

@@ -2,8 +2,9 @@
 // Run it: gstack run -f generated/cookbook/responsive.js   (or: gstack cookbook responsive --url URL)
 // gstack cookbook "responsive": Responsive check: full-page screenshots at mobile 375, tablet 768 and desktop 1440, with horizontal-overflow detection.
 // Prints: ASIDE_DIR= VIEWPORT= SCREENSHOT= URL= CONSOLE_ERRORS= NETWORK_ERRORS= GSTACK_STEP_OK
-// Runs unchanged on both engines: gstack run -f responsive.js (edit PARAMS first).
-const PARAMS = {
+// Runs unchanged on both engines: gstack run -f responsive.js. What a call is given replaces a
+// value below: gstack run -f responsive.js --params '{"url":"…"}', or saved as a flow, --param url=….
+const PARAMS = Object.assign({
   "url": "http://127.0.0.1:8080/",
   "viewports": [
     {
@@ -27,7 +28,7 @@ const PARAMS = {
     "timeoutMs": 10000
   },
   "settleMs": 300
-};
+}, params);
 
 // Collects console errors, uncaught errors and failed requests from the first script of every
 // document this tab loads. Installed through CDP before goto so it works on Aside and Chromium alike.
