@@ -387,7 +387,7 @@ console.log("GSTACK_STEP_OK");`, '--allow-file-urls', '--out', join(docs, 'print
 test('a PDF\'s bookmarks, alt text and language tags carry no terminal controls, bidi overrides or tags', async () => {
   const tags = [...'IG'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
   const md = join(docs, 'outline.md');
-  writeFileSync(md, `# Quarterly report\u202efdp.exe\n\ntext\n\n## Next\u001b[2J\u001b]0;pwn\u0007 step${tags}\n\nmore\n`);
+  writeFileSync(md, `# Quarterly report\u202efdp.exe\n\ntext [m](mailto:a@b.c?attach=/etc/passwd) [w](https://example.com/ok)\n\n## Next\u001b[2J\u001b]0;pwn\u0007 step${tags}\n\nmore\n`);
   const page = join(docs, 'outline.html');
   writeFileSync(page, `<!doctype html><html lang="en\u202e"><title>t</title><h1>Head\u202eing</h1><img alt="pic\u001b[2Jture" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><h2>Sub\u0007${tags}</h2><input type=checkbox aria-label="abc\u202edef\u200bg"><input type=text aria-label="plain\u001b[31mred"><p><a href="file:///etc/hostname">f</a> <a href="javascript:alert(1)">j</a> <a href="smb://evil.test/share/x.exe">s</a> <a href="https://example.com/ok">w</a></p>`);
   const fromMd = join(docs, 'outline.pdf');
@@ -423,6 +423,12 @@ test('a PDF\'s bookmarks, alt text and language tags carry no terminal controls,
       const warned = spawnSync('pdfinfo', [pdf], { encoding: 'utf8' }).stderr;
       assert.doesNotMatch(warned, /Illegal URI-type link/);
     }
+    // Pass 44 (B44): the link annotation a removed link left (no action, no destination) made
+    // poppler's `pdfinfo -url` crash (SIGSEGV), listing no link at all: it is unlinked from the
+    // page, and the kept web links list.
+    const urls = spawnSync('pdfinfo', ['-url', pdf], { encoding: 'utf8' });
+    assert.equal(urls.status, 0, `${pdf}: pdfinfo -url ${urls.signal ?? urls.status}\n${urls.stderr}`);
+    assert.match(urls.stdout, /https:\/\/example\.com\/ok/, urls.stdout);
     for (const t of strings) assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u{E0000}-\u{E007F}]/u.test(t), `${pdf}: ${JSON.stringify(t)}`);
   }
 });

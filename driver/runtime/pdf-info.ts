@@ -26,6 +26,32 @@ function lib(): typeof PdfLib {
  * /Alt), a form control's accessible name (/Desc, /TU) and the language tags. */
 const TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Alt', 'ActualText', 'Lang', 'Desc', 'TU'];
 
+/** Unlinks from their pages the link annotations a clean left with nothing to do (no action,
+ * no destination): poppler's `pdfinfo -url` crashes on one (SIGSEGV), and then lists none of
+ * the file's links, the kept web links included (pass 44, B44). The object stays (a tagged
+ * PDF's structure may point to it); only the page no longer shows it. True when one went. */
+function unlinkBareLinks(doc: PdfLib.PDFDocument): boolean {
+  const { PDFDict, PDFArray, PDFName } = lib();
+  let changed = false;
+  for (const page of doc.getPages()) {
+    const annots = page.node.Annots();
+    if (!(annots instanceof PDFArray)) continue;
+    const kept = annots.asArray().filter((entry) => {
+      const a = doc.context.lookup(entry);
+      if (!(a instanceof PDFDict)) return true;
+      const subtype = a.get(PDFName.of('Subtype'));
+      if (!(subtype instanceof PDFName) || subtype.asString() !== '/Link') return true;
+      const action = doc.context.lookup(a.get(PDFName.of('A')));
+      const acts = action instanceof PDFDict && action.entries().length > 0;
+      return acts || a.get(PDFName.of('Dest')) !== undefined;
+    });
+    if (kept.length === annots.size()) continue;
+    page.node.set(PDFName.of('Annots'), doc.context.obj(kept));
+    changed = true;
+  }
+  return changed;
+}
+
 /** The PDF with those strings made terminal-safe; the same bytes when they are. */
 export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Buffer> {
   const raw = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
@@ -121,6 +147,7 @@ export async function cleanPdfInfo<T extends Uint8Array>(pdf: T): Promise<T | Bu
     }
   };
   for (const [, object] of doc.context.enumerateIndirectObjects()) visit(object, 0);
+  if (changed) unlinkBareLinks(doc);
   // Nothing to clean (the raw read could not follow the file, as with object streams): the
   // bytes as they were.
   if (!changed) return pdf;
@@ -350,6 +377,7 @@ export async function wholePdf(b: Buffer): Promise<Buffer | undefined> {
     if (clean) doc.context.assign(ref, clean);
     else visit(object instanceof PDFStream ? object.dict : object, 0);
   }
+  if (changed) unlinkBareLinks(doc);
   // The trailer's /ID is the page's bytes too (two strings nothing needs: the file is not
   // encrypted).
   if (changed && doc.context.trailerInfo.ID) doc.context.trailerInfo.ID = undefined;
