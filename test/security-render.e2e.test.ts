@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -533,6 +533,17 @@ test('render outputs take no name with controls or look-alikes; text files they 
   }
   assert.equal(readFileSync(join(victim, '.bashrc'), 'utf8'), 'echo original\n');
   for (const gone of [join(dir, 'index-b36.html'), join(victim, '.profile'), join(victim, 'shot.html')]) assert.ok(!existsSync(gone), `${gone} was written`);
+  // Pass 44 (B44): a hard link at the output name (`ln ~/.bashrc shot.png`) is the same file under
+  // another name: writing it changed the victim's contents. Refused like a symbolic link.
+  writeFileSync(join(victim, 'rc-b44'), 'echo original\n');
+  for (const [args, name] of [[['render', 'p.html', '--screenshot', 'h44.png'], 'h44.png'], [['pdf', 'esc.md', 'h44.pdf'], 'h44.pdf'], [['render', 'p.html', '--eval', '"hello"', '--out', 'h44.txt'], 'h44.txt']] as const) {
+    linkSync(join(victim, 'rc-b44'), join(dir, name));
+    const r = await gstack([...args], { cwd: dir });
+    expectExit(r, 2);
+    assert.match(r.stderr, /it is a hard link \(one file under 2 names\), and writing it would change the file under its other names too/, r.stderr);
+    rmSync(join(dir, name));
+  }
+  assert.equal(readFileSync(join(victim, 'rc-b44'), 'utf8'), 'echo original\n');
   // A folder that exists already is the user's; a plain new one is made as before.
   expectExit(await gstack(['render', 'p.html', '--screenshot', 'shots/new/s.png'], { cwd: dir }), 0);
   assert.ok(existsSync(join(dir, 'shots', 'new', 's.png')));

@@ -15,7 +15,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cliEnv, runCli, startCli, tempHome, type CliResult } from './helpers/cli.js';
@@ -442,6 +442,16 @@ test('7d. --out naming a file or a FIFO is a usage error before the script runs'
   // Said in words, not Node's error code (C42: "ERR_FS_CP_NON_DIR_TO_DIR").
   assert.match(copied.stderr, /--out: "result\.txt" was not copied \(.*out-clash-\w+ has a folder of that name\); it stays in /, show(copied));
   assert.equal(readFileSync(join(clash, 'other.txt'), 'utf8'), 'o');
+  // Pass 44 (B44): a hard link in DIR at a copied name (`ln ~/.bashrc DIR/result.txt`) was
+  // written through; the name is replaced instead, and the file under its other name keeps its
+  // contents.
+  const linked = mkdtempSync(join(work, 'out-hardlink-'));
+  writeFileSync(join(work, 'rc-b44'), 'echo original\n');
+  linkSync(join(work, 'rc-b44'), join(linked, 'result.txt'));
+  const through = await gstack(SHARED, ['run', 'await fs.writeFile("result.txt", "r"); console.log("GSTACK_STEP_OK")', '--out', linked]);
+  assert.equal(through.code, 0, show(through));
+  assert.equal(readFileSync(join(linked, 'result.txt'), 'utf8'), 'r');
+  assert.equal(readFileSync(join(work, 'rc-b44'), 'utf8'), 'echo original\n');
 });
 
 // Seventh red-team pass: a flag given twice crashed (exit 1).

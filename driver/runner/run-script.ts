@@ -146,6 +146,7 @@ function copyFailure(err: unknown, to: string): string {
   const e = err as NodeJS.ErrnoException;
   switch (e.code) {
     case 'ERR_FS_CP_NON_DIR_TO_DIR':
+    case 'ERR_FS_EISDIR':
     case 'EISDIR':
       return `${to} has a folder of that name`;
     case 'ERR_FS_CP_DIR_TO_NON_DIR':
@@ -216,7 +217,12 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
       await rm(dest, { force: true });
       await writeFile(dest, checked.bytes, { flag: 'wx' });
       notice(`gstack: --out: ${JSON.stringify(rel)} was copied with the values of secret fields the call saw cut ([redacted]); the file in ${from} is as the script wrote it`);
-    } else await cp(f, dest, { force: true });
+    } else {
+      // The name is replaced, never written through: a hard link in DIR (`ln ~/.bashrc DIR/a.txt`)
+      // keeps its contents under its other names (pass 44, B44).
+      await rm(dest, { force: true });
+      await cp(f, dest, { force: false, errorOnExist: true });
+    }
     // A file in the user's folder gets the mode any file they make there gets (the umask's),
     // not pwd's owner-only 0600 (trial t28 found its download `-rw-------`).
     await chmod(dest, 0o666 & ~process.umask()).catch(() => undefined);

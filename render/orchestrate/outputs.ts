@@ -47,6 +47,11 @@ export async function checkOutputsWritable(outPaths: Array<string | undefined>):
       if (existing && !existing.isFile()) {
         throw new RenderError(`cannot write ${out}: it is ${existing.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a file. Nothing was rendered; give an output file path.`, 'USAGE');
       }
+      // A hard link is one file under several names (`ln ~/.bashrc shot.png`): writing it would
+      // change the file under its other names too (pass 44, B44), as a symbolic link would.
+      if (existing && existing.nlink > 1) {
+        throw new RenderError(`cannot write ${JSON.stringify(stripControls(out))}: it is a hard link (one file under ${existing.nlink} names), and writing it would change the file under its other names too. Nothing was rendered; give the path of a new file (or remove this name first).`, 'USAGE');
+      }
     } catch (err) {
       if (err instanceof RenderError) throw err;
       const e = err as NodeJS.ErrnoException;
@@ -105,9 +110,14 @@ export async function writeOutputFile(path: string, data: string | Uint8Array): 
     // Opened without waiting (a FIFO put there after the check answers ENXIO at once instead of
     // blocking), and written only if it is a regular file.
     // O_NOFOLLOW: a link put at the name after the check is not written through either.
-    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK | constants.O_NOFOLLOW, 0o644);
+    // Truncated only once it is known to be a file of one name: a hard link put at the name after
+    // the check keeps its contents.
+    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOFOLLOW, 0o644);
     try {
-      if (!(await handle.stat()).isFile()) throw Object.assign(new Error('it is not a regular file'), { code: 'ENOTFILE' });
+      const info = await handle.stat();
+      if (!info.isFile()) throw Object.assign(new Error('it is not a regular file'), { code: 'ENOTFILE' });
+      if (info.nlink > 1) throw Object.assign(new Error('it is a hard link'), { code: 'EMLINK_OUT' });
+      await handle.truncate(0);
       await handle.writeFile(data);
     } finally {
       await handle.close();
@@ -127,6 +137,7 @@ function describeFsError(e: NodeJS.ErrnoException): string {
     case 'ELOOP': return 'it is a symbolic link, which is not written through (ELOOP)';
     case 'ENXIO':
     case 'ENOTFILE': return 'it is a FIFO, device or socket, not a file';
+    case 'EMLINK_OUT': return 'it is a hard link, one file under several names, which is not written through';
     case 'ENOSPC': return 'no space left on the device (ENOSPC)';
     case 'ENOENT': return `a directory on that path cannot be created (${e.message})`;
     default: return e.code && !e.message.startsWith(e.code) ? `${e.code}: ${e.message}` : e.message;
