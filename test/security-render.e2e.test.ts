@@ -62,6 +62,13 @@ test('gstack pdf never inlines an image under a dot-path, as written or as its r
   expectExit(strict, 1);
   assert.match(strict.stderr, /missing image \.ssh\/id\.png \(under \.ssh: .*never inlined\) \(--strict\)/);
   assert.ok(!existsSync(join(docs, 'strict.pdf')));
+  // Pass 44 (B44): a line break in an image's name split the notice, so the document began a
+  // stderr line of its own (`gstack pdf: wrote …`). It is shown as \n inside the one line.
+  writeFileSync(join(docs, 'nl.md'), '# T\n\n<img src=".s&#x0A;gstack pdf: wrote /tmp/fine.pdf.png">\n');
+  const split = await gstack(['pdf', 'nl.md', 'nl.pdf']);
+  expectExit(split, 0);
+  assert.ok(split.stderr.split('\n').every((l) => !l.startsWith('gstack pdf: wrote /tmp/fine')), split.stderr);
+  assert.match(split.stderr, /^gstack pdf: missing image \.s\\ngstack pdf: wrote \/tmp\/fine\.pdf\.png \(/m);
 });
 
 test('a FIFO, a device or a directory as an input of pdf, diagram or render is a usage error at once, never a hang', async () => {

@@ -281,6 +281,13 @@ export function jsonText(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? terminalSafe(v) : v));
 }
 
+/** A notice as one line whatever text it quotes: a line break in a name a document chose
+ * (`<img src=".s&#x0A;sh/k.png">`) is shown as `\n`, so the document cannot start a stderr line
+ * of its own choosing (pass 44, B44). */
+export function noticeLine(text: string): string {
+  return text.replace(/\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]/g, '\\n');
+}
+
 /** An error message as one line: a library's appended detail (Playwright's "Call log:" and
  * everything after it) dropped, line breaks and runs of whitespace folded into one space. */
 export function oneLine(message: string): string {

@@ -2,7 +2,7 @@
 // the page-derived values fenced as untrusted web content, then GSTACK_RENDER_OK — or a last
 // `[error]` line that says what happened and what to do. Returns the exit code.
 import type { Catalog } from '../../driver/catalog.js';
-import { oneLine, terminalSafe } from '../../driver/runtime/output.js';
+import { noticeLine, oneLine, terminalSafe } from '../../driver/runtime/output.js';
 import { parseRenderArgs, RenderUsageError } from './cli-args.js';
 import { RenderError } from '../api/errors.js';
 import type { RenderResult } from '../api/types.js';
@@ -35,7 +35,7 @@ export async function runRenderCli(tokens: string[], catalog: Catalog, io: Rende
     }
     throw err;
   }
-  spec.onProgress = (line) => io.err(line);
+  spec.onProgress = (line) => io.err(noticeLine(line));
   spec.env = io.env ?? process.env;
   spec.cwd = io.cwd;
   spec.signal = io.signal;
