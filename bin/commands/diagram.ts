@@ -7,7 +7,6 @@ import { commandSpec } from '../../driver/catalog.js';
 import { applyFlags } from './flags.js';
 import { readDiagramFlags, readDiagramPositionals } from '../../driver/catalog.gen.js';
 import { GstackError } from '../../driver/errors.js';
-import { noticeLine } from '../../driver/runtime/output.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('diagram', catalog);
@@ -40,7 +39,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
         env: io.env,
         cwd: io.cwd,
         signal: io.signal,
-        onProgress: (line) => io.err(noticeLine(line) + '\n'),
+        onProgress: (line) => io.err(line + '\n'),
       });
       for (const p of result.written) io.out(p + '\n');
       for (const f of result.failures) io.err(`gstack diagram: ${f.label}: ${f.message}\n`);

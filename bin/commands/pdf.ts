@@ -8,7 +8,6 @@ import { commandSpec, flagGroup } from '../../driver/catalog.js';
 import { applyFlags } from './flags.js';
 import { readPdfFlags, readPdfPositionals } from '../../driver/catalog.gen.js';
 import type { Value } from '../../render/cli/cli-args.js';
-import { noticeLine } from '../../driver/runtime/output.js';
 
 export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
   const spec = commandSpec('pdf', catalog);
@@ -52,7 +51,7 @@ export function register(y: Argv<any>, catalog: Catalog, io: CliIo): Argv<any> {
         env: io.env,
         cwd: io.cwd,
         signal: io.signal,
-        onProgress: (line) => io.err(noticeLine(line) + '\n'),
+        onProgress: (line) => io.err(line + '\n'),
       });
       io.out(result.output + '\n');
     },

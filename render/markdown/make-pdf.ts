@@ -21,7 +21,7 @@ import { RenderError } from '../api/errors.js';
 import { inputProblem, MAX_RENDER_INPUT_BYTES } from '../api/inputs.js';
 import { outputNameProblem } from '../api/output-names.js';
 import { readRegularFile } from '../../driver/read-file.js';
-import { stripControls } from '../../driver/runtime/output.js';
+import { noticeLine, stripControls } from '../../driver/runtime/output.js';
 import type { PdfStep, RenderCallOptions, RenderEngineChoice, RenderStep } from '../api/types.js';
 import { render } from '../index.js';
 import { checkOutputsWritable, writeOutputFile } from '../orchestrate/outputs.js';
@@ -95,7 +95,9 @@ function oneLine(s: string): string {
 
 export async function makePdf(opts: MakePdfOptions): Promise<MakePdfResult> {
   const started = Date.now();
-  const say = opts.onProgress ?? (() => {});
+  // One line each, whatever a notice quotes (a name with a line break: noticeLine).
+  const progress = opts.onProgress;
+  const say = (line: string) => progress?.(noticeLine(line));
   const to = opts.to ?? 'pdf';
   const cwd = opts.cwd ?? process.cwd();
   const input = resolve(cwd, opts.input);

@@ -21,7 +21,7 @@ import { inputProblem, MAX_RENDER_INPUT_BYTES } from '../api/inputs.js';
 import { readRegularFile } from '../../driver/read-file.js';
 import type { RenderCallOptions, RenderStep } from '../api/types.js';
 import { render } from '../index.js';
-import { checkOutputsWritable, writeOutputFile } from '../orchestrate/outputs.js';
+import { checkOutputsWritable, noticeLine, writeOutputFile } from '../orchestrate/outputs.js';
 
 export interface DiagramOptions extends RenderCallOptions {
   inputs: string[];
@@ -158,7 +158,9 @@ function describeFailure(d: DiagramSource, message: string): string {
 
 export async function renderDiagrams(opts: DiagramOptions): Promise<DiagramResult> {
   const started = Date.now();
-  const say = opts.onProgress ?? (() => {});
+  // One line each, whatever a notice quotes (a name with a line break: noticeLine).
+  const progress = opts.onProgress;
+  const say = (line: string) => progress?.(noticeLine(line));
   if (opts.width !== undefined && !(Number.isInteger(opts.width) && opts.width > 0 && opts.width <= 16384)) {
     throw usage(`--width ${opts.width}: use a whole number of CSS pixels, 1 to 16384`);
   }

@@ -6,6 +6,9 @@ import { access, lstat, mkdir, open, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { stripControls, terminalSafe } from '../../driver/runtime/output.js';
+// The one-line rule of every notice a render command prints, for the layers that may not reach
+// driver/runtime themselves (render/mermaid).
+export { noticeLine } from '../../driver/runtime/output.js';
 import { missingFolders, plainListedName } from '../../driver/runtime/look-alike.js';
 import { cleanPdfInfo, wholePdf } from '../../driver/runtime/pdf-info.js';
 import { RenderError } from '../api/errors.js';
