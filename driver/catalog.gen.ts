@@ -1277,6 +1277,9 @@ export const CATALOG_JSON: unknown = {
     },
     {
      "name": "describe",
+     "aliases": [
+      "description"
+     ],
      "type": "string",
      "placeholder": "TEXT",
      "description": "save: one line saying what the flow does and proves (`list` shows it)."
@@ -4135,7 +4138,7 @@ export const HOST_COMMAND_FLAGS = {
   ],
   "flows": [
     { name: "file", type: "string", list: false, names: [], short: "f", choices: null, needsValue: true },
-    { name: "describe", type: "string", list: false, names: [], short: null, choices: null, needsValue: true },
+    { name: "describe", type: "string", list: false, names: ["description"], short: null, choices: null, needsValue: true },
     { name: "param", type: "string", list: true, names: [], short: null, choices: null, needsValue: true },
     { name: "required", type: "string", list: true, names: [], short: null, choices: null, needsValue: true },
     { name: "global", type: "boolean", list: false, names: [], short: null, choices: null, needsValue: false },

@@ -354,9 +354,11 @@ test('words after -- are positionals: flows save -f FILE -- NAME, run -- SCRIPT'
   try {
     // The session flag before `--` (the helper's gstack() adds it at the end).
     const dashed = (args: string[]) => runCli(args, { cwd: repo, env: cliEnv(home) });
-    const saved = await dashed(['flows', 'save', ...SESSION, '-f', 'dashes.js', '--', 'dashes']);
+    // --description is --describe (the header says `description:`; pass 44, B44).
+    const saved = await dashed(['flows', 'save', ...SESSION, '-f', 'dashes.js', '--description', 'prints dashes', '--', 'dashes']);
     expectExit(saved, 0);
     assert.match(saved.stdout, /^FLOW_SAVED name=dashes /m);
+    assert.match((await gstack(['flows', 'list'])).stdout, /^FLOW dashes .* description="prints dashes"$/m);
     assert.ok(existsSync(flow));
     const ran = await dashed(['run', ...SESSION, '--', 'console.log("GSTACK_STEP_OK")']);
     expectExit(ran, 0);
