@@ -258,7 +258,10 @@ const SECRET_DESCRIBING_NEXT = ['type', 'kind', 'mode', 'method', 'format', 'flo
  * each line's words against every phrase, ~300 ms of Node's time a snapshot (issue 23). */
 const SECRET_GLUED_PHRASES = SECRET_PHRASES.filter((p) => p.includes(' ')).map((p) => p.replace(/ /g, ''));
 
-export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, gluedPhrases: SECRET_GLUED_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE, unlessNext: SECRET_WORD_UNLESS_NEXT, unlessPrevious: SECRET_WORD_UNLESS_PREVIOUS, describingNext: SECRET_DESCRIBING_NEXT, gluedEnds: SECRET_GLUED_ENDS, gluedStarts: SECRET_GLUED_STARTS };
+/** Each phrase's first word: a phrase is looked for only in hints that hold that word. */
+const SECRET_PHRASE_FIRST_WORDS = SECRET_PHRASES.map((p) => p.split(' ')[0]);
+
+export const SECRET_RULES = { words: SECRET_WORDS, phrases: SECRET_PHRASES, phraseFirstWords: SECRET_PHRASE_FIRST_WORDS, gluedPhrases: SECRET_GLUED_PHRASES, substrings: SECRET_SUBSTRINGS, autocomplete: SECRET_AUTOCOMPLETE, unlessNext: SECRET_WORD_UNLESS_NEXT, unlessPrevious: SECRET_WORD_UNLESS_PREVIOUS, describingNext: SECRET_DESCRIBING_NEXT, gluedEnds: SECRET_GLUED_ENDS, gluedStarts: SECRET_GLUED_STARTS };
 
 /** Whether a form field holds a secret, from its type, autocomplete tokens and hints. Runs in
  * Node (tests) and, as source text, in the page (secretValues): self-contained on purpose. */
@@ -303,7 +306,8 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
     }
     return false;
   };
-  return rules.phrases.some((p) => phraseIn(joined, p) || phraseIn(joinedSingular, p));
+  const present = new Set([...words, ...singular]);
+  return rules.phrases.some((p, k) => present.has(rules.phraseFirstWords[k]) && (phraseIn(joined, p) || phraseIn(joinedSingular, p)));
 }
 
 /** The page side of secretValues: every form field that isSecretField calls secret (inputs,
