@@ -114,6 +114,14 @@ for (const { name, useProcFd } of MODES) {
   });
 }
 
+// Pass 42 (C42): a script read `await download.path()` (Playwright's temporary file, outside pwd)
+// and was told only "Use path.join(pwd, ...)".
+test('reading a download where Playwright keeps it names saveAs', async () => {
+  const { fs } = setup(true);
+  await assert.rejects(fs.readFile('/tmp/playwright-artifacts-Ab12Cd/4c47fcfa-1bc7-4b53-92ff-93b9942954ad'), /download\.saveAs\(path\.join\(pwd, download\.suggestedFilename\(\)\)\)/);
+  await assert.rejects(fs.readFile('/etc/hostname'), /Use path\.join\(pwd, "name"\)\.$/);
+});
+
 // Pass 42 (C42): fs.access of a missing file said "open 'x'", the open behind it.
 test('a missing file\'s error names the operation the script called, as Node\'s does', async () => {
   for (const { useProcFd } of MODES) {

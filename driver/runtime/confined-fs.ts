@@ -25,9 +25,14 @@ import { pathLookAlike } from './look-alike.js';
 
 export class ConfinementError extends AgentError {
   constructor(p: string, root: string, why = '') {
-    super(`fs refused "${p}": flow scripts may only read and write inside pwd (${root})${why}. Use path.join(pwd, "name").`, 'FS_CONFINED');
+    super(`fs refused "${p}": flow scripts may only read and write inside pwd (${root})${why}. ${DOWNLOAD_TEMP.test(p) ? DOWNLOAD_HINT : 'Use path.join(pwd, "name").'}`, 'FS_CONFINED');
   }
 }
+
+/** Where Playwright keeps a download while the call runs (what `download.path()` answers): a
+ * script that reads it there is told the way that works (pass 42, C42). */
+const DOWNLOAD_TEMP = /(?:^|[\\/])playwright-artifacts-[^\\/]+[\\/][^\\/]+$/;
+const DOWNLOAD_HINT = 'That is where Playwright keeps a download while the call runs (download.path()): save it under pwd first, await download.saveAs(path.join(pwd, download.suggestedFilename())), then read that.';
 sealScriptFacing(ConfinementError);
 
 const FILE_MODE = 0o600;
