@@ -40,20 +40,23 @@ const HOOK_LINES: string[] = [
   "  // An <img src=\"\"> (a placeholder an app fills later) makes no request, yet fires error with",
   "  // the document's own URL as its src: no network error (trial V3, Node-RED's editor).",
   "  addEventListener('error', (e) => { const t = e.target; const blank = t && t.getAttribute && t.hasAttribute('src') && !t.getAttribute('src').trim() && !t.getAttribute('srcset'); const url = !blank && t && t !== window && (t.currentSrc || t.src || t.href); if (url) failed.push({ url: abs(url), type: t.tagName.toLowerCase(), error: t.tagName === 'LINK' ? 'load failed (the stylesheet or one of its @imports)' : 'load failed' }); }, true);",
+  "  // A request's method when it is not GET (an app's HEAD status check is no failed page load).",
+  "  const verb = (m) => { const v = String(m || 'GET').toUpperCase(); return v === 'GET' ? {} : { method: v }; };",
+  "  const how = (input, init) => verb((init && init.method) || (input && input.method));",
   "  const fetch0 = window.fetch;",
   "  if (fetch0) window.fetch = function (input, init) {",
   "    const url = abs(input && input.url ? input.url : input);",
   "    window.__gstackPending++;",
   "    return fetch0.call(this, input, init).then(",
-  "      (r) => { window.__gstackPending--; if (r.status >= 400) failed.push({ url: r.url || url, status: r.status, type: 'fetch' }); return r; },",
-  "      (err) => { window.__gstackPending--; failed.push({ url, type: 'fetch', error: show(err && err.message || err) }); throw err; });",
+  "      (r) => { window.__gstackPending--; if (r.status >= 400) failed.push(Object.assign({ url: r.url || url }, how(input, init), { status: r.status, type: 'fetch' })); return r; },",
+  "      (err) => { window.__gstackPending--; failed.push(Object.assign({ url }, how(input, init), { type: 'fetch', error: show(err && err.message || err) })); throw err; });",
   "  };",
   "  const open0 = XMLHttpRequest.prototype.open;",
   "  XMLHttpRequest.prototype.open = function (method, url) {",
   "    const x = this; const target = abs(url);",
-  "    x.addEventListener('load', () => { if (x.status >= 400) failed.push({ url: x.responseURL || target, status: x.status, type: 'xmlhttprequest' }); });",
-  "    x.addEventListener('error', () => failed.push({ url: target, type: 'xmlhttprequest', error: 'network error' }));",
-  "    x.addEventListener('timeout', () => failed.push({ url: target, type: 'xmlhttprequest', error: 'timeout' }));",
+  "    x.addEventListener('load', () => { if (x.status >= 400) failed.push(Object.assign({ url: x.responseURL || target }, verb(method), { status: x.status, type: 'xmlhttprequest' })); });",
+  "    x.addEventListener('error', () => failed.push(Object.assign({ url: target }, verb(method), { type: 'xmlhttprequest', error: 'network error' })));",
+  "    x.addEventListener('timeout', () => failed.push(Object.assign({ url: target }, verb(method), { type: 'xmlhttprequest', error: 'timeout' })));",
   "    return open0.apply(this, arguments);",
   "  };",
   "  const send0 = XMLHttpRequest.prototype.send;",
@@ -152,6 +155,10 @@ const networkErrors = await pg.evaluate(() => {
     if (!seen.has(e.url)) {
       seen.add(e.url);
       out.push(e);
+    } else if (e.method) {
+      // The timing entry knows no method: a HEAD or POST that failed says so.
+      const i = out.findIndex((o) => o.url === e.url);
+      if (i >= 0 && !out[i].method) out[i] = Object.assign({ url: out[i].url, method: e.method }, out[i]);
     }
   }
   return out.length > 50 ? out.slice(0, 50).concat([{ more: out.length - 50 }]) : out;

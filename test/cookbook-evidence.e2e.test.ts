@@ -37,6 +37,8 @@ const text = (r: CliResult) => r.lines.slice(r.lines.indexOf('TEXT_START') + 1, 
 // What test/fixtures/site/broken.html's loads do wrong, as NETWORK_ERRORS= must list it.
 const BROKEN = (o: string) => [
   { url: `${o}/api/missing`, status: 404, type: 'fetch' },
+  // Not GET: its method is said (trial V4: TiddlyWiki's HEAD / read as the page failing to load).
+  { url: `${o}/api/missing-head`, method: 'HEAD', status: 404, type: 'fetch' },
   { url: `${o}/bg-missing.png`, status: 404, type: 'css' },
   { url: `${o}/missing.js`, status: 404, type: 'script' },
   { url: `${o}/missing.png`, status: 404, type: 'img' },

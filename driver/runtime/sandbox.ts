@@ -375,8 +375,26 @@ export interface SandboxRun {
  * "truthful failures"). A thrown non-Error says so instead of printing a bare value.
  */
 export function describeThrown(err: unknown, names: string[]): string {
-  if (err instanceof Error || (err && typeof err === 'object' && 'message' in err && 'stack' in err)) return rewriteError(err, { availableGlobals: names });
+  if (err instanceof Error || (err && typeof err === 'object' && 'message' in err && 'stack' in err)) {
+    const message = rewriteError(err, { availableGlobals: names });
+    const line = thrownAtLine(err);
+    return line === undefined ? message : `${message} (line ${line})`;
+  }
   return `the script threw a non-Error value: ${formatArg(err)}. Throw an Error instead (throw new Error("what went wrong")), so the message says what happened.`;
+}
+
+/** The line of the script where JavaScript itself threw `err` (a TypeError, ReferenceError or
+ * RangeError in its own code): the first frame of the stack is the script's. A plain Error the
+ * script threw on purpose says what it means in its own words (as a cookbook shape's do), and
+ * one from Playwright or this runtime says what to do: neither gets a line (trial V4: a
+ * TypeError said no line, while a syntax error did). */
+const LANGUAGE_ERRORS = new Set(['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError', 'URIError', 'EvalError']);
+function thrownAtLine(err: unknown): number | undefined {
+  if (err instanceof AgentError || !LANGUAGE_ERRORS.has(String((err as { name?: unknown }).name))) return undefined;
+  const stack = String((err as { stack?: unknown }).stack ?? '');
+  const first = /\n\s+at (.*)/.exec(stack)?.[1] ?? '';
+  const at = /(?:^|\()flow\.js:(\d+):\d+\)?$/.exec(first);
+  return at ? Number(at[1]) : undefined;
 }
 
 function describeUnhandled(reason: unknown, names: string[]): string {

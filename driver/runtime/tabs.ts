@@ -212,11 +212,14 @@ export class Tabs {
       keepLatest(state.consoleErrors, url ? `${m.text()} (${url})` : m.text());
     });
     raw.on('pageerror', (e) => keepLatest(state.consoleErrors, `uncaught: ${e.name ? `${e.name}: ` : ''}${e.message}`));
+    // A request's method when it is not GET: an app's own `HEAD /` status check answered 404 read
+    // as if the page itself had failed to load (trial V4, TiddlyWiki).
+    const method = (m: string) => (m === 'GET' ? {} : { method: m });
     raw.on('requestfailed', (r) => {
-      if (!isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), type: r.resourceType(), error: r.failure()?.errorText ?? 'failed' });
+      if (!isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), ...method(r.method()), type: r.resourceType(), error: r.failure()?.errorText ?? 'failed' });
     });
     raw.on('response', (r) => {
-      if (r.status() >= 400 && !isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), status: r.status(), type: r.request().resourceType() });
+      if (r.status() >= 400 && !isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), ...method(r.request().method()), status: r.status(), type: r.request().resourceType() });
     });
   }
 
