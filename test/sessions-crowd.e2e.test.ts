@@ -222,3 +222,49 @@ await closeTab(pg); console.log("GSTACK_STEP_OK");`;
   assert.equal(await hostPid('crowd-idle'), host, 'the same host started the browser again');
   await gstack(['sessions', 'stop', 'crowd-idle']);
 });
+
+// Pass 45 (C45): two agents with one session key. A's script does 6 s of synchronous work, so
+// its host answers no one meanwhile; B's call took that for a wedged host, ended it (A's call
+// failed "killed or crashed") and ran in its place. B now waits for the session as for any
+// call holding it: up to --lock-timeout, then exit 4.
+test('a call of the same session waits for one whose script keeps the host busy, or exits 4 at --lock-timeout; neither is ended', { timeout: 120_000 }, async () => {
+  const key = 'crowd-busy';
+  const busy = (ms: number) => `const pg = await openTab(${JSON.stringify(server.url)}); console.log("BUSY start"); const t0 = Date.now(); while (Date.now() - t0 < ${ms}) {} console.log("BUSY done"); await closeTab(pg); console.log("GSTACK_STEP_OK");`;
+  const quick = `const pg = await openTab(${JSON.stringify(server.url)}); console.log("QUICK " + (await pg.title())); await closeTab(pg); console.log("GSTACK_STEP_OK");`;
+  assert.equal((await gstack(['run', quick, '--session', key])).code, 0, 'the host is up');
+  const a = startCli(['run', busy(6000), '--session', key, '--timeout', '60000'], { cwd: work, env });
+  await a.waitFor(/^BUSY start$/m, 60_000);
+  const b = await gstack(['run', quick, '--session', key]);
+  const ar = await a.done;
+  assert.equal(ar.code, 0, ar.stdout + ar.stderr);
+  assert.match(ar.stdout, /^BUSY done$/m);
+  assert.equal(b.code, 0, b.stdout + b.stderr);
+  assert.match(b.stdout, /^QUICK /m);
+  assert.match(b.stderr, /waiting for session profile \(held by pid \d+ .*whose script has not given control back/);
+  // With a shorter --lock-timeout than A's busy time: exit 4 naming A, and A still completes.
+  const a2 = startCli(['run', busy(8000), '--session', key, '--timeout', '60000'], { cwd: work, env });
+  await a2.waitFor(/^BUSY start$/m, 60_000);
+  const b2 = await gstack(['run', quick, '--session', key, '--lock-timeout', '3000']);
+  assert.equal(b2.code, 4, b2.stdout + b2.stderr);
+  assert.match(lastLine(b2.stdout), /^\[error\] Profile busy: .* is held by pid \d+ .*gave up after waiting \d+ ms \(--lock-timeout\)/);
+  const a2r = await a2.done;
+  assert.equal(a2r.code, 0, a2r.stdout + a2r.stderr);
+});
+
+// Pass 45 (C45): B's call was handed to the host while A's runaway script was about to spin; A's
+// caller ended that host at A's deadline, and B exited 1 ("killed or crashed") without running.
+// A call whose script had not started is sent again to a fresh host.
+test('a call waiting behind a runaway call of its session runs once the runaway one is ended at its deadline', { timeout: 120_000 }, async () => {
+  const key = 'crowd-runaway';
+  const spin = `const pg = await openTab(${JSON.stringify(server.url)}); console.log("SPINNING"); await sleep(1500); for (;;) {}`;
+  const quick = `const pg = await openTab(${JSON.stringify(server.url)}); console.log("QUICK " + (await pg.title())); await closeTab(pg); console.log("GSTACK_STEP_OK");`;
+  const a = startCli(['run', spin, '--session', key, '--timeout', '6000'], { cwd: work, env });
+  await a.waitFor(/^SPINNING$/m, 60_000);
+  // B connects while A's script still yields (its sleep): the host takes B's call, which waits.
+  const b = await gstack(['run', quick, '--session', key]);
+  const ar = await a.done;
+  assert.equal(ar.code, 1, ar.stdout + ar.stderr);
+  assert.match(lastLine(ar.stdout), /did not finish within 6000 ms/);
+  assert.equal(b.code, 0, b.stdout + b.stderr);
+  assert.match(b.stdout, /^QUICK /m);
+});

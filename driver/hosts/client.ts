@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { trace } from '../trace.js';
-import { lockHolder } from '../sessions/lock.js';
+import { describeHolder, lockHolder, ProfileBusyError, type LockHolder } from '../sessions/lock.js';
 import { buildId, hostAddress, hostEntry, openRuntimeDir, UnsafeRuntimeDirError, type HostAddress, type HostTarget } from './address.js';
 import { decoder, encode, parseHostMessage, type ClientMessage, type HostMessage, type HostStatus } from './wire.js';
 import { MAX_SCRIPT_BYTES } from '../call-io.js';
@@ -189,16 +189,40 @@ function runCall(socket: net.Socket, io: ClientIo, handOff: HostHandOff, address
       settle({ kind: 'exit', code: 1 });
     };
 
-    // A host that does not say hello is wedged (a script that never yields, left by a caller
-    // that was killed before its deadline): end it and start afresh.
-    const helloTimer = setTimeout(() => {
-      void (async () => {
-        socket.destroy();
-        const holder = await lockHolder(address.lockTarget);
-        if (holder) await killHostTree(holder.pid);
-        settle('retry');
-      })();
-    }, HELLO_TIMEOUT_MS);
+    // A host that does not say hello runs a script that does not give control back. While that
+    // call's own caller lives, the host is busy, not wedged: the caller ends it at the call's
+    // deadline, and this call waits as for any call holding the session, up to --lock-timeout,
+    // then exits 4 (pass 45, C45: it ended the other call's host and ran in its place). A host
+    // whose caller is gone (killed before its deadline) is wedged: end it and start afresh.
+    const waitStarted = Date.now();
+    let waitSaid = false;
+    const helloLate = async () => {
+      const host = await lockHolder(address.lockTarget);
+      const busy = host && 'call' in handOff ? await liveCallIn(handOff.target.profileDir, host.pid) : undefined;
+      if (phase !== 'hello') return;
+      if (busy && 'call' in handOff) {
+        const waited = Date.now() - waitStarted;
+        const limit = handOff.call.call.flags.lockTimeout;
+        if (waited < limit) {
+          if (!waitSaid) {
+            waitSaid = true;
+            io.err(`gstack: waiting for session profile (held by ${describeHolder(busy)}, whose script has not given control back; --lock-timeout ${limit} ms)\n`);
+          }
+          helloTimer = setTimeout(() => void helloLate(), Math.min(HELLO_TIMEOUT_MS, limit - waited));
+          return;
+        }
+        printFailure(io, handOff, new ProfileBusyError(handOff.target.profileDir, busy, waited).message, 4);
+        return settle({ kind: 'exit', code: 4 });
+      }
+      socket.destroy();
+      if (host) await killHostTree(host.pid);
+      settle('retry');
+    };
+    let helloTimer = setTimeout(() => void helloLate(), HELLO_TIMEOUT_MS);
+    /** The host sent the call's deadline: its script has the session (the lock is held). */
+    let started = false;
+    /** What the host asked of stdin was read: this call cannot be sent again. */
+    let stdinRead = false;
 
     const killForDeadline = async () => {
       if (phase !== 'accepted') return;
@@ -222,6 +246,9 @@ function runCall(socket: net.Socket, io: ClientIo, handOff: HostHandOff, address
     socket.on('close', () => {
       if (phase === 'done' || ending) return;
       if (phase !== 'accepted') return settle('retry');
+      // Ended while this call waited for the session, its script not started (another call's
+      // caller ended the host at that call's deadline; pass 45, C45): sent again to a fresh host.
+      if (!started && !stdinRead) return settle('retry');
       // Stopped by another command (it left a note), or gone for a reason nobody wrote down.
       const note = readStopNote(address.lockTarget);
       fail(
@@ -274,6 +301,7 @@ function runCall(socket: net.Socket, io: ClientIo, handOff: HostHandOff, address
             return;
           case 'deadline':
             if (phase !== 'accepted') return;
+            started = true;
             deadlineMs = msg.ms;
             clearTimeout(killTimer);
             killTimer = setTimeout(() => void killForDeadline(), msg.ms + DEADLINE_GRACE_MS);
@@ -286,6 +314,7 @@ function runCall(socket: net.Socket, io: ClientIo, handOff: HostHandOff, address
             return;
           case 'need-stdin':
             if (phase === 'accepted') {
+              stdinRead = true;
               // A script at most: the host refuses more (the socket would not carry an endless pipe).
               void io.readStdin(MAX_SCRIPT_BYTES).then(
                 (data) => send({ t: 'stdin', data }),
@@ -312,13 +341,25 @@ function runCall(socket: net.Socket, io: ClientIo, handOff: HostHandOff, address
   });
 }
 
+/** The session's call that `hostPid` runs, while the process it runs for lives. */
+async function liveCallIn(profileDir: string, hostPid: number): Promise<LockHolder | undefined> {
+  const call = await lockHolder(profileDir);
+  if (!call || call.runnerPid !== hostPid || call.pid === process.pid) return undefined;
+  try {
+    process.kill(call.pid, 0);
+    return call;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The call's last line when the client, not the host, ends it: `[error] …` on stdout, or the
  * one JSON object `--json` promises. */
-function printFailure(io: ClientIo, handOff: HostHandOff, message: string): void {
+function printFailure(io: ClientIo, handOff: HostHandOff, message: string, exitCode: 1 | 4 = 1): void {
   if ('call' in handOff && handOff.call.call.flags.json) {
     const { key } = handOff.call.target;
     const result = runResult({
-      exitCode: 1,
+      exitCode,
       engine: 'chromium',
       session: { key: key.key, source: key.source, slug: key.slug, profile: handOff.target.profileDir, ephemeral: false },
       error: message,
