@@ -157,7 +157,7 @@ test('--out never copies a hidden name the page chose (.git/hooks, .envrc); visi
   const out = mkdtempSync(join(tmpdir(), 'gstack-out-'));
   try {
     const r = await run(
-      `for (const name of [".git/hooks/pre-commit", ".envrc", "report/page.txt"]) {
+      `for (const name of [".git/hooks/pre-commit", ".envrc", "-rf", "report/page.txt"]) {
   await fs.mkdir(path.dirname(path.join(pwd, name)), { recursive: true });
   await fs.writeFile(path.join(pwd, name), "from the page: " + name);
 }
@@ -169,6 +169,9 @@ console.log("GSTACK_STEP_OK");`,
     assert.equal(existsSync(join(out, '.envrc')), false);
     assert.equal(readFileSync(join(out, 'report', 'page.txt'), 'utf8'), 'from the page: report/page.txt');
     assert.match(r.stderr, /--out: "\.git\/hooks\/pre-commit" was not copied \(a hidden name\)/);
+    // Said as what it is (pass 45, C45: "-rf" was called a hidden name).
+    assert.equal(existsSync(join(out, '-rf')), false);
+    assert.match(r.stderr, /--out: "-rf" was not copied \(a name that starts like an option, as `-rf` does\)/);
   } finally {
     await rm(out, { recursive: true, force: true });
   }

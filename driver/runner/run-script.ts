@@ -140,6 +140,15 @@ async function staysInside(root: string, rel: string): Promise<boolean> {
   return true;
 }
 
+/** Why a name readsAsHidden, in words a person recognises (pass 45, C45: `-rf` was called "a
+ * hidden name"). */
+function hiddenWhy(rel: string): string {
+  const segment = rel.split(/[\\/]/).find(readsAsHidden) ?? rel;
+  if (segment.startsWith('.')) return 'a hidden name';
+  if (/^[-\p{Pd}\u2212\uFE63\uFF0D]/u.test(segment)) return 'a name that starts like an option, as `-rf` does';
+  return 'a name whose first character hides where it starts';
+}
+
 /** Why one file could not be copied into `to`, in words (a person reads the notice, not Node's
  * error codes: pass 42, C42). */
 function copyFailure(err: unknown, to: string): string {
@@ -188,7 +197,7 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
   async function copyOne(f: string): Promise<string | undefined> {
     const rel = relative(from, f);
     if (rel.split(/[\\/]/).some(readsAsHidden)) {
-      notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (a hidden name); it stays in ${from}`);
+      notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (${hiddenWhy(rel)}); it stays in ${from}`);
       return undefined;
     }
     // A name made of page text before the call saw the field whose value it holds (a download's
