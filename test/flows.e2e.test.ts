@@ -86,7 +86,7 @@ test('1. a 4-step flow with url and email is saved with its header and expectati
 
   const list = await gstack(['flows', 'list']);
   expectExit(list, 0);
-  assert.match(list.stdout, new RegExp(`^FLOW signup where=project file=${flowFile()} lastPass=\\d{4}-\\S+ lastFailure=never description="Signs up for the newsletter"$`, 'm'));
+  assert.match(list.stdout, new RegExp(`^FLOW signup where=project file=${flowFile()} lastPass=\\d{4}-\\S+ lastFailure=never lastCheck=never description="Signs up for the newsletter"$`, 'm'));
   assert.match(list.stdout, /^ {2}PARAM url string default="http:\/\/127\.0\.0\.1:\d+\/signup"$/m);
   assert.match(list.stdout, /^ {2}PARAM email string required$/m);
   assert.match(list.stdout, /^ {2}PARAM pause number default=0$/m);
@@ -129,6 +129,7 @@ test('3. check: PASS, then DRIFT with before/after when the heading changes, the
   const pass = await gstack(['flows', 'check']);
   expectExit(pass, 0);
   assert.deepEqual(pass.lines, ['PASS signup expectations=3 engine=chromium', 'CHECKED flows=1 pass=1 drift=0 skip=0']);
+  assert.match((await gstack(['flows', 'list'])).stdout, /^FLOW signup .*lastCheck=pass@\d{4}-/m);
 
   try {
     site.setPage('/signup', signupPage('Newsletter (spring edition)'));
@@ -141,7 +142,11 @@ test('3. check: PASS, then DRIFT with before/after when the heading changes, the
     ]);
     // A drift is the flow's failure in its history, though the run itself exited 0.
     const drifted = await gstack(['flows', 'list']);
-    assert.match(drifted.stdout, /^FLOW signup .*lastFailure=\d{4}-/m);
+    assert.match(drifted.stdout, /^FLOW signup .*lastFailure=\d{4}-\S+ lastCheck=drift@\d{4}-/m);
+    // A later run that exits 0 is a pass of the script, not of the check (trial V4): the list
+    // still says the last check drifted.
+    expectExit(await gstack(['flows', 'run', 'signup', '--param', 'email=later@example.com']), 0);
+    assert.match((await gstack(['flows', 'list'])).stdout, /^FLOW signup .*lastCheck=drift@/m);
 
     site.setPage('/signup', signupPage('Newsletter', false));
     const gone = await gstack(['flows', 'check']);

@@ -252,12 +252,12 @@ async function list(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs): Promise<number> 
     flows.push({ ...loc, header, problem, history });
   }
   if (a.json) {
-    io.out(jsonText({ flows: flows.map((f) => ({ name: f.name, where: f.where, file: f.file, description: f.header?.description ?? '', params: f.header?.params ?? {}, required: f.header?.required ?? [], created: f.header?.created ?? null, engine: f.header?.engine ?? null, lastPass: f.history.lastPass ?? null, lastFailure: f.history.lastFailure ?? null, problem: f.problem ?? null })), project: dirs.project ?? null, global: dirs.global }));
+    io.out(jsonText({ flows: flows.map((f) => ({ name: f.name, where: f.where, file: f.file, description: f.header?.description ?? '', params: f.header?.params ?? {}, required: f.header?.required ?? [], created: f.header?.created ?? null, engine: f.header?.engine ?? null, lastPass: f.history.lastPass ?? null, lastFailure: f.history.lastFailure ?? null, lastCheck: f.history.lastCheck ?? null, problem: f.problem ?? null })), project: dirs.project ?? null, global: dirs.global }));
     return 0;
   }
   for (const f of flows) {
     const description = f.problem ?? f.header?.description ?? '';
-    io.out(`FLOW ${f.name} where=${f.where} file=${f.file} lastPass=${f.history.lastPass?.at ?? 'never'} lastFailure=${f.history.lastFailure?.at ?? 'never'} description=${JSON.stringify(description)}`);
+    io.out(`FLOW ${f.name} where=${f.where} file=${f.file} lastPass=${f.history.lastPass?.at ?? 'never'} lastFailure=${f.history.lastFailure?.at ?? 'never'} lastCheck=${f.history.lastCheck ? `${f.history.lastCheck.status}@${f.history.lastCheck.at}` : 'never'} description=${JSON.stringify(description)}`);
     if (f.header) for (const p of Object.keys(f.header.params)) io.out(`  PARAM ${describeParam(f.header, p)}`);
   }
   io.out(`FLOWS=${flows.length} project=${dirs.project ?? 'none'} global=${dirs.global}`);
@@ -342,7 +342,7 @@ async function check(a: FlowsArgs, io: FlowsIo, dirs: FlowDirs, run: FlowRunner)
     const drifts = compared.map((d) => ({ ...d, before: cut(d.before), after: cut(d.after) }));
     // A drift is the flow's failure in its history too (`flows list` showed lastFailure=never
     // after one, since the run itself exited 0).
-    await recordRun(loc.file, io.env, drifts.length ? { exitCode: 1, engine: result.engine, error: `drift: ${[...new Set(drifts.map((d) => d.label))].join(', ')}` } : result);
+    await recordRun(loc.file, io.env, drifts.length ? { exitCode: 1, engine: result.engine, error: `drift: ${[...new Set(drifts.map((d) => d.label))].join(', ')}` } : result, failed || drifts.length ? 'drift' : 'pass');
     const o: CheckOutcome = {
       // A name (and its file's) may spell a value check was given as secret: saved before the
       // save refused such names, or by hand (pass 34, C34).

@@ -101,6 +101,9 @@ export interface FlowHistory {
   file: string;
   lastPass?: { at: string; engine: string | null };
   lastFailure?: { at: string; exitCode: number; error: string | null };
+  /** The last `flows check`: whether the evidence matched. A later exit-0 `flows run` sets
+   * lastPass, not this (trial V4: a run after a drift made the list read as passing again). */
+  lastCheck?: { at: string; status: 'pass' | 'drift' };
 }
 
 function historyFile(file: string, env: NodeJS.ProcessEnv): string {
@@ -117,12 +120,13 @@ export async function readHistory(file: string, env: NodeJS.ProcessEnv): Promise
 }
 
 /** Records a run of the flow at `file`. Never throws: the history is a convenience. */
-export async function recordRun(file: string, env: NodeJS.ProcessEnv, run: { exitCode: number; engine: string | null; error: string | null }): Promise<void> {
+export async function recordRun(file: string, env: NodeJS.ProcessEnv, run: { exitCode: number; engine: string | null; error: string | null }, check?: 'pass' | 'drift'): Promise<void> {
   try {
     const h = await readHistory(file, env);
     const at = new Date().toISOString();
     if (run.exitCode === 0) h.lastPass = { at, engine: run.engine };
     else h.lastFailure = { at, exitCode: run.exitCode, error: run.error };
+    if (check) h.lastCheck = { at, status: check };
     const path = historyFile(file, env);
     await mkdir(join(path, '..'), { recursive: true, mode: 0o700 });
     const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
