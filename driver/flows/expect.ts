@@ -161,7 +161,7 @@ const ORDER_SHOWN = 3;
 const ORDER_ENTRY_CHARS = 80;
 
 /** The label of the drift a run gets when it printed the same evidence in another order. */
-export const ORDER_DRIFT = 'ORDER';
+const ORDER_DRIFT = 'ORDER';
 
 /** The saved evidence against a run's, label by label, the n-th value of a label against the
  * n-th: each difference, in the order of the saved evidence. When every label's values match,

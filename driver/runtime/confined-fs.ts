@@ -178,7 +178,7 @@ async function saidAs<T>(syscall: string, op: Promise<T>): Promise<T> {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (!(err instanceof AgentError) && typeof e?.message === 'string' && typeof e.code === 'string') {
-      e.message = e.message.replace(/^(\w+: [^,]*), (?:open|stat) '/, `$1, ${syscall} '`);
+      e.message = e.message.replace(/^(\w+: [^,]*), open '/, `$1, ${syscall} '`);
       e.syscall = syscall;
     }
     throw err;
@@ -353,6 +353,19 @@ function confined(pwd: string, useProcFd = true) {
     const encoding = typeof enc === 'string' ? enc : enc?.encoding;
     return encoding ? buf.toString(encoding as BufferEncoding) : buf;
   }
+
+  /** A path's Stats, opened (never through a link) and verified, so the answer is for the file
+   * it checked, not for whatever the path names a moment later. */
+  const statOf = (p: string): Promise<Stats> =>
+    paths.run(p, async (w, t) => {
+      if (!t.parts.length) return w.inDir(t, [], false, (at) => fsp.stat(at('.')));
+      const fh = await paths.open(w, t, READ, false);
+      try {
+        return await fh.stat();
+      } finally {
+        await fh.close();
+      }
+    });
   const fs = Object.freeze({
     readFile: readText,
     // Checked before the file is opened, so a refused call leaves no empty file behind.
@@ -395,20 +408,10 @@ function confined(pwd: string, useProcFd = true) {
       return saidAs('scandir', paths.run(p, (w, t) => w.inDir(t, t.parts, false, async (at) => fsp.readdir(at('.')))));
     },
     async stat(p: string): Promise<Stats> {
-      return saidAs('stat', paths.run(p, async (w, t) => {
-        if (!t.parts.length) return w.inDir(t, [], false, (at) => fsp.stat(at('.')));
-        // Opened (never through a link) and verified, so the fallback answers for the file it
-        // checked, not for whatever the path names a moment later.
-        const fh = await paths.open(w, t, READ, false);
-        try {
-          return await fh.stat();
-        } finally {
-          await fh.close();
-        }
-      }));
+      return saidAs('stat', statOf(p));
     },
     async access(p: string) {
-      await saidAs('access', fs.stat(p));
+      await saidAs('access', statOf(p));
     },
     async rm(p: string, opts?: { recursive?: boolean; force?: boolean }) {
       return paths.run(p, async (w, t) => {

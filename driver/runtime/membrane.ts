@@ -705,12 +705,10 @@ function without(a: unknown[], i: number, extra: Record<string, unknown> = {}): 
 function refuseBarePath(prop: 'screenshot' | 'pdf', a: unknown[]): void {
   if (typeof a[0] !== 'string') return;
   throw new AgentError(
-    `${prop}(${JSON.stringify(a[0].slice(0, 80))}) takes an options object, not a path: Playwright would return the bytes and write no file. Write it with ${prop}({ path: path.join(pwd, ${JSON.stringify(basenameOf(a[0]) || `out.${prop === 'pdf' ? 'pdf' : 'png'}`)}) }).`,
+    `${prop}(${JSON.stringify(a[0].slice(0, 80))}) takes an options object, not a path: Playwright would return the bytes and write no file. Write it with ${prop}({ path: path.join(pwd, ${JSON.stringify(basename(a[0]) || `out.${prop === 'pdf' ? 'pdf' : 'png'}`)}) }).`,
     'REFUSED',
   );
 }
-
-const basenameOf = (p: string) => p.split(/[\\/]/).pop() ?? '';
 
 /** screenshot({ path }): the capture is returned by Playwright and written through the
  * confinement; the path is checked while the page is captured (a refused path wastes one). */
