@@ -17,7 +17,7 @@
 // - renders go through the render host and come out the same.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -352,4 +352,39 @@ test('SIGKILL of the client mid-call: the host ends that call; the next call run
   assert.doesNotMatch(next.stderr, /waiting for session profile/);
   assert.ok(Date.now() - t0 < 15_000);
   assert.equal(await hostPid('client-kill'), pid, 'the host lived on');
+});
+
+/** The renderer processes of a session's browser (children of its zygotes). */
+function renderersOf(browserPid: number): number[] {
+  const parentOf = (pid: string) => {
+    try {
+      return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+    } catch {
+      return -1;
+    }
+  };
+  const pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  const inTree = (pid: string) => parentOf(pid) === browserPid || parentOf(String(parentOf(pid))) === browserPid;
+  return pids.filter((p) => inTree(p) && /--type=renderer/.test(readFileSync(`/proc/${p}/cmdline`, 'utf8').replaceAll('\0', ' '))).map(Number).sort();
+}
+
+test("the next call on the same site runs in the last call's renderer process; a call that left an init script gets a fresh one", { timeout: 120_000 }, async () => {
+  const call = `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("T=" + await pg.title()); console.log("GSTACK_STEP_OK");`;
+  assert.equal((await run('renderer', call)).code, 0);
+  const [browser] = await browsersOf('renderer');
+  assert.ok(browser, 'the browser runs between calls');
+  // The host settles after the answer: the call's tab closed, one spare tab left.
+  assert.ok(await waitFor(() => renderersOf(browser.pid).length === 1, 10_000), `one renderer between calls: ${renderersOf(browser.pid)}`);
+  const before = renderersOf(browser.pid);
+  const second = await run('renderer', call);
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.ok(await waitFor(() => renderersOf(browser.pid).length === 1, 10_000));
+  assert.deepEqual(renderersOf(browser.pid), before, 'no renderer process was started for the second call');
+  // An init script would run in the tab that keeps the process: that call's process goes.
+  const third = await run('renderer', `const pg = await openTab(${lit(server.url + 'form.html')}); await pg.context().addInitScript(() => { if (location.href === "about:blank") setTimeout(() => window.open(${lit(server.origin + '/anchor-ghost')}), 50); }); console.log("GSTACK_STEP_OK");`);
+  assert.equal(third.code, 0, third.stdout + third.stderr);
+  const fourth = await run('renderer', `const pg = await openTab(${lit(server.url + 'form.html')}); await sleep(500); console.log("PAGES=" + pg.context().pages().length); console.log("GSTACK_STEP_OK");`);
+  assert.equal(fourth.code, 0, fourth.stdout + fourth.stderr);
+  assert.match(fourth.stdout, /^PAGES=1$/m);
+  assert.ok(!server.requests.some((q) => q.path === '/anchor-ghost'), 'no tab ran the init script between calls');
 });

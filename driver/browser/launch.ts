@@ -25,9 +25,10 @@ export interface OpenedContext {
    * Set when the browser outlives the call (a session host): instead of `close`, the engine
    * hands over the call's own clean-up (its tabs, routes, listeners, downloads), which the
    * host runs after the call has answered and before the next call gets the context;
-   * `restart` when the call changed the context in a way that cannot be undone.
+   * `restart` when the call changed the context in a way that cannot be undone. `beforeClose`
+   * runs once the call no longer watches the context for new tabs, before its tabs close.
    */
-  release?(cleanUp: () => Promise<void>, restart: boolean): void;
+  release?(cleanUp: (beforeClose?: () => Promise<void>) => Promise<void>, restart: boolean): void;
 }
 
 /** Where a call's browser context comes from. */

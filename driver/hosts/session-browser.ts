@@ -7,7 +7,7 @@
 // --headed) differs from the running browser's, a browser that crashed or was killed, a call
 // that timed out, or one that changed the context beyond undoing. Every `open` runs under the
 // session's profile lock (driver/runner/run-script.ts takes it).
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { findChromium } from '../browser/chromium-find.js';
 import { launchPersistent, type BrowserProvider, type OpenedContext } from '../browser/launch.js';
 import { browserFingerprint } from '../browser/browser-env.js';
@@ -97,15 +97,36 @@ export class SessionBrowser implements BrowserProvider {
   /** After a call has answered: its tabs and changes are undone and a blank tab at the default
    * viewport is made ready, so the next call's openTab costs nothing. A browser that does not
    * settle in time (it died or hangs mid-way) is replaced: the next call never waits on it. */
-  private async settle(running: Running, cleanUp: () => Promise<void>, restart: boolean): Promise<void> {
+  private async settle(running: Running, cleanUp: (beforeClose?: () => Promise<void>) => Promise<void>, restart: boolean): Promise<void> {
     running.spareDropped = false;
+    const context = running.opened.context;
+    const keepBrowser = !(restart || running.gone);
+    // A tab that holds the call's renderer process while its tabs close, so the spare tab
+    // opens in that process and the next call on the same site reuses it (with
+    // --renderer-process-limit=1, driver/browser/chromium-find.ts): a new renderer process
+    // costs ~200 ms of CPU. Opened once the call no longer watches for tabs and only for a
+    // call that left no init script or binding (the tab would run them: driver/runtime/tabs.ts
+    // cleanUp), closed unused once the spare exists, and no call ever gets it.
+    let anchor: Page | undefined;
+    const openAnchor = async () => {
+      anchor = await context.newPage().catch(() => undefined);
+    };
     // cleanUp stops watching the context for new pages at once and closes the call's own; any
     // page still open after it is a stray (a popup a page opened as the call ended, a tab made
     // through CDP): closed now, not at the next call's start, so it cannot run with the
     // session's cookies in between (docs/SECURITY.md, "Each call starts clean").
-    const done = cleanUp().then(() => closeStrays(running.opened.context));
-    // The spare tab is made after the strays are closed (else it would be one of them).
-    const work = restart || running.gone ? done : done.then(() => prepareSpare(running.opened.context));
+    const done = cleanUp(keepBrowser ? openAnchor : undefined).then(() => closeStrays(context, anchor));
+    // The spare tab is made after the strays are closed (else it would be one of them) and the
+    // call's changes to the context are undone.
+    const closeAnchor = () => anchor?.close({ runBeforeUnload: false }).catch(() => undefined);
+    const work = keepBrowser
+      ? done.then(async () => {
+          const spare = await openSpare(context);
+          await closeAnchor();
+          await closeStrays(context, spare);
+          if (spare) await emptyClipboard(spare);
+        })
+      : done;
     let timer: NodeJS.Timeout | undefined;
     const settled = await Promise.race([
       work.then(() => true, () => false),
@@ -152,24 +173,32 @@ async function dropSpare(context: BrowserContext): Promise<void> {
   await Promise.all(context.pages().filter((p) => p.url() === 'about:blank').map((p) => p.close().catch(() => undefined)));
 }
 
-async function closeStrays(context: BrowserContext): Promise<void> {
-  await Promise.all(context.pages().map((p) => p.close({ runBeforeUnload: false }).catch(() => undefined)));
+async function closeStrays(context: BrowserContext, keep?: Page): Promise<void> {
+  await Promise.all(context.pages().filter((p) => p !== keep).map((p) => p.close({ runBeforeUnload: false }).catch(() => undefined)));
 }
 
-async function prepareSpare(context: BrowserContext): Promise<void> {
+/** The blank tab the next call starts with, at the default viewport. */
+async function openSpare(context: BrowserContext): Promise<Page | undefined> {
   try {
     const page = await context.newPage();
     await page.setViewportSize(DEFAULT_VIEWPORT);
-    // The browser's clipboard outlives tabs: what a page (or a script's Ctrl+C) copied in this
-    // call would paste into the next one. Emptied from this blank tab, which no page controls.
-    await page.evaluate(() => {
+    return page;
+  } catch {
+    return undefined; // the browser is going away: the next call restarts it
+  }
+}
+
+/** The browser's clipboard outlives tabs: what a page (or a script's Ctrl+C) copied in this
+ * call would paste into the next one. Emptied from the spare tab, which no page controls, once
+ * every other tab is closed. */
+async function emptyClipboard(spare: Page): Promise<void> {
+  await spare
+    .evaluate(() => {
       document.addEventListener('copy', (e) => {
         e.clipboardData?.setData('text/plain', '');
         e.preventDefault();
       }, { once: true });
       document.execCommand('copy');
-    });
-  } catch {
-    /* the browser is going away: the next call restarts it */
-  }
+    })
+    .catch(() => undefined);
 }

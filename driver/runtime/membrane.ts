@@ -638,6 +638,12 @@ export class Membrane {
     this.revoked = true;
   }
 
+  /** The call left init scripts or bindings (undone by cleanUp): until then a new tab would
+   * run them. */
+  get hasDisposables(): boolean {
+    return this.disposables.length > 0;
+  }
+
   /** Undoes what the call changed on the shared context. Never throws. */
   async cleanUp(): Promise<void> {
     this.revoke();

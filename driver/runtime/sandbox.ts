@@ -355,8 +355,9 @@ export interface SandboxRun {
   /** The call is over: whatever the script still holds refuses to act from now on. */
   revoke(): void;
   /** Closes the call's tabs, popups and downloads and undoes its changes to the context
-   * (for a browser that outlives the call). Never throws. */
-  cleanUp(): Promise<void>;
+   * (for a browser that outlives the call); `beforeClose` runs once the call no longer watches
+   * the context for new tabs and its script is revoked, before its tabs close. Never throws. */
+  cleanUp(beforeClose?: () => Promise<void>): Promise<void>;
   /** The call changed the context in a way cleanUp cannot undo: restart the browser. */
   readonly dirty: boolean;
   /** Each open tab's evidence for a failed call (driver/runtime/evidence.ts); bounded, never throws. */
@@ -518,7 +519,7 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
       // then costs ~3x): a call that ran a page callback switches it on, its end switches it off.
       pageCallbackScope.disable();
     },
-    cleanUp: () => tabs.cleanUp(),
+    cleanUp: (beforeClose) => tabs.cleanUp(beforeClose),
     collectEvidence: () => tabs.collectEvidence(),
     learnSecretsOnFailure: () => tabs.learnSecretsOnFailure(),
     get unreadAtFailure() {
