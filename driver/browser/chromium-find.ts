@@ -167,11 +167,6 @@ export function chromiumArgs(): string[] {
     // No GPU process: headless rendering and screenshots use the software path anyway, and one
     // process fewer to start is measurably faster on a 2-core machine.
     '--disable-gpu',
-    // Pages of one site share a renderer process rather than each starting one (~200 ms of
-    // CPU apiece on 2 cores); sites still get processes of their own (site isolation holds),
-    // and a session host keeps the last call's process for the next call on the same site
-    // (driver/hosts/session-browser.ts).
-    '--renderer-process-limit=1',
   ];
   if (typeof process.getuid === 'function' && process.getuid() === 0) args.push('--no-sandbox');
   return args;

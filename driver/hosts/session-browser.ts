@@ -103,8 +103,9 @@ export class SessionBrowser implements BrowserProvider {
     const keepBrowser = !(restart || running.gone);
     // A tab that holds the call's renderer process while its tabs close, so the spare tab
     // opens in that process and the next call on the same site reuses it (with
-    // --renderer-process-limit=1, driver/browser/chromium-find.ts): a new renderer process
-    // costs ~200 ms of CPU. Opened once the call no longer watches for tabs and only for a
+    // --renderer-process-limit=1, driver/browser/chromium-process.ts): a new renderer process
+    // costs ~200 ms of CPU (none is left to keep when the script closed its last tab itself).
+    // Opened once the call no longer watches for tabs and only for a
     // call that left no init script or binding (the tab would run them: driver/runtime/tabs.ts
     // cleanUp), closed unused once the spare exists, and no call ever gets it.
     let anchor: Page | undefined;

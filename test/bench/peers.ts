@@ -12,9 +12,10 @@ export const AGENT_BROWSER = 'agent-browser@0.41.2';
 // its own prefix: npm prunes a prefix to its package.json, so peers of other benchmarks stay apart
 const PEERS = join(ROOT, 'test', 'bench', '.peers', 'agent-browser-0.41.2');
 
-/** The flags our own launches add to keep a closed network quiet (driver/browser/chromium-process.ts),
- * given to agent-browser too, with --no-sandbox (root). */
-export const QUIET_FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+/** The flags our own launches add to keep a closed network quiet, and the renderer process limit
+ * our session browsers run with (driver/browser/chromium-process.ts), given to agent-browser too,
+ * with --no-sandbox (root). */
+export const QUIET_FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--renderer-process-limit=1'];
 
 /** agent-browser's environment for one session on `chromium` with our flags. */
 export function agentBrowserEnv(chromium: string, session: string): NodeJS.ProcessEnv {
