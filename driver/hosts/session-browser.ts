@@ -104,10 +104,10 @@ export class SessionBrowser implements BrowserProvider {
     // A tab that holds the call's renderer process while its tabs close, so the spare tab
     // opens in that process and the next call on the same site reuses it (with
     // --renderer-process-limit=1, driver/browser/chromium-process.ts): a new renderer process
-    // costs ~200 ms of CPU (none is left to keep when the script closed its last tab itself).
-    // Opened once the call no longer watches for tabs and only for a
-    // call that left no init script or binding (the tab would run them: driver/runtime/tabs.ts
-    // cleanUp), closed unused once the spare exists, and no call ever gets it.
+    // costs ~200 ms of CPU. Opened once the call no longer watches for tabs, only while one of
+    // its tabs is open (a script that closed its last tab left no process to keep) and only for
+    // a call that left no init script or binding (the tab would run them): driver/runtime/tabs.ts
+    // cleanUp decides. Closed unused once the spare exists; no call ever gets it.
     let anchor: Page | undefined;
     const openAnchor = async () => {
       anchor = await context.newPage().catch(() => undefined);

@@ -477,12 +477,14 @@ export class Tabs {
   /** The end of a call in a browser that outlives it: the call's tabs, popups and downloads
    * are closed, and what it changed on the context is undone. `beforeClose` runs before the
    * tabs close, once a new tab is no longer the call's (a session host opens one there: see
-   * driver/hosts/session-browser.ts), and only when the call left no init script or binding
-   * that a new tab would run before they are undone. Never throws. */
+   * driver/hosts/session-browser.ts), and only when a tab of the call is still open (one whose
+   * process that tab would hold) and the call left no init script or binding, which a new tab
+   * would run before they are undone. Never throws. */
   async cleanUp(beforeClose?: () => Promise<void>): Promise<void> {
     this.context.off('page', this.onPage);
     this.membrane.revoke();
-    if (beforeClose && !this.membrane.hasDisposables) await beforeClose().catch(() => undefined);
+    const anyOpen = [...this.pages].some((p) => !p.isClosed());
+    if (beforeClose && anyOpen && !this.membrane.hasDisposables) await beforeClose().catch(() => undefined);
     // The tabs close first, then the context's changes are undone: Playwright applies a context
     // setting (offline, extra headers) to every page and, when one of them is closing (a
     // closeTab the script did not wait for), fails and puts the old setting back, so the next
