@@ -72,3 +72,13 @@ test('-f FILE: a FIFO, a directory and a missing file are usage errors at once',
   writeFileSync(join(dir, 'flow.js'), 'console.log("GSTACK_" + "STEP_OK")');
   assert.equal(await readScriptSource(undefined, 'flow.js', io, 5000), 'console.log("GSTACK_" + "STEP_OK")');
 });
+
+test('a file name given as the script is a usage error that names -f, not "flow is not defined"', async () => {
+  const io = { cwd: dir } as unknown as CliIo;
+  for (const name of ['flow.js', './checks/login.mjs', '/tmp/x.ts']) {
+    await assert.rejects(readScriptSource(name, undefined, io, 5000), (e: Error) => e.name === 'UsageError' && e.message.includes(`the argument is the script's code. Read a file with -f: -f "${name}"`));
+  }
+  // Code that merely ends like one still runs.
+  assert.equal(await readScriptSource('console.log(a.js)', undefined, io, 5000), 'console.log(a.js)');
+  assert.equal(await readScriptSource('await pg.goto(u); x = "b.js"', undefined, io, 5000), 'await pg.goto(u); x = "b.js"');
+});

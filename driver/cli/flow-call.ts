@@ -141,6 +141,9 @@ function readStdinParams(io: Pick<CliIo, 'readStdin'>, timeoutMs: number, flag: 
   });
 }
 
+/** One word that ends like a script file's name (flow.js, ./checks/login.mjs). */
+const SCRIPT_FILE_NAME = /^[^\s'"`;(){}=+]+\.(?:js|mjs|cjs|ts)$/;
+
 export async function readScriptSource(script: string | undefined, file: string | undefined, io: CliIo, timeoutMs: number): Promise<string> {
   if (file !== undefined && script !== undefined) throw new UsageError('Give the script either as an argument or with -f FILE, not both.');
   if (file !== undefined) {
@@ -150,6 +153,11 @@ export async function readScriptSource(script: string | undefined, file: string 
   if (script === '-') return readStdinScript(io, timeoutMs);
   if (script === undefined || !script.trim()) {
     throw new UsageError("No script given. Usage: gstack run '<script>' | gstack run -f flow.js | echo '<script>' | gstack run -");
+  }
+  // `gstack run flow.js` would run the name as code and fail as "flow is not defined"; no script
+  // of one word ending in .js means anything else (trial on a real app).
+  if (SCRIPT_FILE_NAME.test(script.trim())) {
+    throw new UsageError(`${JSON.stringify(script.trim())} is a file name, not a script: the argument is the script's code. Read a file with -f: -f ${JSON.stringify(script.trim())}.`);
   }
   return script;
 }
