@@ -84,7 +84,7 @@ function selectorOf(raw: string): string | undefined {
 
 /** The wait a timeout ended, in words an agent can act on (Playwright's own `Timeout 30000ms
  * exceeded` names neither what was awaited nor what to change). */
-function timeoutMessage(raw: string, msg: string): string {
+function timeoutMessage(raw: string, msg: string, reach?: string): string {
   const ms = Number(/Timeout (\d+)ms exceeded/.exec(msg)?.[1]);
   const within = Number.isFinite(ms) ? ` within ${ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`}` : '';
   const call = /^([\w.$]+):/.exec(msg)?.[1] ?? 'the call';
@@ -140,7 +140,7 @@ function timeoutMessage(raw: string, msg: string): string {
   if (/waiting for (?:locator|getBy|frameLocator)/.test(raw) && !/resolved to/.test(raw)) {
     // Where a snapshot names nothing (a canvas editor's nodes and ports, unlabelled icons; trial
     // V3, Node-RED), "act by ref" is a dead end: the page's own class names are the way in.
-    return `Element not found${what ? ` for${what}` : ''}${within} (${call}). Take a snapshot (snapshot(pg, { interactive: true })) and act on the element by its ref, e.g. pg.locator("e12").click(); where the snapshot names nothing (a canvas or node editor, unlabelled icons), list the page's own classes with pg.evaluate and use a CSS selector.`;
+    return `Element not found${what ? ` for${what}` : ''}${within} (${call}).${reach ? ` ${reach}` : ''} Take a snapshot (snapshot(pg, { interactive: true })) and act on the element by its ref, e.g. pg.locator("e12").click(); where the snapshot names nothing (a canvas or node editor, unlabelled icons), list the page's own classes with pg.evaluate and use a CSS selector.`;
   }
   // Found, but the action never went through for a reason no rule above knows.
   if (/resolved to/.test(raw)) {
@@ -154,6 +154,17 @@ export interface RewriteContext {
   /** The Playwright member that threw (`Locator.filter`), for errors no rule below knows: the
    * message then still ends with a next step. */
   call?: string;
+  /** How far a not-found locator's chain matched (driver/runtime/locator-reach.ts), said after
+   * "Element not found". */
+  reach?: string;
+}
+
+/** A timed-out wait for an element that never matched: the error "Element not found" words. */
+export function isElementNotFound(err: unknown): boolean {
+  if (err instanceof AgentError) return false;
+  const e = err as { name?: string; message?: unknown } | undefined;
+  const raw = typeof e?.message === 'string' ? e.message : '';
+  return (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw)) && timeoutMessage(raw, playwrightHeadline(raw)).startsWith('Element not found');
 }
 
 /** Playwright quotes the elements a locator matched (`<input type="password" value="hunter2"/>`,
@@ -256,7 +267,7 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
                 : 'Check the URL and that the site is reachable from this machine.';
     return `Could not load ${url || 'the page'} (${code}). ${hint}`;
   }
-  if (name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(msg)) return timeoutMessage(raw, msg);
+  if (name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(msg)) return timeoutMessage(raw, msg, ctx.reach);
   if (/Element is not an <input>|not an <input>, <textarea>|Not a checkbox or radio|Element is not a <select>/i.test(msg)) {
     return `${msg.replace(/^[\w.]+: (Error: )?/, '')}. The element is the wrong kind for this action: take a snapshot (snapshot(pg, { interactive: true })) and use the ref of a textbox, checkbox or combobox.`;
   }

@@ -34,7 +34,7 @@ test('a download that never comes: the error names the event and how to wait for
   assert.doesNotMatch(r.stdout, /Element not found|by its ref|=== logs ===/);
 });
 
-test('element waits say which state blocked them: disabled, hidden, missing', async () => {
+test('element waits say which state blocked them: disabled, hidden, missing (and how far a chain matched)', async () => {
   const r = await run(`
     const pg = await openTab("${site.url}export.html");
     const tries = {
@@ -42,6 +42,9 @@ test('element waits say which state blocked them: disabled, hidden, missing', as
       DISABLED: () => pg.getByRole("button", { name: "Delete report" }).click({ timeout: 2000 }),
       HIDDEN: () => pg.waitForSelector("#notice", { timeout: 2000 }),
       MISSING: () => pg.waitForSelector("#nope", { timeout: 500 }),
+      // A chain says which of its steps stopped matching (a grid row's filter, a dialog's button).
+      CHAIN: () => pg.locator("body").getByRole("button").filter({ hasText: "Import" }).click({ timeout: 500 }),
+      NTH: () => pg.getByRole("button").nth(5).click({ timeout: 500 }),
       RESPONSE: () => pg.waitForResponse("**/api/never", { timeout: 500 }),
       CONDITION: () => pg.waitForFunction(() => document.title === "never", null, { timeout: 500 }),
     };
@@ -54,6 +57,8 @@ test('element waits say which state blocked them: disabled, hidden, missing', as
   assert.match(said('DISABLED'), /^The element getByRole\('button', \{ name: 'Delete report' \}\) is disabled within 2 s \(locator\.click\)\. Complete the required fields first/);
   assert.match(said('HIDDEN'), /^The element locator\('#notice'\) exists but is not visible within 2 s \(page\.waitForSelector\)\./);
   assert.match(said('MISSING'), /^Element not found for locator\('#nope'\) within 500 ms \(page\.waitForSelector\)\. Take a snapshot/);
+  assert.match(said('CHAIN'), /^Element not found for locator\('body'\)\.getByRole\('button'\)\.filter\(\{ hasText: 'Import' \}\) within 500 ms \(locator\.click\)\. How far it matched: locator\('body'\) → 1 element; then \.getByRole\('button'\) → 2 elements; then \.filter\(\{ hasText: 'Import' \}\) → none\. Take a snapshot/);
+  assert.match(said('NTH'), /How far it matched: getByRole\('button'\) → 2 elements; then \.nth\(5\) → none\./);
   assert.match(said('RESPONSE'), /^No response matching "\*\*\/api\/never" came within 500 ms \(page\.waitForResponse\)\. Start waiting before the action that sends it/);
   assert.match(said('CONDITION'), /^The condition passed to page\.waitForFunction was not true within 500 ms\. Check it against the page/);
 });

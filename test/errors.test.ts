@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rewriteError } from '../driver/errors.js';
+import { isElementNotFound, rewriteError } from '../driver/errors.js';
+import { selectorSteps } from '../driver/runtime/locator-reach.js';
 
 const pwErr = (name: string, message: string) => Object.assign(new Error(message), { name });
 
@@ -124,4 +125,20 @@ test('an element outside the viewport says so; a found element that never took t
   const other = rewriteError(log('      - waiting for something new'));
   assert.match(other, /the element .* was found, but the action could not complete/);
   assert.ok(!other.includes('<a href'), 'no page markup');
+});
+
+test('a not-found locator says how far its chain matched, and only a not-found one is probed', () => {
+  const notFound = pwErr('TimeoutError', "locator.click: Timeout 2000ms exceeded.\nCall log:\n  - waiting for locator('form').locator('fieldset')");
+  assert.ok(isElementNotFound(notFound));
+  assert.ok(!isElementNotFound(pwErr('TimeoutError', "locator.click: Timeout 2000ms exceeded.\nCall log:\n  - waiting for locator('#a')\n  - locator resolved to <button disabled>\n  - element is not enabled")));
+  assert.ok(!isElementNotFound(pwErr('TimeoutError', 'page.goto: Timeout 30000ms exceeded.')));
+  const m = rewriteError(notFound, { reach: "How far it matched: locator('form') → 1 element; then .locator('fieldset') → none." });
+  assert.match(m, /^Element not found for locator\('form'\)\.locator\('fieldset'\) within 2 s \(locator\.click\)\. How far it matched: locator\('form'\) → 1 element; then \.locator\('fieldset'\) → none\. Take a snapshot/);
+});
+
+test('a selector is split into its steps at top-level >> only', () => {
+  assert.deepEqual(selectorSteps('form >> fieldset >> internal:role=button[name="Sign in"i]'), ['form', 'fieldset', 'internal:role=button[name="Sign in"i]']);
+  assert.deepEqual(selectorSteps('internal:role=listitem >> internal:has-text="x >> \\"y\\" >> z"i >> nth=2'), ['internal:role=listitem', 'internal:has-text="x >> \\"y\\" >> z"i', 'nth=2']);
+  assert.deepEqual(selectorSteps("a[title='p >> q'] >> b"), ["a[title='p >> q']", 'b']);
+  assert.deepEqual(selectorSteps('#one'), ['#one']);
 });

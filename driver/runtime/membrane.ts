@@ -38,13 +38,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { types } from 'node:util';
 import { createRequire } from 'node:module';
-import { AgentError, MAX_TIMER_MS, sealScriptFacing, toAgentError } from '../errors.js';
+import { AgentError, MAX_TIMER_MS, isElementNotFound, sealScriptFacing, toAgentError } from '../errors.js';
 import type { Confinement } from './confined-fs.js';
 import { checkCdp, everyString, memberKey, plainData, policies, type PolicyTable } from './playwright-policy.js';
 import { isFileUrl, plainUrl } from './url-policy.js';
 import { defuseSentinel, pageCallbackScope } from './output.js';
 import { cleanPdfInfo } from './pdf-info.js';
 import { SENTINEL } from '../catalog.gen.js';
+import { howFarItMatched } from './locator-reach.js';
 
 export interface MembraneOptions {
   /** Every file a script's API call reads or writes goes through this (pwd only). */
@@ -355,20 +356,28 @@ export class Membrane {
         return (kind === 'APIRequestContext' || (kind === 'Route' && prop === 'fetch')) && out instanceof Promise ? self.trackRequest(out) : out;
       };
       const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}` });
+      // A locator that never matched says which step of its chain stopped matching.
+      const explained = (out: unknown) =>
+        kind !== 'Locator' || !isThenable(out) || isPlaywrightObject(out)
+          ? out
+          : Promise.resolve(out).catch(async (err: unknown) => {
+              if (self.revoked || self.ended || !isElementNotFound(err)) throw err;
+              throw toAgentError(err, { call: `${kind}.${prop}`, reach: await howFarItMatched(target) });
+            });
       try {
         const before = kind === 'Locator' ? self.opts.beforeLocatorAction?.(target, prop) : undefined;
         const gate = kind === 'Locator' ? self.opts.beforeLocatorTyping?.(target, prop, args) : undefined;
         const prepared = self.prepareArgs(`${kind}.${prop}`, prop, args, policy?.kind === 'confine');
         const image = IMAGE_MEMBERS.has(prop);
-        if (!before && !confiner && !gate) return self.wrap(call(prepared), rewrite, image);
+        if (!before && !confiner && !gate) return self.wrap(explained(call(prepared)), rewrite, image);
         const act = () => (confiner ? confiner(self, prepared, call, target) : call(prepared));
-        if (!before) return self.wrap(gate ? gate.then(act) : act(), rewrite, image);
+        if (!before) return self.wrap(explained(gate ? gate.then(act) : act()), rewrite, image);
         // A ref's staleness check runs beside the action, not before it (one round trip less
         // per action): a live ref answers with the action; a stale one fails at once, and its
         // action, which could only wait for an element that is gone, is abandoned.
         const action = (gate ?? Promise.resolve()).then(act);
         action.catch(() => undefined);
-        return self.wrap(before.then(() => action), rewrite, image);
+        return self.wrap(explained(before.then(() => action)), rewrite, image);
       } catch (err) {
         throw rewrite(err);
       }

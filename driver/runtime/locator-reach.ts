@@ -1,0 +1,64 @@
+// How far a locator's chain matched, for an "Element not found" error: the step that stopped
+// matching is the one to fix (`locator('form') → 1 element; .locator('fieldset') → none`).
+// Without it an agent with a chain of filters (a data grid's row `filter({ has })`, a dialog's
+// button) can only guess which link of its chain was wrong.
+import type { Frame, Locator } from 'playwright-core';
+import { within } from './evidence.js';
+
+/** A probe must not make a failed call much slower: past this, no words are added. */
+const REACH_BUDGET_MS = 1_500;
+
+/** Splits a Playwright selector at its top-level ` >> ` (not inside a quoted text or name). */
+export function selectorSteps(selector: string): string[] {
+  const steps: string[] = [];
+  let start = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < selector.length; i++) {
+    const c = selector[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (selector.startsWith(' >> ', i)) {
+      steps.push(selector.slice(start, i));
+      start = i + 4;
+      i += 3;
+    }
+  }
+  steps.push(selector.slice(start));
+  return steps;
+}
+
+/** Steps that match no elements of their own: entering a frame, a description. */
+const NOT_A_MATCH = /^internal:(?:control=enter-frame|describe=)/;
+
+/**
+ * "How far it matched: …", counting each prefix of the locator's chain in the page, from the
+ * first step to the first that matches nothing; undefined for a one-step locator, a locator of
+ * another Playwright (no `_frame`/`_selector`), or when the page does not answer in time.
+ */
+export async function howFarItMatched(locator: object): Promise<string | undefined> {
+  // Playwright keeps the frame a locator was made on as `_frame` and its selector as `_selector`.
+  const { _frame: frame, _selector: selector } = locator as { _frame?: Frame; _selector?: unknown };
+  if (typeof selector !== 'string' || !frame || typeof frame.locator !== 'function') return undefined;
+  const steps = selectorSteps(selector);
+  const ends = steps.map((_s, i) => i).filter((i) => !NOT_A_MATCH.test(steps[i]));
+  if (ends.length < 2) return undefined;
+  return within(walk(frame, steps, ends), REACH_BUDGET_MS, undefined);
+}
+
+async function walk(frame: Frame, steps: string[], ends: number[]): Promise<string | undefined> {
+  const said: string[] = [];
+  let before = '';
+  for (const end of ends) {
+    const prefix: Locator = frame.locator(steps.slice(0, end + 1).join(' >> '));
+    const count = await prefix.count();
+    const described = String(prefix);
+    const step = before && described.startsWith(before) ? described.slice(before.length) : described;
+    before = described;
+    said.push(`${step} → ${count === 0 ? 'none' : `${count} element${count === 1 ? '' : 's'}`}`);
+    if (count === 0) break;
+  }
+  const whole = said.length === ends.length && !said[said.length - 1].endsWith('→ none');
+  return `How far it matched: ${said.join('; then ')}${whole ? ' (the whole locator matches now: the page changed after the wait; retry, or wait for it with a larger { timeout })' : ''}.`;
+}
