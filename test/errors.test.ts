@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isElementNotFound, rewriteError } from '../driver/errors.js';
-import { selectorSteps } from '../driver/runtime/locator-reach.js';
+import { howFarItMatched, selectorSteps } from '../driver/runtime/locator-reach.js';
 
 const pwErr = (name: string, message: string) => Object.assign(new Error(message), { name });
 
@@ -141,4 +141,25 @@ test('a selector is split into its steps at top-level >> only', () => {
   assert.deepEqual(selectorSteps('internal:role=listitem >> internal:has-text="x >> \\"y\\" >> z"i >> nth=2'), ['internal:role=listitem', 'internal:has-text="x >> \\"y\\" >> z"i', 'nth=2']);
   assert.deepEqual(selectorSteps("a[title='p >> q'] >> b"), ["a[title='p >> q']", 'b']);
   assert.deepEqual(selectorSteps('#one'), ['#one']);
+});
+
+test('the chain probe counts each step until one matches nothing, and gives up on a page that does not answer', async () => {
+  const counts: Record<string, number> = { form: 1, 'form >> fieldset': 0 };
+  const asked: string[] = [];
+  const frame = (hang: boolean) => ({
+    locator: (sel: string) => ({
+      count: () => (asked.push(sel), hang ? new Promise<number>(() => undefined) : Promise.resolve(counts[sel] ?? 0)),
+      toString: () => sel.split(' >> ').map((s, i) => (i ? `.locator('${s}')` : `locator('${s}')`)).join(''),
+    }),
+  });
+  const chain = { _frame: frame(false), _selector: 'form >> fieldset >> button' };
+  assert.equal(await howFarItMatched(chain), "How far it matched: locator('form') → 1 element; then .locator('fieldset') → none.");
+  assert.deepEqual(asked, ['form', 'form >> fieldset'], 'stops at the first step that matches nothing');
+  assert.equal(await howFarItMatched({ _frame: frame(false), _selector: '#one' }), undefined, 'one step: nothing to add');
+  assert.equal(await howFarItMatched({ _selector: 'a >> b' }), undefined, 'not a Playwright locator');
+  const started = Date.now();
+  const alive = setInterval(() => undefined, 1_000); // the budget's timer is unref'd, as in a host
+  assert.equal(await howFarItMatched({ _frame: frame(true), _selector: 'a >> b' }), undefined);
+  clearInterval(alive);
+  assert.ok(Date.now() - started < 5_000, 'a page that never answers costs the error at most the budget');
 });
