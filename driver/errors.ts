@@ -45,6 +45,18 @@ export function exitCodeOf(err: unknown): ExitCode {
 
 const NODE_GLOBALS = ['process', 'require', 'module', 'exports', '__dirname', '__filename', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'global'];
 
+/** Names agents write from Playwright Test or a Playwright script, where a flow script has its
+ * own way (the script API in the skills). */
+const PLAYWRIGHT_NAMES: Record<string, string> = {
+  page: 'There is no `page` global: a flow script opens its own tabs. Start with `const page = await openTab(url)` (a Playwright Page).',
+  browser: 'There is no `browser` global: the call\'s browser is already running. Open a tab with `await openTab(url)`; its context is `pg.context()`.',
+  chromium: 'A flow script does not launch browsers: the call\'s browser is already running. Open a tab with `await openTab(url)`.',
+  context: 'There is no `context` global: a tab from `openTab(url)` gives its context with `pg.context()`.',
+  expect: '`expect` is Playwright Test\'s, not part of a flow script: wait with `await locator.waitFor()` (visible by default) or `await pg.waitForURL(...)`, read with `await locator.isVisible()`, `textContent()` or `inputValue()`, and `throw new Error(...)` to fail the check.',
+  test: 'A flow script is one script, not a Playwright Test file: write its steps at the top level (top-level await works) and print the sentinel at the end.',
+  describe: 'A flow script is one script, not a Playwright Test file: write its steps at the top level (top-level await works) and print the sentinel at the end.',
+};
+
 /** Marks an error whose message is already written for agents, so it is not rewritten twice. */
 export class AgentError extends Error {
   constructor(message: string, readonly code: string = 'AGENT_ERROR') {
@@ -84,7 +96,7 @@ function selectorOf(raw: string): string | undefined {
 
 /** The wait a timeout ended, in words an agent can act on (Playwright's own `Timeout 30000ms
  * exceeded` names neither what was awaited nor what to change). */
-function timeoutMessage(raw: string, msg: string, reach?: string): string {
+function timeoutMessage(raw: string, msg: string, reach?: string, url?: string): string {
   const ms = Number(/Timeout (\d+)ms exceeded/.exec(msg)?.[1]);
   const within = Number.isFinite(ms) ? ` within ${ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`}` : '';
   const call = /^([\w.$]+):/.exec(msg)?.[1] ?? 'the call';
@@ -104,6 +116,14 @@ function timeoutMessage(raw: string, msg: string, reach?: string): string {
   }
   if (/waitForFunction/.test(msg)) {
     return `The condition passed to ${call} was not true${within}. Check it against the page (pg.evaluate it once to see what it returns), or raise { timeout }.`;
+  }
+  const now = url ? `; the page is at ${truncate(url, 200)}` : '';
+  if (/^(?:page|frame)\.waitForURL:/.test(msg)) {
+    const pattern = /waiting for navigation to (".*?") until/.exec(raw)?.[1];
+    return `The page did not reach a URL matching ${pattern ? truncate(pattern, 120) : 'the pattern'}${within} (${call})${now}. Check the pattern against that URL (a glob matches the whole URL, its query included: "**/done*" also matches /done?id=1; a RegExp may match a part of it), or wait for what the action shows instead (await pg.getByText("…").waitFor()).`;
+  }
+  if (/^(?:page|frame)\.waitForNavigation:/.test(msg)) {
+    return `No navigation came${within} (${call})${now}. Playwright deprecates waitForNavigation: a navigation that ended before it was called (during the click before it, a single-page app's history.pushState too) is missed. Wait for the result instead: await pg.waitForURL("**/path"), which passes at once when the page is already there, or a locator's waitFor().`;
   }
   if (/page\.goto|navigat|waitForURL|waitForLoadState/i.test(msg)) {
     return `Navigation timed out (${truncate(msg, 180)}). The page may be slow or the URL wrong: check the URL, or wait for a specific element with pg.waitForSelector() and a larger { timeout }.`;
@@ -157,6 +177,8 @@ export interface RewriteContext {
   /** How far a not-found locator's chain matched (driver/runtime/locator-reach.ts), said after
    * "Element not found". */
   reach?: string;
+  /** Where the page is now, for a navigation wait that timed out (page.url(): no round trip). */
+  url?: string;
 }
 
 /** A timed-out wait for an element that never matched: the error "Element not found" words. */
@@ -237,6 +259,7 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
         : '';
       return `${m[1]} is not available in a flow script (no Node globals).${extra}${available}`;
     }
+    if (m && Object.hasOwn(PLAYWRIGHT_NAMES, m[1])) return `${m[1]} is not defined. ${PLAYWRIGHT_NAMES[m[1]]}${available}`;
     return `${msg}.${available}`;
   }
   if (/Cannot use import statement|import\(\) is not available|Dynamic import|ERR_VM_DYNAMIC_IMPORT/i.test(raw)) {
@@ -267,7 +290,7 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
                 : 'Check the URL and that the site is reachable from this machine.';
     return `Could not load ${url || 'the page'} (${code}). ${hint}`;
   }
-  if (name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(msg)) return timeoutMessage(raw, msg, ctx.reach);
+  if (name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(msg)) return timeoutMessage(raw, msg, ctx.reach, ctx.url);
   if (/Element is not an <input>|not an <input>, <textarea>|Not a checkbox or radio|Element is not a <select>/i.test(msg)) {
     return `${msg.replace(/^[\w.]+: (Error: )?/, '')}. The element is the wrong kind for this action: take a snapshot (snapshot(pg, { interactive: true })) and use the ref of a textbox, checkbox or combobox.`;
   }

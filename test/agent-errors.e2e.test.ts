@@ -47,6 +47,7 @@ test('element waits say which state blocked them: disabled, hidden, missing (and
       NTH: () => pg.getByRole("button").nth(5).click({ timeout: 500 }),
       RESPONSE: () => pg.waitForResponse("**/api/never", { timeout: 500 }),
       CONDITION: () => pg.waitForFunction(() => document.title === "never", null, { timeout: 500 }),
+      URL: () => pg.waitForURL("**/never", { timeout: 500 }),
     };
     for (const [name, f] of Object.entries(tries)) {
       try { await f(); console.log(name + "=no error"); } catch (e) { console.log(name + "=" + e.message); }
@@ -60,6 +61,7 @@ test('element waits say which state blocked them: disabled, hidden, missing (and
   assert.match(said('CHAIN'), /^Element not found for locator\('body'\)\.getByRole\('button'\)\.filter\(\{ hasText: 'Import' \}\) within 500 ms \(locator\.click\)\. How far it matched: locator\('body'\) → 1 element; then \.getByRole\('button'\) → 2 elements; then \.filter\(\{ hasText: 'Import' \}\) → none\. Take a snapshot/);
   assert.match(said('NTH'), /How far it matched: getByRole\('button'\) → 2 elements; then \.nth\(5\) → none\./);
   assert.match(said('RESPONSE'), /^No response matching "\*\*\/api\/never" came within 500 ms \(page\.waitForResponse\)\. Start waiting before the action that sends it/);
+  assert.match(said('URL'), new RegExp(`^The page did not reach a URL matching "\\*\\*/never" within 500 ms \\(page\\.waitForURL\\); the page is at ${site.url.replace(/[.?*]/g, '\\$&')}export\\.html\\. Check the pattern against that URL`));
   assert.match(said('CONDITION'), /^The condition passed to page\.waitForFunction was not true within 500 ms\. Check it against the page/);
 });
 

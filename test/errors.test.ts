@@ -163,3 +163,23 @@ test('the chain probe counts each step until one matches nothing, and gives up o
   clearInterval(alive);
   assert.ok(Date.now() - started < 5_000, 'a page that never answers costs the error at most the budget');
 });
+
+test('a navigation wait that timed out says where the page is; waitForNavigation names waitForURL', () => {
+  const url = rewriteError(pwErr('TimeoutError', 'page.waitForURL: Timeout 2000ms exceeded.\n=========================== logs ===========================\nwaiting for navigation to "**/welcome" until "load"\n============================================================'), { url: 'http://127.0.0.1:5000/form.html?done=1' });
+  assert.equal(url, 'The page did not reach a URL matching "**/welcome" within 2 s (page.waitForURL); the page is at http://127.0.0.1:5000/form.html?done=1. Check the pattern against that URL (a glob matches the whole URL, its query included: "**/done*" also matches /done?id=1; a RegExp may match a part of it), or wait for what the action shows instead (await pg.getByText("…").waitFor()).');
+  const nav = rewriteError(pwErr('TimeoutError', 'page.waitForNavigation: Timeout 1000ms exceeded.\n=========================== logs ===========================\nwaiting for navigation until "load"\n============================================================'), { url: 'http://x/a' });
+  assert.match(nav, /^No navigation came within 1 s \(page\.waitForNavigation\); the page is at http:\/\/x\/a\. Playwright deprecates waitForNavigation: .* await pg\.waitForURL\("\*\*\/path"\)/);
+  // goto keeps its own words.
+  assert.match(rewriteError(pwErr('TimeoutError', 'page.goto: Timeout 30000ms exceeded.')), /^Navigation timed out/);
+});
+
+test('names agents write from Playwright Test (page, browser, context, expect, test) say what a flow script does instead', () => {
+  const said = (name: string) => rewriteError(Object.assign(new ReferenceError(`${name} is not defined`)), { availableGlobals: ['openTab'] });
+  assert.equal(said('page'), 'page is not defined. There is no `page` global: a flow script opens its own tabs. Start with `const page = await openTab(url)` (a Playwright Page). Available globals: openTab.');
+  assert.match(said('expect'), /^expect is not defined\. `expect` is Playwright Test's, not part of a flow script: wait with `await locator\.waitFor\(\)`/);
+  assert.match(said('browser'), /already running\. Open a tab with `await openTab\(url\)`/);
+  assert.match(said('context'), /pg\.context\(\)/);
+  assert.match(said('test'), /not a Playwright Test file/);
+  // Other names keep the plain message.
+  assert.equal(said('foo'), 'foo is not defined. Available globals: openTab.');
+});

@@ -122,6 +122,15 @@ function quotesMarkup(err: unknown): boolean {
   const message = (err as { message?: unknown } | undefined)?.message;
   return typeof message === 'string' && /<[a-zA-Z][\w-]*[\s>]/.test(message);
 }
+function currentUrl(target: { url?: () => unknown }): string | undefined {
+  try {
+    const url = target.url?.();
+    return typeof url === 'string' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const isThenable = (v: unknown): v is PromiseLike<unknown> => !!v && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
 
 /** Methods whose function arguments Playwright calls back in Node (so they get wrapped: their
@@ -355,7 +364,9 @@ export class Membrane {
         const out = self.record(kind, target, prop, a, value.apply(target, a));
         return (kind === 'APIRequestContext' || (kind === 'Route' && prop === 'fetch')) && out instanceof Promise ? self.trackRequest(out) : out;
       };
-      const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}` });
+      // A navigation wait that timed out says where the page is (page.url() asks the page nothing).
+      const urlNow = () => ((kind === 'Page' || kind === 'Frame') && (prop === 'waitForURL' || prop === 'waitForNavigation') ? currentUrl(target) : undefined);
+      const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}`, url: urlNow() });
       // A locator that never matched says which step of its chain stopped matching.
       const explained = (out: unknown) =>
         kind !== 'Locator' || !isThenable(out) || isPlaywrightObject(out)
