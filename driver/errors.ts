@@ -45,6 +45,20 @@ export function exitCodeOf(err: unknown): ExitCode {
 
 const NODE_GLOBALS = ['process', 'require', 'module', 'exports', '__dirname', '__filename', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'global'];
 
+/** What a script reaching for Node's fs (`fs.writeFileSync`, `fs.promises`, `fs.existsSync`)
+ * is told: the script's fs is promise-based, as Aside's is, and has no other members. */
+export function fsMemberMissing(member: string): string {
+  const async = member.replace(/Sync$/, '');
+  const instead =
+    member === 'promises' ? 'fs is promise-based already: call fs.writeFile(...), fs.readFile(...) directly'
+    : async === 'exists' ? 'ask with await fs.access(path.join(pwd, name)).then(() => true, () => false)'
+    : FS_MEMBERS.includes(async) ? `use await fs.${async}(...)`
+    : `its members are ${FS_MEMBERS.join(', ')}`;
+  return `fs.${member} is not part of a flow script's fs, which is promise-based (as on Aside) and confined to pwd: ${instead}. Paths are under pwd: path.join(pwd, "out.txt").`;
+}
+/** The script's fs (driver/runtime/confined-fs.ts, generated/script-api.d.ts ConfinedFs). */
+export const FS_MEMBERS = ['readFile', 'writeFile', 'appendFile', 'mkdir', 'readdir', 'stat', 'rm', 'unlink', 'rename', 'copyFile', 'access'];
+
 /** Names agents write from Playwright Test or a Playwright script, where a flow script has its
  * own way (the script API in the skills). */
 const PLAYWRIGHT_NAMES: Record<string, string> = {
@@ -262,6 +276,9 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
     if (m && Object.hasOwn(PLAYWRIGHT_NAMES, m[1])) return `${m[1]} is not defined. ${PLAYWRIGHT_NAMES[m[1]]}${available}`;
     return `${msg}.${available}`;
   }
+  // Aside's fs says so in V8's words (ours throws fsMemberMissing as the member is read).
+  const fsMember = name === 'TypeError' ? /^fs\.(\w+) is not a function/.exec(msg)?.[1] : undefined;
+  if (fsMember) return fsMemberMissing(fsMember);
   if (/Cannot use import statement|import\(\) is not available|Dynamic import|ERR_VM_DYNAMIC_IMPORT/i.test(raw)) {
     return `import is not available in a flow script: it runs as one self-contained script.${available}`;
   }

@@ -48,6 +48,9 @@ test('element waits say which state blocked them: disabled, hidden, missing (and
       RESPONSE: () => pg.waitForResponse("**/api/never", { timeout: 500 }),
       CONDITION: () => pg.waitForFunction(() => document.title === "never", null, { timeout: 500 }),
       URL: () => pg.waitForURL("**/never", { timeout: 500 }),
+      // Node's fs from memory: this fs is promise-based (as on Aside).
+      FS_SYNC: async () => fs.writeFileSync("a.txt", "x"),
+      FS_PROMISES: async () => fs.promises.writeFile("a.txt", "x"),
     };
     for (const [name, f] of Object.entries(tries)) {
       try { await f(); console.log(name + "=no error"); } catch (e) { console.log(name + "=" + e.message); }
@@ -62,6 +65,8 @@ test('element waits say which state blocked them: disabled, hidden, missing (and
   assert.match(said('NTH'), /How far it matched: getByRole\('button'\) → 2 elements; then \.nth\(5\) → none\./);
   assert.match(said('RESPONSE'), /^No response matching "\*\*\/api\/never" came within 500 ms \(page\.waitForResponse\)\. Start waiting before the action that sends it/);
   assert.match(said('URL'), new RegExp(`^The page did not reach a URL matching "\\*\\*/never" within 500 ms \\(page\\.waitForURL\\); the page is at ${site.url.replace(/[.?*]/g, '\\$&')}export\\.html\\. Check the pattern against that URL`));
+  assert.match(said('FS_SYNC'), /^fs\.writeFileSync is not part of a flow script's fs, which is promise-based \(as on Aside\) and confined to pwd: use await fs\.writeFile\(\.\.\.\)/);
+  assert.match(said('FS_PROMISES'), /^fs\.promises is not part of a flow script's fs.*call fs\.writeFile\(\.\.\.\), fs\.readFile\(\.\.\.\) directly/);
   assert.match(said('CONDITION'), /^The condition passed to page\.waitForFunction was not true within 500 ms\. Check it against the page/);
 });
 

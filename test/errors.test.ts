@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isElementNotFound, rewriteError } from '../driver/errors.js';
+import { fsMemberMissing, isElementNotFound, rewriteError } from '../driver/errors.js';
 import { howFarItMatched, selectorSteps } from '../driver/runtime/locator-reach.js';
 
 const pwErr = (name: string, message: string) => Object.assign(new Error(message), { name });
@@ -182,4 +182,13 @@ test('names agents write from Playwright Test (page, browser, context, expect, t
   assert.match(said('test'), /not a Playwright Test file/);
   // Other names keep the plain message.
   assert.equal(said('foo'), 'foo is not defined. Available globals: openTab.');
+});
+
+test("Node's fs members a script reaches for (writeFileSync, promises, existsSync) are answered with this fs's own way", () => {
+  assert.equal(fsMemberMissing('writeFileSync'), 'fs.writeFileSync is not part of a flow script\'s fs, which is promise-based (as on Aside) and confined to pwd: use await fs.writeFile(...). Paths are under pwd: path.join(pwd, "out.txt").');
+  assert.match(fsMemberMissing('promises'), /fs is promise-based already: call fs\.writeFile\(\.\.\.\), fs\.readFile\(\.\.\.\) directly/);
+  assert.match(fsMemberMissing('existsSync'), /await fs\.access\(path\.join\(pwd, name\)\)\.then\(\(\) => true, \(\) => false\)/);
+  assert.match(fsMemberMissing('createReadStream'), /its members are readFile, writeFile, appendFile/);
+  // Aside's fs says it in V8's words: the same answer.
+  assert.equal(rewriteError(new TypeError('fs.readFileSync is not a function')), fsMemberMissing('readFileSync'));
 });

@@ -10,7 +10,7 @@ import bufferModule from 'node:buffer';
 import type { BrowserContext } from 'playwright-core';
 import type { Catalog } from '../catalog.js';
 import { createConfinedFs } from './confined-fs.js';
-import { AgentError, MAX_TIMER_MS, rewriteError, toAgentError } from '../errors.js';
+import { AgentError, MAX_TIMER_MS, fsMemberMissing, rewriteError, toAgentError } from '../errors.js';
 import { Tabs } from './tabs.js';
 import { CallEnded, PLAYWRIGHT_TAG } from './membrane.js';
 import type { TabEvidence } from './evidence.js';
@@ -346,8 +346,20 @@ function liveOnly<T extends Record<string, Function>>(fs: T, tabs: Tabs): T {
     // A file under pwd may hold what a page sent (a download): what is read is marked too.
     out[name] = (...args: unknown[]) => (tabs.membrane.revoked ? Promise.reject(new CallEnded()) : whileLive(tabs, Promise.resolve(fn(...args)).then((v) => defuseSentinel(v))));
   }
-  return Object.freeze(out) as T;
+  // A script that reaches for Node's fs (writeFileSync, fs.promises) is told what this fs has,
+  // rather than getting undefined and a TypeError.
+  const members = Object.freeze(out);
+  return new Proxy(members, {
+    get: (t, prop) => {
+      if (typeof prop === 'string' && !Object.hasOwn(t, prop) && NODE_FS_NAME.test(prop)) throw new AgentError(fsMemberMissing(prop));
+      return Reflect.get(t, prop);
+    },
+  }) as unknown as T;
 }
+
+/** Node fs members a script may reach for: the *Sync ones, fs.promises and the stream and
+ * link calls (not every missing name: inspection asks for others). */
+const NODE_FS_NAME = /Sync$|^(?:promises|exists|createReadStream|createWriteStream|open|lstat|readlink|symlink|link|chmod|chown|watch|cp|truncate|opendir|realpath|utimes)$/;
 
 export interface SandboxRun {
   /** Resolves when the script ends; rejects with an AgentError message. */
