@@ -210,3 +210,15 @@ test('22 pass 36. keys, one-time and recovery codes and passwords of the listed 
   }
   for (const h of ['Schlüsselwort', 'Palabra clave', 'Clave de búsqueda', 'Code postal', 'Kod pocztowy', 'API documentation', 'Session name']) assert.ok(!secret(h), `${h} should not be secret`);
 });
+
+test('a hint that lists example values (an account name\'s "e.g. Bank, Savings, Credit Card, Cash") does not make a field secret; one that names the field still does', async () => {
+  const { isSecretField, SECRET_RULES } = await import('../driver/runtime/snapshot.js');
+  const secret = (...hints: string[]) => isSecretField({ hints }, SECRET_RULES);
+  for (const h of ['e.g. Bank, Savings, Credit Card, Cash', 'E.g.: Checking or Credit card', 'for example: API key, SSH key', 'z. B. Girokonto, Kreditkarte, Bargeld', 'p. ex. compte courant, carte de crédit, espèces', 'eg. token, cookie']) {
+    assert.ok(!secret(h), `${h} lists examples`);
+  }
+  // One item is a description, not a list; other hints still count; a password input is one whatever its placeholder.
+  for (const hs of [['e.g. your credit card number'], ['e.g. Bank, Savings, Credit Card', 'Card number'], ['Credit card']]) assert.ok(secret(...hs), hs.join(' | '));
+  assert.ok(isSecretField({ type: 'password', hints: ['e.g. Bank, Savings'] }, SECRET_RULES));
+  assert.ok(isSecretField({ autocomplete: 'cc-number', hints: ['e.g. Visa, Mastercard'] }, SECRET_RULES));
+});

@@ -271,7 +271,14 @@ export function isSecretField(field: { type?: string; autocomplete?: string; hin
   if (tokens.some((t) => rules.autocomplete.includes(t) || t.startsWith('cc-'))) return true;
   // NFKC first: a fullwidth ＰａｓｓＷｏｒｄ shows as the word it is; and characters that show
   // nothing (a soft hyphen, a zero-width or word joiner) cannot split a word a person reads whole.
-  const shown = field.hints.map((h) => h.normalize('NFKC').replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, ''));
+  // A hint that lists example values ("e.g. Bank, Savings, Credit Card, Cash", an account name's
+  // placeholder) says what the field may hold, not that it holds a secret (trials V5, V6: every
+  // account name typed was cut). A page chooses every hint anyway, so it gains nothing here.
+  const listsExamples = (h: string) => {
+    const rest = /^\s*(?:e\.?\s?g\.?|ex\.|for (?:example|instance)|such as|z\.\s?b\.|p\.\s?(?:ex|ej)\.|ej\.|bijv\.|np\.|t\.\s?ex\.|f\.\s?eks\.|esim\.|ad es\.|por (?:ejemplo|exemplo)|par exemple|zum beispiel|например|例如|例|예)(?=[\s:：,，])[\s:：,，]*(.*)$/iu.exec(h)?.[1];
+    return rest !== undefined && rest.split(/\s*(?:[,;，、/]|\bor\b|\boder\b|\bou\b|\bo\b)\s*/iu).filter((item) => item.trim()).length >= 2;
+  };
+  const shown = field.hints.map((h) => h.normalize('NFKC').replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, '')).filter((h) => !listsExamples(h));
   // Also without marks: a combining line or accent put on a letter (P̲assword) hides no word.
   const hints = [...shown, ...shown.map((h) => h.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC'))];
   if (hints.some((h) => rules.substrings.some((sub) => h.toLowerCase().includes(sub)))) return true;
