@@ -161,11 +161,25 @@ test('console.log of a Playwright object names its class and what to print of it
   assert.match(r.stdout, /^TAG \[object Playwright Page\]$/m);
 });
 
-test('cookies and localStorage persist across two calls of one session; --ephemeral does not', async () => {
+// IndexedDB is what the skills say lasts beyond cookies and storage (an app's local database).
+const IDB = `(mode, value) => new Promise((resolve, reject) => {
+  const open = indexedDB.open("gstack-test", 1);
+  open.onupgradeneeded = () => open.result.createObjectStore("kv");
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const tx = open.result.transaction("kv", mode);
+    const req = mode === "readwrite" ? tx.objectStore("kv").put(value, "k") : tx.objectStore("kv").get("k");
+    tx.oncomplete = () => resolve(mode === "readwrite" ? true : req.result ?? null);
+    tx.onerror = () => reject(tx.error);
+  };
+})`;
+
+test('cookies, localStorage and IndexedDB persist across two calls of one session; --ephemeral does not', async () => {
   const sess = ['--session', 'persist'];
   const a = await runCli(['run', `
     const pg = await openTab("${site.url}set-cookie?name=sid&value=persisted42");
     await pg.evaluate(() => localStorage.setItem("k", "local-v"));
+    await pg.evaluate(([mode, value]) => (${IDB})(mode, value), ["readwrite", "idb-v"]);
     console.log("GSTACK_STEP_OK");`, ...sess], { env: { GSTACK_HOME: home } });
   assert.equal(a.code, 0, a.stdout + a.stderr);
   const probe = `
@@ -173,15 +187,18 @@ test('cookies and localStorage persist across two calls of one session; --epheme
     console.log("COOKIE_SEEN=" + (await res.json()).cookie.includes("sid=persisted42"));
     const pg = await openTab("${site.url}");
     console.log("LOCAL=" + await pg.evaluate(() => localStorage.getItem("k")));
+    console.log("IDB=" + await pg.evaluate(([mode]) => (${IDB})(mode), ["readonly"]));
     console.log("GSTACK_STEP_OK");`;
   const b = await runCli(['run', probe, ...sess], { env: { GSTACK_HOME: home } });
   assert.equal(b.code, 0, b.stdout + b.stderr);
   assert.match(b.stdout, /COOKIE_SEEN=true/);
   assert.match(b.stdout, /LOCAL=local-v/);
+  assert.match(b.stdout, /IDB=idb-v/);
   const c = await runCli(['run', probe, ...sess, '--ephemeral'], { env: { GSTACK_HOME: home } });
   assert.equal(c.code, 0, c.stdout + c.stderr);
   assert.match(c.stdout, /COOKIE_SEEN=false/);
   assert.match(c.stdout, /LOCAL=null/);
+  assert.match(c.stdout, /IDB=null/);
 });
 
 test('a large page: output is capped with a marker, the sentinel survives', async () => {
