@@ -288,7 +288,15 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
   }
   if (/strict mode violation/i.test(msg)) {
     const count = /resolved to (\d+) elements/.exec(msg)?.[1];
-    return `The locator matched ${count ?? 'several'} elements, so the action is ambiguous (${truncate(msg, 200)}). Take a snapshot (snapshot(pg, { interactive: true })) and act on one element by its ref: pg.locator("e12").`;
+    const locator = /strict mode violation: (.*?) resolved to \d+ elements/.exec(msg)?.[1];
+    // Each element Playwright lists, one short line each (trial V5: one element's markup, cut
+    // at 200 characters, named neither button).
+    const listed = [...raw.matchAll(/^\s*(\d+)\) (.+)$/gm)].slice(0, 5).map(([, n, el]) => `${n}) ${truncate(el.trim(), 120)}`);
+    const matched = listed.length ? `: ${listed.join('; ')}${Number(count) > listed.length ? '; …' : ''}` : '';
+    // The usual cause: a name or text matches as a substring ("Create" matches "Create a local account").
+    const byName = locator && /getBy(?:Role|Text|Label|Placeholder|AltText|Title)\(/.test(locator) && !/exact: true/.test(locator);
+    const exact = byName ? ' A name or text matches every element whose name or text contains it, in any case: pass { exact: true } to match it whole (getByRole("button", { name: "Create", exact: true }), getByText("Save", { exact: true })), or' : '';
+    return `The locator${locator ? ` ${truncate(locator, 120)}` : ''} matched ${count ?? 'several'} elements, so the action is ambiguous${matched}.${exact || ' To act on one,'} narrow it (.filter({ hasText }), a container's locator, .first()), or act by its ref from snapshot(pg, { interactive: true }): pg.locator("e12").`;
   }
   if (/net::ERR_[A-Z_]+/.test(msg)) {
     const code = /net::ERR_[A-Z_]+/.exec(msg)![0];

@@ -36,6 +36,11 @@ test('a covered target names the element in the way, as Playwright\'s log does, 
 test('strict mode violations point at refs', () => {
   const m = rewriteError(pwErr('Error', 'locator.click: Error: strict mode violation: locator(\'a\') resolved to 8 elements:'));
   assert.match(m, /matched 8 elements.*by its ref/);
+  // A name that matches as a substring (trial V5: "Create" and "Create a local account"): each
+  // element on a line of its own, and exact named.
+  const named = rewriteError(pwErr('Error', "locator.click: Error: strict mode violation: getByRole('button', { name: 'Create' }) resolved to 2 elements:\n    1) <button class=\"btn\">Create a local account</button> aka getByTestId('create-local')\n    2) <button type=\"submit\">Create</button> aka getByRole('button', { name: 'Create', exact: true })\n\nCall log:\n  - waiting for getByRole('button', { name: 'Create' })"));
+  assert.equal(named, 'The locator getByRole(\'button\', { name: \'Create\' }) matched 2 elements, so the action is ambiguous: 1) <button class="btn">Create a local account</button>; 2) <button type="submit">Create</button>. A name or text matches every element whose name or text contains it, in any case: pass { exact: true } to match it whole (getByRole("button", { name: "Create", exact: true }), getByText("Save", { exact: true })), or narrow it (.filter({ hasText }), a container\'s locator, .first()), or act by its ref from snapshot(pg, { interactive: true }): pg.locator("e12").');
+  assert.doesNotMatch(rewriteError(pwErr('Error', "locator.click: Error: strict mode violation: getByText('Save', { exact: true }) resolved to 2 elements:")), /pass \{ exact: true \}/);
 });
 
 test('net errors say what to check', () => {

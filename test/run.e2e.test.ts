@@ -382,7 +382,7 @@ test('element not found and ambiguous locators get next steps', async () => {
   assert.match(last(nf.lines), /Element not found.*Take a snapshot.*ref/);
   const many = await run(`const pg = await openTab("${site.url}"); await pg.locator("a").click(); console.log("GSTACK_STEP_OK")`);
   assert.equal(many.code, 1);
-  assert.match(last(many.lines), /matched \d+ elements.*act on one element by its ref/);
+  assert.match(last(many.lines), /^\[error\] The locator locator\('a'\) matched \d+ elements, so the action is ambiguous: 1\) <a .*; 2\) <a .*To act on one, narrow it .*act by its ref/);
 });
 
 test('a script that ends without the sentinel is not a success', async () => {
