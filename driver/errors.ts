@@ -338,7 +338,8 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
   if (name === 'SyntaxError' && !ctx.call) {
     return `SyntaxError in the flow script: ${msg}. Fix the script; it must be plain JavaScript with top-level await.`;
   }
-  const text = `${name === 'Error' ? '' : name + ': '}${truncate(firstLine(msg) || msg, 500)}`;
+  // Room for a message that wraps another (a cookbook step's wait that quotes the locator error).
+  const text = `${name === 'Error' ? '' : name + ': '}${truncate(firstLine(msg) || msg, 1000)}`;
   if (!ctx.call) return text;
   return `${text.replace(/[.\s]+$/, '')} (from ${ctx.call}). Check its arguments against Playwright's documentation of ${ctx.call}, and look at the page with snapshot(pg) before retrying.`;
 }

@@ -81,6 +81,14 @@ test('the [error] hint: a script request with no answer or a ReferenceError poin
   const other = { networkErrors: [{ url: 'https://api.example/x', status: 404, type: 'fetch' }, { url: 'http://127.0.0.1:8080/logo.png', status: 404, type: 'img' }] };
   assert.equal(evidenceHint([tab(other)], locatorError), '', 'not for another origin\'s request or an image');
   assert.equal(evidenceHint([tab({ networkErrors: [{ url: 'http://127.0.0.1:8080/x', status: 500, type: 'fetch' }] })], locatorError), '', 'not for a 500');
+  // Playwright names a document request 'document' and an XHR 'xhr'.
+  for (const type of ['document', 'xhr']) assert.match(evidenceHint([tab({ networkErrors: [{ url: 'http://127.0.0.1:8080/item/9', status: 404, type }] })], locatorError), /answered 404/, type);
+  // A sign-in wall (trial V6: a flow run on a fresh profile, its URL …/login).
+  const wall = / The page asks to sign in \(a 401\/403 answer, or a sign-in page's URL above\): this session is not signed in there\. Sign in first in this session/;
+  assert.match(evidenceHint([tab({ url: 'http://127.0.0.1:8776/login', networkErrors: [] })], locatorError), wall);
+  assert.match(evidenceHint([tab({ networkErrors: [{ url: 'http://127.0.0.1:8080/sync/list', status: 401, type: 'fetch' }] })], locatorError), wall);
+  assert.doesNotMatch(evidenceHint([tab({ url: 'http://127.0.0.1:8776/blog/logins-explained', networkErrors: [{ url: 'https://other.example/x', status: 403, type: 'fetch' }] })], locatorError), wall, 'not a word inside a path, nor another origin');
+  assert.doesNotMatch(evidenceHint([tab({ url: 'http://127.0.0.1:8776/login', networkErrors: [] })], 'the export never started'), wall, 'only for a locator that missed');
 });
 
 test('the evidence snapshot keeps 40 lines and says how many it left out; bounding it again changes nothing', async () => {
@@ -91,4 +99,25 @@ test('the evidence snapshot keeps 40 lines and says how many it left out; boundi
   assert.equal(cut.at(-1), '[15 more lines: take snapshot(pg, { interactive: true }) for all]');
   const bounded = boundEvidence({ tab: 1, url: 'http://x/', title: 't', screenshot: null, consoleErrors: [], networkErrors: [], dialog: null, snapshot: cut.join('\n') });
   assert.equal(bounded.snapshot, cut.join('\n'));
+});
+
+test('the evidence snapshot leaves out links\' /url lines and keeps an open menu\'s or list\'s lines past its cut (trial V5)', async () => {
+  const { evidenceSnapshot, boundEvidence, EVIDENCE_SNAPSHOT_LINES } = await import('../driver/runtime/evidence.js');
+  const links = Array.from({ length: 60 }, (_, i) => `- link "L${i}" [ref=e${i}]:\n  - /url: "#${i}"`);
+  const menu = ['- menuitem "Delete D" [ref=e100]', '- menuitem "Duplicate" [ref=e101]'];
+  const cut = evidenceSnapshot([...links, '- button "Save" [ref=e99]', ...menu].join('\n')).split('\n');
+  assert.ok(!cut.some((l) => l.includes('/url:')), 'no /url lines');
+  assert.ok(cut.length <= EVIDENCE_SNAPSHOT_LINES + 1, `${cut.length} lines`);
+  assert.deepEqual(cut.slice(-3), ['[24 lines left out (take snapshot(pg, { interactive: true }) for all); the open menu\'s or list\'s lines follow]', ...menu]);
+  assert.equal(cut[0], '- link "L0" [ref=e0]:');
+  // Lines left out after the menu too: the count of all of them.
+  const after = evidenceSnapshot([...links, ...menu, '- button "Later" [ref=e200]'].join('\n')).split('\n');
+  assert.deepEqual(after.slice(-3), [...menu, '[24 lines left out in all]']);
+  assert.ok(after.length <= EVIDENCE_SNAPSHOT_LINES + 1);
+  // Bounding it again changes nothing; a menu inside the first lines is a plain cut.
+  assert.equal(boundEvidence({ tab: 1, url: 'http://x/', title: 't', screenshot: null, consoleErrors: [], networkErrors: [], dialog: null, snapshot: cut.join('\n') }).snapshot, cut.join('\n'));
+  const early = evidenceSnapshot([...menu, ...links].join('\n')).split('\n');
+  assert.equal(early.length, EVIDENCE_SNAPSHOT_LINES + 1);
+  assert.deepEqual(early.slice(0, 2), menu);
+  assert.equal(early.at(-1), '[22 more lines: take snapshot(pg, { interactive: true }) for all]');
 });

@@ -38,11 +38,43 @@ export interface TabEvidence {
 /** How many lines of a tab's interactive snapshot the evidence keeps. */
 export const EVIDENCE_SNAPSHOT_LINES = 40;
 
-/** A snapshot tree cut to EVIDENCE_SNAPSHOT_LINES lines, saying how many it left out. */
+/** Lines of an open menu or list of options: they come last on a page, and the step that failed
+ * was likely about them (trial V5: the menu item an agent needed was in the part left out). */
+const OVERLAY_LINE = /^\s*- (?:menuitem|menuitemcheckbox|menuitemradio|option|listbox|dialog|alertdialog)\b/;
+/** Of the page's top lines, at least this many stay beside an open menu's. */
+const TOP_LINES_KEPT = 10;
+
+/**
+ * A snapshot tree cut to EVIDENCE_SNAPSHOT_LINES lines (and at most two lines saying what it
+ * left out): without links' `/url:` lines (a link-heavy page's sidebar took two lines a link,
+ * and the evidence is about what can be acted on), and with an open menu's or option list's
+ * lines kept past the cut, after the page's first lines.
+ */
 export function evidenceSnapshot(tree: string): string {
-  const lines = tree.split('\n').filter((l) => l.trim());
+  const lines = tree.split('\n').filter((l) => l.trim() && !/^\s*- \/url:/.test(l));
   if (lines.length <= EVIDENCE_SNAPSHOT_LINES) return lines.join('\n');
-  return [...lines.slice(0, EVIDENCE_SNAPSHOT_LINES), `[${lines.length - EVIDENCE_SNAPSHOT_LINES} more lines: take snapshot(pg, { interactive: true }) for all]`].join('\n');
+  const all = `take snapshot(pg, { interactive: true }) for all`;
+  const marked = lines.map((l, i) => (OVERLAY_LINE.test(l) ? i : -1)).filter((i) => i >= 0);
+  // The overlay lines past the page's top lines, whose number shrinks as more are kept.
+  let top = EVIDENCE_SNAPSHOT_LINES;
+  let overlay: number[] = [];
+  for (;;) {
+    const next = marked.filter((i) => i >= top).slice(0, EVIDENCE_SNAPSHOT_LINES - 1 - TOP_LINES_KEPT);
+    const nextTop = EVIDENCE_SNAPSHOT_LINES - 1 - next.length;
+    if (!next.length || nextTop === top) {
+      overlay = next;
+      break;
+    }
+    top = nextTop;
+  }
+  if (!overlay.length) return [...lines.slice(0, EVIDENCE_SNAPSHOT_LINES), `[${lines.length - EVIDENCE_SNAPSHOT_LINES} more lines: ${all}]`].join('\n');
+  const rest = lines.length - top - overlay.length;
+  return [
+    ...lines.slice(0, top),
+    `[${overlay[0] - top} lines left out (${all}); the open menu's or list's lines follow]`,
+    ...overlay.map((i) => lines[i]),
+    ...(rest > overlay[0] - top ? [`[${rest} lines left out in all]`] : []),
+  ].join('\n');
 }
 
 export interface NetworkError {
@@ -113,8 +145,31 @@ export function evidenceHint(tabs: TabEvidence[], error = ''): string {
   // The app asked its own server for the thing and was told it does not exist: an app page for
   // a missing item loads fine (200) and then shows nothing to act on (trial V1, Verdaccio).
   const missingHint = locatorMissed && tabs.some(ownRequestNotFound) ? ` The page's own requests were answered ${tabs.some((t) => t.networkErrors.some((n) => n.status === 410)) ? '404/410' : '404'} (NETWORK_ERRORS= above): what you looked for may not exist. Check the id, name or URL you opened.` : '';
-  return pageHint(tabs) + missingHint + snapshotHint;
+  // Asked to sign in: a page of its own origin answered 401/403, or the tab sits on a sign-in
+  // page (trial V6: a saved flow run on a fresh profile failed on a locator, its URL …/login).
+  const signInHint = locatorMissed && tabs.some(signInWall) ? ' The page asks to sign in (a 401/403 answer, or a sign-in page\'s URL above): this session is not signed in there. Sign in first in this session (gstack login URL, or a call that fills the sign-in form), then run this again with the same --session.' : '';
+  return pageHint(tabs) + missingHint + signInHint + snapshotHint;
 }
+
+/** The tab is on a sign-in page, or its own origin refused it (401/403). */
+function signInWall(t: TabEvidence): boolean {
+  let url: URL;
+  try {
+    url = new URL(t.url);
+  } catch {
+    return false;
+  }
+  if (/(?:^|\/)(?:log-?in|sign-?in|auth|sso)(?:\/|$)/i.test(url.pathname)) return true;
+  return t.networkErrors.some((n) => (n.status === 401 || n.status === 403) && ['fetch', 'xhr', 'document'].includes(n.type ?? '') && sameOrigin(n.url, url.origin));
+}
+
+const sameOrigin = (u: string, origin: string) => {
+  try {
+    return new URL(u).origin === origin;
+  } catch {
+    return false;
+  }
+};
 
 /** A request of the page to its own origin (its document, a fetch, an XHR) answered 404 or 410. */
 function ownRequestNotFound(t: TabEvidence): boolean {
@@ -126,7 +181,8 @@ function ownRequestNotFound(t: TabEvidence): boolean {
     }
   };
   const own = origin(t.url);
-  return !!own && t.networkErrors.some((n) => (n.status === 404 || n.status === 410) && ['fetch', 'xmlhttprequest', 'navigation'].includes(n.type ?? '') && origin(n.url) === own);
+  // Playwright's resource types: the document, and the page's fetch and XHR requests.
+  return !!own && t.networkErrors.some((n) => (n.status === 404 || n.status === 410) && ['fetch', 'xhr', 'document'].includes(n.type ?? '') && origin(n.url) === own);
 }
 
 function pageHint(tabs: TabEvidence[]): string {

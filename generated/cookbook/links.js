@@ -74,7 +74,8 @@ async function waitForReady(pg, spec = PARAMS.waitFor, when = "after load") {
     "Run without that waitFor to see what the page shows, then fix the " + (text ? "text" : "selector") + ", or raise its timeoutMs.");
   if (selector) {
     await pg.waitForSelector(selector, { state: "visible", timeout: timeoutMs }).catch((err) => {
-      throw fail(String((err && err.message) || err).split("\n")[0]);
+      // Its first sentence: what it waited for and how long (the rest is a locator's advice).
+      throw fail(String((err && err.message) || err).split("\n")[0].split(". ")[0]);
     });
     return;
   }
