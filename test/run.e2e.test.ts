@@ -86,6 +86,20 @@ test('snapshot options: depth limits nesting, selector snapshots one element, co
   assert.match(r.stdout, /BAD_SELECTOR=snapshot: no element matches selector "#nope"/);
 });
 
+test('a selector snapshot whose first match is hidden says so and names :visible, instead of printing nothing (trial V6)', async () => {
+  site.setPage('/two-dialogs.html', '<title>D</title><div role="dialog" aria-label="Old" style="display:none"><button>Hidden one</button></div><div role="dialog" aria-label="Open"><button>Visible one</button></div><div id="gone" hidden><button>x</button></div>');
+  const r = await run(`
+    const pg = await openTab("${site.url}two-dialogs.html");
+    console.log("FIRST=" + (await snapshot(pg, { selector: "[role=dialog]" })).tree);
+    console.log("SHOWN=" + (await snapshot(pg, { selector: "[role=dialog]:visible", interactive: true })).tree.split("\\n").join("|"));
+    console.log("ONE=" + (await snapshot(pg, { selector: "#gone" })).tree);
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^FIRST=\[selector "\[role=dialog\]" took its first match, which is hidden \(2 matches in all\): add :visible to take the one shown, "\[role=dialog\]:visible"\]$/m);
+  assert.match(r.stdout, /^SHOWN=- button "Visible one" \[ref=e\d+\]$/m);
+  assert.match(r.stdout, /^ONE=\[selector "#gone" matches one element, which is hidden: open what shows it first, or take a full snapshot\]$/m);
+});
+
 test('SPA re-render: a stale ref fails fast naming the element it was', async () => {
   const r = await run(`
     const pg = await openTab("${site.url}spa.html");

@@ -930,6 +930,15 @@ async function modalOpen(page: Page, tree: string): Promise<boolean> {
     .catch(() => false);
 }
 
+/** For a selector snapshot that came back empty: a note when its first match is hidden. */
+async function hiddenSelectorNote(page: Page, selector: string): Promise<string> {
+  const first = page.locator(selector).first();
+  const [visible, count] = await Promise.all([first.isVisible().catch(() => true), page.locator(selector).count().catch(() => 0)]);
+  if (visible) return '';
+  if (count <= 1) return `[selector ${JSON.stringify(selector)} matches one element, which is hidden: open what shows it first, or take a full snapshot]`;
+  return `[selector ${JSON.stringify(selector)} took its first match, which is hidden (${count} matches in all): add :visible to take the one shown, ${JSON.stringify(`${selector}:visible`)}]`;
+}
+
 export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: SnapshotOptions = {}): Promise<SnapshotResult> {
   if (opts === null || typeof opts !== 'object') throw new AgentError('snapshot(pg, opts): opts must be an object like { interactive: true }.');
   if (opts.depth !== undefined && (!Number.isInteger(opts.depth) || opts.depth < 0)) {
@@ -964,6 +973,9 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
   else if (opts.compact) lines = compact(lines);
   if (opts.depth !== undefined) lines = filterDepth(lines, opts.depth);
   let tree = lines.map((l) => l.text).join('\n');
+  // A selector that took a hidden element (a dialog an app keeps closed behind the open one;
+  // trial V6) printed nothing at all: say so, and how to take the one shown.
+  if (!tree && opts.selector) tree = await hiddenSelectorNote(page, opts.selector);
   if (opts.interactive && !tree) tree = '[no interactive elements]';
   tree = bound(tree, MAX_TREE_CHARS, 'snapshot');
   const modal = { before: state.previousModal ?? false, now: await modalOpen(page, tree) };
