@@ -20,11 +20,13 @@ import type { CallIo, DeadlineHandle } from './call-io.js';
 export const DEADLINE_GRACE_MS = 2_000;
 
 /** The `[error]` of a call its own timer ended (on Aside: its adapter's). */
-export function timedOutMessage(ms: number, engine: 'chromium' | 'aside' = 'chromium'): string {
+export function timedOutMessage(ms: number, engine: 'chromium' | 'aside' = 'chromium', pending?: string): string {
   if (engine === 'aside') {
     return `The script did not finish within ${Math.round(ms / 100) / 10} s (--timeout); aside repl was stopped. The page may be slow or a wait never matched: wait for a specific selector, or raise --timeout.`;
   }
-  return `The script did not finish within ${ms} ms (--timeout); its browser was stopped and starts afresh on the next call. A page may be slow or a wait never satisfied: print progress lines to see how far it got, wait for specific elements, or raise --timeout.`;
+  // The Playwright call it still waited in, when it waited in one (not in its own sleep or loop).
+  const waiting = pending ? ` It was waiting in ${pending}.` : '';
+  return `The script did not finish within ${ms} ms (--timeout); its browser was stopped and starts afresh on the next call.${waiting} A page may be slow or a wait never satisfied: print progress lines to see how far it got, wait for specific elements, or raise --timeout.`;
 }
 
 /** The `[error]` of a call the outside enforcer ended: its script never gave control back.

@@ -51,6 +51,7 @@ test('a library call (no outside enforcer) still times out in its own loop', asy
 
 test('the messages name the ms, --timeout and the next step; the grace leaves room for evidence', () => {
   assert.match(timedOutMessage(3000), /^The script did not finish within 3000 ms \(--timeout\); its browser was stopped .* raise --timeout\.$/);
+  assert.match(timedOutMessage(3000, 'chromium', "locator.click on getByRole('button', { name: 'Save' }) (waiting 2.9 s)"), /starts afresh on the next call\. It was waiting in locator\.click on getByRole\('button', \{ name: 'Save' \}\) \(waiting 2\.9 s\)\. A page may be slow/);
   assert.match(timedOutMessage(3000, 'aside'), /^The script did not finish within 3 s \(--timeout\); aside repl was stopped\./);
   assert.match(stuckMessage(3000), /^The script did not finish within 3000 ms \(--timeout\) and did not give control back \(a loop that never awaits\?\); its browser was stopped\. Make every loop await/);
   assert.match(stuckMessage(5, 'the host was stopped.'), /never awaits\?\); the host was stopped\. Make every loop/);

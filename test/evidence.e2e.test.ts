@@ -147,6 +147,8 @@ test('chromium: a page stuck in its own endless loop: evidence skipped with a no
     console.log("GSTACK_STEP_OK");`, '--timeout', String(timeout)]);
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.lines.at(-1)!, /^\[error\] The script did not finish within 3000 ms/);
+  // It names the Playwright call the script still waited in (trial V5).
+  assert.match(r.lines.at(-1)!, /; its browser was stopped and starts afresh on the next call\. It was waiting in (?:locator\.click on getByRole\('button', \{ name: 'Hang' \}\)|page\.evaluate) \(waiting \d+(\.\d)? s\)\. /);
   const [b] = blocks(r.lines);
   // Its fields could not be read, so only what cannot hold one is shown: the URL's origin
   // (docs/SECURITY.md; test/security-page.e2e.test.ts 3j).

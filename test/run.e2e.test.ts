@@ -380,6 +380,7 @@ test('a script that never ends: --timeout kills the browser, exit 1, no orphan p
   assert.equal(r.code, 1);
   assert.ok(r.lines.includes('STARTED'));
   assert.match(last(r.lines), /^\[error\] The script did not finish within 4000 ms \(--timeout\)/);
+  assert.doesNotMatch(last(r.lines), /It was waiting in/, 'its own promise is no Playwright call');
   assert.deepEqual(await processesMentioning(`--user-data-dir=${profile}`), []);
 });
 

@@ -41,7 +41,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
   let run: SandboxRun | undefined;
   let onAbort: (() => void) | undefined;
   const ended = new Promise<EngineRunOutcome>((resolve) => {
-    void input.deadline.expired.then(() => resolve({ completed: false, timedOut: true, error: timedOutMessage(input.deadline.ms) }));
+    void input.deadline.expired.then(() => resolve({ completed: false, timedOut: true, error: timedOutMessage(input.deadline.ms, 'chromium', run?.pendingCall()) }));
     onAbort = () => resolve({ completed: false, error: stoppedMessage(input.signal?.reason) });
     // A listener added to an already aborted signal never fires: the caller may have gone while
     // the session lock was being taken.

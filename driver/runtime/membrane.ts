@@ -208,6 +208,36 @@ export class Membrane {
    * as dirty and its browser, with the request, is restarted before the next call. */
   requestsInFlight = 0;
 
+  /** The Playwright calls the script awaits now, by when they started: a call its deadline ended
+   * says which one it was still waiting in (trial V5: "print progress lines" was all it said). */
+  private readonly waiting = new Map<number, { kind: string; prop: string; target: unknown; since: number }>();
+  private nextWait = 0;
+
+  /** The longest-waiting Playwright call still pending, in words: `locator.click on
+   * getByRole('button', { name: 'Save' }) (waiting 18.2 s)`; undefined when none is. */
+  pendingCall(now = Date.now()): string | undefined {
+    const [first] = this.waiting.values();
+    if (!first) return undefined;
+    // A locator names itself as written (locator('form').getByRole(...)), asked only now.
+    let on = '';
+    if (first.kind === 'Locator') {
+      try {
+        on = ` on ${String(first.target).slice(0, 200)}`;
+      } catch {
+        on = '';
+      }
+    }
+    return `${first.kind[0].toLowerCase()}${first.kind.slice(1)}.${first.prop}${on} (waiting ${Math.round((now - first.since) / 100) / 10} s)`;
+  }
+
+  private countWaiting(kind: string, prop: string, target: unknown, out: unknown): void {
+    if (!isThenable(out) || isPlaywrightObject(out)) return;
+    const id = this.nextWait++;
+    this.waiting.set(id, { kind, prop, target, since: Date.now() });
+    const done = () => void this.waiting.delete(id);
+    Promise.resolve(out).then(done, done);
+  }
+
   /** Counts `p` in requestsInFlight until it settles. */
   trackRequest<T>(p: Promise<T>): Promise<T> {
     this.requestsInFlight++;
@@ -362,6 +392,7 @@ export class Membrane {
       const call: Call = (a) => {
         self.checkLive();
         const out = self.record(kind, target, prop, a, value.apply(target, a));
+        self.countWaiting(kind, prop, target, out);
         return (kind === 'APIRequestContext' || (kind === 'Route' && prop === 'fetch')) && out instanceof Promise ? self.trackRequest(out) : out;
       };
       // A navigation wait that timed out says where the page is (page.url() asks the page nothing).

@@ -379,6 +379,8 @@ export interface SandboxRun {
   learnSecretsOnFailure(): Promise<boolean>;
   /** A failed call's tab did not answer, so its secret fields were not read. */
   readonly unreadAtFailure: boolean;
+  /** The Playwright call the script still waits in, in words (membrane.ts pendingCall). */
+  pendingCall(): string | undefined;
 }
 
 /**
@@ -537,6 +539,7 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
     get unreadAtFailure() {
       return tabs.unreadAtFailure;
     },
+    pendingCall: () => tabs.membrane.pendingCall(),
     get dirty() {
       return tabs.membrane.dirty || tabs.membrane.requestsInFlight > 0;
     },
