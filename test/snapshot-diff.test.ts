@@ -1,3 +1,4 @@
+// Also: how a stale ref names the element it was (describeLine).
 // Diffs that read like what happened (issue 25; driver/runtime/snapshot.ts `diffTrees`), on trees as
 // Playwright's AI snapshot prints them (taken from Chromium): a modal that opens re-roots the
 // tree and, under aria-hidden, prints the page behind it in another form; that is one line,
@@ -81,4 +82,13 @@ test('context lines stay in page order', () => {
     '- - paragraph: total 2',
     '+ - paragraph [ref=e5]: total 3',
   ]);
+});
+
+test('a stale ref names an unnamed element by its own text (trial V5: "(generic)" named nothing)', async () => {
+  const { describeLine, parseLine } = await import('../driver/runtime/snapshot.js');
+  assert.equal(describeLine(parseLine('    - generic [ref=e5]: Coffee Shop')), 'generic with text "Coffee Shop"');
+  assert.equal(describeLine(parseLine('    - generic [ref=e6]: "4.50"')), 'generic with text "4.50"');
+  assert.equal(describeLine(parseLine('  - button "Save" [ref=e7]')), 'button "Save"');
+  assert.equal(describeLine(parseLine('  - generic [ref=e8]:')), 'generic');
+  assert.equal(describeLine(parseLine(`  - generic [ref=e9]: ${'x'.repeat(80)}`)), `generic with text "${'x'.repeat(59)}…"`);
 });

@@ -67,7 +67,7 @@ interface Line {
  * line is given back unquoted, so all lines read `- role "name" [attrs]` and no filter or
  * script regex misses one; names stay JSON strings, so the line is still unambiguous.
  */
-function parseLine(raw: string): Line {
+export function parseLine(raw: string): Line {
   const lead = /^( *)- /.exec(raw);
   if (!lead) return { indent: (/^ */.exec(raw)![0].length) / 2, text: raw, role: '', ref: REF_RE.exec(raw)?.[1], unknown: true };
   const indent = lead[1].length / 2;
@@ -97,8 +97,20 @@ function parse(tree: string): Line[] {
   return tree.split('\n').filter((l) => l.trim() !== '').map(parseLine);
 }
 
-function describe(l: Line): string {
-  return l.name !== undefined ? `${l.role} "${l.name}"` : l.role || l.text.trim();
+export function describeLine(l: Line): string {
+  if (l.name !== undefined) return `${l.role} "${l.name}"`;
+  // An unnamed element with text of its own (a grid cell: `- generic [ref=e5]: Coffee Shop`) is
+  // told by that text: "(generic)" alone named nothing (trial V5).
+  let own = /\]:\s+(.+)$/.exec(l.text)?.[1]?.trim();
+  if (own && /^".*"$/.test(own)) {
+    try {
+      own = String(JSON.parse(own)); // Playwright quotes text that could read as YAML ("4.50")
+    } catch {
+      // Not JSON: as printed.
+    }
+  }
+  if (l.role && own) return `${l.role} with text ${JSON.stringify(own.length > 60 ? `${own.slice(0, 59)}…` : own)}`;
+  return l.role || l.text.trim();
 }
 
 /**
@@ -968,7 +980,7 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
   if (prefix !== undefined) state.mainFramePrefix = prefix;
   let lines = parse(redact(withoutMainPrefix(unquoted, state.mainFramePrefix).map((l) => l.text).join('\n'), secrets));
   // Remember what every ref named (from the full tree) for stale-ref messages.
-  for (const l of lines) if (l.ref) state.refs.set(l.ref, describe(l));
+  for (const l of lines) if (l.ref) state.refs.set(l.ref, describeLine(l));
   if (opts.interactive) lines = filterInteractive(lines);
   else if (opts.compact) lines = compact(lines);
   if (opts.depth !== undefined) lines = filterDepth(lines, opts.depth);
