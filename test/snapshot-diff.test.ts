@@ -1,8 +1,8 @@
-// Also: how a stale ref names the element it was (describeLine).
 // Diffs that read like what happened (issue 25; driver/runtime/snapshot.ts `diffTrees`), on trees as
 // Playwright's AI snapshot prints them (taken from Chromium): a modal that opens re-roots the
 // tree and, under aria-hidden, prints the page behind it in another form; that is one line,
-// not the whole page changing. Context lines stay in page order.
+// not the whole page changing. Context lines stay in page order. Also: how a stale ref names the
+// element it was (describeLine).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diffTrees } from '../driver/runtime/snapshot.js';
