@@ -62,7 +62,7 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     trace('context open');
     opened.context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     opened.context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
-    run = runInSandbox(input.script, { context: opened.context, pwd: input.pwd, onLine: input.onLine, allowFileUrls: !!input.allowFileUrls, params: input.params }, catalog);
+    run = runInSandbox(input.script, { context: opened.context, pwd: input.pwd, onLine: input.onLine, onNotice: input.onNotice, allowFileUrls: !!input.allowFileUrls, params: input.params }, catalog);
     trace('sandbox and membrane set up, script started');
     try {
       await run.done;

@@ -19,6 +19,8 @@ export interface EngineRunInput {
   onLine: (line: string, opts?: LineOptions) => void;
   /** Aborted on SIGINT/SIGTERM of the CLI: stop and clean up at once. */
   signal?: AbortSignal;
+  /** A notice for stderr (not evidence): what the call decided that the script should know. */
+  onNotice?: (line: string) => void;
   /** The script's `params` global (catalog "params"): `{}` when the call has none. */
   params?: Readonly<Record<string, unknown>>;
   /** Take each open tab's evidence when the call fails (default on; `--no-evidence`). */

@@ -486,6 +486,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
         script,
         pwd,
         onLine: (l, o) => filter.write(l, o),
+        onNotice: notice,
         signal: options.signal,
         browser,
         headed: options.headed,

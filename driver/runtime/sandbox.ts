@@ -21,6 +21,8 @@ export interface SandboxHost {
   context: BrowserContext;
   pwd: string;
   onLine: (line: string, opts?: LineOptions) => void;
+  /** Notices for stderr (tabs.ts: a field the page marks secret was typed into). */
+  onNotice?: (line: string) => void;
   /** `file:` URLs may be opened (--allow-file-urls). */
   allowFileUrls?: boolean;
   /** The script's source as compiled: where it printed the sentinel must spell it. Set by
@@ -473,6 +475,7 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
   const tabs = new Tabs(host.context, {
     pwd: host.pwd,
     onLine: host.onLine,
+    onNotice: host.onNotice,
     allowFileUrls: host.allowFileUrls,
     onListenerError: (err) => failOutside?.(describeListenerThrow(err, names)),
   });

@@ -81,6 +81,8 @@ export interface TabsOptions {
   pwd: string;
   /** Evidence lines (DIALOG) go where the script's console.log goes (never as the sentinel). */
   onLine: (line: string, opts?: LineOptions) => void;
+  /** Notices for stderr: a locator that reaches a field the page marks secret (learnTyped). */
+  onNotice?: (line: string) => void;
   allowFileUrls?: boolean;
   /** A listener the script gave Playwright threw (or rejected): the call fails with it. */
   onListenerError?: (err: unknown) => void;
@@ -138,6 +140,8 @@ export class Tabs {
   private readonly states = new WeakMap<object, PageState>();
   private readonly refs = new WeakMap<object, { id: string; page: object }>();
   private readonly downloads: Download[] = [];
+  /** Locators already named in a notice of a secret field typed into (learnTyped). */
+  private readonly toldSecret = new Set<string>();
   /** Every page of this call (the spare it started with, its tabs, its popups). */
   private readonly pages = new Set<Page>();
   /** The pages the call used (opened, or that appeared during it), in order: the tabs its
@@ -361,7 +365,14 @@ export class Tabs {
       return undefined;
     }
     return reachesSecretField(loc as import('playwright-core').Locator, TYPED_CHECK_MS).then((secret) => {
-      if (secret) learnSecrets([value]);
+      if (!secret) return;
+      learnSecrets([value]);
+      // Nothing in the script said so (trials V5, V6: an account name typed into a field whose
+      // placeholder named a card was cut from every later line, and nothing said why).
+      const named = ref ? `locator("${ref.id}")` : String(loc).slice(0, 160);
+      if (this.toldSecret.has(named)) return;
+      this.toldSecret.add(named);
+      this.opts.onNotice?.(`gstack: ${named} reaches a field the page marks as secret (by its type, autocomplete, a CSS mask, or a word in its name, id, label or placeholder): what is typed there is cut from this call's output as [redacted].`);
     });
   }
 
