@@ -176,6 +176,11 @@ function timeoutMessage(raw: string, msg: string, reach?: string, url?: string):
     // V3, Node-RED), "act by ref" is a dead end: the page's own class names are the way in.
     return `Element not found${what ? ` for${what}` : ''}${within} (${call}).${reach ? ` ${reach}` : ''} Take a snapshot (snapshot(pg, { interactive: true })) and act on the element by its ref, e.g. pg.locator("e12").click(); where the snapshot names nothing (a canvas or node editor, unlabelled icons), list the page's own classes with pg.evaluate and use a CSS selector.`;
   }
+  // Found, then gone from the page again and again while the action waited (trial V6: a row a
+  // delete was removing read as "found, but the action could not complete").
+  if (/element was detached from the DOM, retrying/.test(raw)) {
+    return `The element${what} was found, but the page removed or redrew it while the action waited${within} (${call}): it is being re-rendered (a list updating, a row going away). Wait for what the last step changes before acting; if the element is meant to go, wait for that instead (await locator.waitFor({ state: "detached" })).`;
+  }
   // Found, but the action never went through for a reason no rule above knows.
   if (/resolved to/.test(raw)) {
     return `Timed out (${truncate(msg, 200)}): the element${what} was found, but the action could not complete. Take a snapshot to see its state, then retry, or act on another element.`;

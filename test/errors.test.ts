@@ -197,3 +197,8 @@ test("Node's fs members a script reaches for (writeFileSync, promises, existsSyn
   // Aside's fs says it in V8's words: the same answer.
   assert.equal(rewriteError(new TypeError('fs.readFileSync is not a function')), fsMemberMissing('readFileSync'));
 });
+
+test('an element the page keeps removing while the action waits is said so, not "could not complete" (trial V6)', () => {
+  const m = rewriteError(pwErr('TimeoutError', "locator.click: Timeout 2000ms exceeded.\nCall log:\n  - waiting for getByText('Coffee Shop')\n    - locator resolved to <div>Coffee Shop</div>\n  - attempting click action\n    - waiting for element to be visible, enabled and stable\n    - element was detached from the DOM, retrying"));
+  assert.equal(m, `The element getByText('Coffee Shop') was found, but the page removed or redrew it while the action waited within 2 s (locator.click): it is being re-rendered (a list updating, a row going away). Wait for what the last step changes before acting; if the element is meant to go, wait for that instead (await locator.waitFor({ state: "detached" })).`);
+});
