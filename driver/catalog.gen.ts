@@ -1289,7 +1289,7 @@ export const CATALOG_JSON: unknown = {
      "type": "string",
      "repeatable": true,
      "placeholder": "NAME[:TYPE]=VALUE",
-     "description": "save: declare a parameter, with its type (`string` unless named: `number`, `integer`, `boolean`) and its default, which the save run uses. A parameter named as a secret field is (`password`, `token`, `apiKey`, `pin`) is secret: required, its value used by the save run only and never written in the flow, and cut from output as a seen secret field's is. run and check: one parameter's value (check takes a flow's secret parameters this way), or `@FILE` / `@-` (stdin): a JSON object of parameters, read as if each were given as `--param name=value`, kept off the command line, which every user of the machine can read (`ps`). Repeat for several."
+     "description": "save: declare a parameter, with its type (`string` unless named: `number`, `integer`, `boolean`) and its default, which the save run uses. A parameter named as a secret field is (`password`, `token`, `apiKey`, `pin`) is secret: required, its value used by the save run only and never written in the flow, and cut from output as a seen secret field's is. run and check: one parameter's value (check takes a flow's secret parameters this way). All three: `@FILE` / `@-` (stdin), a JSON object of parameters, read as if each were given as `--param name=value` (save takes each one's type from its JSON value), kept off the command line, which every user of the machine can read (`ps`). Repeat for several."
     },
     {
      "name": "required",
@@ -3565,7 +3565,7 @@ export interface FlowsFlags {
   file?: string;
   /** --describe: save: one line saying what the flow does and proves (`list` shows it). */
   describe?: string;
-  /** --param: save: declare a parameter, with its type (`string` unless named: `number`, `integer`, `boolean`) and its default, which the save run uses. A parameter named as a secret field is (`password`, `token`, `apiKey`, `pin`) is secret: required, its value used by the save run only and never written in the flow, and cut from output as a seen secret field's is. run and check: one parameter's value (check takes a flow's secret parameters this way), or `@FILE` / `@-` (stdin): a JSON object of parameters, read as if each were given as `--param name=value`, kept off the command line, which every user of the machine can read (`ps`). Repeat for several. */
+  /** --param: save: declare a parameter, with its type (`string` unless named: `number`, `integer`, `boolean`) and its default, which the save run uses. A parameter named as a secret field is (`password`, `token`, `apiKey`, `pin`) is secret: required, its value used by the save run only and never written in the flow, and cut from output as a seen secret field's is. run and check: one parameter's value (check takes a flow's secret parameters this way). All three: `@FILE` / `@-` (stdin), a JSON object of parameters, read as if each were given as `--param name=value` (save takes each one's type from its JSON value), kept off the command line, which every user of the machine can read (`ps`). Repeat for several. */
   param: string[];
   /** --required: save: a parameter every run must give; its `--param` value is used by the save run and by `check`, not as a default. Repeat for several. */
   required: string[];

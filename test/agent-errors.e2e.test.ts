@@ -51,6 +51,8 @@ test('element waits say which state blocked them: disabled, hidden, missing (and
       // Node's fs from memory: this fs is promise-based (as on Aside).
       FS_SYNC: async () => fs.writeFileSync("a.txt", "x"),
       FS_PROMISES: async () => fs.promises.writeFile("a.txt", "x"),
+      // A URL that was missing (params.url without the param) is not a blank tab.
+      OPEN_UNDEFINED: () => openTab(params.url),
     };
     for (const [name, f] of Object.entries(tries)) {
       try { await f(); console.log(name + "=no error"); } catch (e) { console.log(name + "=" + e.message); }
@@ -67,6 +69,7 @@ test('element waits say which state blocked them: disabled, hidden, missing (and
   assert.match(said('URL'), new RegExp(`^The page did not reach a URL matching "\\*\\*/never" within 500 ms \\(page\\.waitForURL\\); the page is at ${site.url.replace(/[.?*]/g, '\\$&')}export\\.html\\. Check the pattern against that URL`));
   assert.match(said('FS_SYNC'), /^fs\.writeFileSync is not part of a flow script's fs, which is promise-based \(as on Aside\) and confined to pwd: use await fs\.writeFile\(\.\.\.\)/);
   assert.match(said('FS_PROMISES'), /^fs\.promises is not part of a flow script's fs.*call fs\.writeFile\(\.\.\.\), fs\.readFile\(\.\.\.\) directly/);
+  assert.match(said('OPEN_UNDEFINED'), /^openTab\(url\): url is undefined \(a missing params value, or a variable not set\?\)\. Pass a URL string, or call openTab\(\) with no argument for a blank tab\.$/);
   assert.match(said('CONDITION'), /^The condition passed to page\.waitForFunction was not true within 500 ms\. Check it against the page/);
 });
 

@@ -121,3 +121,14 @@ test('the evidence snapshot leaves out links\' /url lines and keeps an open menu
   assert.deepEqual(early.slice(0, 2), menu);
   assert.equal(early.at(-1), '[22 more lines: take snapshot(pg, { interactive: true }) for all]');
 });
+
+test('the same failed request or console error again is one entry, moved to the latest place (trial V8)', async () => {
+  const { keepLatest, EVIDENCE_KEEP } = await import('../driver/runtime/evidence.js');
+  const list: Array<{ url: string; status: number }> = [];
+  for (const url of ['/a', '/b', '/a', '/a']) keepLatest(list, { url, status: 401 });
+  assert.deepEqual(list, [{ url: '/b', status: 401 }, { url: '/a', status: 401 }]);
+  const many: string[] = [];
+  for (let i = 0; i < EVIDENCE_KEEP + 5; i++) keepLatest(many, `e${i}`);
+  assert.equal(many.length, EVIDENCE_KEEP);
+  assert.equal(many.at(-1), `e${EVIDENCE_KEEP + 4}`);
+});

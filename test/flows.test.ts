@@ -52,6 +52,12 @@ test('the usage note shows the parameters a run must give', () => {
   const file = formatHeader(header(), '.gstack/flows/signup.js');
   assert.match(file, /^ \* {3}gstack flows run signup --param email=a@example\.com$/m);
   assert.match(file, /^ \* or: gstack run -f \.gstack\/flows\/signup\.js --params '\{"email":"a@example\.com"\}'$/m);
+  // A secret parameter goes in a file, never on the command line, and is never written here
+  // (trial V8: the line read --params '{}', which fails for the missing password).
+  const secret = formatHeader(header({ params: { email: { type: 'string', examples: ['a@example.com'] }, password: { type: 'string', writeOnly: true } }, required: ['email', 'password'] }), '.gstack/flows/signup.js');
+  assert.match(secret, /^ \* {3}gstack flows run signup --param @params\.json$/m);
+  assert.match(secret, /^ \* or: gstack run -f \.gstack\/flows\/signup\.js --params @params\.json$/m);
+  assert.match(secret, /^ \* \(params\.json: a file of yours, mode 0600, holding \{"email":"a@example\.com","password":"…"\}\)$/m);
 });
 
 test('a file without a header is a plain script; a broken header says what is wrong', () => {

@@ -108,8 +108,9 @@ async function flowsCommand(call: Extract<HostCall, { command: 'flows' }>, targe
     }
     source = await readScriptSource(args[1], f.file, io, f.timeout);
   }
-  // run and check: `--param @FILE` / `@-` holds parameters off the command line.
-  const param = call.action === 'run' || call.action === 'check' ? await expandParamFiles(f.param, io, f.timeout) : f.param;
+  // `--param @FILE` / `@-` holds parameters off the command line (a test password above all):
+  // save declares them with their JSON types (trial V8: save could only take one on argv).
+  const param = call.action === 'run' || call.action === 'check' || call.action === 'save' ? await expandParamFiles(f.param, io, f.timeout, { typed: call.action === 'save', stdinTaken: call.action === 'save' && (args[1] === '-' || f.file === '-') }) : f.param;
   io.exitCode = await runFlowsCommand(
     { action: call.action, args, source, describe: f.describe, param, required: f.required, inputs: f.in, out: f.out, global: f.global, force: f.force, json: f.json },
     { out: (l) => io.out(l.endsWith('\n') ? l : l + '\n'), err: (l) => io.err(l + '\n'), cwd: io.cwd, env: io.env },

@@ -108,7 +108,7 @@ const PARAM_NAME = /^[A-Za-z_$][\w$]*$/;
  * hands its `flows_run` parameters over this way (pass 39, A39). Each value is a word, as if
  * given as `--param name=value`: the flow's own types read it. No message quotes a value.
  */
-export async function expandParamFiles(words: readonly string[], io: CliIo, timeoutMs: number): Promise<string[]> {
+export async function expandParamFiles(words: readonly string[], io: CliIo, timeoutMs: number, opts: { typed?: boolean; stdinTaken?: boolean } = {}): Promise<string[]> {
   const out: string[] = [];
   if (words.filter((w) => w === '@-').length > 1) throw new UsageError('--param @- is given twice: stdin holds one JSON object of parameters. Put them all in it, or give the others as --param name=value.');
   for (const word of words) {
@@ -116,7 +116,7 @@ export async function expandParamFiles(words: readonly string[], io: CliIo, time
       out.push(word);
       continue;
     }
-    const text = await paramsText(word, io, timeoutMs, false, '--param');
+    const text = await paramsText(word, io, timeoutMs, !!opts.stdinTaken, '--param');
     const bad = (why: string) => new UsageError(`--param ${word}: ${why}. Give a JSON object of parameters, e.g. {"email":"a@b.test","password":"…"}.`);
     let value: unknown;
     try {
@@ -128,7 +128,9 @@ export async function expandParamFiles(words: readonly string[], io: CliIo, time
     for (const [name, v] of Object.entries(value)) {
       if (!PARAM_NAME.test(name)) throw bad(`${JSON.stringify(name)} is not a parameter name`);
       if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw bad(`the value of ${name} is not a string, number or boolean`);
-      out.push(`${name}=${String(v)}`);
+      // `flows save` declares each parameter's type from the word (name:number=3); a run's types are the flow's.
+      const type = opts.typed && typeof v !== 'string' ? `:${typeof v}` : '';
+      out.push(`${name}${type}=${String(v)}`);
     }
   }
   return out;

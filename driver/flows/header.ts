@@ -77,13 +77,20 @@ export function formatHeader(h: FlowHeader, file: string): string {
   for (const e of h.expect) lines.push(`expect: ${commentJson(e)}`);
   // The parameters a run must give (the others have defaults), with the save run's values.
   const example = Object.fromEntries(h.required.filter((k) => h.params[k]).map((k) => [k, h.params[k].examples?.[0]]));
-  // A secret parameter's value is nobody's to read here: the line names it only.
-  const cliParams = Object.entries(example).map(([k, v]) => `--param ${k}=${h.params[k].writeOnly ? '…' : typeof v === 'string' ? escapeUnseen(v) : commentJson(v)}`);
+  // A secret parameter's value is nobody's to read here, and no command line should hold it
+  // (every user of the machine can read one): it goes in a 0600 file of the caller's (trial V8:
+  // the line read `--params '{}'`, which fails for the missing secret).
+  const secrets = Object.keys(example).filter((k) => h.params[k].writeOnly);
+  const plain = Object.entries(example).filter(([k]) => !h.params[k].writeOnly);
+  // One file for both commands: it holds every parameter a run must give.
+  const cliParams = secrets.length ? ['--param @params.json'] : plain.map(([k, v]) => `--param ${k}=${typeof v === 'string' ? escapeUnseen(v) : commentJson(v)}`);
+  const runParams = secrets.length ? ' --params @params.json' : plain.length ? ` --params ${shellQuote(commentJson(example))}` : '';
   lines.push(
     '',
     'Saved by `gstack flows save`. The script reads its inputs from `params`. Run it with',
     `  gstack flows run ${h.name}${cliParams.length ? ' ' + cliParams.join(' ') : ''}`,
-    `or: gstack run -f ${file}${cliParams.length ? ` --params ${shellQuote(commentJson(example))}` : ''}${h.inputs.length ? ` --in ${h.inputs.map((f) => shellQuote(f).replace(/\*\//g, "*'/'")).join(' ')}` : ''}`,
+    `or: gstack run -f ${file}${runParams}${h.inputs.length ? ` --in ${h.inputs.map((f) => shellQuote(f).replace(/\*\//g, "*'/'")).join(' ')}` : ''}`,
+    ...(secrets.length ? [`(params.json: a file of yours, mode 0600, holding ${commentJson(Object.fromEntries(Object.keys(example).map((k) => [k, h.params[k].writeOnly ? '…' : example[k]])))})`] : []),
     '`gstack flows check` re-runs it with these parameters and compares its evidence with the',
     '`expect:` lines (delete one to stop checking it).',
     ...(h.inputs.length ? ['`flows run` and `flows check` pass the `in:` files again (a path is the repository\'s), unless --in is given.'] : []),

@@ -147,7 +147,7 @@ export function evidenceHint(tabs: TabEvidence[], error = ''): string {
   const missingHint = locatorMissed && tabs.some(ownRequestNotFound) ? ` The page's own requests were answered ${tabs.some((t) => t.networkErrors.some((n) => n.status === 410)) ? '404/410' : '404'} (NETWORK_ERRORS= above): what you looked for may not exist. Check the id, name or URL you opened.` : '';
   // Asked to sign in: a page of its own origin answered 401/403, or the tab sits on a sign-in
   // page (trial V6: a saved flow run on a fresh profile failed on a locator, its URL …/login).
-  const signInHint = locatorMissed && tabs.some(signInWall) ? ' The page asks to sign in (a 401/403 answer, or a sign-in page\'s URL above): this session is not signed in there. Sign in first in this session (gstack login URL, or a call that fills the sign-in form), then run this again with the same --session.' : '';
+  const signInHint = locatorMissed && tabs.some(signInWall) ? ' The page asks to sign in (a 401/403 answer, or a sign-in page\'s URL above): this session is not signed in there. Sign in first in this session (gstack login URL, or a call that fills the sign-in form with a test password the user gave you, from params), then run this again with the same --session.' : '';
   return pageHint(tabs) + missingHint + signInHint + snapshotHint;
 }
 
@@ -250,6 +250,11 @@ function oneLineText(s: string): string {
 
 /** A bounded list that keeps the latest entries. */
 export function keepLatest<T>(list: T[], item: T, max = EVIDENCE_KEEP): void {
+  // The same failure again (an app that retries a 401) is one entry, moved to the end (trial
+  // V8: one request listed three times).
+  const key = JSON.stringify(item);
+  const same = list.findIndex((x) => JSON.stringify(x) === key);
+  if (same >= 0) list.splice(same, 1);
   list.push(item);
   if (list.length > max) list.splice(0, list.length - max);
 }

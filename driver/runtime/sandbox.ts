@@ -230,7 +230,13 @@ const chromiumOnlyMissing = (name: string) => async () => {
 /** Implementation of every catalog global on the Chromium engine. Keys must match the
  * catalog exactly (a test checks both directions). */
 export const CHROMIUM_GLOBALS: Implementations = {
-  openTab: (_h, tabs) => (url?: string) => whileLive(tabs, tabs.open(url)),
+  // openTab() is a blank tab; openTab(undefined) is a URL that was missing (trial V8:
+  // `openTab(params.url)` without the param opened about:blank and the next wait ran 15 s).
+  openTab: (_h, tabs) =>
+    (...args: unknown[]) =>
+      args.length && args[0] === undefined
+        ? Promise.reject(new AgentError('openTab(url): url is undefined (a missing params value, or a variable not set?). Pass a URL string, or call openTab() with no argument for a blank tab.'))
+        : whileLive(tabs, tabs.open(args[0] as string | undefined)),
   closeTab: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.close(pg)),
   snapshot: (_h, tabs) => (pg: unknown, opts?: object) => whileLive(tabs, tabs.snapshot(pg, opts).then((r) => defuseSentinel(r))),
   annotatedScreenshot: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.annotatedScreenshot(pg)),
