@@ -221,3 +221,17 @@ test('gc sweeps --ephemeral profiles a killed call left in the temp dir, never a
   await lock.release();
   for (const d of [inUse, young, h]) await rm(d, { recursive: true, force: true });
 });
+
+test('a key only --ephemeral calls used lists with its key for its own caller, and as having no profile for others (trial V8)', { timeout: 120_000 }, async () => {
+  const dir = join(home, 'ephemeral-only', 'work');
+  const other = join(home, 'ephemeral-only', 'other');
+  await mkdir(dir, { recursive: true });
+  await mkdir(other, { recursive: true });
+  const quiet = { ...env, GSTACK_SESSION_KEY: undefined, CLAUDE_SESSION_ID: undefined, CONDUCTOR_WORKSPACE_ID: undefined };
+  const r = await runCli(['run', 'console.log("GSTACK_STEP_OK")', '--ephemeral', '--engine', 'chromium'], { cwd: dir, env: quiet });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const mine = await runCli(['sessions', 'list', '--mine'], { cwd: dir, env: quiet });
+  assert.match(mine.stdout, new RegExp(`^SESSION \\S+ key=${JSON.stringify(dir).replace(/[/.]/g, '\\$&')} .*mine=yes$`, 'm'), mine.stdout);
+  const theirs = await runCli(['sessions', 'list'], { cwd: other, env: quiet });
+  assert.match(theirs.stdout, /^SESSION work-\S+ key=\? profile=none \(the files of --ephemeral or --profile calls only\) /m, theirs.stdout);
+});

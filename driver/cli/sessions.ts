@@ -83,7 +83,10 @@ function infoLine(s: SessionInfo, host?: HostInfo, mine = false): string {
   const locked = s.lockedBy ? `pid:${s.lockedBy.pid}` : 'no';
   const size = s.sizeBytes === undefined ? '' : ` size=${formatBytes(s.sizeBytes).replace(' ', '')}`;
   const kind = s.kind === 'remote' ? ' remote=yes' : '';
-  return `SESSION ${s.slug} key=${quote(s.key)} profile=${s.paths.profileDir}${size} lastUse=${s.lastUsed?.toISOString() ?? '?'} locked=${locked} host=${hostText(host)}${kind}${mine ? ' mine=yes' : ''}`;
+  // A slug with only the files of --ephemeral or --profile calls has no profile of its own (trial
+  // V8 read `key=? profile=…/work-6b34aa3f size=0B` as a session it had made).
+  const profile = s.profileExists || s.key !== undefined ? s.paths.profileDir : 'none (the files of --ephemeral or --profile calls only)';
+  return `SESSION ${s.slug} key=${quote(s.key)} profile=${profile}${size} lastUse=${s.lastUsed?.toISOString() ?? '?'} locked=${locked} host=${hostText(host)}${kind}${mine ? ' mine=yes' : ''}`;
 }
 
 function infoJson(s: SessionInfo, host?: HostInfo, mine?: boolean) {
@@ -238,7 +241,8 @@ export async function runSessionsCommand(args: SessionsArgs, io: SessionsIO): Pr
       const ownKey = resolveSessionKey({ session: args.session, cwd: io.cwd, env });
       const own = ownKey.slug;
       const found = await listSessions({ home, env, withSize: true });
-      const all = [...found.filter((s) => s.slug === own), ...(args.mine ? [] : found.filter((s) => s.slug !== own))];
+      // Our own slug's key is known even where no call recorded it (only --ephemeral calls ran).
+      const all = [...found.filter((s) => s.slug === own).map((s) => ({ ...s, key: s.key ?? ownKey.key })), ...(args.mine ? [] : found.filter((s) => s.slug !== own))];
       await keepPrivate(home, all.flatMap((s) => [s.paths.profileDir, s.paths.sessionDir, s.paths.artifactsDir]), io);
       const hosts = await Promise.all(all.map((s) => hostInfo(s.paths.profileDir, env)));
       // The render host is the user's, shared by every agent's renders: shown so an agent can
