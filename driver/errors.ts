@@ -110,15 +110,16 @@ function selectorOf(raw: string): string | undefined {
 
 /** The wait a timeout ended, in words an agent can act on (Playwright's own `Timeout 30000ms
  * exceeded` names neither what was awaited nor what to change). */
-function timeoutMessage(raw: string, msg: string, reach?: string, url?: string): string {
+function timeoutMessage(raw: string, msg: string, reach?: string, url?: string, alsoWaiting?: string): string {
   const ms = Number(/Timeout (\d+)ms exceeded/.exec(msg)?.[1]);
   const within = Number.isFinite(ms) ? ` within ${ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`}` : '';
   const call = /^([\w.$]+):/.exec(msg)?.[1] ?? 'the call';
+  const still = alsoWaiting ? ` Another call of the script is still waiting: ${alsoWaiting}. If that is the action meant to cause it, it has not happened: fix that call first.` : '';
   const event = /while waiting for event "([\w-]+)"/.exec(raw)?.[1];
   if (event) {
     const pattern = /waiting for (?:response|request) (".*?")\s*$/m.exec(raw)?.[1];
     if (event === 'response' || event === 'request') {
-      return `No ${event}${pattern ? ` matching ${truncate(pattern, 120)}` : ''} came${within} (${call}). Start waiting before the action that sends it (const r = pg.${event === 'response' ? 'waitForResponse' : 'waitForRequest'}(...); await <action>; await r), check the URL pattern against the page's real requests, or raise { timeout }.`;
+      return `No ${event}${pattern ? ` matching ${truncate(pattern, 120)}` : ''} came${within} (${call}).${still} Start waiting before the action that sends it (const r = pg.${event === 'response' ? 'waitForResponse' : 'waitForRequest'}(...); await <action>; await r), check the URL pattern against the page's real requests, or raise { timeout }.`;
     }
     const cause =
       event === 'download' ? 'the click or navigation that downloads'
@@ -126,7 +127,7 @@ function timeoutMessage(raw: string, msg: string, reach?: string, url?: string):
       : event === 'filechooser' ? 'the click that opens the file chooser'
       : event === 'dialog' ? 'the action that opens the dialog'
       : 'the action that causes it';
-    return `No "${event}" event came${within} (${call}). Start waiting before ${cause} (const e = pg.waitForEvent("${event}"); await <action>; await e), check that the action really causes it, or raise { timeout }.`;
+    return `No "${event}" event came${within} (${call}).${still} Start waiting before ${cause} (const e = pg.waitForEvent("${event}"); await <action>; await e), check that the action really causes it, or raise { timeout }.`;
   }
   if (/waitForFunction/.test(msg)) {
     return `The condition passed to ${call} was not true${within}. Check it against the page (pg.evaluate it once to see what it returns), or raise { timeout }.`;
@@ -134,10 +135,10 @@ function timeoutMessage(raw: string, msg: string, reach?: string, url?: string):
   const now = url ? `; the page is at ${truncate(url, 200)}` : '';
   if (/^(?:page|frame)\.waitForURL:/.test(msg)) {
     const pattern = /waiting for navigation to (".*?") until/.exec(raw)?.[1];
-    return `The page did not reach a URL matching ${pattern ? truncate(pattern, 120) : 'the pattern'}${within} (${call})${now}. Check the pattern against that URL (a glob matches the whole URL, its query included: "**/done*" also matches /done?id=1; a RegExp may match a part of it), or wait for what the action shows instead (await pg.getByText("…").waitFor()).`;
+    return `The page did not reach a URL matching ${pattern ? truncate(pattern, 120) : 'the pattern'}${within} (${call})${now}.${still} Check the pattern against that URL (a glob matches the whole URL, its query included: "**/done*" also matches /done?id=1; a RegExp may match a part of it), or wait for what the action shows instead (await pg.getByText("…").waitFor()).`;
   }
   if (/^(?:page|frame)\.waitForNavigation:/.test(msg)) {
-    return `No navigation came${within} (${call})${now}. Playwright deprecates waitForNavigation: a navigation that ended before it was called (during the click before it, a single-page app's history.pushState too) is missed. Wait for the result instead: await pg.waitForURL("**/path"), which passes at once when the page is already there, or a locator's waitFor().`;
+    return `No navigation came${within} (${call})${now}.${still} Playwright deprecates waitForNavigation: a navigation that ended before it was called (during the click before it, a single-page app's history.pushState too) is missed. Wait for the result instead: await pg.waitForURL("**/path"), which passes at once when the page is already there, or a locator's waitFor().`;
   }
   if (/page\.goto|navigat|waitForURL|waitForLoadState/i.test(msg)) {
     return `Navigation timed out (${truncate(msg, 180)}). The page may be slow or the URL wrong: check the URL, or wait for a specific element with pg.waitForSelector() and a larger { timeout }.`;
@@ -174,6 +175,11 @@ function timeoutMessage(raw: string, msg: string, reach?: string, url?: string):
   if (/waiting for (?:locator|getBy|frameLocator)/.test(raw) && !/resolved to/.test(raw)) {
     // Where a snapshot names nothing (a canvas editor's nodes and ports, unlabelled icons; trial
     // V3, Node-RED), "act by ref" is a dead end: the page's own class names are the way in.
+    // A wait names what to wait for instead; an action, the element to act on (trial V7: a
+    // waitForSelector was told to click a ref).
+    if (/^(?:page|frame)\.waitForSelector$|^locator\.waitFor$/.test(call)) {
+      return `Element not found${what ? ` for${what}` : ''}${within} (${call}).${reach ? ` ${reach}` : ''} Take a snapshot (snapshot(pg, { interactive: true })) to see what the page shows, then wait for that (a role and name, a test id, a text), or raise { timeout } for a page that draws itself late.`;
+    }
     return `Element not found${what ? ` for${what}` : ''}${within} (${call}).${reach ? ` ${reach}` : ''} Take a snapshot (snapshot(pg, { interactive: true })) and act on the element by its ref, e.g. pg.locator("e12").click(); where the snapshot names nothing (a canvas or node editor, unlabelled icons), list the page's own classes with pg.evaluate and use a CSS selector.`;
   }
   // Found, then gone from the page again and again while the action waited (trial V6: a row a
@@ -198,6 +204,9 @@ export interface RewriteContext {
   reach?: string;
   /** Where the page is now, for a navigation wait that timed out (page.url(): no round trip). */
   url?: string;
+  /** Another Playwright call of the script still waiting when an event wait timed out
+   * (membrane.ts pendingCall): the action meant to cause the event, perhaps. */
+  alsoWaiting?: string;
 }
 
 /** A timed-out wait for an element that never matched: the error "Element not found" words. */
@@ -320,7 +329,7 @@ export function rewriteError(err: unknown, ctx: RewriteContext = {}): string {
                 : 'Check the URL and that the site is reachable from this machine.';
     return `Could not load ${url || 'the page'} (${code}). ${hint}`;
   }
-  if (name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(msg)) return timeoutMessage(raw, msg, ctx.reach, ctx.url);
+  if (name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(msg)) return timeoutMessage(raw, msg, ctx.reach, ctx.url, ctx.alsoWaiting);
   if (/Element is not an <input>|not an <input>, <textarea>|Not a checkbox or radio|Element is not a <select>/i.test(msg)) {
     return `${msg.replace(/^[\w.]+: (Error: )?/, '')}. The element is the wrong kind for this action: take a snapshot (snapshot(pg, { interactive: true })) and use the ref of a textbox, checkbox or combobox.`;
   }

@@ -84,3 +84,12 @@ test('a stray word before the command is named, with the command that was meant 
   assert.equal(typo.code, 2);
   assert.match(typo.stderr, /Did you mean cookbook\?/);
 });
+
+test('an event wait that timed out while the action meant to cause it still waits names that action (trial V7: the error blamed the file chooser)', async () => {
+  const r = await run(`
+    const pg = await openTab("${site.url}export.html");
+    await Promise.all([pg.waitForEvent("filechooser", { timeout: 1500 }), pg.getByRole("button", { name: "Import CSV" }).click({ timeout: 6000 })]);
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(last(r.lines) ?? '', /^\[error\] No "filechooser" event came within 1\.5 s \(page\.waitForEvent\)\. Another call of the script is still waiting: locator\.click on getByRole\('button', \{ name: 'Import CSV' \}\) \(waiting \d+(\.\d)? s\)\. If that is the action meant to cause it, it has not happened: fix that call first\. Start waiting before the click that opens the file chooser/);
+});

@@ -202,3 +202,9 @@ test('an element the page keeps removing while the action waits is said so, not 
   const m = rewriteError(pwErr('TimeoutError', "locator.click: Timeout 2000ms exceeded.\nCall log:\n  - waiting for getByText('Coffee Shop')\n    - locator resolved to <div>Coffee Shop</div>\n  - attempting click action\n    - waiting for element to be visible, enabled and stable\n    - element was detached from the DOM, retrying"));
   assert.equal(m, `The element getByText('Coffee Shop') was found, but the page removed or redrew it while the action waited within 2 s (locator.click): it is being re-rendered (a list updating, a row going away). Wait for what the last step changes before acting; if the element is meant to go, wait for that instead (await locator.waitFor({ state: "detached" })).`);
 });
+
+test('a wait for an element that never came says to wait for what the page shows, not to click a ref (trial V7)', () => {
+  const m = rewriteError(pwErr('TimeoutError', "page.waitForSelector: Timeout 5000ms exceeded.\nCall log:\n  - waiting for locator('.chart') to be visible"));
+  assert.equal(m, "Element not found for locator('.chart') within 5 s (page.waitForSelector). Take a snapshot (snapshot(pg, { interactive: true })) to see what the page shows, then wait for that (a role and name, a test id, a text), or raise { timeout } for a page that draws itself late.");
+  assert.match(rewriteError(pwErr('TimeoutError', "locator.click: Timeout 5000ms exceeded.\nCall log:\n  - waiting for locator('.chart')")), /act on the element by its ref/);
+});

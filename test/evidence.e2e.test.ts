@@ -282,3 +282,14 @@ console.log("GSTACK_STEP_OK");`;
   const consoleErrors = field(blocks(r.lines)[0], 'CONSOLE_ERRORS=') ?? '';
   assert.match(consoleErrors, /Failed to load resource: net::ERR_[A-Z_]+ \(http:\/\/127\.0\.0\.1:9\/lib\.js\)/, r.stdout);
 });
+
+test('chromium: a page whose snapshot does not finish in the evidence\'s time says so, instead of leaving the block out (trial V7)', async () => {
+  // 5,000 rows of a button and a link (no fields: reading the secret fields stays quick): its
+  // interactive snapshot takes seconds, past the evidence's 1.5 s in all.
+  site.setPage('/huge.html', `<title>Huge</title><div id="g"></div><script>document.getElementById("g").innerHTML = Array.from({ length: 5000 }, (_, i) => '<div><button>Go ' + i + '</button> <a href="#r' + i + '">Row ' + i + '</a></div>').join("");</script>`);
+  const r = await gstack(['run', `const pg = await openTab(${JSON.stringify(site.url + 'huge.html')}); throw new Error("stop");`]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const [b] = blocks(r.lines);
+  assert.ok(!b.lines.includes('SNAPSHOT_START'), 'no snapshot in the time left');
+  assert.match(field(b, 'EVIDENCE_SKIPPED') ?? '', /^EVIDENCE_SKIPPED (?:no snapshot: it did not finish in the time left \(evidence is bounded to 1500 ms in all\); take snapshot\(pg, \{ interactive: true \}\) in the script for one|out of time .*)$/, r.stdout);
+});

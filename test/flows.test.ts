@@ -121,7 +121,9 @@ test('gstack run --params: a flow file is checked against its schema, any other 
   assert.deepEqual(paramsForScript('console.log(1)', '{"any":[1]}'), { any: [1] });
   assert.equal(paramsForScript('console.log(1)', undefined), undefined);
   assert.throws(() => paramsForScript('x', '[1]'), /--params must be a JSON object/);
-  assert.throws(() => paramsForScript('x', '{nope'), /--params is not valid JSON/);
+  assert.throws(() => paramsForScript('x', '{nope'), /--params is not valid JSON .*, or read a file with --params @params\.json\.$/);
+  // A file's name without its @ (trial V7).
+  assert.throws(() => paramsForScript('x', 'p.json'), /^UsageError: --params p\.json is a file's name, read as JSON text: give --params @p\.json to read the file\.$/);
 });
 
 test('expectations: labelled lines and whole blocks, without the lines that change on every run', () => {

@@ -183,7 +183,10 @@ export function paramsForScript(source: string, json: string | undefined): Recor
     try {
       value = JSON.parse(json);
     } catch (err) {
-      throw new UsageError(`--params is not valid JSON (${jsonErrorWhere(err)}). Quote it for the shell: --params '{"email":"a@example.com"}'.`);
+      // A file's name without its @ (trial V7: `--params p.json`), said as such; never quoted
+      // otherwise, since the text may be a test password.
+      if (/^[\w./~-]+\.json$/i.test(json.trim())) throw new UsageError(`--params ${json.trim()} is a file's name, read as JSON text: give --params @${json.trim()} to read the file.`);
+      throw new UsageError(`--params is not valid JSON (${jsonErrorWhere(err)}). Quote it for the shell: --params '{"email":"a@example.com"}', or read a file with --params @params.json.`);
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`--params must be a JSON object, e.g. --params '{"email":"a@example.com"}'.`);
     if (jsonDepth(value, MAX_PARAMS_DEPTH) > MAX_PARAMS_DEPTH) throw new UsageError(`--params nests deeper than ${MAX_PARAMS_DEPTH} levels: pass flatter data (or write it to a file under pwd with --in and read it there).`);

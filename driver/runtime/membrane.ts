@@ -215,8 +215,8 @@ export class Membrane {
 
   /** The longest-waiting Playwright call still pending, in words: `locator.click on
    * getByRole('button', { name: 'Save' }) (waiting 18.2 s)`; undefined when none is. */
-  pendingCall(now = Date.now()): string | undefined {
-    const [first] = this.waiting.values();
+  pendingCall(now = Date.now(), except?: number): string | undefined {
+    const first = [...this.waiting.entries()].find(([id]) => id !== except)?.[1];
     if (!first) return undefined;
     // A locator names itself as written (locator('form').getByRole(...)), asked only now.
     let on = '';
@@ -230,12 +230,14 @@ export class Membrane {
     return `${first.kind[0].toLowerCase()}${first.kind.slice(1)}.${first.prop}${on} (waiting ${Math.round((now - first.since) / 100) / 10} s)`;
   }
 
-  private countWaiting(kind: string, prop: string, target: unknown, out: unknown): void {
-    if (!isThenable(out) || isPlaywrightObject(out)) return;
+  /** Counts `out` among the calls in flight until it settles; its id, or undefined. */
+  private countWaiting(kind: string, prop: string, target: unknown, out: unknown): number | undefined {
+    if (!isThenable(out) || isPlaywrightObject(out)) return undefined;
     const id = this.nextWait++;
     this.waiting.set(id, { kind, prop, target, since: Date.now() });
     const done = () => void this.waiting.delete(id);
     Promise.resolve(out).then(done, done);
+    return id;
   }
 
   /** Counts `p` in requestsInFlight until it settles. */
@@ -389,15 +391,20 @@ export class Membrane {
       if (policy?.kind === 'refuse') throw new AgentError(policy.message, 'REFUSED');
       if (policy?.kind === 'confine' && !confiner) throw new AgentError(`${kind}.${prop} is confined but has no handler in driver/runtime/membrane.ts: this is a bug in gstack; report it.`);
       if ((kind === 'BrowserContext' && !CONTEXT_SAFE.has(prop)) || DIRTYING_CLASSES.has(kind)) self.dirty = true;
+      let waitId: number | undefined;
       const call: Call = (a) => {
         self.checkLive();
         const out = self.record(kind, target, prop, a, value.apply(target, a));
-        self.countWaiting(kind, prop, target, out);
+        waitId = self.countWaiting(kind, prop, target, out);
         return (kind === 'APIRequestContext' || (kind === 'Route' && prop === 'fetch')) && out instanceof Promise ? self.trackRequest(out) : out;
       };
       // A navigation wait that timed out says where the page is (page.url() asks the page nothing).
       const urlNow = () => ((kind === 'Page' || kind === 'Frame') && (prop === 'waitForURL' || prop === 'waitForNavigation') ? currentUrl(target) : undefined);
-      const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}`, url: urlNow() });
+      // A wait for an event, a request or a URL that timed out while another call of the
+      // script still waits (the click meant to cause it, which found no element): that call may
+      // be why (trial V7: the error blamed the file chooser).
+      const alsoWaiting = () => (/^waitFor(?:Event|Request|Response|URL|Navigation)$/.test(prop) ? self.pendingCall(Date.now(), waitId) : undefined);
+      const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}`, url: urlNow(), alsoWaiting: alsoWaiting() });
       // A locator that never matched says which step of its chain stopped matching.
       const explained = (out: unknown) =>
         kind !== 'Locator' || !isThenable(out) || isPlaywrightObject(out)

@@ -455,7 +455,9 @@ export class Tabs {
         // fresh snapshot state: the page's own diffs and refs are the script's.
         if (learned) {
           const snap = await within(takeSnapshot(raw, newSnapshotState(), { interactive: true }).then((r) => r.tree), left(), null);
+          // No snapshot said nothing (trial V7): the reader looked for one the docs promise.
           if (snap) ev.snapshot = evidenceSnapshot(snap);
+          else ev.skipped = `no snapshot: it did not finish in the time left (evidence is bounded to ${EVIDENCE_BUDGET_MS} ms in all); take snapshot(pg, { interactive: true }) in the script for one`;
         }
         return ev;
       }),
