@@ -23,7 +23,7 @@ after(async () => {
 const CASES: Record<string, { body: string; next: RegExp }> = {
   locatorTimeout: { body: `await pg.locator("#nowhere").click({ timeout: 500 });`, next: /snapshot\(pg.*ref|raise \{ timeout \}/ },
   locatorTextTimeout: { body: `await pg.getByRole("button", { name: "No such button" }).textContent({ timeout: 500 });`, next: /snapshot\(pg.*ref|raise \{ timeout \}/ },
-  strictMode: { body: `await pg.locator("li").click({ timeout: 2000 });`, next: /Take a snapshot .* act on one element by its ref/ },
+  strictMode: { body: `await pg.locator("li").click({ timeout: 2000 });`, next: /To act on one, narrow it .* or act by its ref from snapshot\(pg, \{ interactive: true \}\)/ },
   detachedElement: {
     body: `const h = await pg.$("#src"); await pg.evaluate(() => document.getElementById("src").remove()); await h.click({ timeout: 1000 });`,
     next: /Take a new snapshot and use the new ref/,
