@@ -458,6 +458,8 @@ export class Tabs {
           // No snapshot said nothing (trial V7): the reader looked for one the docs promise.
           if (snap) ev.snapshot = evidenceSnapshot(snap);
           else ev.skipped = `no snapshot: it did not finish in the time left (evidence is bounded to ${EVIDENCE_BUDGET_MS} ms in all); take snapshot(pg, { interactive: true }) in the script for one`;
+        } else {
+          ev.skipped = `no snapshot: the page's secret fields could not be read within ${PAGE_ANSWER_MS} ms (a busy or very large page), so nothing that could hold one is shown; take snapshot(pg, { interactive: true }) in the script for one`;
         }
         return ev;
       }),
