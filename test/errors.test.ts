@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fsMemberMissing, isElementNotFound, rewriteError } from '../driver/errors.js';
-import { howFarItMatched, selectorSteps } from '../driver/runtime/locator-reach.js';
+import { cssPrefixes, howFarItMatched, selectorSteps } from '../driver/runtime/locator-reach.js';
 
 const pwErr = (name: string, message: string) => Object.assign(new Error(message), { name });
 
@@ -207,4 +207,16 @@ test('a wait for an element that never came says to wait for what the page shows
   const m = rewriteError(pwErr('TimeoutError', "page.waitForSelector: Timeout 5000ms exceeded.\nCall log:\n  - waiting for locator('.chart') to be visible"));
   assert.equal(m, "Element not found for locator('.chart') within 5 s (page.waitForSelector). Take a snapshot (snapshot(pg, { interactive: true })) to see what the page shows, then wait for that (a role and name, a test id, a text), or raise { timeout } for a page that draws itself late.");
   assert.match(rewriteError(pwErr('TimeoutError', "locator.click: Timeout 5000ms exceeded.\nCall log:\n  - waiting for locator('.chart')")), /act on the element by its ref/);
+});
+
+test('a long CSS selector is a chain too: the probe counts each compound its combinators join (trial V9)', async () => {
+  assert.deepEqual(cssPrefixes("g.node[id='gone x'] .button"), ["g.node[id='gone x']"]);
+  assert.deepEqual(cssPrefixes('#chart > g.node  .port:not(.a .b)'), ['#chart', '#chart > g.node']);
+  assert.deepEqual(cssPrefixes('a + b ~ c'), ['a', 'a + b']);
+  for (const one of ['#one', 'internal:role=button[name="a b"i]', 'xpath=//div//span', 'text=Save all', 'a, b c', '//div a']) assert.deepEqual(cssPrefixes(one), [], one);
+  const counts: Record<string, number> = { '#chart': 1, '#chart > g.node': 3 };
+  const frame = {
+    locator: (sel: string) => ({ count: () => Promise.resolve(counts[sel] ?? 0), toString: () => `locator('${sel}')` }),
+  };
+  assert.equal(await howFarItMatched({ _frame: frame, _selector: '#chart > g.node .port' }), "How far it matched: locator('#chart') → 1 element; then locator('#chart > g.node') → 3 elements; then locator('#chart > g.node .port') → none.");
 });

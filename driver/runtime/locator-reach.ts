@@ -33,6 +33,34 @@ export function selectorSteps(selector: string): string[] {
 const NOT_A_MATCH = /^internal:(?:control=enter-frame|describe=)/;
 
 /**
+ * The compound selectors a CSS step's combinators join, as prefixes: `#chart > g.node .port`
+ * gives `#chart`, `#chart > g.node`. Empty for a step of another engine (`internal:role=…`,
+ * `xpath=…`, `text=…`) or with no combinator. A long CSS selector is a chain too (trial V9:
+ * `g.node[id='gone'] .button` said only "not found").
+ */
+export function cssPrefixes(step: string): string[] {
+  if (/^[a-z][\w-]*=|^\/\/|^\.\./i.test(step.trim())) return [];
+  const out: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < step.length; i++) {
+    const c = step[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '(') depth++;
+    else if (c === ']' || c === ')') depth--;
+    else if (depth === 0 && /[\s>+~]/.test(c)) {
+      const before = step.slice(0, i).trim();
+      if (before && !/[>+~,]$/.test(before) && !out.includes(before)) out.push(before);
+    }
+  }
+  // A selector list (`a, b`) is not a chain.
+  return out.some((p) => /,/.test(p.replace(/\([^)]*\)|\[[^\]]*\]|"[^"]*"|'[^']*'/g, ''))) ? [] : out;
+}
+
+/**
  * "How far it matched: …", counting each prefix of the locator's chain in the page, from the
  * first step to the first that matches nothing; undefined for a one-step locator, a locator of
  * another Playwright (no `_frame`/`_selector`), or when the page does not answer in time.
@@ -42,16 +70,23 @@ export async function howFarItMatched(locator: object): Promise<string | undefin
   const { _frame: frame, _selector: selector } = locator as { _frame?: Frame; _selector?: unknown };
   if (typeof selector !== 'string' || !frame || typeof frame.locator !== 'function') return undefined;
   const steps = selectorSteps(selector);
-  const ends = steps.map((_s, i) => i).filter((i) => !NOT_A_MATCH.test(steps[i]));
-  if (ends.length < 2) return undefined;
-  return within(walk(frame, steps, ends), REACH_BUDGET_MS, undefined);
+  // Every prefix of the chain that matches elements, in order: each step, and inside a CSS step
+  // each compound its combinators join.
+  const prefixes: string[] = [];
+  steps.forEach((step, i) => {
+    if (NOT_A_MATCH.test(step)) return;
+    const head = steps.slice(0, i).join(' >> ');
+    for (const part of [...cssPrefixes(step), step]) prefixes.push(head ? `${head} >> ${part}` : part);
+  });
+  if (prefixes.length < 2) return undefined;
+  return within(walk(frame, prefixes), REACH_BUDGET_MS, undefined);
 }
 
-async function walk(frame: Frame, steps: string[], ends: number[]): Promise<string | undefined> {
+async function walk(frame: Frame, prefixes: string[]): Promise<string | undefined> {
   const said: string[] = [];
   let before = '';
-  for (const end of ends) {
-    const prefix: Locator = frame.locator(steps.slice(0, end + 1).join(' >> '));
+  for (const selector of prefixes) {
+    const prefix: Locator = frame.locator(selector);
     const count = await prefix.count();
     const described = String(prefix);
     const step = before && described.startsWith(before) ? described.slice(before.length) : described;
@@ -59,6 +94,6 @@ async function walk(frame: Frame, steps: string[], ends: number[]): Promise<stri
     said.push(`${step} → ${count === 0 ? 'none' : `${count} element${count === 1 ? '' : 's'}`}`);
     if (count === 0) break;
   }
-  const whole = said.length === ends.length && !said[said.length - 1].endsWith('→ none');
+  const whole = said.length === prefixes.length && !said[said.length - 1].endsWith('→ none');
   return `How far it matched: ${said.join('; then ')}${whole ? ' (the whole locator matches now: the page changed after the wait; retry, or wait for it with a larger { timeout })' : ''}.`;
 }
