@@ -107,6 +107,9 @@ test('the evidence snapshot leaves out links\' /url lines and keeps an open menu
   const menu = ['- menuitem "Delete D" [ref=e100]', '- menuitem "Duplicate" [ref=e101]'];
   const cut = evidenceSnapshot([...links, '- button "Save" [ref=e99]', ...menu].join('\n')).split('\n');
   assert.ok(!cut.some((l) => l.includes('/url:')), 'no /url lines');
+  // An icon link with no name keeps its /url: it is all that tells it (trial V9).
+  const icons = evidenceSnapshot('- link [ref=e1] [cursor=pointer]:\n  - /url: "#debug"\n- link "" [ref=e2]:\n  - /url: "#info"\n- link "Help" [ref=e3]:\n  - /url: "/help"').split('\n');
+  assert.deepEqual(icons, ['- link [ref=e1] [cursor=pointer]:', '  - /url: "#debug"', '- link "" [ref=e2]:', '  - /url: "#info"', '- link "Help" [ref=e3]:']);
   assert.ok(cut.length <= EVIDENCE_SNAPSHOT_LINES + 1, `${cut.length} lines`);
   assert.deepEqual(cut.slice(-3), ['[24 lines left out (take snapshot(pg, { interactive: true }) for all); the open menu\'s or list\'s lines follow]', ...menu]);
   assert.equal(cut[0], '- link "L0" [ref=e0]:');

@@ -46,14 +46,17 @@ const TOP_LINES_KEPT = 10;
 
 /**
  * A snapshot tree cut to EVIDENCE_SNAPSHOT_LINES lines (and at most two lines saying what it
- * left out): without links' `/url:` lines (a link-heavy page's sidebar took two lines a link,
+ * left out): without the `/url:` lines of links that have a name (a link-heavy page's sidebar took two lines a link,
  * and the evidence is about what can be acted on), and with an open menu's or option list's
  * lines kept past the cut, after the page's first lines.
  */
 export function evidenceSnapshot(tree: string): string {
-  const lines = tree.split('\n').filter((l) => l.trim() && !/^\s*- \/url:/.test(l));
+  // A link's /url line is kept where it is all that tells the link (an icon link with no name;
+  // trial V9: Node-RED's sidebar tabs read `link ""`).
+  const all = tree.split('\n').filter((l) => l.trim());
+  const lines = all.filter((l, i) => !/^\s*- \/url:/.test(l) || /^\s*- link(?: "")?(?: \[|:?$)/.test(all[i - 1] ?? ''));
   if (lines.length <= EVIDENCE_SNAPSHOT_LINES) return lines.join('\n');
-  const all = `take snapshot(pg, { interactive: true }) for all`;
+  const forAll = `take snapshot(pg, { interactive: true }) for all`;
   const marked = lines.map((l, i) => (OVERLAY_LINE.test(l) ? i : -1)).filter((i) => i >= 0);
   // The overlay lines past the page's top lines, whose number shrinks as more are kept.
   let top = EVIDENCE_SNAPSHOT_LINES;
@@ -67,11 +70,11 @@ export function evidenceSnapshot(tree: string): string {
     }
     top = nextTop;
   }
-  if (!overlay.length) return [...lines.slice(0, EVIDENCE_SNAPSHOT_LINES), `[${lines.length - EVIDENCE_SNAPSHOT_LINES} more lines: ${all}]`].join('\n');
+  if (!overlay.length) return [...lines.slice(0, EVIDENCE_SNAPSHOT_LINES), `[${lines.length - EVIDENCE_SNAPSHOT_LINES} more lines: ${forAll}]`].join('\n');
   const rest = lines.length - top - overlay.length;
   return [
     ...lines.slice(0, top),
-    `[${overlay[0] - top} lines left out (${all}); the open menu's or list's lines follow]`,
+    `[${overlay[0] - top} lines left out (${forAll}); the open menu's or list's lines follow]`,
     ...overlay.map((i) => lines[i]),
     ...(rest > overlay[0] - top ? [`[${rest} lines left out in all]`] : []),
   ].join('\n');
