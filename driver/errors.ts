@@ -2,7 +2,7 @@
 // gives its kind; AgentError, what a flow script sees thrown; and rewriteError, which turns any
 // error a Page/Locator call throws into a message an agent can act on (what happened, then what
 // to do next), so the final `[error]` line is always actionable.
-import { EXIT, SENTINEL, type ExitCode, type ExitName } from './catalog.gen.js';
+import { EXIT, SENTINEL, type ConfinedFs, type ExitCode, type ExitName } from './catalog.gen.js';
 
 /** A failure that ends a command: a message written for its reader (what happened, then the
  * next step) and the exit code of its kind (catalog "exitCodes"). Every error that sets an exit
@@ -56,8 +56,10 @@ export function fsMemberMissing(member: string): string {
     : `its members are ${FS_MEMBERS.join(', ')}`;
   return `fs.${member} is not part of a flow script's fs, which is promise-based (as on Aside) and confined to pwd: ${instead}. Paths are under pwd: path.join(pwd, "out.txt").`;
 }
-/** The script's fs (driver/runtime/confined-fs.ts, generated/script-api.d.ts ConfinedFs). */
-export const FS_MEMBERS = ['readFile', 'writeFile', 'appendFile', 'mkdir', 'readdir', 'stat', 'rm', 'unlink', 'rename', 'copyFile', 'access'];
+/** The script's fs, the catalog's ConfinedFs: tsc fails when a member is added there and not here. */
+const FS_MEMBERS = Object.keys({ readFile: 0, writeFile: 0, appendFile: 0, mkdir: 0, readdir: 0, stat: 0, rm: 0, unlink: 0, rename: 0, copyFile: 0, access: 0 } satisfies Record<keyof ConfinedFs, 0>);
+
+const NOT_A_TEST_FILE = 'A flow script is one script, not a Playwright Test file: write its steps at the top level (top-level await works) and print the sentinel at the end.';
 
 /** Names agents write from Playwright Test or a Playwright script, where a flow script has its
  * own way (the script API in the skills). */
@@ -67,8 +69,8 @@ const PLAYWRIGHT_NAMES: Record<string, string> = {
   chromium: 'A flow script does not launch browsers: the call\'s browser is already running. Open a tab with `await openTab(url)`.',
   context: 'There is no `context` global: a tab from `openTab(url)` gives its context with `pg.context()`.',
   expect: '`expect` is Playwright Test\'s, not part of a flow script: wait with `await locator.waitFor()` (visible by default) or `await pg.waitForURL(...)`, read with `await locator.isVisible()`, `textContent()` or `inputValue()`, and `throw new Error(...)` to fail the check.',
-  test: 'A flow script is one script, not a Playwright Test file: write its steps at the top level (top-level await works) and print the sentinel at the end.',
-  describe: 'A flow script is one script, not a Playwright Test file: write its steps at the top level (top-level await works) and print the sentinel at the end.',
+  test: NOT_A_TEST_FILE,
+  describe: NOT_A_TEST_FILE,
 };
 
 /** Marks an error whose message is already written for agents, so it is not rewritten twice. */

@@ -154,38 +154,33 @@ export function evidenceHint(tabs: TabEvidence[], error = ''): string {
   return pageHint(tabs) + missingHint + signInHint + snapshotHint;
 }
 
-/** The tab is on a sign-in page, or its own origin refused it (401/403). */
-function signInWall(t: TabEvidence): boolean {
-  let url: URL;
+
+/** A URL's origin; undefined for what is no URL. */
+function originOf(u: string): string | undefined {
   try {
-    url = new URL(t.url);
+    return new URL(u).origin;
   } catch {
-    return false;
+    return undefined;
   }
-  if (/(?:^|\/)(?:log-?in|sign-?in|auth|sso)(?:\/|$)/i.test(url.pathname)) return true;
-  return t.networkErrors.some((n) => (n.status === 401 || n.status === 403) && ['fetch', 'xhr', 'document'].includes(n.type ?? '') && sameOrigin(n.url, url.origin));
 }
 
-const sameOrigin = (u: string, origin: string) => {
-  try {
-    return new URL(u).origin === origin;
-  } catch {
-    return false;
-  }
+/** Playwright's resource types of the page's own requests: its document, fetch and XHR. */
+const OWN_REQUEST_TYPES = ['document', 'fetch', 'xhr'];
+/** A page's own request (to its origin) that got this status. */
+const ownRequestAnswered = (t: TabEvidence, statuses: number[]) => {
+  const own = originOf(t.url);
+  return !!own && t.networkErrors.some((n) => n.status !== undefined && statuses.includes(n.status) && OWN_REQUEST_TYPES.includes(n.type ?? '') && originOf(n.url) === own);
 };
 
 /** A request of the page to its own origin (its document, a fetch, an XHR) answered 404 or 410. */
 function ownRequestNotFound(t: TabEvidence): boolean {
-  const origin = (u: string) => {
-    try {
-      return new URL(u).origin;
-    } catch {
-      return undefined;
-    }
-  };
-  const own = origin(t.url);
-  // Playwright's resource types: the document, and the page's fetch and XHR requests.
-  return !!own && t.networkErrors.some((n) => (n.status === 404 || n.status === 410) && ['fetch', 'xhr', 'document'].includes(n.type ?? '') && origin(n.url) === own);
+  return ownRequestAnswered(t, [404, 410]);
+}
+
+/** The tab is on a sign-in page, or its own origin refused it (401/403). */
+function signInWall(t: TabEvidence): boolean {
+  const onSignInPage = originOf(t.url) !== undefined && /(?:^|\/)(?:log-?in|sign-?in|auth|sso)(?:\/|$)/i.test(new URL(t.url).pathname);
+  return onSignInPage || ownRequestAnswered(t, [401, 403]);
 }
 
 function pageHint(tabs: TabEvidence[]): string {

@@ -8,23 +8,33 @@ import { within } from './evidence.js';
 /** A probe must not make a failed call much slower: past this, no words are added. */
 const REACH_BUDGET_MS = 1_500;
 
-/** Splits a Playwright selector at its top-level ` >> ` (not inside a quoted text or name). */
-export function selectorSteps(selector: string): string[] {
-  const steps: string[] = [];
-  let start = 0;
+/** Calls `visit(i)` at each index of `text` outside quotes, brackets and parentheses (the
+ * parts of a selector that hold names and texts); a visit that returns an index goes on after it. */
+function eachTopLevel(text: string, visit: (i: number) => number | void): void {
+  let depth = 0;
   let quote: string | undefined;
-  for (let i = 0; i < selector.length; i++) {
-    const c = selector[i];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
     if (quote) {
       if (c === '\\') i++;
       else if (c === quote) quote = undefined;
     } else if (c === '"' || c === "'" || c === '`') quote = c;
-    else if (selector.startsWith(' >> ', i)) {
-      steps.push(selector.slice(start, i));
-      start = i + 4;
-      i += 3;
-    }
+    else if (c === '[' || c === '(') depth++;
+    else if (c === ']' || c === ')') depth--;
+    else if (depth === 0) i = visit(i) ?? i;
   }
+}
+
+/** Splits a Playwright selector at its top-level ` >> ` (not inside a quoted text or name). */
+export function selectorSteps(selector: string): string[] {
+  const steps: string[] = [];
+  let start = 0;
+  eachTopLevel(selector, (i) => {
+    if (!selector.startsWith(' >> ', i)) return;
+    steps.push(selector.slice(start, i));
+    start = i + 4;
+    return i + 3;
+  });
   steps.push(selector.slice(start));
   return steps;
 }
@@ -41,23 +51,17 @@ const NOT_A_MATCH = /^internal:(?:control=enter-frame|describe=)/;
 export function cssPrefixes(step: string): string[] {
   if (/^[a-z][\w-]*=|^\/\/|^\.\./i.test(step.trim())) return [];
   const out: string[] = [];
-  let depth = 0;
-  let quote: string | undefined;
-  for (let i = 0; i < step.length; i++) {
+  let list = false;
+  eachTopLevel(step, (i) => {
     const c = step[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = undefined;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '[' || c === '(') depth++;
-    else if (c === ']' || c === ')') depth--;
-    else if (depth === 0 && /[\s>+~]/.test(c)) {
+    if (c === ',') list = true;
+    else if (/[\s>+~]/.test(c)) {
       const before = step.slice(0, i).trim();
-      if (before && !/[>+~,]$/.test(before) && !out.includes(before)) out.push(before);
+      if (before && !/[>+~]$/.test(before) && !out.includes(before)) out.push(before);
     }
-  }
+  });
   // A selector list (`a, b`) is not a chain.
-  return out.some((p) => /,/.test(p.replace(/\([^)]*\)|\[[^\]]*\]|"[^"]*"|'[^']*'/g, ''))) ? [] : out;
+  return list ? [] : out;
 }
 
 /**
