@@ -283,6 +283,21 @@ console.log("GSTACK_STEP_OK");`;
   assert.match(consoleErrors, /Failed to load resource: net::ERR_[A-Z_]+ \(http:\/\/127\.0\.0\.1:9\/lib\.js\)/, r.stdout);
 });
 
+test('chromium: an offline app\'s many loads from one other host fold into one entry, and the page\'s own 404 stays in sight (trial V10)', async () => {
+  // Port 9 refuses on loopback, as an unreachable CDN does offline: 14 stylesheets and images
+  // from it, then the page's own request for a missing item.
+  const refused = Array.from({ length: 12 }, (_, i) => `<link rel="stylesheet" href="http://127.0.0.1:9/font-${i}.css">`).join('') + '<img src="http://127.0.0.1:9/a.png"><img src="http://127.0.0.1:9/b.png">';
+  site.setPage('/offline.html', `<title>Offline</title>${refused}<p>app</p><script>fetch("/api/items/404-me")</script>`);
+  const r = await gstack(['run', `const pg = await openTab(${JSON.stringify(site.url + 'offline.html')}); await pg.waitForLoadState("networkidle"); throw new Error("stop");`]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const net = JSON.parse(field(blocks(r.lines)[0], 'NETWORK_ERRORS=')!.slice('NETWORK_ERRORS='.length)) as Array<{ url: string; type?: string; status?: number; moreFromSameOrigin?: number }>;
+  const sheets = net.filter((n) => n.type === 'stylesheet');
+  assert.equal(sheets.length, 1, r.stdout);
+  assert.equal(sheets[0].moreFromSameOrigin, 11);
+  assert.equal(net.filter((n) => n.type === 'image').length, 1);
+  assert.ok(net.some((n) => n.status === 404 && n.url.endsWith('/api/items/404-me')), r.stdout);
+});
+
 test('chromium: a page whose snapshot does not finish in the evidence\'s time says so, instead of leaving the block out (trial V7)', async () => {
   // 5,000 rows of a button and a link (no fields: reading the secret fields stays quick): its
   // interactive snapshot takes seconds, past the evidence's 1.5 s in all.

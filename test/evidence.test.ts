@@ -3,7 +3,7 @@
 // wrapper's marked line, which only the call that made the marker can read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EVIDENCE_KEEP, EVIDENCE_TEXT_MAX, boundEvidence, evidenceHint, evidenceLines, parseAsideEvidence, wrapForAside, type TabEvidence } from '../driver/runtime/evidence.js';
+import { EVIDENCE_KEEP, EVIDENCE_TEXT_MAX, boundEvidence, foldFailures, evidenceHint, evidenceLines, parseAsideEvidence, wrapForAside, type TabEvidence } from '../driver/runtime/evidence.js';
 
 const tab = (over: Partial<TabEvidence> = {}): TabEvidence => ({
   tab: 1,
@@ -46,6 +46,24 @@ test('a title cannot start a line of its own; page strings and lists are bounded
   assert.ok(big.consoleErrors[0].length < EVIDENCE_TEXT_MAX + 40);
 });
 
+test('requests with no answer fold by origin, so an offline app\'s font and CDN hosts leave room for the failure that matters (trial V10)', () => {
+  const dns = (url: string, type = 'stylesheet') => ({ url, type, error: 'net::ERR_NAME_NOT_RESOLVED' });
+  const failed = Array.from({ length: 8 }, (_, i) => dns(`https://fonts.bunny.net/css?family=f${i}`));
+  const t = boundEvidence(tab({
+    networkErrors: [...failed, dns('https://cdn.jsdelivr.net/a.js', 'script'), dns('https://cdn.jsdelivr.net/b.js', 'script'), { url: 'http://127.0.0.1:8080/api/posts/9', status: 404, type: 'fetch' }, { url: 'http://127.0.0.1:8080/api/tags/9', status: 404, type: 'fetch' }, dns('https://fonts.bunny.net/css?family=last')],
+    consoleErrors: ['Failed to load resource: net::ERR_NAME_NOT_RESOLVED (https://fonts.bunny.net/css?family=f0)', 'boom', 'Failed to load resource: net::ERR_NAME_NOT_RESOLVED (https://fonts.bunny.net/css?family=f1)', 'Failed to load resource: the server responded with a status of 404 (Not Found) (http://127.0.0.1:8080/api/posts/9)'],
+  }));
+  assert.deepEqual(t.networkErrors, [
+    { ...dns('https://cdn.jsdelivr.net/b.js', 'script'), moreFromSameOrigin: 1 },
+    { url: 'http://127.0.0.1:8080/api/posts/9', status: 404, type: 'fetch' },
+    { url: 'http://127.0.0.1:8080/api/tags/9', status: 404, type: 'fetch' },
+    { ...dns('https://fonts.bunny.net/css?family=last'), moreFromSameOrigin: 8 },
+  ]);
+  assert.deepEqual(t.consoleErrors, ['boom', 'Failed to load resource: net::ERR_NAME_NOT_RESOLVED (https://fonts.bunny.net/css?family=f1) and 1 more from https://fonts.bunny.net', 'Failed to load resource: the server responded with a status of 404 (Not Found) (http://127.0.0.1:8080/api/posts/9)']);
+  // Folding twice changes nothing (the Aside wrapper's lists and the host's pass through it once each).
+  assert.deepEqual(foldFailures(t), t);
+});
+
 test('the Aside wrapper: the script is in it unchanged, and only its own marker is read back', () => {
   const w = wrapForAside('console.log("hi");\nconsole.log("GSTACK_STEP_OK");');
   assert.match(w.marker, /^__GSTACK_EVIDENCE_[0-9a-f]{24}$/);
@@ -64,12 +82,21 @@ test('the Aside wrapper: the script is in it unchanged, and only its own marker 
 test('the [error] hint: a script request with no answer or a ReferenceError points at pg.route; a 404, an aborted request, a fetch or an image with no answer, or a plain error do not', () => {
   assert.equal(evidenceHint([tab()]), '', 'a 404 and a plain console error');
   assert.equal(evidenceHint([tab({ consoleErrors: [], networkErrors: [{ url: 'http://a/x', type: 'document', error: 'net::ERR_ABORTED' }] })]), '');
-  const unanswered = evidenceHint([tab({ networkErrors: [{ url: 'https://cdn.example/lib.js', type: 'script', error: 'net::ERR_NAME_NOT_RESOLVED' }] })]);
-  assert.match(unanswered, /a script request with no answer in NETWORK_ERRORS=/);
+  const unanswered = evidenceHint([tab({ networkErrors: [{ url: 'http://127.0.0.1:8080/app.js', type: 'script', error: 'net::ERR_CONNECTION_REFUSED' }] })]);
+  assert.match(unanswered, /^ The page itself failed too \(a script request with no answer in NETWORK_ERRORS= above\)/, 'the page\'s own script');
   // A fetch or an image with no answer (an app's default API on the internet) is not the cause.
   assert.equal(evidenceHint([tab({ consoleErrors: [], networkErrors: [{ url: 'https://petstore.example/v2/swagger.json', type: 'fetch', error: 'net::ERR_NAME_NOT_RESOLVED' }, { url: 'https://validator.example/badge', type: 'image', error: 'net::ERR_NAME_NOT_RESOLVED' }] })]), '');
   assert.match(unanswered, /pg\.route before goto/);
   assert.match(evidenceHint([tab(), tab({ tab: 2, consoleErrors: ['uncaught: ReferenceError: FileReaderJS is not defined'] })]), /a ReferenceError in CONSOLE_ERRORS=/);
+  // Another site's script alone, and nothing broke (trial V10: Ghost's sign-up widget from a CDN,
+  // offline): said last, as a condition, naming the host; not "the page itself failed".
+  const cdn = (url: string) => ({ url, type: 'script', error: 'net::ERR_NAME_NOT_RESOLVED' });
+  const offsite = evidenceHint([tab({ consoleErrors: [], networkErrors: [cdn('https://cdn.jsdelivr.net/npm/@tryghost/portal@~2.50/umd/portal.min.js'), cdn('https://cdn.jsdelivr.net/npm/@tryghost/sodo-search/umd/sodo-search.min.js')], snapshot: '- link "Home" [ref=e3]' })], 'Element not found for locator(\'#typo\'). Take a snapshot (snapshot(pg, { interactive: true }))');
+  assert.doesNotMatch(offsite, /page itself failed/);
+  assert.equal(evidenceHint([tab({ consoleErrors: [], networkErrors: [cdn('https://cdn.example/w.js')] })], 'Ref e999 does not appear in any snapshot of this page.'), '', 'not where nothing was waited for');
+  assert.match(evidenceHint([tab({ consoleErrors: [], networkErrors: [cdn('https://cdn.example/w.js')] })], 'No "popup" event came within 5 s (page.waitForEvent).'), /^ Also, a script from another site got no answer \(cdn\.example\)/, 'a wait that ran out');
+  assert.match(offsite, /between SNAPSHOT_START and SNAPSHOT_END\. Also, a script from another site got no answer \(cdn\.jsdelivr\.net\): only if what you look for is drawn by it, answer its URL with pg\.route before goto/);
+  assert.match(evidenceHint([tab({ consoleErrors: ['uncaught: ReferenceError: Portal is not defined'], networkErrors: [cdn('https://cdn.example/portal.js')] })]), /^ The page itself failed too \(a script request with no answer in NETWORK_ERRORS=, a ReferenceError in CONSOLE_ERRORS= above\)/, 'with a ReferenceError it is the strong hint');
   // A locator error that says to take a snapshot is pointed at the one the evidence has.
   const locatorError = 'Element not found for getByRole(\'button\', { name: \'Authorize\' }). Take a snapshot (snapshot(pg, { interactive: true }))';
   assert.match(evidenceHint([tab({ snapshot: '- button "Apply credentials" [ref=e7]' })], locatorError), /The evidence above has it: .* between SNAPSHOT_START and SNAPSHOT_END/);
@@ -86,6 +113,8 @@ test('the [error] hint: a script request with no answer or a ReferenceError poin
   // A sign-in wall (trial V6: a flow run on a fresh profile, its URL …/login).
   const wall = / The page asks to sign in \(a 401\/403 answer, or a sign-in page's URL above\): this session is not signed in there\. Sign in first in this session/;
   assert.match(evidenceHint([tab({ url: 'http://127.0.0.1:8776/login', networkErrors: [] })], locatorError), wall);
+  assert.match(evidenceHint([tab({ url: 'http://127.0.0.1:8783/ghost/#/signin/verify', networkErrors: [] })], locatorError), wall, 'a route in the hash');
+  assert.doesNotMatch(evidenceHint([tab({ url: 'http://127.0.0.1:8783/docs#signin-options', networkErrors: [] })], locatorError), wall, 'an anchor is no route');
   assert.match(evidenceHint([tab({ networkErrors: [{ url: 'http://127.0.0.1:8080/sync/list', status: 401, type: 'fetch' }] })], locatorError), wall);
   assert.doesNotMatch(evidenceHint([tab({ url: 'http://127.0.0.1:8776/blog/logins-explained', networkErrors: [{ url: 'https://other.example/x', status: 403, type: 'fetch' }] })], locatorError), wall, 'not a word inside a path, nor another origin');
   assert.doesNotMatch(evidenceHint([tab({ url: 'http://127.0.0.1:8776/login', networkErrors: [] })], 'the export never started'), wall, 'only for a locator that missed');
@@ -96,7 +125,11 @@ test('the evidence snapshot keeps 40 lines and says how many it left out; boundi
   const tree = Array.from({ length: 55 }, (_, i) => `- button "B${i}" [ref=e${i}]`).join('\n');
   const cut = evidenceSnapshot(tree).split('\n');
   assert.equal(cut.length, EVIDENCE_SNAPSHOT_LINES + 1);
-  assert.equal(cut.at(-1), '[15 more lines: take snapshot(pg, { interactive: true }) for all]');
+  // The first lines and the last, where an app draws the modal it opened (trial V11).
+  assert.equal(cut[24], '- button "B24" [ref=e24]');
+  assert.equal(cut[25], '[15 lines left out (take snapshot(pg, { interactive: true }) for all); the page\'s last lines follow, where an app draws a modal or a notice it opened]');
+  assert.equal(cut[26], '- button "B40" [ref=e40]');
+  assert.equal(cut.at(-1), '- button "B54" [ref=e54]');
   const bounded = boundEvidence({ tab: 1, url: 'http://x/', title: 't', screenshot: null, consoleErrors: [], networkErrors: [], dialog: null, snapshot: cut.join('\n') });
   assert.equal(bounded.snapshot, cut.join('\n'));
 });
@@ -122,16 +155,17 @@ test('the evidence snapshot leaves out links\' /url lines and keeps an open menu
   const early = evidenceSnapshot([...menu, ...links].join('\n')).split('\n');
   assert.equal(early.length, EVIDENCE_SNAPSHOT_LINES + 1);
   assert.deepEqual(early.slice(0, 2), menu);
-  assert.equal(early.at(-1), '[22 more lines: take snapshot(pg, { interactive: true }) for all]');
+  assert.equal(early[25], '[22 lines left out (take snapshot(pg, { interactive: true }) for all); the page\'s last lines follow, where an app draws a modal or a notice it opened]');
+  assert.equal(early.at(-1), '- link "L59" [ref=e59]:');
 });
 
 test('the same failed request or console error again is one entry, moved to the latest place (trial V8)', async () => {
-  const { keepLatest, EVIDENCE_KEEP } = await import('../driver/runtime/evidence.js');
+  const { keepLatest, EVIDENCE_RECORD } = await import('../driver/runtime/evidence.js');
   const list: Array<{ url: string; status: number }> = [];
   for (const url of ['/a', '/b', '/a', '/a']) keepLatest(list, { url, status: 401 });
   assert.deepEqual(list, [{ url: '/b', status: 401 }, { url: '/a', status: 401 }]);
   const many: string[] = [];
-  for (let i = 0; i < EVIDENCE_KEEP + 5; i++) keepLatest(many, `e${i}`);
-  assert.equal(many.length, EVIDENCE_KEEP);
-  assert.equal(many.at(-1), `e${EVIDENCE_KEEP + 4}`);
+  for (let i = 0; i < EVIDENCE_RECORD + 5; i++) keepLatest(many, `e${i}`);
+  assert.equal(many.length, EVIDENCE_RECORD, 'a tab records a bounded list; the evidence shows the latest EVIDENCE_KEEP of it, folded');
+  assert.equal(many.at(-1), `e${EVIDENCE_RECORD + 4}`);
 });

@@ -43,12 +43,14 @@ export const EVIDENCE_SNAPSHOT_LINES = 40;
 const OVERLAY_LINE = /^\s*- (?:menuitem|menuitemcheckbox|menuitemradio|option|listbox|dialog|alertdialog)\b/;
 /** Of the page's top lines, at least this many stay beside an open menu's. */
 const TOP_LINES_KEPT = 10;
+/** Of a page with no open menu, its last lines kept after the cut. */
+const TAIL_LINES_KEPT = 15;
 
 /**
  * A snapshot tree cut to EVIDENCE_SNAPSHOT_LINES lines (and at most two lines saying what it
  * left out): without the `/url:` lines of links that have a name (a link-heavy page's sidebar took two lines a link,
  * and the evidence is about what can be acted on), and with an open menu's or option list's
- * lines kept past the cut, after the page's first lines.
+ * lines kept past the cut, after the page's first lines; with none, the page's last lines.
  */
 export function evidenceSnapshot(tree: string): string {
   // A link's /url line is kept where it is all that tells the link (an icon link with no name;
@@ -70,7 +72,16 @@ export function evidenceSnapshot(tree: string): string {
     }
     top = nextTop;
   }
-  if (!overlay.length) return [...lines.slice(0, EVIDENCE_SNAPSHOT_LINES), `[${lines.length - EVIDENCE_SNAPSHOT_LINES} more lines: ${forAll}]`].join('\n');
+  // No open menu: the page's first lines and its last, where an app draws what it opened
+  // last (trial V11: Ghost's settings modal, a plain `div` with no dialog role, was all in the
+  // part left out, under 60 lines of the page behind it).
+  if (!overlay.length) {
+    return [
+      ...lines.slice(0, EVIDENCE_SNAPSHOT_LINES - TAIL_LINES_KEPT),
+      `[${lines.length - EVIDENCE_SNAPSHOT_LINES} lines left out (${forAll}); the page's last lines follow, where an app draws a modal or a notice it opened]`,
+      ...lines.slice(-TAIL_LINES_KEPT),
+    ].join('\n');
+  }
   const rest = lines.length - top - overlay.length;
   return [
     ...lines.slice(0, top),
@@ -85,6 +96,8 @@ export interface NetworkError {
   status?: number;
   type?: string;
   error?: string;
+  /** How many more requests to the same origin failed the same way (foldFailures). */
+  moreFromSameOrigin?: number;
 }
 
 /** Evidence of all tabs together takes at most this long (issue 25: "about 1.5 s in all"):
@@ -93,8 +106,12 @@ export const EVIDENCE_BUDGET_MS = 1500;
 /** A page that does not evaluate `document.title` in this long is busy in its own JavaScript
  * (an endless loop) or gone: its title and screenshot are skipped with a note. */
 export const PAGE_ANSWER_MS = 400;
-/** How many of the latest console errors and failed requests a tab keeps. */
+/** How many of the latest console errors and failed requests a tab's evidence shows. */
 export const EVIDENCE_KEEP = 10;
+/** How many a tab records before they are folded (foldFailures) and cut to EVIDENCE_KEEP: an
+ * offline app's dozen requests to its font and CDN hosts would otherwise push out the one
+ * failure that matters. */
+export const EVIDENCE_RECORD = 60;
 
 export const HUNG_NOTE = `the page did not answer within ${PAGE_ANSWER_MS} ms (busy in its own JavaScript, e.g. an endless loop, or crashed): no title or screenshot`;
 export const OUT_OF_TIME_NOTE = `out of time (evidence is bounded to ${EVIDENCE_BUDGET_MS} ms in all)`;
@@ -151,7 +168,12 @@ export function evidenceHint(tabs: TabEvidence[], error = ''): string {
   // Asked to sign in: a page of its own origin answered 401/403, or the tab sits on a sign-in
   // page (trial V6: a saved flow run on a fresh profile failed on a locator, its URL …/login).
   const signInHint = locatorMissed && tabs.some(signInWall) ? ' The page asks to sign in (a 401/403 answer, or a sign-in page\'s URL above): this session is not signed in there. Sign in first in this session (gstack login URL, or a call that fills the sign-in form with a test password the user gave you, from params), then run this again with the same --session.' : '';
-  return pageHint(tabs) + missingHint + signInHint + snapshotHint;
+  const page = pageHint(tabs);
+  // Another site's script is worth a word only where the call waited for something that did
+  // not come (a locator that missed, any wait that ran out), not on every error of a page that
+  // always lacks it offline (trial V11: it trailed even "Ref e999 does not appear").
+  const waitedInVain = locatorMissed || /\bwithin [\d.]+ m?s\b/.test(error);
+  return page.strong + missingHint + signInHint + snapshotHint + (waitedInVain ? page.weak : '');
 }
 
 
@@ -179,18 +201,38 @@ function ownRequestNotFound(t: TabEvidence): boolean {
 
 /** The tab is on a sign-in page, or its own origin refused it (401/403). */
 function signInWall(t: TabEvidence): boolean {
-  const onSignInPage = originOf(t.url) !== undefined && /(?:^|\/)(?:log-?in|sign-?in|auth|sso)(?:\/|$)/i.test(new URL(t.url).pathname);
+  // A single-page app's route may sit in the hash (Ghost's admin: /ghost/#/signin/verify).
+  const route = (u: URL) => u.pathname + (u.hash.startsWith('#/') ? u.hash.slice(1) : '');
+  const onSignInPage = originOf(t.url) !== undefined && /(?:^|\/)(?:log-?in|sign-?in|auth|sso)(?:\/|$)/i.test(route(new URL(t.url)));
   return onSignInPage || ownRequestAnswered(t, [401, 403]);
 }
 
-function pageHint(tabs: TabEvidence[]): string {
+function pageHint(tabs: TabEvidence[]): { strong: string; weak: string } {
   // Only a script the page loads: a fetch of data or an image with no answer (an app's default
   // API on the internet) is common and rarely why a locator failed, and the hint sent a trial
   // agent after it. (A request the page itself cancelled, ERR_ABORTED, is no sign of trouble.)
-  const unanswered = tabs.some((t) => t.networkErrors.some((n) => n.status === undefined && n.type === 'script' && !/ERR_ABORTED/.test(n.error ?? '')));
+  const unanswered = tabs.flatMap((t) => t.networkErrors.filter((n) => n.status === undefined && n.type === 'script' && !/ERR_ABORTED/.test(n.error ?? '')).map((n) => ({ url: n.url, own: originOf(n.url) === originOf(t.url) })));
   const broken = tabs.some((t) => t.consoleErrors.some((m) => /\b(?:ReferenceError|is not defined)\b/.test(m)));
-  if (!unanswered && !broken) return '';
-  return ` The page itself failed too (${[unanswered && 'a script request with no answer in NETWORK_ERRORS=', broken && 'a ReferenceError in CONSOLE_ERRORS='].filter(Boolean).join(', ')} above): a script it needs may not have loaded. If so, answer its URL with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`;
+  const route = 'answer its URL with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load")';
+  // The page's own script, or a library its code then missed: the page is likely half-built.
+  if (broken || unanswered.some((u) => u.own)) {
+    return { strong: ` The page itself failed too (${[unanswered.length && 'a script request with no answer in NETWORK_ERRORS=', broken && 'a ReferenceError in CONSOLE_ERRORS='].filter(Boolean).join(', ')} above): a script it needs may not have loaded. If so, ${route}.`, weak: '' };
+  }
+  if (!unanswered.length) return { strong: '', weak: '' };
+  // Only another site's scripts (a widget, an analytics tag, a font loader of an app served
+  // offline) and nothing broke: mostly not the cause, so said last and as a condition (trial
+  // V10: Ghost's sign-up widget from a CDN was blamed for a typo in a selector).
+  const hosts = [...new Set(unanswered.map((u) => hostOf(u.url)))].slice(0, 3).join(', ');
+  return { strong: '', weak: ` Also, a script from another site got no answer (${hosts}): only if what you look for is drawn by it, ${route}.` };
+}
+
+/** A URL's host, or the URL itself. */
+function hostOf(u: string): string {
+  try {
+    return new URL(u).host || u;
+  } catch {
+    return u;
+  }
 }
 
 const NOT_READ = '(not shown: the page did not answer, so its secret fields could not be read)';
@@ -224,6 +266,7 @@ const clip = (s: unknown): string => {
  * bounded, the lists at most EVIDENCE_KEEP long (the Aside wrapper's line is parsed data). */
 export function boundEvidence(t: TabEvidence): TabEvidence {
   const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]).slice(-EVIDENCE_KEEP) : []);
+  t = foldFailures(t);
   return {
     tab: Number(t.tab) || 0,
     url: clip(t.url),
@@ -242,12 +285,56 @@ export function boundEvidence(t: TabEvidence): TabEvidence {
   };
 }
 
+/**
+ * Requests that got no answer, folded by origin: the latest of each (origin, resource type,
+ * error) stays, with `moreFromSameOrigin` counting the others, and Chrome's console line for each
+ * ("Failed to load resource: net::ERR_NAME_NOT_RESOLVED (URL)") likewise. An app served offline
+ * asks a dozen font and CDN URLs of two or three hosts; listed one by one they pushed the
+ * evidence that mattered out of its ten entries (trial V10, Ghost). An answered request (a 404,
+ * a 500) is its own entry: each names a different thing the app asked for.
+ */
+export function foldFailures(t: TabEvidence): TabEvidence {
+  const networkErrors = Array.isArray(t.networkErrors) ? t.networkErrors : [];
+  const consoleErrors = Array.isArray(t.consoleErrors) ? t.consoleErrors : [];
+  return {
+    ...t,
+    networkErrors: foldLatest(networkErrors, (n) => (n && n.status === undefined && typeof n.url === 'string' ? `${originOf(n.url) ?? n.url} ${n.type} ${n.error}` : undefined), (n, more) => ({ ...n, moreFromSameOrigin: more + (n.moreFromSameOrigin ?? 0) })),
+    consoleErrors: foldLatest(consoleErrors, (m) => {
+      const c = typeof m === 'string' ? /^Failed to load resource: (net::\S+) \((.+)\)$/.exec(m) : null;
+      return c ? `${originOf(c[2]) ?? c[2]} ${c[1]}` : undefined;
+    }, (m, more) => `${m} and ${more} more from ${originOf(/\((.+)\)$/.exec(m)?.[1] ?? '') ?? 'that origin'}`),
+  };
+}
+
+/** Keeps the latest entry of each key (and every entry without one), in order; `more` marks a
+ * kept entry with how many of its key were dropped. */
+function foldLatest<T>(list: T[], keyOf: (x: T) => string | undefined, more: (x: T, dropped: number) => T): T[] {
+  const count = new Map<string, number>();
+  for (const x of list) {
+    const k = keyOf(x);
+    if (k !== undefined) count.set(k, (count.get(k) ?? 0) + 1);
+  }
+  const seen = new Map<string, number>();
+  const out: T[] = [];
+  for (const x of list) {
+    const k = keyOf(x);
+    if (k === undefined) {
+      out.push(x);
+      continue;
+    }
+    const n = (seen.get(k) ?? 0) + 1;
+    seen.set(k, n);
+    if (n === count.get(k)) out.push(n > 1 ? more(x, n - 1) : x);
+  }
+  return out;
+}
+
 function oneLineText(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
 /** A bounded list that keeps the latest entries. */
-export function keepLatest<T>(list: T[], item: T, max = EVIDENCE_KEEP): void {
+export function keepLatest<T>(list: T[], item: T, max = EVIDENCE_RECORD): void {
   // The same failure again (an app that retries a 401) is one entry, moved to the end (trial
   // V8: one request listed three times).
   const key = JSON.stringify(item);
@@ -274,7 +361,7 @@ export function keepLatest<T>(list: T[], item: T, max = EVIDENCE_KEEP): void {
  */
 export function wrapForAside(script: string): { script: string; marker: string } {
   const marker = `__GSTACK_EVIDENCE_${randomBytes(12).toString('hex')}`;
-  const config = JSON.stringify({ marker, hook: EVIDENCE_HOOK_SOURCE, budgetMs: EVIDENCE_BUDGET_MS, answerMs: PAGE_ANSWER_MS, keep: EVIDENCE_KEEP, hungNote: HUNG_NOTE, outOfTimeNote: OUT_OF_TIME_NOTE });
+  const config = JSON.stringify({ marker, hook: EVIDENCE_HOOK_SOURCE, budgetMs: EVIDENCE_BUDGET_MS, answerMs: PAGE_ANSWER_MS, record: EVIDENCE_RECORD, hungNote: HUNG_NOTE, outOfTimeNote: OUT_OF_TIME_NOTE });
   // The user's script starts on the wrapper's second line (line numbers shift by one).
   const head = `const __gstackEv = __gstackEvidenceRuntime(${config}); try { await (async () => { const openTab = __gstackEv.open, closeTab = __gstackEv.close, console = __gstackEv.console; await (async () => {`;
   const tail = `
@@ -326,8 +413,8 @@ const ASIDE_RUNTIME = String.raw`function __gstackEvidenceRuntime(cfg) {
     if (title === undefined) { ev.skipped = left() <= 0 ? cfg.outOfTimeNote : cfg.hungNote; return ev; }
     ev.title = title;
     const lists = await bounded(pg.evaluate(() => [window.__gstackErrors || [], window.__gstackNetErrors || []]), Math.max(0, left()), [[], []]);
-    ev.consoleErrors = lists[0].slice(-cfg.keep);
-    ev.networkErrors = lists[1].slice(-cfg.keep);
+    ev.consoleErrors = lists[0].slice(-cfg.record);
+    ev.networkErrors = lists[1].slice(-cfg.record);
     const file = path.join(pwd, "evidence-tab-" + n + ".png");
     const shot = await bounded(pg.screenshot({ path: file }).then(() => file), Math.max(0, left()), null);
     ev.screenshot = shot;

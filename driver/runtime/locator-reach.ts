@@ -49,7 +49,9 @@ const NOT_A_MATCH = /^internal:(?:control=enter-frame|describe=)/;
  * `g.node[id='gone'] .button` said only "not found").
  */
 export function cssPrefixes(step: string): string[] {
-  if (/^[a-z][\w-]*=|^\/\/|^\.\./i.test(step.trim())) return [];
+  // `internal:text=/members? match/i` (getByText with a RegExp) is one step: its engine reads what
+  // follows the `=` whole, spaces and all (trial V11: it was cut at its first space).
+  if (/^[a-z][\w:-]*=|^\/\/|^\.\./i.test(step.trim())) return [];
   const out: string[] = [];
   let list = false;
   eachTopLevel(step, (i) => {
