@@ -19,7 +19,7 @@ after(async () => {
 const run = (script: string) => runCli(['run', script, '--session', 'errors'], { env: { GSTACK_HOME: home } });
 const last = (lines: string[]) => lines[lines.length - 1];
 
-test('a download that never comes: the error names the event and how to wait for it, not a missing element', async () => {
+test('a download that never comes: the error names the event and how to wait for it, not a missing element, and the line the wait was started on', async () => {
   const r = await run(`
     const pg = await openTab("${site.url}export.html");
     // Long enough that the click ends first on a loaded machine: a wait that expires while the
@@ -30,7 +30,7 @@ test('a download that never comes: the error names the event and how to wait for
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 1, r.stdout + r.stderr);
   const line = last(r.lines) ?? '';
-  assert.match(line, /^\[error\] No "download" event came within 2\.5 s \(page\.waitForEvent\)\. Start waiting before the click or navigation that downloads \(const e = pg\.waitForEvent\("download"\); await <action>; await e\), check that the action really causes it, or raise \{ timeout \}\.$/, r.stdout + r.stderr);
+  assert.match(line, /^\[error\] No "download" event came within 2\.5 s \(page\.waitForEvent\)\. Start waiting before the click or navigation that downloads \(const e = pg\.waitForEvent\("download"\); await <action>; await e\), check that the action really causes it, or raise \{ timeout \}\. \(line 5\)$/, r.stdout + r.stderr);
   assert.doesNotMatch(r.stdout, /Element not found|by its ref|=== logs ===/);
 });
 
@@ -92,4 +92,25 @@ test('an event wait that timed out while the action meant to cause it still wait
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(last(r.lines) ?? '', /^\[error\] No "filechooser" event came within 1\.5 s \(page\.waitForEvent\)\. Another call of the script is still waiting: locator\.click on getByRole\('button', \{ name: 'Import CSV' \}\) \(waiting \d+(\.\d)? s\)\. If that is the action meant to cause it, it has not happened: fix that call first\. Start waiting before the click that opens the file chooser/);
+});
+
+test('a failed Playwright call names the script line it was made on, inside a helper too; a script that catches it and throws its own error gets no line (trial V6)', async () => {
+  const r = await run(`const pg = await openTab("${site.url}export.html");
+async function exportAs(name) {
+  await pg.getByRole("button", { name }).click({ timeout: 800 });
+}
+await exportAs("Export CSV");
+await exportAs("Export PDF");
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  // The click on line 3, not the helper's caller on line 6.
+  assert.match(last(r.lines) ?? '', /^\[error\] Element not found for getByRole\('button', \{ name: 'Export PDF' \}\) within 800 ms \(locator\.click\)\..* \(line 3\)/);
+  const own = await run(`const pg = await openTab("${site.url}export.html");
+try {
+  await pg.locator("#nope").click({ timeout: 300 });
+} catch (e) {
+  throw new Error("no such button: " + e.message.split(".")[0]);
+}`);
+  assert.equal(own.code, 1);
+  assert.match(last(own.lines) ?? '', /^\[error\] no such button: Element not found for locator\('#nope'\) within 300 ms \(locator$/);
 });

@@ -122,6 +122,22 @@ function quotesMarkup(err: unknown): boolean {
   const message = (err as { message?: unknown } | undefined)?.message;
   return typeof message === 'string' && /<[a-zA-Z][\w-]*[\s>]/.test(message);
 }
+/** The error of a failed call, with the script line the call was made on (`scriptLineOf`), from
+ * the first frame of the script in the stack captured when the call began. An error that
+ * already has a line (one rewritten twice) keeps the first. */
+function atScriptLine(err: AgentError, site: { stack?: string }): AgentError {
+  if (scriptLines.has(err)) return err;
+  const line = Number(/\bflow\.js:(\d+):\d+/.exec(site.stack ?? '')?.[1]);
+  if (Number.isInteger(line) && line > 0) scriptLines.set(err, line);
+  return err;
+}
+/** Kept beside the error, not on it: the script can catch it and change its own properties. */
+const scriptLines = new WeakMap<object, number>();
+/** The line of the script whose Playwright call failed with `err`; undefined for any other error. */
+export function scriptLineOf(err: unknown): number | undefined {
+  return typeof err === 'object' && err !== null ? scriptLines.get(err) : undefined;
+}
+
 function currentUrl(target: { url?: () => unknown }): string | undefined {
   try {
     const url = target.url?.();
@@ -386,7 +402,11 @@ export class Membrane {
     const self = this;
     const policy = this.table.policy(kind, prop);
     const confiner = policy?.kind === 'confine' ? CONFINERS[`${kind}.${prop}`] : undefined;
-    return function (this: unknown, ...args: unknown[]) {
+    const wrapped = function (this: unknown, ...args: unknown[]) {
+      // Where the script made the call: a failed call's error names its line, as a TypeError's
+      // does (trial V6). The frames are captured here and formatted only if the call fails.
+      const site: { stack?: string } = {};
+      Error.captureStackTrace(site, wrapped);
       self.checkLive();
       if (policy?.kind === 'refuse') throw new AgentError(policy.message, 'REFUSED');
       if (policy?.kind === 'confine' && !confiner) throw new AgentError(`${kind}.${prop} is confined but has no handler in driver/runtime/membrane.ts: this is a bug in gstack; report it.`);
@@ -404,14 +424,14 @@ export class Membrane {
       // script still waits (the click meant to cause it, which found no element): that call may
       // be why (trial V7: the error blamed the file chooser).
       const alsoWaiting = () => (/^waitFor(?:Event|Request|Response|URL|Navigation)$/.test(prop) ? self.pendingCall(Date.now(), waitId) : undefined);
-      const rewrite = (err: unknown) => toAgentError(err, { call: `${kind}.${prop}`, url: urlNow(), alsoWaiting: alsoWaiting() });
+      const rewrite = (err: unknown) => atScriptLine(toAgentError(err, { call: `${kind}.${prop}`, url: urlNow(), alsoWaiting: alsoWaiting() }), site);
       // A locator that never matched says which step of its chain stopped matching.
       const explained = (out: unknown) =>
         kind !== 'Locator' || !isThenable(out) || isPlaywrightObject(out)
           ? out
           : Promise.resolve(out).catch(async (err: unknown) => {
               if (self.revoked || self.ended || !isElementNotFound(err)) throw err;
-              throw toAgentError(err, { call: `${kind}.${prop}`, reach: await howFarItMatched(target) });
+              throw atScriptLine(toAgentError(err, { call: `${kind}.${prop}`, reach: await howFarItMatched(target) }), site);
             });
       try {
         const before = kind === 'Locator' ? self.opts.beforeLocatorAction?.(target, prop) : undefined;
@@ -431,6 +451,7 @@ export class Membrane {
         throw rewrite(err);
       }
     };
+    return wrapped;
   }
 
   /** The origins of the URLs the script itself gave (openTab, goto, fetch, a route's URL):

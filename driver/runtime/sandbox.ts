@@ -12,7 +12,7 @@ import type { Catalog } from '../catalog.js';
 import { createConfinedFs } from './confined-fs.js';
 import { AgentError, MAX_TIMER_MS, fsMemberMissing, rewriteError, toAgentError } from '../errors.js';
 import { Tabs } from './tabs.js';
-import { CallEnded, PLAYWRIGHT_TAG } from './membrane.js';
+import { CallEnded, PLAYWRIGHT_TAG, scriptLineOf } from './membrane.js';
 import type { TabEvidence } from './evidence.js';
 import { SCRIPT_MAIN, SENTINEL, defuseSentinel, pageCallbackScope, printedFromScriptBody, sentinelSpelledAt, type LineOptions } from './output.js';
 import { plainUrl } from './url-policy.js';
@@ -400,7 +400,7 @@ export interface SandboxRun {
 export function describeThrown(err: unknown, names: string[]): string {
   if (err instanceof Error || (err && typeof err === 'object' && 'message' in err && 'stack' in err)) {
     const message = rewriteError(err, { availableGlobals: names });
-    const line = thrownAtLine(err);
+    const line = thrownAtLine(err) ?? scriptLineOf(err);
     return line === undefined ? message : `${message} (line ${line})`;
   }
   return `the script threw a non-Error value: ${formatArg(err)}. Throw an Error instead (throw new Error("what went wrong")), so the message says what happened.`;
@@ -409,8 +409,9 @@ export function describeThrown(err: unknown, names: string[]): string {
 /** The line of the script where JavaScript itself threw `err` (a TypeError, ReferenceError or
  * RangeError in its own code): the first frame of the stack is the script's. A plain Error the
  * script threw on purpose says what it means in its own words (as a cookbook shape's do), and
- * one from Playwright or this runtime says what to do: neither gets a line (trial V4: a
- * TypeError said no line, while a syntax error did). */
+ * one from this runtime says what to do: neither gets a line here (trial V4: a TypeError said
+ * no line, while a syntax error did). A failed Playwright call gets the line it was called on
+ * from the membrane (scriptLineOf). */
 const LANGUAGE_ERRORS = new Set(['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError', 'URIError', 'EvalError']);
 function thrownAtLine(err: unknown): number | undefined {
   if (err instanceof AgentError || !LANGUAGE_ERRORS.has(String((err as { name?: unknown }).name))) return undefined;
