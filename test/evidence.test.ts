@@ -94,8 +94,8 @@ test('the [error] hint: a script request with no answer or a ReferenceError poin
   const offsite = evidenceHint([tab({ consoleErrors: [], networkErrors: [cdn('https://cdn.jsdelivr.net/npm/@tryghost/portal@~2.50/umd/portal.min.js'), cdn('https://cdn.jsdelivr.net/npm/@tryghost/sodo-search/umd/sodo-search.min.js')], snapshot: '- link "Home" [ref=e3]' })], 'Element not found for locator(\'#typo\'). Take a snapshot (snapshot(pg, { interactive: true }))');
   assert.doesNotMatch(offsite, /page itself failed/);
   assert.equal(evidenceHint([tab({ consoleErrors: [], networkErrors: [cdn('https://cdn.example/w.js')] })], 'Ref e999 does not appear in any snapshot of this page.'), '', 'not where nothing was waited for');
-  assert.match(evidenceHint([tab({ consoleErrors: [], networkErrors: [cdn('https://cdn.example/w.js')] })], 'No "popup" event came within 5 s (page.waitForEvent).'), /^ Also, a script from another site got no answer \(cdn\.example\)/, 'a wait that ran out');
-  assert.match(offsite, /between SNAPSHOT_START and SNAPSHOT_END\. Also, a script from another site got no answer \(cdn\.jsdelivr\.net\): only if what you look for is drawn by it, answer its URL with pg\.route before goto/);
+  assert.match(evidenceHint([tab({ consoleErrors: [], networkErrors: [cdn('https://cdn.example/w.js')] })], 'No "popup" event came within 5 s (page.waitForEvent).'), /^ Also: scripts from cdn\.example got no answer/, 'a wait that ran out');
+  assert.match(offsite, /between SNAPSHOT_START and SNAPSHOT_END\. Also: scripts from cdn\.jsdelivr\.net got no answer; if what you look for is drawn by one, answer its URL with pg\.route before goto/);
   assert.match(evidenceHint([tab({ consoleErrors: ['uncaught: ReferenceError: Portal is not defined'], networkErrors: [cdn('https://cdn.example/portal.js')] })]), /^ The page itself failed too \(a script request with no answer in NETWORK_ERRORS=, a ReferenceError in CONSOLE_ERRORS= above\)/, 'with a ReferenceError it is the strong hint');
   // A locator error that says to take a snapshot is pointed at the one the evidence has.
   const locatorError = 'Element not found for getByRole(\'button\', { name: \'Authorize\' }). Take a snapshot (snapshot(pg, { interactive: true }))';
@@ -114,6 +114,9 @@ test('the [error] hint: a script request with no answer or a ReferenceError poin
   const wall = / The page asks to sign in \(a 401\/403 answer, or a sign-in page's URL above\): this session is not signed in there\. Sign in first in this session/;
   assert.match(evidenceHint([tab({ url: 'http://127.0.0.1:8776/login', networkErrors: [] })], locatorError), wall);
   assert.match(evidenceHint([tab({ url: 'http://127.0.0.1:8783/ghost/#/signin/verify', networkErrors: [] })], locatorError), wall, 'a route in the hash');
+  const once = evidenceHint([tab({ url: 'http://127.0.0.1:8776/login', networkErrors: [] })], locatorError, { ephemeral: true });
+  assert.doesNotMatch(once, wall, 'an --ephemeral call is not sent to sign in another call (trial V13)');
+  assert.match(once, /an --ephemeral call starts signed out every time\. Sign in within this call .* or run without --ephemeral in a --session that is signed in there\./);
   assert.doesNotMatch(evidenceHint([tab({ url: 'http://127.0.0.1:8783/docs#signin-options', networkErrors: [] })], locatorError), wall, 'an anchor is no route');
   assert.match(evidenceHint([tab({ networkErrors: [{ url: 'http://127.0.0.1:8080/sync/list', status: 401, type: 'fetch' }] })], locatorError), wall);
   assert.doesNotMatch(evidenceHint([tab({ url: 'http://127.0.0.1:8776/blog/logins-explained', networkErrors: [{ url: 'https://other.example/x', status: 403, type: 'fetch' }] })], locatorError), wall, 'not a word inside a path, nor another origin');

@@ -537,7 +537,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       evidence = outcome.evidence.map(boundEvidence).map((t) => ({ ...t, screenshot: t.screenshot && where(t.screenshot) }));
       for (const t of evidence) if (t.screenshot) named.add(t.screenshot);
       filter.writeEvidence(evidenceLines(evidence));
-      return finish(1, told + evidenceHint(evidence, told));
+      return finish(1, told + evidenceHint(evidence, told, { ephemeral: target.ephemeral }));
     }
     return finish(1, told);
   } catch (err) {

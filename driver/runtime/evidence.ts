@@ -157,7 +157,7 @@ export function evidenceLines(tabs: TabEvidence[], artifactPath: (p: string) => 
  * that got no answer: no network on this machine, a CDN down) or a script of its own broke (a
  * ReferenceError, often from the same cause). Added to the `[error]` line, whose own hint (a
  * snapshot, a locator) would otherwise send the agent after the wrong cause. Empty otherwise. */
-export function evidenceHint(tabs: TabEvidence[], error = ''): string {
+export function evidenceHint(tabs: TabEvidence[], error = '', call: { ephemeral?: boolean } = {}): string {
   // An error that says to take a snapshot (a locator that found nothing, or too much): the
   // evidence has one.
   const locatorMissed = /take a (?:new )?snapshot/i.test(error);
@@ -167,7 +167,11 @@ export function evidenceHint(tabs: TabEvidence[], error = ''): string {
   const missingHint = locatorMissed && tabs.some(ownRequestNotFound) ? ` The page's own requests were answered ${tabs.some((t) => t.networkErrors.some((n) => n.status === 410)) ? '404/410' : '404'} (NETWORK_ERRORS= above): what you looked for may not exist. Check the id, name or URL you opened.` : '';
   // Asked to sign in: a page of its own origin answered 401/403, or the tab sits on a sign-in
   // page (trial V6: a saved flow run on a fresh profile failed on a locator, its URL …/login).
-  const signInHint = locatorMissed && tabs.some(signInWall) ? ' The page asks to sign in (a 401/403 answer, or a sign-in page\'s URL above): this session is not signed in there. Sign in first in this session (gstack login URL, or a call that fills the sign-in form with a test password the user gave you, from params), then run this again with the same --session.' : '';
+  // An --ephemeral call starts signed out every time: a login in another call cannot help it
+  // (trial V13).
+  const signInHint = !locatorMissed || !tabs.some(signInWall) ? ''
+    : call.ephemeral ? ' The page asks to sign in (a 401/403 answer, or a sign-in page\'s URL above): an --ephemeral call starts signed out every time. Sign in within this call (fill the sign-in form with a test password the user gave you, from params), or run without --ephemeral in a --session that is signed in there.'
+    : ' The page asks to sign in (a 401/403 answer, or a sign-in page\'s URL above): this session is not signed in there. Sign in first in this session (gstack login URL, or a call that fills the sign-in form with a test password the user gave you, from params), then run this again with the same --session.';
   const page = pageHint(tabs);
   // Another site's script is worth a word only where the call waited for something that did
   // not come (a locator that missed, any wait that ran out), not on every error of a page that
@@ -223,7 +227,7 @@ function pageHint(tabs: TabEvidence[]): { strong: string; weak: string } {
   // offline) and nothing broke: mostly not the cause, so said last and as a condition (trial
   // V10: Ghost's sign-up widget from a CDN was blamed for a typo in a selector).
   const hosts = [...new Set(unanswered.map((u) => hostOf(u.url)))].slice(0, 3).join(', ');
-  return { strong: '', weak: ` Also, a script from another site got no answer (${hosts}): only if what you look for is drawn by it, ${route}.` };
+  return { strong: '', weak: ` Also: scripts from ${hosts} got no answer; if what you look for is drawn by one, ${route}.` };
 }
 
 /** A URL's host, or the URL itself. */

@@ -68,8 +68,10 @@ export function cssPrefixes(step: string): string[] {
 
 /**
  * "How far it matched: …", counting each prefix of the locator's chain in the page, from the
- * first step to the first that matches nothing; undefined for a one-step locator, a locator of
- * another Playwright (no `_frame`/`_selector`), or when the page does not answer in time.
+ * first step to the first that matches nothing; and, when the step that matched nothing is a
+ * role with a name, which other role (or plain text) has that name. Undefined when there is
+ * nothing to say, for a locator of another Playwright (no `_frame`/`_selector`), or when the page
+ * does not answer in time.
  */
 export async function howFarItMatched(locator: object): Promise<string | undefined> {
   // Playwright keeps the frame a locator was made on as `_frame` and its selector as `_selector`.
@@ -84,11 +86,45 @@ export async function howFarItMatched(locator: object): Promise<string | undefin
     const head = steps.slice(0, i).join(' >> ');
     for (const part of [...cssPrefixes(step), step]) prefixes.push(head ? `${head} >> ${part}` : part);
   });
-  if (prefixes.length < 2) return undefined;
-  return within(walk(frame, prefixes), REACH_BUDGET_MS, undefined);
+  const probe = async () => {
+    const reach = prefixes.length >= 2 ? await walk(frame, prefixes) : { said: undefined, lastFailed: true };
+    // Only where the last step is the one that found nothing: an earlier step's miss is the one
+    // to fix first.
+    const other = reach.lastFailed ? await sameNameElsewhere(frame, steps) : undefined;
+    return [reach.said, other].filter(Boolean).join(' ') || undefined;
+  };
+  return within(probe(), REACH_BUDGET_MS, undefined);
 }
 
-async function walk(frame: Frame, prefixes: string[]): Promise<string | undefined> {
+/** Roles an agent mistakes for one another: a "button" that is a link, a menu entry, a tab. */
+const ROLES_TRIED = ['button', 'link', 'menuitem', 'tab', 'option', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'heading', 'treeitem'];
+
+/**
+ * For a last step `getByRole(role, { name })` that found nothing: the other roles whose elements
+ * have that name, or else the name as plain text on the page (an element with no role). Trial
+ * V13: "Import members" was a link, and the error only said the button was not there.
+ */
+async function sameNameElsewhere(frame: Frame, steps: string[]): Promise<string | undefined> {
+  const last = steps[steps.length - 1];
+  const role = /^internal:role=([a-z]+)/.exec(last)?.[1];
+  // The name as Playwright wrote it: a quoted text with its case flag, or a RegExp.
+  const name = /\[name=("(?:[^"\\]|\\.)*"[is]?|\/(?:[^/\\]|\\.)*\/[a-z]*)\]/.exec(last)?.[1];
+  if (!role || !name) return undefined;
+  const head = steps.slice(0, -1).join(' >> ');
+  const at = (step: string) => frame.locator(head ? `${head} >> ${step}` : step);
+  const counted = await Promise.all(ROLES_TRIED.filter((r) => r !== role).map(async (r) => ({ r, n: await at(`internal:role=${r}[name=${name}]`).count() })));
+  const found = counted.filter((c) => c.n > 0);
+  const count = (n: number) => `${n} element${n === 1 ? '' : 's'}`;
+  if (found.length) {
+    const which = found.map((c) => `${String(at(`internal:role=${c.r}[name=${name}]`))} → ${count(c.n)}`).join('; ');
+    return `No ${role} has that name, but ${found.length === 1 ? `a ${found[0].r} does` : 'these do'}: ${which}.`;
+  }
+  const text = at(`internal:text=${name}`);
+  const n = await text.count();
+  return n ? `No element with a role has that name, but the text is on the page: ${String(text)} → ${count(n)} (an element with no role: act on it by that text).` : undefined;
+}
+
+async function walk(frame: Frame, prefixes: string[]): Promise<{ said: string; lastFailed: boolean }> {
   const said: string[] = [];
   let before = '';
   for (const selector of prefixes) {
@@ -100,6 +136,7 @@ async function walk(frame: Frame, prefixes: string[]): Promise<string | undefine
     said.push(`${step} → ${count === 0 ? 'none' : `${count} element${count === 1 ? '' : 's'}`}`);
     if (count === 0) break;
   }
-  const whole = said.length === prefixes.length && !said[said.length - 1].endsWith('→ none');
-  return `How far it matched: ${said.join('; then ')}${whole ? ' (the whole locator matches now: the page changed after the wait; retry, or wait for it with a larger { timeout })' : ''}.`;
+  const lastFailed = said.length === prefixes.length && said[said.length - 1].endsWith('→ none');
+  const whole = said.length === prefixes.length && !lastFailed;
+  return { said: `How far it matched: ${said.join('; then ')}${whole ? ' (the whole locator matches now: the page changed after the wait; retry, or wait for it with a larger { timeout })' : ''}.`, lastFailed };
 }
