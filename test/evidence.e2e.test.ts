@@ -298,6 +298,25 @@ test('chromium: an offline app\'s many loads from one other host fold into one e
   assert.ok(net.some((n) => n.status === 404 && n.url.endsWith('/api/items/404-me')), r.stdout);
 });
 
+test('chromium: a call that passed while a page\'s scripts got no answer says so on stderr, once (trials V11, V13: a sign-up popup from a CDN, offline)', async () => {
+  // A port nothing listens on: the connection is refused, as an unreachable CDN's would be.
+  const { createServer } = await import('node:net');
+  const probe = createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => probe.once('listening', r));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  const r = await gstack(['run', `const pg = await openTab();
+await pg.setContent('<script src="http://127.0.0.1:${port}/portal.min.js"></script><link rel="stylesheet" href="http://127.0.0.1:${port}/font.css"><p>app</p>');
+await closeTab(pg);
+console.log("GSTACK_STEP_OK");`]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const notes = r.stderr.split('\n').filter((l) => l.includes('got no answer'));
+  assert.deepEqual(notes, [`gstack: a script the page asked for got no answer (http://127.0.0.1:${port}/portal.min.js): what it draws (a popup, a widget) is missing, and actions on it do nothing. If the task needs it, serve it with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`]);
+  const quiet = await gstack(['run', `const pg = await openTab(); await pg.setContent('<link rel="stylesheet" href="http://127.0.0.1:${port}/font.css"><p>app</p>'); console.log("GSTACK_STEP_OK");`]);
+  assert.equal(quiet.code, 0);
+  assert.doesNotMatch(quiet.stderr, /got no answer/, 'a stylesheet is not a script');
+});
+
 test('chromium: a page whose snapshot does not finish in the evidence\'s time says so, instead of leaving the block out (trial V7)', async () => {
   // 5,000 rows of a button and a link (no fields: reading the secret fields stays quick): its
   // interactive snapshot takes seconds, past the evidence's 1.5 s in all.

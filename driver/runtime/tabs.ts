@@ -19,6 +19,22 @@ import { defuseSentinel, learnSecrets, type LineOptions } from './output.js';
 import { fastScreenshot } from './screenshot.js';
 import { SECRET_RULES, isSecretField, newSnapshotState, reachesSecretField, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
+/** A request's failure that means no server answered it (not one the page or a route aborted). */
+const NO_ANSWER = /ERR_(?:NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|CONNECTION_(?:REFUSED|RESET|CLOSED|TIMED_OUT|FAILED)|TIMED_OUT|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|NETWORK_CHANGED)\b/;
+
+/**
+ * One stderr line for a call that passed while a page's scripts got no answer (an app served
+ * offline whose sign-up popup or widget comes from a CDN): its click did nothing, and the call
+ * still passed (trials V11, V13: Ghost's Portal). Undefined when there were none.
+ */
+export function unansweredScriptsNotice(urls: Iterable<string>): string | undefined {
+  const list = [...urls];
+  if (!list.length) return undefined;
+  const shown = list.slice(0, 3).map((u) => (u.length > 120 ? `${u.slice(0, 120)}…` : u)).join(', ');
+  const more = list.length > 3 ? ` and ${list.length - 3} more` : '';
+  return `gstack: ${list.length === 1 ? 'a script' : `${list.length} scripts`} the page asked for got no answer (${shown}${more}): what ${list.length === 1 ? 'it draws' : 'they draw'} (a popup, a widget) is missing, and actions on it do nothing. If the task needs it, serve it with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`;
+}
+
 /**
  * `page.screenshot()` takes a plain viewport PNG through one CDP capture when that gives
  * Playwright's image (driver/runtime/screenshot.ts), and is Playwright's own otherwise. An own member of
@@ -140,6 +156,9 @@ export class Tabs {
   private readonly states = new WeakMap<object, PageState>();
   private readonly refs = new WeakMap<object, { id: string; page: object }>();
   private readonly downloads: Download[] = [];
+  /** Scripts a page of this call asked for that got no answer (no DNS, refused, timed out):
+   * what they draw is missing even from a call that passes (unansweredScriptsNotice). */
+  readonly unansweredScripts = new Set<string>();
   /** Locators already named in a notice of a secret field typed into (learnTyped). */
   private readonly toldSecret = new Set<string>();
   /** Every page of this call (the spare it started with, its tabs, its popups). */
@@ -220,7 +239,10 @@ export class Tabs {
     // as if the page itself had failed to load (trial V4, TiddlyWiki).
     const method = (m: string) => (m === 'GET' ? {} : { method: m });
     raw.on('requestfailed', (r) => {
-      if (!isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), ...method(r.method()), type: r.resourceType(), error: r.failure()?.errorText ?? 'failed' });
+      if (isBrowserIcon(r.url())) return;
+      const error = r.failure()?.errorText ?? 'failed';
+      keepLatest(state.networkErrors, { url: r.url(), ...method(r.method()), type: r.resourceType(), error });
+      if (r.resourceType() === 'script' && NO_ANSWER.test(error) && this.unansweredScripts.size < 20) this.unansweredScripts.add(r.url());
     });
     raw.on('response', (r) => {
       if (r.status() >= 400 && !isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), ...method(r.request().method()), status: r.status(), type: r.request().resourceType() });
