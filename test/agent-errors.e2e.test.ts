@@ -91,7 +91,7 @@ test('an event wait that timed out while the action meant to cause it still wait
     await Promise.all([pg.waitForEvent("filechooser", { timeout: 1500 }), pg.getByRole("button", { name: "Import CSV" }).click({ timeout: 6000 })]);
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 1, r.stdout + r.stderr);
-  assert.match(last(r.lines) ?? '', /^\[error\] No "filechooser" event came within 1\.5 s \(page\.waitForEvent\)\. Another call of the script is still waiting: locator\.click on getByRole\('button', \{ name: 'Import CSV' \}\) \(waiting \d+(\.\d)? s\)\. If that is the action meant to cause it, it has not happened: fix that call first\. Start waiting before the click that opens the file chooser/);
+  assert.match(last(r.lines) ?? '', /^\[error\] No "filechooser" event came within 1\.5 s \(page\.waitForEvent\)\. Another call of the script is still waiting: locator\.click on getByRole\('button', \{ name: 'Import CSV' \}\) \(line 3, waiting \d+(\.\d)? s\)\. If that is the action meant to cause it, it has not happened: fix that call first\. Start waiting before the click that opens the file chooser/);
 });
 
 test('a failed Playwright call names the script line it was made on, inside a helper too; a script that catches it and throws its own error gets no line (trial V6)', async () => {

@@ -148,7 +148,11 @@ test('chromium: a page stuck in its own endless loop: evidence skipped with a no
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.lines.at(-1)!, /^\[error\] The script did not finish within 3000 ms/);
   // It names the Playwright call the script still waited in (trial V5).
-  assert.match(r.lines.at(-1)!, /; its browser was stopped and starts afresh on the next call\. It was waiting in (?:locator\.click on getByRole\('button', \{ name: 'Hang' \}\)|page\.evaluate) \(waiting \d+(\.\d)? s\)\. /);
+  assert.match(r.lines.at(-1)!, /; its browser was stopped and starts afresh on the next call\. It was waiting in (?:locator\.click on getByRole\('button', \{ name: 'Hang' \}\)|page\.evaluate) \(line [34], waiting \d+(\.\d)? s\)\. /);
+  // A long sleep is named too, with its line (trial V12: "it does not say which line was running").
+  const slept = await gstack(['run', 'const pg = await openTab();\nawait sleep(30000);\nconsole.log("GSTACK_STEP_OK");', '--timeout', '2000']);
+  assert.equal(slept.code, 1);
+  assert.match(slept.lines.at(-1)!, /It was waiting in sleep\(30000\) \(line 2, waiting \d+(\.\d)? s\)\./);
   const [b] = blocks(r.lines);
   // Its fields could not be read, so only what cannot hold one is shown: the URL's origin
   // (docs/SECURITY.md; test/security-page.e2e.test.ts 3j).

@@ -125,11 +125,19 @@ function quotesMarkup(err: unknown): boolean {
 /** The error of a failed call, with the script line the call was made on (`scriptLineOf`), from
  * the first frame of the script in the stack captured when the call began. An error that
  * already has a line (one rewritten twice) keeps the first. */
-function atScriptLine(err: AgentError, site: { stack?: string }): AgentError {
+function atScriptLine(err: AgentError, site: CallSite): AgentError {
   if (scriptLines.has(err)) return err;
-  const line = Number(/\bflow\.js:(\d+):\d+/.exec(site.stack ?? '')?.[1]);
-  if (Number.isInteger(line) && line > 0) scriptLines.set(err, line);
+  const line = lineOfSite(site);
+  if (line) scriptLines.set(err, line);
   return err;
+}
+/** Where the script made a call: frames captured when it began (Error.captureStackTrace),
+ * formatted only when read. */
+export type CallSite = { stack?: string };
+/** The script's line in a call site, from its first frame of the script; undefined without one. */
+export function lineOfSite(site: CallSite): number | undefined {
+  const line = Number(/\bflow\.js:(\d+):\d+/.exec(site.stack ?? '')?.[1]);
+  return Number.isInteger(line) && line > 0 ? line : undefined;
 }
 /** Kept beside the error, not on it: the script can catch it and change its own properties. */
 const scriptLines = new WeakMap<object, number>();
@@ -226,31 +234,40 @@ export class Membrane {
 
   /** The Playwright calls the script awaits now, by when they started: a call its deadline ended
    * says which one it was still waiting in (trial V5: "print progress lines" was all it said). */
-  private readonly waiting = new Map<number, { kind: string; prop: string; target: unknown; since: number }>();
+  private readonly waiting = new Map<number, { describe: () => string; site: CallSite; since: number }>();
   private nextWait = 0;
 
-  /** The longest-waiting Playwright call still pending, in words: `locator.click on
-   * getByRole('button', { name: 'Save' }) (waiting 18.2 s)`; undefined when none is. */
+  /** The longest-waiting Playwright call (or `sleep`) still pending, in words: `locator.click on
+   * getByRole('button', { name: 'Save' }) (line 12, waiting 18.2 s)`; undefined when none is. */
   pendingCall(now = Date.now(), except?: number): string | undefined {
     const first = [...this.waiting.entries()].find(([id]) => id !== except)?.[1];
     if (!first) return undefined;
-    // A locator names itself as written (locator('form').getByRole(...)), asked only now.
-    let on = '';
-    if (first.kind === 'Locator') {
-      try {
-        on = ` on ${String(first.target).slice(0, 200)}`;
-      } catch {
-        on = '';
-      }
-    }
-    return `${first.kind[0].toLowerCase()}${first.kind.slice(1)}.${first.prop}${on} (waiting ${Math.round((now - first.since) / 100) / 10} s)`;
+    const line = lineOfSite(first.site);
+    return `${first.describe()} (${line ? `line ${line}, ` : ''}waiting ${Math.round((now - first.since) / 100) / 10} s)`;
   }
 
   /** Counts `out` among the calls in flight until it settles; its id, or undefined. */
-  private countWaiting(kind: string, prop: string, target: unknown, out: unknown): number | undefined {
+  private countWaiting(kind: string, prop: string, target: unknown, out: unknown, site: CallSite): number | undefined {
     if (!isThenable(out) || isPlaywrightObject(out)) return undefined;
+    // A locator names itself as written (locator('form').getByRole(...)), asked only when told.
+    const describe = () => {
+      let on = '';
+      if (kind === 'Locator') {
+        try {
+          on = ` on ${String(target).slice(0, 200)}`;
+        } catch {
+          on = '';
+        }
+      }
+      return `${kind[0].toLowerCase()}${kind.slice(1)}.${prop}${on}`;
+    };
+    return this.countPending(describe, out, site);
+  }
+
+  /** Counts a wait of the script's own (a `sleep`) among the calls in flight until it settles. */
+  countPending(describe: () => string, out: unknown, site: CallSite): number {
     const id = this.nextWait++;
-    this.waiting.set(id, { kind, prop, target, since: Date.now() });
+    this.waiting.set(id, { describe, site, since: Date.now() });
     const done = () => void this.waiting.delete(id);
     Promise.resolve(out).then(done, done);
     return id;
@@ -405,7 +422,7 @@ export class Membrane {
     const wrapped = function (this: unknown, ...args: unknown[]) {
       // Where the script made the call: a failed call's error names its line, as a TypeError's
       // does (trial V6). The frames are captured here and formatted only if the call fails.
-      const site: { stack?: string } = {};
+      const site: CallSite = {};
       Error.captureStackTrace(site, wrapped);
       self.checkLive();
       if (policy?.kind === 'refuse') throw new AgentError(policy.message, 'REFUSED');
@@ -415,7 +432,7 @@ export class Membrane {
       const call: Call = (a) => {
         self.checkLive();
         const out = self.record(kind, target, prop, a, value.apply(target, a));
-        waitId = self.countWaiting(kind, prop, target, out);
+        waitId = self.countWaiting(kind, prop, target, out, site);
         return (kind === 'APIRequestContext' || (kind === 'Route' && prop === 'fetch')) && out instanceof Promise ? self.trackRequest(out) : out;
       };
       // A navigation wait that timed out says where the page is (page.url() asks the page nothing).

@@ -12,7 +12,7 @@ import type { Catalog } from '../catalog.js';
 import { createConfinedFs } from './confined-fs.js';
 import { AgentError, MAX_TIMER_MS, fsMemberMissing, rewriteError, toAgentError } from '../errors.js';
 import { Tabs, unansweredScriptsNotice } from './tabs.js';
-import { CallEnded, PLAYWRIGHT_TAG, scriptLineOf } from './membrane.js';
+import { CallEnded, PLAYWRIGHT_TAG, scriptLineOf, type CallSite } from './membrane.js';
 import type { TabEvidence } from './evidence.js';
 import { SCRIPT_MAIN, SENTINEL, defuseSentinel, pageCallbackScope, printedFromScriptBody, sentinelSpelledAt, type LineOptions } from './output.js';
 import { plainUrl } from './url-policy.js';
@@ -240,7 +240,10 @@ export const CHROMIUM_GLOBALS: Implementations = {
   closeTab: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.close(pg)),
   snapshot: (_h, tabs) => (pg: unknown, opts?: object) => whileLive(tabs, tabs.snapshot(pg, opts).then((r) => defuseSentinel(r))),
   annotatedScreenshot: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.annotatedScreenshot(pg)),
-  sleep: (_h, tabs) => (ms: unknown) => {
+  sleep: (_h, tabs) => function sleep(ms: unknown) {
+    // Where the script slept: a call its deadline ends in a long sleep names that line.
+    const site: CallSite = {};
+    Error.captureStackTrace(site, sleep);
     // A number only, as waitForTimeout takes: `sleep(params.delay)` with a missing or text value
     // ("", null, true) went on at once (pass 36, C36).
     const n = typeof ms === 'number' ? ms : NaN;
@@ -251,13 +254,15 @@ export const CHROMIUM_GLOBALS: Implementations = {
     let timers = sleeps.get(tabs);
     if (!timers) sleeps.set(tabs, (timers = new Set()));
     const own = timers;
-    return new Promise<void>((r) => {
+    const slept = new Promise<void>((r) => {
       const t = setTimeout(() => {
         own.delete(t);
         r();
       }, n);
       own.add(t);
     });
+    tabs.membrane.countPending(() => `sleep(${n})`, slept, site);
+    return slept;
   },
   pwd: (h) => h.pwd,
   fs: (h, tabs) => liveOnly(createConfinedFs(h.pwd), tabs),

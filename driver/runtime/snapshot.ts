@@ -993,7 +993,11 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
   const modal = { before: state.previousModal ?? false, now: await modalOpen(page, tree) };
   // The previous tree was cut with the secrets known then: a field that became secret since
   // (its label or type changed) would show its old value on the diff's `-` line.
-  const diff = cutSeenSecrets(diffTrees(state.previousTree, tree, modal));
+  let diff = cutSeenSecrets(diffTrees(state.previousTree, tree, modal));
+  // An interactive diff compares only what can be clicked or filled: text an action showed
+  // (choices drawn as plain text, a message) is not in it (trial V12: Ghost's publish options
+  // read "no changes" while the screenshot showed them).
+  if (diff === NO_CHANGE_DIFF && opts.interactive) diff = `${NO_CHANGE_DIFF.slice(0, -1)} in what can be clicked or filled; text it shows is not compared in interactive mode: take snapshot(pg) without it, or a screenshot]`;
   state.previousTree = tree;
   state.previousModal = modal.now;
   state.snapshots++;
