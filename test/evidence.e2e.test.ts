@@ -150,7 +150,9 @@ test('chromium: a page stuck in its own endless loop: evidence skipped with a no
   // It names the Playwright call the script still waited in (trial V5).
   assert.match(r.lines.at(-1)!, /; its browser was stopped and starts afresh on the next call\. It was waiting in (?:locator\.click on getByRole\('button', \{ name: 'Hang' \}\)|page\.evaluate) \(line [34], waiting \d+(\.\d)? s\)\. /);
   // A long sleep is named too, with its line (trial V12: "it does not say which line was running").
-  const slept = await gstack(['run', 'const pg = await openTab();\nawait sleep(30000);\nconsole.log("GSTACK_STEP_OK");', '--timeout', '2000']);
+  // (No tab, and time for the browser the last call stopped to start again: a deadline that
+  // ended the call inside openTab would name openTab instead.)
+  const slept = await gstack(['run', '// a long wait\nawait sleep(30000);\nconsole.log("GSTACK_STEP_OK");', '--timeout', '6000']);
   assert.equal(slept.code, 1);
   assert.match(slept.lines.at(-1)!, /It was waiting in sleep\(30000\) \(line 2, waiting \d+(\.\d)? s\)\./);
   const [b] = blocks(r.lines);

@@ -210,6 +210,16 @@ function fetchResponse(res: import('playwright-core').APIResponse, tabs: Tabs): 
  * and whatever it holds (a big buffer) is released. */
 const sleeps = new WeakMap<Tabs, Set<NodeJS.Timeout>>();
 
+/** Counts a global's promise among the calls the script waits in, with the script line that
+ * called `fn`: a call its deadline ends in a long sleep, a tab that never loaded or a snapshot
+ * says which, and where (trial V12). */
+function pending<T>(tabs: Tabs, fn: Function, describe: () => string, out: Promise<T>): Promise<T> {
+  const site: CallSite = {};
+  Error.captureStackTrace(site, fn);
+  tabs.membrane.countPending(describe, out, site);
+  return out;
+}
+
 /** A promise the script awaits, cut off at the end of its call: settled as `p` is while the
  * call lives, never after (the membrane does the same for Playwright's promises). */
 function whileLive<T>(tabs: Tabs, p: Promise<T>): Promise<T> {
@@ -233,17 +243,18 @@ export const CHROMIUM_GLOBALS: Implementations = {
   // openTab() is a blank tab; openTab(undefined) is a URL that was missing (trial V8:
   // `openTab(params.url)` without the param opened about:blank and the next wait ran 15 s).
   openTab: (_h, tabs) =>
-    (...args: unknown[]) =>
-      args.length && args[0] === undefined
-        ? Promise.reject(new AgentError('openTab(url): url is undefined (a missing params value, or a variable not set?). Pass a URL string, or call openTab() with no argument for a blank tab.'))
-        : whileLive(tabs, tabs.open(args[0] as string | undefined)),
+    function openTab(...args: unknown[]) {
+      if (args.length && args[0] === undefined) return Promise.reject(new AgentError('openTab(url): url is undefined (a missing params value, or a variable not set?). Pass a URL string, or call openTab() with no argument for a blank tab.'));
+      const url = args[0];
+      return pending(tabs, openTab, () => `openTab(${typeof url === 'string' ? JSON.stringify(url.length > 120 ? `${url.slice(0, 120)}…` : url) : ''})`, whileLive(tabs, tabs.open(url as string | undefined)));
+    },
   closeTab: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.close(pg)),
-  snapshot: (_h, tabs) => (pg: unknown, opts?: object) => whileLive(tabs, tabs.snapshot(pg, opts).then((r) => defuseSentinel(r))),
+  snapshot: (_h, tabs) =>
+    function snapshot(pg: unknown, opts?: object) {
+      return pending(tabs, snapshot, () => 'snapshot', whileLive(tabs, tabs.snapshot(pg, opts).then((r) => defuseSentinel(r))));
+    },
   annotatedScreenshot: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.annotatedScreenshot(pg)),
   sleep: (_h, tabs) => function sleep(ms: unknown) {
-    // Where the script slept: a call its deadline ends in a long sleep names that line.
-    const site: CallSite = {};
-    Error.captureStackTrace(site, sleep);
     // A number only, as waitForTimeout takes: `sleep(params.delay)` with a missing or text value
     // ("", null, true) went on at once (pass 36, C36).
     const n = typeof ms === 'number' ? ms : NaN;
@@ -261,8 +272,7 @@ export const CHROMIUM_GLOBALS: Implementations = {
       }, n);
       own.add(t);
     });
-    tabs.membrane.countPending(() => `sleep(${n})`, slept, site);
-    return slept;
+    return pending(tabs, sleep, () => `sleep(${n})`, slept);
   },
   pwd: (h) => h.pwd,
   fs: (h, tabs) => liveOnly(createConfinedFs(h.pwd), tabs),
