@@ -148,7 +148,7 @@ function timeoutMessage(raw: string, msg: string, reach?: string, url?: string, 
   const sel = selectorOf(raw);
   const what = sel ? ` ${truncate(sel, 120)}` : '';
   if (/element is not visible|resolved to hidden/.test(raw)) {
-    return `The element${what} exists but is not visible${within} (${call}). Scroll or open the part of the page that shows it, or take a snapshot and pick a visible element's ref.`;
+    return `The element${what} exists but is not visible${within} (${call}).${reach ? ` ${reach}` : ''} Scroll or open the part of the page that shows it, or take a snapshot and pick a visible element's ref.`;
   }
   if (/element is not enabled|element is not editable/.test(raw)) {
     return `The element${what} is disabled${within} (${call}). Complete the required fields first, or take a snapshot to see what enables it.`;
@@ -217,6 +217,15 @@ export function isElementNotFound(err: unknown): boolean {
   const e = err as { name?: string; message?: unknown } | undefined;
   const raw = typeof e?.message === 'string' ? e.message : '';
   return (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw)) && timeoutMessage(raw, playwrightHeadline(raw)).startsWith('Element not found');
+}
+
+/** A Playwright timeout whose element was found but stayed hidden (our "exists but is not
+ * visible"). */
+export function isElementHidden(err: unknown): boolean {
+  if (err instanceof AgentError) return false;
+  const e = err as { name?: string; message?: unknown } | undefined;
+  const raw = typeof e?.message === 'string' ? e.message : '';
+  return (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw)) && /element is not visible|resolved to hidden/.test(raw);
 }
 
 /** Playwright quotes the elements a locator matched (`<input type="password" value="hunter2"/>`,

@@ -130,3 +130,16 @@ console.log("GSTACK_STEP_OK");`);
   // An earlier step that matched nothing is the one to fix: no word about other roles.
   assert.match(said('EARLY'), /locator\('footer'\) → none\. Take a snapshot/);
 });
+
+test('an element that stayed hidden says how many of its matches are visible and how to take one (trial V9: a dialog kept closed behind the open one)', async () => {
+  const r = await run(`const pg = await openTab("about:blank");
+await pg.setContent('<div role="dialog" style="display:none"><button>OK</button></div><div role="dialog"><button>OK</button></div><p hidden id="gone">x</p>');
+await pg.locator("[role=dialog]").first().waitFor({ timeout: 400 }).catch((e) => console.log("FIRST " + e.message));
+await pg.locator("#gone").click({ timeout: 400 }).catch((e) => console.log("ALONE " + e.message));
+await pg.locator("[role=dialog]").filter({ visible: true }).first().getByRole("button").click({ timeout: 2000 });
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const said = (tag: string) => r.lines.find((l) => l.startsWith(tag + ' ')) ?? '';
+  assert.match(said('FIRST'), /exists but is not visible within 400 ms \(locator\.waitFor\)\. It matches 2 elements without its \.first\(\), 1 of them visible: take a visible one with \.filter\(\{ visible: true \}\) before \.first\(\) \(in a CSS selector, :visible\)\. Scroll or open/);
+  assert.match(said('ALONE'), /exists but is not visible within 400 ms \(locator\.click\)\. Scroll or open/, 'nothing visible to offer');
+});

@@ -96,6 +96,27 @@ export async function howFarItMatched(locator: object): Promise<string | undefin
   return within(probe(), REACH_BUDGET_MS, undefined);
 }
 
+/**
+ * For a locator whose element stayed hidden: how many elements it matches without its last
+ * `.first()`/`.nth(i)`, and how many of those are visible, when some are (a dialog an app keeps
+ * closed behind the open one, a menu drawn twice for two layouts; trials V6, V7, V9).
+ * Undefined when none is visible or the page does not answer in time.
+ */
+export async function visibleOthers(locator: object): Promise<string | undefined> {
+  const { _frame: frame, _selector: selector } = locator as { _frame?: Frame; _selector?: unknown };
+  if (typeof selector !== 'string' || !frame || typeof frame.locator !== 'function') return undefined;
+  const steps = selectorSteps(selector);
+  const picked = /^nth=-?\d+$/.test(steps[steps.length - 1]) ? steps.pop() : undefined;
+  const base = steps.join(' >> ');
+  const probe = async () => {
+    const [all, shown] = await Promise.all([frame.locator(base).count(), frame.locator(`${base} >> visible=true`).count()]);
+    if (!shown) return undefined;
+    const without = picked ? ` without its ${picked === 'nth=0' ? '.first()' : picked === 'nth=-1' ? '.last()' : `.nth(${picked.slice(4)})`}` : '';
+    return `It matches ${all} element${all === 1 ? '' : 's'}${without}, ${shown} of them visible: take a visible one with .filter({ visible: true })${picked ? ` before ${picked === 'nth=0' ? '.first()' : picked === 'nth=-1' ? '.last()' : `.nth(${picked.slice(4)})`}` : ''} (in a CSS selector, :visible).`;
+  };
+  return within(probe(), REACH_BUDGET_MS, undefined);
+}
+
 /** Roles an agent mistakes for one another: a "button" that is a link, a menu entry, a tab. */
 const ROLES_TRIED = ['button', 'link', 'menuitem', 'tab', 'option', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'heading', 'treeitem'];
 
