@@ -104,7 +104,9 @@ test('the [error] hint: a script request with no answer or a ReferenceError poin
   assert.equal(evidenceHint([tab({ networkErrors: [] })], locatorError), '', 'not without a snapshot');
   // The app's own data request answered 404 (a package page for a name that does not exist;
   // trial V1): a locator that finds nothing there may look for what is not there.
-  assert.match(evidenceHint([tab()], locatorError), /^ The page's own requests were answered 404 \(NETWORK_ERRORS= above\): what you looked for may not exist\. Check the id, name or URL you opened\.$/);
+  assert.match(evidenceHint([tab()], locatorError), /^ The page's own request was answered 404 \(GET \/x\): if that is what you looked for, it may not exist\. Check the id, name or URL you opened\.$/);
+  // Each named (trial V14: a request every page of the app makes read as the cause).
+  assert.match(evidenceHint([tab({ networkErrors: [{ url: 'http://127.0.0.1:8080/skServer/webapps', status: 404, type: 'fetch' }, { url: 'http://127.0.0.1:8080/api/items/9?full=1', method: 'POST', status: 404, type: 'xhr' }, { url: 'http://127.0.0.1:8080/c', status: 404, type: 'fetch' }] })], locatorError), /^ The page's own requests were answered 404 \(GET \/skServer\/webapps, POST \/api\/items\/9\?full=1 and 1 more\): if that is what you looked for/);
   const other = { networkErrors: [{ url: 'https://api.example/x', status: 404, type: 'fetch' }, { url: 'http://127.0.0.1:8080/logo.png', status: 404, type: 'img' }] };
   assert.equal(evidenceHint([tab(other)], locatorError), '', 'not for another origin\'s request or an image');
   assert.equal(evidenceHint([tab({ networkErrors: [{ url: 'http://127.0.0.1:8080/x', status: 500, type: 'fetch' }] })], locatorError), '', 'not for a 500');

@@ -93,6 +93,8 @@ export function evidenceSnapshot(tree: string): string {
 
 export interface NetworkError {
   url: string;
+  /** A method other than GET. */
+  method?: string;
   status?: number;
   type?: string;
   error?: string;
@@ -164,7 +166,11 @@ export function evidenceHint(tabs: TabEvidence[], error = '', call: { ephemeral?
   const snapshotHint = locatorMissed && tabs.some((t) => t.snapshot) ? ' The evidence above has it: what can be clicked or filled on the page, by role and name, between SNAPSHOT_START and SNAPSHOT_END.' : '';
   // The app asked its own server for the thing and was told it does not exist: an app page for
   // a missing item loads fine (200) and then shows nothing to act on (trial V1, Verdaccio).
-  const missingHint = locatorMissed && tabs.some(ownRequestNotFound) ? ` The page's own requests were answered ${tabs.some((t) => t.networkErrors.some((n) => n.status === 410)) ? '404/410' : '404'} (NETWORK_ERRORS= above): what you looked for may not exist. Check the id, name or URL you opened.` : '';
+  // Named, so that a request every page of the app makes (a check that always 404s; trial V14,
+  // Signal K) can be told from the one for what the call looked for.
+  const notFound = tabs.flatMap(ownRequestsNotFound);
+  const named = [...new Set(notFound.map((n) => `${n.method ?? 'GET'} ${pathOf(n.url)}`))];
+  const missingHint = locatorMissed && notFound.length ? ` The page's own request${named.length === 1 ? ' was' : 's were'} answered ${notFound.some((n) => n.status === 410) ? '404/410' : '404'} (${named.slice(0, 2).join(', ')}${named.length > 2 ? ` and ${named.length - 2} more` : ''}): if that is what you looked for, it may not exist. Check the id, name or URL you opened.` : '';
   // Asked to sign in: a page of its own origin answered 401/403, or the tab sits on a sign-in
   // page (trial V6: a saved flow run on a fresh profile failed on a locator, its URL …/login).
   // An --ephemeral call starts signed out every time: a login in another call cannot help it
@@ -198,9 +204,21 @@ const ownRequestAnswered = (t: TabEvidence, statuses: number[]) => {
   return !!own && t.networkErrors.some((n) => n.status !== undefined && statuses.includes(n.status) && OWN_REQUEST_TYPES.includes(n.type ?? '') && originOf(n.url) === own);
 };
 
-/** A request of the page to its own origin (its document, a fetch, an XHR) answered 404 or 410. */
-function ownRequestNotFound(t: TabEvidence): boolean {
-  return ownRequestAnswered(t, [404, 410]);
+/** The page's requests to its own origin (its document, a fetch, an XHR) answered 404 or 410. */
+function ownRequestsNotFound(t: TabEvidence): NetworkError[] {
+  const own = originOf(t.url);
+  return own ? t.networkErrors.filter((n) => (n.status === 404 || n.status === 410) && OWN_REQUEST_TYPES.includes(n.type ?? '') && originOf(n.url) === own) : [];
+}
+
+/** A URL's path and query, cut to 80 characters; the URL itself when it is none. */
+function pathOf(u: string): string {
+  try {
+    const url = new URL(u);
+    const p = url.pathname + url.search;
+    return p.length > 80 ? `${p.slice(0, 80)}…` : p;
+  } catch {
+    return u.slice(0, 80);
+  }
 }
 
 /** The tab is on a sign-in page, or its own origin refused it (401/403). */
