@@ -323,6 +323,17 @@ console.log("GSTACK_STEP_OK");`]);
   assert.doesNotMatch(quiet.stderr, /got no answer/, 'a stylesheet is not a script');
 });
 
+test('chromium: with --no-evidence a tab at a sign-in page still gets the sign-in hint on the [error] line (trial V15)', async () => {
+  site.setPage('/app/login', '<title>Sign in</title><form><label>Email <input name="email"></label><button>Sign in</button></form>');
+  const script = `const pg = await openTab(${JSON.stringify(site.url + 'app/login')}); await pg.getByRole("button", { name: "Dashboard" }).click({ timeout: 300 });`;
+  const r = await gstack(['run', script, '--no-evidence']);
+  assert.equal(r.code, 1);
+  assert.ok(!r.stdout.includes('EVIDENCE_START'));
+  assert.match(r.lines.at(-1)!, /^\[error\] Element not found .* The page asks to sign in \(a 401\/403 answer, or a sign-in page's URL\): this session is not signed in there\./);
+  const once = await gstack(['run', script, '--no-evidence', '--ephemeral']);
+  assert.match(once.lines.at(-1)!, /an --ephemeral call starts signed out every time/);
+});
+
 test('chromium: a page whose snapshot does not finish in the evidence\'s time says so, instead of leaving the block out (trial V7)', async () => {
   // 5,000 rows of a button and a link (no fields: reading the secret fields stays quick): its
   // interactive snapshot takes seconds, past the evidence's 1.5 s in all.

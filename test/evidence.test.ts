@@ -113,7 +113,7 @@ test('the [error] hint: a script request with no answer or a ReferenceError poin
   // Playwright names a document request 'document' and an XHR 'xhr'.
   for (const type of ['document', 'xhr']) assert.match(evidenceHint([tab({ networkErrors: [{ url: 'http://127.0.0.1:8080/item/9', status: 404, type }] })], locatorError), /answered 404/, type);
   // A sign-in wall (trial V6: a flow run on a fresh profile, its URL …/login).
-  const wall = / The page asks to sign in \(a 401\/403 answer, or a sign-in page's URL above\): this session is not signed in there\. Sign in first in this session/;
+  const wall = / The page asks to sign in \(a 401\/403 answer, or a sign-in page's URL\): this session is not signed in there\. Sign in first in this session/;
   assert.match(evidenceHint([tab({ url: 'http://127.0.0.1:8776/login', networkErrors: [] })], locatorError), wall);
   assert.match(evidenceHint([tab({ url: 'http://127.0.0.1:8783/ghost/#/signin/verify', networkErrors: [] })], locatorError), wall, 'a route in the hash');
   const once = evidenceHint([tab({ url: 'http://127.0.0.1:8776/login', networkErrors: [] })], locatorError, { ephemeral: true });

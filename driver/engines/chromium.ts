@@ -95,7 +95,10 @@ export async function runOnChromium(input: ChromiumRunInput): Promise<EngineRunO
     // driver/runtime/evidence.ts).
     if (run && (!outcome.completed || input.failsAnyway?.())) {
       if (input.evidence !== false) outcome.evidence = await run.collectEvidence();
-      else await run.learnSecretsOnFailure();
+      else {
+        await run.learnSecretsOnFailure();
+        outcome.tabsAtFailure = run.whereTabsAre();
+      }
       outcome.unreadTabs = run.unreadAtFailure;
       trace('evidence taken');
     }

@@ -40,6 +40,9 @@ export interface EngineRunOutcome {
   artifactDir?: string;
   /** Each open tab's evidence, taken before the tabs closed (a failed call, evidence on). */
   evidence?: TabEvidence[];
+  /** A failed call without evidence (--no-evidence): where its open tabs were, for the sign-in
+   * hint (Chromium only). */
+  tabsAtFailure?: Array<Pick<TabEvidence, 'url' | 'networkErrors'>>;
   /** A failed call: some open tab did not answer, so its secret fields could not be read to
    * cut them from the `[error]` line (which may quote the page's markup). */
   unreadTabs?: boolean;

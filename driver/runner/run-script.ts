@@ -10,7 +10,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, learnSecrets, oneLine, shownLine, stripControls } from '../runtime/output.js';
 import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
 import { exitCodeOf, UsageError } from '../errors.js';
-import { boundEvidence, evidenceHint, evidenceLines, withoutPageWords, type TabEvidence } from '../runtime/evidence.js';
+import { boundEvidence, evidenceHint, evidenceLines, signInHint, withoutPageWords, type TabEvidence } from '../runtime/evidence.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder, markInUse } from '../sessions/lock.js';
 import { readSessionRecord, touchSession } from '../sessions/registry.js';
@@ -539,7 +539,9 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
       filter.writeEvidence(evidenceLines(evidence));
       return finish(1, told + evidenceHint(evidence, told, { ephemeral: target.ephemeral }));
     }
-    return finish(1, told);
+    // Without evidence the [error] line still says when a tab sits at a sign-in wall (trial V15:
+    // an agent that turned evidence off lost the most useful hint).
+    return finish(1, told + signInHint(outcome.tabsAtFailure ?? [], told, { ephemeral: target.ephemeral }));
   } catch (err) {
     // No engine (3), a busy profile (4), bad usage (2) each say so with their own code; any
     // other failure is the script's (1).

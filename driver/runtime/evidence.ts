@@ -173,19 +173,27 @@ export function evidenceHint(tabs: TabEvidence[], error = '', call: { ephemeral?
   const missingHint = locatorMissed && notFound.length ? ` The page's own request${named.length === 1 ? ' was' : 's were'} answered ${notFound.some((n) => n.status === 410) ? '404/410' : '404'} (${named.slice(0, 2).join(', ')}${named.length > 2 ? ` and ${named.length - 2} more` : ''}): if that is what you looked for, it may not exist. Check the id, name or URL you opened.` : '';
   // Asked to sign in: a page of its own origin answered 401/403, or the tab sits on a sign-in
   // page (trial V6: a saved flow run on a fresh profile failed on a locator, its URL …/login).
-  // An --ephemeral call starts signed out every time: a login in another call cannot help it
-  // (trial V13).
-  const signInHint = !locatorMissed || !tabs.some(signInWall) ? ''
-    : call.ephemeral ? ' The page asks to sign in (a 401/403 answer, or a sign-in page\'s URL above): an --ephemeral call starts signed out every time. Sign in within this call (fill the sign-in form with a test password the user gave you, from params), or run without --ephemeral in a --session that is signed in there.'
-    : ' The page asks to sign in (a 401/403 answer, or a sign-in page\'s URL above): this session is not signed in there. Sign in first in this session (gstack login URL, or a call that fills the sign-in form with a test password the user gave you, from params), then run this again with the same --session.';
+  const signIn = signInHint(tabs, error, call);
   const page = pageHint(tabs);
   // Another site's script is worth a word only where the call waited for something that did
   // not come (a locator that missed, any wait that ran out), not on every error of a page that
   // always lacks it offline (trial V11: it trailed even "Ref e999 does not appear").
   const waitedInVain = locatorMissed || /\bwithin [\d.]+ m?s\b/.test(error);
-  return page.strong + missingHint + signInHint + snapshotHint + (waitedInVain ? page.weak : '');
+  return page.strong + missingHint + signIn + snapshotHint + (waitedInVain ? page.weak : '');
 }
 
+
+/** Asked to sign in: a tab sits on a sign-in page or its own origin answered 401/403, and the
+ * call's error is a locator that missed. From the tabs' URLs and failed requests only, so a call
+ * without evidence (--no-evidence) says it too. An --ephemeral call starts signed out every
+ * time: a login in another call cannot help it (trial V13). */
+export function signInHint(tabs: Array<Pick<TabEvidence, 'url' | 'networkErrors'>>, error: string, call: { ephemeral?: boolean } = {}): string {
+  if (!/take a (?:new )?snapshot/i.test(error) || !tabs.some(signInWall)) return '';
+  const asked = ' The page asks to sign in (a 401/403 answer, or a sign-in page\'s URL)';
+  return call.ephemeral
+    ? `${asked}: an --ephemeral call starts signed out every time. Sign in within this call (fill the sign-in form with a test password the user gave you, from params), or run without --ephemeral in a --session that is signed in there.`
+    : `${asked}: this session is not signed in there. Sign in first in this session (gstack login URL, or a call that fills the sign-in form with a test password the user gave you, from params), then run this again with the same --session.`;
+}
 
 /** A URL's origin; undefined for what is no URL. */
 function originOf(u: string): string | undefined {
@@ -199,7 +207,7 @@ function originOf(u: string): string | undefined {
 /** Playwright's resource types of the page's own requests: its document, fetch and XHR. */
 const OWN_REQUEST_TYPES = ['document', 'fetch', 'xhr'];
 /** A page's own request (to its origin) that got this status. */
-const ownRequestAnswered = (t: TabEvidence, statuses: number[]) => {
+const ownRequestAnswered = (t: Pick<TabEvidence, 'url' | 'networkErrors'>, statuses: number[]) => {
   const own = originOf(t.url);
   return !!own && t.networkErrors.some((n) => n.status !== undefined && statuses.includes(n.status) && OWN_REQUEST_TYPES.includes(n.type ?? '') && originOf(n.url) === own);
 };
@@ -222,7 +230,7 @@ function pathOf(u: string): string {
 }
 
 /** The tab is on a sign-in page, or its own origin refused it (401/403). */
-function signInWall(t: TabEvidence): boolean {
+function signInWall(t: Pick<TabEvidence, 'url' | 'networkErrors'>): boolean {
   // A single-page app's route may sit in the hash (Ghost's admin: /ghost/#/signin/verify).
   const route = (u: URL) => u.pathname + (u.hash.startsWith('#/') ? u.hash.slice(1) : '');
   const onSignInPage = originOf(t.url) !== undefined && /(?:^|\/)(?:log-?in|sign-?in|auth|sso)(?:\/|$)/i.test(route(new URL(t.url)));

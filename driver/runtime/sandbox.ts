@@ -397,6 +397,8 @@ export interface SandboxRun {
   readonly dirty: boolean;
   /** Each open tab's evidence for a failed call (driver/runtime/evidence.ts); bounded, never throws. */
   collectEvidence(): Promise<TabEvidence[]>;
+  /** The open tabs' URLs and failed requests, from what the call already recorded (tabs.ts). */
+  whereTabsAre(): Array<Pick<TabEvidence, 'url' | 'networkErrors'>>;
   /** A failed call without evidence: learns the open tabs' secret fields all the same; false
    * when a tab did not answer. Bounded, never throws. */
   learnSecretsOnFailure(): Promise<boolean>;
@@ -562,6 +564,7 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
     },
     cleanUp: (beforeClose) => tabs.cleanUp(beforeClose),
     collectEvidence: () => tabs.collectEvidence(),
+    whereTabsAre: () => tabs.whereTabsAre(),
     learnSecretsOnFailure: () => tabs.learnSecretsOnFailure(),
     get unreadAtFailure() {
       return tabs.unreadAtFailure;

@@ -427,6 +427,12 @@ export class Tabs {
    * evaluate in PAGE_ANSWER_MS is hung and gets a note instead of a title and screenshot.
    * Raw pages: it runs after the script's view is revoked. Never throws.
    */
+  /** The open tabs' URLs and failed requests, asking the pages nothing: what a failed call
+   * without evidence (--no-evidence) still reads its sign-in hint from. */
+  whereTabsAre(): Array<Pick<TabEvidence, 'url' | 'networkErrors'>> {
+    return this.used.filter((p) => !p.isClosed()).map((raw) => ({ url: raw.url(), networkErrors: [...(this.states.get(raw)?.networkErrors ?? [])] }));
+  }
+
   async collectEvidence(budgetMs = EVIDENCE_BUDGET_MS): Promise<TabEvidence[]> {
     const until = Date.now() + budgetMs;
     const left = () => Math.max(0, until - Date.now());
