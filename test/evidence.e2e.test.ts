@@ -155,6 +155,12 @@ test('chromium: a page stuck in its own endless loop: evidence skipped with a no
   const slept = await gstack(['run', '// a long wait\nawait sleep(30000);\nconsole.log("GSTACK_STEP_OK");', '--timeout', '6000']);
   assert.equal(slept.code, 1);
   assert.match(slept.lines.at(-1)!, /It was waiting in sleep\(30000\) \(line 2, waiting \d+(\.\d)? s\)\./);
+  // A tab that never loaded is named by its origin only: its path or query may hold a token the
+  // script kept out of its output (a sign-in link from an email).
+  const slow = await gstack(['run', `// a sign-in link\nconst pg = await openTab(${JSON.stringify(site.url + 'slow?ms=20000&token=tok-9f8e7d')});\nconsole.log("GSTACK_STEP_OK");`, '--timeout', '6000', '--no-evidence']);
+  assert.equal(slow.code, 1);
+  assert.match(slow.lines.at(-1)!, new RegExp(`It was waiting in openTab\\("${new URL(site.url).origin.replace(/[.]/g, '\\.')}/…"\\) \\(line 2, waiting`));
+  assert.doesNotMatch(slow.stdout + slow.stderr, /tok-9f8e7d/);
   const [b] = blocks(r.lines);
   // Its fields could not be read, so only what cannot hold one is shown: the URL's origin
   // (docs/SECURITY.md; test/security-page.e2e.test.ts 3j).

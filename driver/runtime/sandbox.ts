@@ -210,6 +210,16 @@ function fetchResponse(res: import('playwright-core').APIResponse, tabs: Tabs): 
  * and whatever it holds (a big buffer) is released. */
 const sleeps = new WeakMap<Tabs, Set<NodeJS.Timeout>>();
 
+/** A URL's origin (`http://127.0.0.1:8080`); `…` for what is no URL with one. */
+function originOnly(url: string): string {
+  try {
+    const o = new URL(url).origin;
+    return o === 'null' ? '…' : o;
+  } catch {
+    return '…';
+  }
+}
+
 /** Counts a global's promise among the calls the script waits in, with the script line that
  * called `fn`: a call its deadline ends in a long sleep, a tab that never loaded or a snapshot
  * says which, and where (trial V12). */
@@ -246,7 +256,9 @@ export const CHROMIUM_GLOBALS: Implementations = {
     function openTab(...args: unknown[]) {
       if (args.length && args[0] === undefined) return Promise.reject(new AgentError('openTab(url): url is undefined (a missing params value, or a variable not set?). Pass a URL string, or call openTab() with no argument for a blank tab.'));
       const url = args[0];
-      return pending(tabs, openTab, () => `openTab(${typeof url === 'string' ? JSON.stringify(url.length > 120 ? `${url.slice(0, 120)}…` : url) : ''})`, whileLive(tabs, tabs.open(url as string | undefined)));
+      // Only the URL's origin: its path or query may hold a token the script kept from its output
+      // (a sign-in link read from an email); the line tells which openTab it was.
+      return pending(tabs, openTab, () => `openTab(${typeof url === 'string' ? JSON.stringify(`${originOnly(url)}/…`) : ''})`, whileLive(tabs, tabs.open(url as string | undefined)));
     },
   closeTab: (_h, tabs) => (pg: unknown) => whileLive(tabs, tabs.close(pg)),
   snapshot: (_h, tabs) =>
