@@ -215,6 +215,20 @@ test('cookies, localStorage and IndexedDB persist across two calls of one sessio
   assert.match(c.stdout, /IDB=null/);
 });
 
+test('a session cookie set in a call (a login without "Remember me") outlasts the session\'s browser stopping and starting again (trial V16)', async () => {
+  const sess = ['--session', 'session-cookie'];
+  const env = { GSTACK_HOME: home };
+  const a = await runCli(['run', `const pg = await openTab("${site.url}set-cookie?name=login&value=sess-77&session=1"); console.log("GSTACK_STEP_OK");`, ...sess], { env });
+  assert.equal(a.code, 0, a.stdout + a.stderr);
+  // The host and its browser stop (as an idle stop or a timeout's restart does); Chromium drops
+  // session cookies when the profile opens again.
+  const stop = await runCli(['sessions', 'stop', 'session-cookie'], { env });
+  assert.equal(stop.code, 0, stop.stdout + stop.stderr);
+  const b = await runCli(['run', `const res = await fetch("${site.url}api/me"); console.log("COOKIE_SEEN=" + (await res.json()).cookie.includes("login=sess-77")); console.log("GSTACK_STEP_OK");`, ...sess], { env });
+  assert.equal(b.code, 0, b.stdout + b.stderr);
+  assert.match(b.stdout, /COOKIE_SEEN=true/);
+});
+
 test('a large page: output is capped with a marker, the sentinel survives', async () => {
   const r = await run(`
     const pg = await openTab("${site.url}large.html");

@@ -13,6 +13,7 @@ import { launchPersistent, type BrowserProvider, type OpenedContext } from '../b
 import { browserFingerprint } from '../browser/browser-env.js';
 import { clearStaleChromiumSingletons } from '../sessions/lock.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
+import { keepSessionCookies } from '../sessions/session-cookies.js';
 import { DEFAULT_VIEWPORT } from '../runtime/tabs.js';
 import { trace } from '../trace.js';
 
@@ -116,7 +117,10 @@ export class SessionBrowser implements BrowserProvider {
     // page still open after it is a stray (a popup a page opened as the call ended, a tab made
     // through CDP): closed now, not at the next call's start, so it cannot run with the
     // session's cookies in between (docs/SECURITY.md, "Each call starts clean").
-    const done = cleanUp(keepBrowser ? openAnchor : undefined).then(() => closeStrays(context, anchor));
+    // Then the sign-ins the call made keep, whatever the browser does next (an idle stop, a
+    // restart): its session cookies are given an expiry (trial V16: a login without "Remember
+    // me" was gone after a timeout restarted the browser).
+    const done = cleanUp(keepBrowser ? openAnchor : undefined).then(() => closeStrays(context, anchor)).then(() => keepSessionLogins(context));
     // The spare tab is made after the strays are closed (else it would be one of them) and the
     // call's changes to the context are undone.
     const closeAnchor = () => anchor?.close({ runBeforeUnload: false }).catch(() => undefined);
@@ -202,4 +206,17 @@ async function emptyClipboard(spare: Page): Promise<void> {
       document.execCommand('copy');
     })
     .catch(() => undefined);
+}
+
+/** Gives the context's session cookies (no expiry) the profile's keep, so a sign-in made in a
+ * call lasts as `gstack login`'s does: Chromium drops session cookies whenever the browser starts
+ * again. One round trip when there are none. Never throws. */
+async function keepSessionLogins(context: BrowserContext): Promise<void> {
+  try {
+    const session = (await context.cookies()).filter((c) => c.expires <= 0);
+    if (!session.length) return;
+    await context.addCookies(keepSessionCookies(session).cookies);
+  } catch {
+    // A context that is closing keeps what it had.
+  }
 }

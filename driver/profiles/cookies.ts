@@ -215,10 +215,8 @@ export interface ImportSummary {
   sessionCookiesKept: number;
 }
 
-/** How long a session cookie (no expiry) imported into a profile is kept: Chromium drops
- * session cookies when the profile is opened again, so without an expiry an import (or a
- * `gstack login`) would vanish at once. */
-export const SESSION_COOKIE_KEEP_S = 30 * 86400;
+export { SESSION_COOKIE_KEEP_S, keepSessionCookies } from '../sessions/session-cookies.js';
+import { keepSessionCookies } from '../sessions/session-cookies.js';
 
 function summarize(parsed: ParsedCookies, target: ImportSummary['target'], where: string, kept: number): ImportSummary {
   return {
@@ -230,17 +228,6 @@ function summarize(parsed: ParsedCookies, target: ImportSummary['target'], where
     origins: parsed.origins.length,
     sessionCookiesKept: kept,
   };
-}
-
-/** Gives session cookies (no expiry) one of SESSION_COOKIE_KEEP_S, so a profile keeps them. */
-export function keepSessionCookies<C extends { expires: number }>(list: C[], nowS = Math.floor(Date.now() / 1000)): { cookies: C[]; kept: number } {
-  let kept = 0;
-  const cookies = list.map((c) => {
-    if (c.expires > 0) return c;
-    kept++;
-    return { ...c, expires: nowS + SESSION_COOKIE_KEEP_S };
-  });
-  return { cookies, kept };
 }
 
 /** Merges into a session's storageState file (remote-browser sessions). Same name + domain +

@@ -58,7 +58,8 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           const value = u.searchParams.get('value') ?? 'v1';
           res.writeHead(200, {
             'content-type': 'text/html; charset=utf-8',
-            'set-cookie': `${name}=${value}; Path=/; Max-Age=86400; SameSite=Lax`,
+            // `session=1`: no Max-Age, a session cookie (a login without "Remember me").
+            'set-cookie': `${name}=${value}; Path=/;${u.searchParams.get('session') ? '' : ' Max-Age=86400;'} SameSite=Lax`,
           });
           res.end(`<title>cookie set</title><p>set ${name}</p>`);
           return;
