@@ -117,8 +117,8 @@ try {
 
 test('a role with a name that matched nothing says which other role has that name, or that only the text is there (trial V13: "Import members" was a link)', async () => {
   const r = await run(`const pg = await openTab("about:blank");
-await pg.setContent('<div onclick="1">Import members</div><header><a href="#">Sign in</a></header>');
-for (const [tag, loc] of [["LINK", pg.locator("header").getByRole("button", { name: "sign in" })], ["TEXT", pg.getByRole("button", { name: "Import members" })], ["NONE", pg.getByRole("button", { name: "Nothing like it" })], ["EARLY", pg.locator("footer").getByRole("button", { name: "Sign in" })]]) {
+await pg.setContent('<div onclick="1">Import members</div><header><a href="#">Sign in</a></header><input type="password" placeholder="Password">');
+for (const [tag, loc] of [["LINK", pg.locator("header").getByRole("button", { name: "sign in" })], ["TEXT", pg.getByRole("button", { name: "Import members" })], ["NONE", pg.getByRole("button", { name: "Nothing like it" })], ["EARLY", pg.locator("footer").getByRole("button", { name: "Sign in" })], ["LABEL", pg.getByLabel("Password")]]) {
   await loc.click({ timeout: 400 }).catch((e) => console.log(tag + " " + e.message));
 }
 console.log("GSTACK_STEP_OK");`);
@@ -127,6 +127,8 @@ console.log("GSTACK_STEP_OK");`);
   assert.match(said('LINK'), /How far it matched: locator\('header'\) → 1 element; then \.getByRole\('button', \{ name: 'sign in' \}\) → none\. No button has that name, but a link does: locator\('header'\)\.getByRole\('link', \{ name: 'sign in' \}\) → 1 element\. Take a snapshot/);
   assert.match(said('TEXT'), /No element with a role has that name, but the text is on the page: getByText\('Import members'\) → 1 element \(an element with no role: act on it by that text\)\./);
   assert.doesNotMatch(said('NONE'), /has that name|the text is on the page/);
+  // getByLabel on a field named by its placeholder (trials V16, V17).
+  assert.match(said('LABEL'), /No field has that label, but a textbox has it as its name \(from its placeholder or title, which getByLabel does not read\): getByRole\('textbox', \{ name: 'Password' \}\) → 1 element\./);
   // An earlier step that matched nothing is the one to fix: no word about other roles.
   assert.match(said('EARLY'), /locator\('footer'\) → none\. Take a snapshot/);
 });

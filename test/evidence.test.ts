@@ -116,6 +116,7 @@ test('the [error] hint: a script request with no answer or a ReferenceError poin
   const wall = / The page asks to sign in \(a 401\/403 answer, or a sign-in page's URL\): this session is not signed in there\. Sign in first in this session/;
   assert.match(evidenceHint([tab({ url: 'http://127.0.0.1:8776/login', networkErrors: [] })], locatorError), wall);
   assert.match(evidenceHint([tab({ url: 'http://127.0.0.1:8783/ghost/#/signin/verify', networkErrors: [] })], locatorError), wall, 'a route in the hash');
+  assert.doesNotMatch(evidenceHint([tab({ url: 'http://127.0.0.1:8776/login', networkErrors: [] })], "Element not found for getByLabel('Password') within 15 s (locator.fill). Take a snapshot (snapshot(pg, { interactive: true }))"), wall, 'not for a locator of the sign-in form itself (trials V16, V17)');
   const once = evidenceHint([tab({ url: 'http://127.0.0.1:8776/login', networkErrors: [] })], locatorError, { ephemeral: true });
   assert.doesNotMatch(once, wall, 'an --ephemeral call is not sent to sign in another call (trial V13)');
   assert.match(once, /an --ephemeral call starts signed out every time\. Sign in within this call .* or run without --ephemeral in a --session that is signed in there\./);

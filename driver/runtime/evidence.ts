@@ -189,6 +189,10 @@ export function evidenceHint(tabs: TabEvidence[], error = '', call: { ephemeral?
  * time: a login in another call cannot help it (trial V13). */
 export function signInHint(tabs: Array<Pick<TabEvidence, 'url' | 'networkErrors'>>, error: string, call: { ephemeral?: boolean } = {}): string {
   if (!/take a (?:new )?snapshot/i.test(error) || !tabs.some(signInWall)) return '';
+  // A locator for the sign-in form itself is the sign-in under way, not a call that needed one
+  // (trials V16, V17: getByLabel('Password') missed, and was told to sign in first).
+  const target = /^(?:Element not found for|The element) (.*?) (?:within|exists|is disabled)/.exec(error)?.[1] ?? '';
+  if (/pass\s?(?:word|code|phrase)|user\s?name|e-?mail|log\s?in|sign\s?in|one-time|otp/i.test(target)) return '';
   const asked = ' The page asks to sign in (a 401/403 answer, or a sign-in page\'s URL)';
   return call.ephemeral
     ? `${asked}: an --ephemeral call starts signed out every time. Sign in within this call (fill the sign-in form with a test password the user gave you, from params), or run without --ephemeral in a --session that is signed in there.`

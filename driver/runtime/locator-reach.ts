@@ -117,6 +117,8 @@ export async function visibleOthers(locator: object): Promise<string | undefined
   return within(probe(), REACH_BUDGET_MS, undefined);
 }
 
+/** The roles of a field a label would name. */
+const FIELD_ROLES = ['textbox', 'searchbox', 'combobox', 'spinbutton', 'checkbox', 'radio', 'switch', 'slider', 'listbox'];
 /** Roles an agent mistakes for one another: a "button" that is a link, a menu entry, a tab. */
 const ROLES_TRIED = ['button', 'link', 'menuitem', 'tab', 'option', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'heading', 'treeitem'];
 
@@ -127,17 +129,22 @@ const ROLES_TRIED = ['button', 'link', 'menuitem', 'tab', 'option', 'checkbox', 
  */
 async function sameNameElsewhere(frame: Frame, steps: string[]): Promise<string | undefined> {
   const last = steps[steps.length - 1];
-  const role = /^internal:role=([a-z]+)/.exec(last)?.[1];
+  // getByLabel("Password") on a field named by its placeholder or aria-label (trials V16, V17:
+  // the snapshot read `textbox "Password"`): the roles of a field are tried, as a role's others are.
+  const label = /^internal:label=("(?:[^"\\]|\\.)*"[is]?|\/(?:[^/\\]|\\.)*\/[a-z]*)$/.exec(last)?.[1];
+  const role = label ? 'label' : /^internal:role=([a-z]+)/.exec(last)?.[1];
   // The name as Playwright wrote it: a quoted text with its case flag, or a RegExp.
-  const name = /\[name=("(?:[^"\\]|\\.)*"[is]?|\/(?:[^/\\]|\\.)*\/[a-z]*)\]/.exec(last)?.[1];
+  const name = label ?? /\[name=("(?:[^"\\]|\\.)*"[is]?|\/(?:[^/\\]|\\.)*\/[a-z]*)\]/.exec(last)?.[1];
   if (!role || !name) return undefined;
   const head = steps.slice(0, -1).join(' >> ');
   const at = (step: string) => frame.locator(head ? `${head} >> ${step}` : step);
-  const counted = await Promise.all(ROLES_TRIED.filter((r) => r !== role).map(async (r) => ({ r, n: await at(`internal:role=${r}[name=${name}]`).count() })));
+  const tried = label ? FIELD_ROLES : ROLES_TRIED.filter((r) => r !== role);
+  const counted = await Promise.all(tried.map(async (r) => ({ r, n: await at(`internal:role=${r}[name=${name}]`).count() })));
   const found = counted.filter((c) => c.n > 0);
   const count = (n: number) => `${n} element${n === 1 ? '' : 's'}`;
   if (found.length) {
     const which = found.map((c) => `${String(at(`internal:role=${c.r}[name=${name}]`))} → ${count(c.n)}`).join('; ');
+    if (label) return `No field has that label, but ${found.length === 1 ? `a ${found[0].r} has it as its name` : 'these have it as their name'} (from its placeholder or title, which getByLabel does not read): ${which}.`;
     return `No ${role} has that name, but ${found.length === 1 ? `a ${found[0].r} does` : 'these do'}: ${which}.`;
   }
   const text = at(`internal:text=${name}`);
