@@ -340,6 +340,19 @@ test('chromium: with --no-evidence a tab at a sign-in page still gets the sign-i
   assert.match(once.lines.at(-1)!, /an --ephemeral call starts signed out every time/);
 });
 
+test('chromium: a session key that holds a piece of a test password keeps its evidence path whole; a file name the script chose is still cut (trial V17)', async () => {
+  const r = await gstack(['run', `const pg = await openTab();
+await pg.setContent('<input type="password">');
+await pg.locator("input").fill(params.password);
+await pg.screenshot({ path: path.join(pwd, "a-budget-shot.png") });
+throw new Error("stop");`, '--session', 'v17-budget', '--params', '{"password":"s3cret-budget-pw"}']);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const artifact = r.lines.find((l) => l.startsWith('ARTIFACT '))!;
+  assert.match(artifact, /\/artifacts\/v17-budget-[0-9a-f]+\/.*evidence-tab-1\.png$/, artifact);
+  assert.ok(existsSync(artifact.slice('ARTIFACT '.length)), 'a path that opens');
+  assert.doesNotMatch(r.stdout, /s3cret/);
+});
+
 test('chromium: a page whose snapshot does not finish in the evidence\'s time says so, instead of leaving the block out (trial V7)', async () => {
   // 5,000 rows of a button and a link (no fields: reading the secret fields stays quick): its
   // interactive snapshot takes seconds, past the evidence's 1.5 s in all.

@@ -502,6 +502,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     trace('engine finished (browser closed)');
     // 3. Artifacts: copied out with --out (also after a failure: the evidence matters most then).
     const artifactDir = outcome.artifactDir ?? pwd ?? undefined;
+    if (artifactDir) filter.trustFolder(artifactDir);
+    if (options.out) filter.trustFolder(resolve(options.cwd ?? process.cwd(), options.out));
     if (artifactDir) for (const f of inputs) inputPaths.add(join(artifactDir, f.name));
     if (artifactDir && (await stat(artifactDir).catch(() => undefined))?.isDirectory()) {
       if (options.out) {

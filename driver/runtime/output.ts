@@ -5,6 +5,7 @@
 // What may count as the sentinel is decided here too (docs/SECURITY.md, "The page is hostile").
 
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { sep } from 'node:path';
 import { SENTINEL } from '../catalog.gen.js';
 import { SecretMatcher, WITHHELD_LINE, cutSpans } from './secret-match.js';
 import { onHeldValues } from '../errors.js';
@@ -549,6 +550,26 @@ export class OutputFilter {
 
   constructor(private readonly opts: OutputFilterOptions) {}
 
+  /** Folders of the runner's own making (the call's artifact folder, the `--out` folder): an
+   * ARTIFACT line's path under one is cut of secrets only past the folder. Its name holds the
+   * session key, which a piece of a test password could otherwise cut into a path nobody can
+   * open (trial V17: `v17[redacted]e388d7e6`); what a file is called may be the page's. */
+  private readonly ownFolders: string[] = [];
+  trustFolder(dir: string): void {
+    const d = dir.endsWith(sep) ? dir : dir + sep;
+    if (!this.ownFolders.includes(d)) this.ownFolders.push(d);
+  }
+
+  /** A line as shown: secrets cut, except in the runner's own folder of an ARTIFACT path. */
+  private shown(raw: string): string {
+    if (raw.startsWith('ARTIFACT ')) {
+      const path = raw.slice('ARTIFACT '.length);
+      const own = this.ownFolders.find((d) => path.startsWith(d));
+      if (own) return `ARTIFACT ${stripControls(own)}${shownLine(path.slice(own.length))}`;
+    }
+    return shownLine(raw);
+  }
+
   /** Feed one logical output line (may contain newlines; each is treated as a line). A
    * sentinel counts only as the whole of a single-line value that may be one (`opts`): a
    * sentinel line inside page text the script printed is just text. */
@@ -597,7 +618,7 @@ export class OutputFilter {
    * printed up to the cap needs it most. */
   writeEvidence(lines: string[]): void {
     this.flushMarker();
-    for (const text of lines) for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.accept(shownLine(raw));
+    for (const text of lines) for (const raw of wellFormed(text).split(/\r?\n|\r/)) this.accept(this.shown(raw));
   }
 
   private flushMarker(): void {
@@ -622,7 +643,7 @@ export class OutputFilter {
   finish(errorLine?: string, trailer: string[] = []): void {
     this.flushMarker();
     // ARTIFACT names can be the page's (a title, a download's name), so secrets are cut there too.
-    for (const line of trailer) this.accept(shownLine(wellFormed(line)));
+    for (const line of trailer) this.accept(this.shown(wellFormed(line)));
     if (this.sentinelHeld) {
       this.sentinelHeld = false;
       this.accept(SENTINEL);
