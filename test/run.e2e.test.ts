@@ -93,11 +93,17 @@ test('a selector snapshot whose first match is hidden says so and names :visible
     console.log("FIRST=" + (await snapshot(pg, { selector: "[role=dialog]" })).tree);
     console.log("SHOWN=" + (await snapshot(pg, { selector: "[role=dialog]:visible", interactive: true })).tree.split("\\n").join("|"));
     console.log("ONE=" + (await snapshot(pg, { selector: "#gone" })).tree);
+    // Two shown, the first with nothing to list in interactive mode (trial V17).
+    await pg.evaluate(() => document.body.insertAdjacentHTML("afterbegin", '<div class="box"><p>no controls</p></div><div class="box"><button>Go</button></div>'));
+    console.log("EMPTY=" + (await snapshot(pg, { selector: ".box", interactive: true })).tree);
+    console.log("LAST=" + (await snapshot(pg, { selector: ".box >> nth=-1", interactive: true })).tree);
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^FIRST=\[selector "\[role=dialog\]" took its first match, which is hidden \(2 matches in all\): add :visible to take the one shown, "\[role=dialog\]:visible"\]$/m);
   assert.match(r.stdout, /^SHOWN=- button "Visible one" \[ref=e\d+\]$/m);
   assert.match(r.stdout, /^ONE=\[selector "#gone" matches one element, which is hidden: open what shows it first, or take a full snapshot\]$/m);
+  assert.match(r.stdout, /^EMPTY=\[selector "\.box" took its first match of 2, which has nothing to list here: name the one you mean \("\.box >> nth=-1" is the last one, often the one opened last\), or take a full snapshot\]$/m);
+  assert.match(r.stdout, /^LAST=- button "Go" \[ref=e\d+\]$/m);
 });
 
 test('SPA re-render: a stale ref fails fast naming the element it was', async () => {

@@ -946,7 +946,9 @@ async function modalOpen(page: Page, tree: string): Promise<boolean> {
 async function hiddenSelectorNote(page: Page, selector: string): Promise<string> {
   const first = page.locator(selector).first();
   const [visible, count] = await Promise.all([first.isVisible().catch(() => true), page.locator(selector).count().catch(() => 0)]);
-  if (visible) return '';
+  // Shown, but nothing of it is listed (an interactive snapshot of a dialog with no controls):
+  // with other matches, it may be the wrong one (trial V17: two dialogs, the first one empty).
+  if (visible) return count > 1 ? `[selector ${JSON.stringify(selector)} took its first match of ${count}, which has nothing to list here: name the one you mean (${JSON.stringify(`${selector} >> nth=-1`)} is the last one, often the one opened last), or take a full snapshot]` : '';
   if (count <= 1) return `[selector ${JSON.stringify(selector)} matches one element, which is hidden: open what shows it first, or take a full snapshot]`;
   return `[selector ${JSON.stringify(selector)} took its first match, which is hidden (${count} matches in all): add :visible to take the one shown, ${JSON.stringify(`${selector}:visible`)}]`;
 }
