@@ -340,7 +340,7 @@ test('chromium: with --no-evidence a tab at a sign-in page still gets the sign-i
   assert.match(once.lines.at(-1)!, /an --ephemeral call starts signed out every time/);
 });
 
-test('chromium: a session key that holds a piece of a test password keeps its evidence path whole; a file name the script chose is still cut (trial V17)', async () => {
+test('chromium: a session key or an --out folder that holds a piece of a test password keeps its ARTIFACT paths whole (trial V17)', async () => {
   const r = await gstack(['run', `const pg = await openTab();
 await pg.setContent('<input type="password">');
 await pg.locator("input").fill(params.password);
@@ -351,6 +351,16 @@ throw new Error("stop");`, '--session', 'v17-budget', '--params', '{"password":"
   assert.match(artifact, /\/artifacts\/v17-budget-[0-9a-f]+\/.*evidence-tab-1\.png$/, artifact);
   assert.ok(existsSync(artifact.slice('ARTIFACT '.length)), 'a path that opens');
   assert.doesNotMatch(r.stdout, /s3cret/);
+  // With --out, the folder the caller named stays whole too. (A file name that holds the piece is
+  // refused when the script writes it: the name is the script's, and SECURITY.md says so.)
+  const out = join(mkdtempSync(join(tmpdir(), 'gstack-budget-out-')), 'v17-budget-out');
+  const copied = await gstack(['run', `const pg = await openTab();
+await pg.setContent('<input type="password">');
+await pg.locator("input").fill(params.password);
+await pg.screenshot({ path: path.join(pwd, "shot.png") });
+console.log("GSTACK_STEP_OK");`, '--session', 'v17-budget', '--params', '{"password":"s3cret-budget-pw"}', '--out', out]);
+  assert.equal(copied.code, 0, copied.stdout + copied.stderr);
+  assert.ok(copied.lines.includes(`ARTIFACT ${join(out, 'shot.png')}`), copied.stdout);
 });
 
 test('chromium: a page whose snapshot does not finish in the evidence\'s time says so, instead of leaving the block out (trial V7)', async () => {

@@ -162,13 +162,13 @@ export function evidenceLines(tabs: TabEvidence[], artifactPath: (p: string) => 
 export function evidenceHint(tabs: TabEvidence[], error = '', call: { ephemeral?: boolean } = {}): string {
   // An error that says to take a snapshot (a locator that found nothing, or too much): the
   // evidence has one.
-  const locatorMissed = /take a (?:new )?snapshot/i.test(error);
+  const locatorMissed = LOCATOR_MISSED.test(error);
   const snapshotHint = locatorMissed && tabs.some((t) => t.snapshot) ? ' The evidence above has it: what can be clicked or filled on the page, by role and name, between SNAPSHOT_START and SNAPSHOT_END.' : '';
   // The app asked its own server for the thing and was told it does not exist: an app page for
   // a missing item loads fine (200) and then shows nothing to act on (trial V1, Verdaccio).
   // Named, so that a request every page of the app makes (a check that always 404s; trial V14,
   // Signal K) can be told from the one for what the call looked for.
-  const notFound = tabs.flatMap(ownRequestsNotFound);
+  const notFound = tabs.flatMap((t) => ownRequestsAnswered(t, [404, 410]));
   const named = [...new Set(notFound.map((n) => `${n.method ?? 'GET'} ${pathOf(n.url)}`))];
   const missingHint = locatorMissed && notFound.length ? ` The page's own request${named.length === 1 ? ' was' : 's were'} answered ${notFound.some((n) => n.status === 410) ? '404/410' : '404'} (${named.slice(0, 2).join(', ')}${named.length > 2 ? ` and ${named.length - 2} more` : ''}): if that is what you looked for, it may not exist. Check the id, name or URL you opened.` : '';
   // Asked to sign in: a page of its own origin answered 401/403, or the tab sits on a sign-in
@@ -188,7 +188,7 @@ export function evidenceHint(tabs: TabEvidence[], error = '', call: { ephemeral?
  * without evidence (--no-evidence) says it too. An --ephemeral call starts signed out every
  * time: a login in another call cannot help it (trial V13). */
 export function signInHint(tabs: Array<Pick<TabEvidence, 'url' | 'networkErrors'>>, error: string, call: { ephemeral?: boolean } = {}): string {
-  if (!/take a (?:new )?snapshot/i.test(error) || !tabs.some(signInWall)) return '';
+  if (!LOCATOR_MISSED.test(error) || !tabs.some(signInWall)) return '';
   // A locator for the sign-in form itself is the sign-in under way, not a call that needed one
   // (trials V16, V17: getByLabel('Password') missed, and was told to sign in first).
   const target = /^(?:Element not found for|The element) (.*?) (?:within|exists|is disabled)/.exec(error)?.[1] ?? '';
@@ -198,6 +198,9 @@ export function signInHint(tabs: Array<Pick<TabEvidence, 'url' | 'networkErrors'
     ? `${asked}: an --ephemeral call starts signed out every time. Sign in within this call (fill the sign-in form with a test password the user gave you, from params), or run without --ephemeral in a --session that is signed in there.`
     : `${asked}: this session is not signed in there. Sign in first in this session (gstack login URL, or a call that fills the sign-in form with a test password the user gave you, from params), then run this again with the same --session.`;
 }
+
+/** An error that says to take a snapshot: a locator that found nothing, or too much. */
+const LOCATOR_MISSED = /take a (?:new )?snapshot/i;
 
 /** A URL's origin; undefined for what is no URL. */
 function originOf(u: string): string | undefined {
@@ -210,16 +213,10 @@ function originOf(u: string): string | undefined {
 
 /** Playwright's resource types of the page's own requests: its document, fetch and XHR. */
 const OWN_REQUEST_TYPES = ['document', 'fetch', 'xhr'];
-/** A page's own request (to its origin) that got this status. */
-const ownRequestAnswered = (t: Pick<TabEvidence, 'url' | 'networkErrors'>, statuses: number[]) => {
+/** The page's own requests (its document, a fetch, an XHR, to its origin) that got one of these statuses. */
+function ownRequestsAnswered(t: Pick<TabEvidence, 'url' | 'networkErrors'>, statuses: number[]): NetworkError[] {
   const own = originOf(t.url);
-  return !!own && t.networkErrors.some((n) => n.status !== undefined && statuses.includes(n.status) && OWN_REQUEST_TYPES.includes(n.type ?? '') && originOf(n.url) === own);
-};
-
-/** The page's requests to its own origin (its document, a fetch, an XHR) answered 404 or 410. */
-function ownRequestsNotFound(t: TabEvidence): NetworkError[] {
-  const own = originOf(t.url);
-  return own ? t.networkErrors.filter((n) => (n.status === 404 || n.status === 410) && OWN_REQUEST_TYPES.includes(n.type ?? '') && originOf(n.url) === own) : [];
+  return own ? t.networkErrors.filter((n) => n.status !== undefined && statuses.includes(n.status) && OWN_REQUEST_TYPES.includes(n.type ?? '') && originOf(n.url) === own) : [];
 }
 
 /** A URL's path and query, cut to 80 characters; the URL itself when it is none. */
@@ -238,7 +235,7 @@ function signInWall(t: Pick<TabEvidence, 'url' | 'networkErrors'>): boolean {
   // A single-page app's route may sit in the hash (Ghost's admin: /ghost/#/signin/verify).
   const route = (u: URL) => u.pathname + (u.hash.startsWith('#/') ? u.hash.slice(1) : '');
   const onSignInPage = originOf(t.url) !== undefined && /(?:^|\/)(?:log-?in|sign-?in|auth|sso)(?:\/|$)/i.test(route(new URL(t.url)));
-  return onSignInPage || ownRequestAnswered(t, [401, 403]);
+  return onSignInPage || ownRequestsAnswered(t, [401, 403]).length > 0;
 }
 
 function pageHint(tabs: TabEvidence[]): { strong: string; weak: string } {

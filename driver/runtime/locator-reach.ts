@@ -74,9 +74,8 @@ export function cssPrefixes(step: string): string[] {
  * does not answer in time.
  */
 export async function howFarItMatched(locator: object): Promise<string | undefined> {
-  // Playwright keeps the frame a locator was made on as `_frame` and its selector as `_selector`.
-  const { _frame: frame, _selector: selector } = locator as { _frame?: Frame; _selector?: unknown };
-  if (typeof selector !== 'string' || !frame || typeof frame.locator !== 'function') return undefined;
+  const { frame, selector } = framed(locator) ?? {};
+  if (!frame || selector === undefined) return undefined;
   const steps = selectorSteps(selector);
   // Every prefix of the chain that matches elements, in order: each step, and inside a CSS step
   // each compound its combinators join.
@@ -103,18 +102,26 @@ export async function howFarItMatched(locator: object): Promise<string | undefin
  * Undefined when none is visible or the page does not answer in time.
  */
 export async function visibleOthers(locator: object): Promise<string | undefined> {
-  const { _frame: frame, _selector: selector } = locator as { _frame?: Frame; _selector?: unknown };
-  if (typeof selector !== 'string' || !frame || typeof frame.locator !== 'function') return undefined;
+  const { frame, selector } = framed(locator) ?? {};
+  if (!frame || selector === undefined) return undefined;
   const steps = selectorSteps(selector);
   const picked = /^nth=-?\d+$/.test(steps[steps.length - 1]) ? steps.pop() : undefined;
+  // The call that picked it, as the script wrote it.
+  const pick = picked === 'nth=0' ? '.first()' : picked === 'nth=-1' ? '.last()' : picked ? `.nth(${picked.slice(4)})` : undefined;
   const base = steps.join(' >> ');
   const probe = async () => {
     const [all, shown] = await Promise.all([frame.locator(base).count(), frame.locator(`${base} >> visible=true`).count()]);
     if (!shown) return undefined;
-    const without = picked ? ` without its ${picked === 'nth=0' ? '.first()' : picked === 'nth=-1' ? '.last()' : `.nth(${picked.slice(4)})`}` : '';
-    return `It matches ${all} element${all === 1 ? '' : 's'}${without}, ${shown} of them visible: take a visible one with .filter({ visible: true })${picked ? ` before ${picked === 'nth=0' ? '.first()' : picked === 'nth=-1' ? '.last()' : `.nth(${picked.slice(4)})`}` : ''} (in a CSS selector, :visible).`;
+    return `It matches ${all} element${all === 1 ? '' : 's'}${pick ? ` without its ${pick}` : ''}, ${shown} of them visible: take a visible one with .filter({ visible: true })${pick ? ` before ${pick}` : ''} (in a CSS selector, :visible).`;
   };
   return within(probe(), REACH_BUDGET_MS, undefined);
+}
+
+/** The frame a locator was made on and its selector, as Playwright keeps them (`_frame`,
+ * `_selector`); undefined for a locator of another Playwright. */
+function framed(locator: object): { frame: Frame; selector: string } | undefined {
+  const { _frame: frame, _selector: selector } = locator as { _frame?: Frame; _selector?: unknown };
+  return typeof selector === 'string' && frame && typeof frame.locator === 'function' ? { frame, selector } : undefined;
 }
 
 /** The roles of a field a label would name. */
@@ -129,7 +136,7 @@ const ROLES_TRIED = ['button', 'link', 'menuitem', 'tab', 'option', 'checkbox', 
  */
 async function sameNameElsewhere(frame: Frame, steps: string[]): Promise<string | undefined> {
   const last = steps[steps.length - 1];
-  // getByLabel("Password") on a field named by its placeholder or aria-label (trials V16, V17:
+  // getByLabel("Password") on a field named by its placeholder or title (trials V16, V17:
   // the snapshot read `textbox "Password"`): the roles of a field are tried, as a role's others are.
   const label = /^internal:label=("(?:[^"\\]|\\.)*"[is]?|\/(?:[^/\\]|\\.)*\/[a-z]*)$/.exec(last)?.[1];
   const role = label ? 'label' : /^internal:role=([a-z]+)/.exec(last)?.[1];

@@ -37,6 +37,8 @@ export const MAX_TREE_CHARS = 60_000;
 export const MAX_DIFF_CHARS = 20_000;
 export const BASELINE_DIFF = '[baseline: first snapshot of this page in this call — later snapshots show what changed]';
 export const NO_CHANGE_DIFF = '[no changes since the previous snapshot]';
+/** The same for an interactive snapshot, which compares only what can be clicked or filled. */
+const NO_CHANGE_INTERACTIVE_DIFF = '[no changes since the previous snapshot in what can be clicked or filled; text it shows is not compared in interactive mode: take snapshot(pg) without it, or a screenshot]';
 
 const INTERACTIVE_ROLES = new Set([
   'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
@@ -999,7 +1001,7 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
   // An interactive diff compares only what can be clicked or filled: text an action showed
   // (choices drawn as plain text, a message) is not in it (trial V12: Ghost's publish options
   // read "no changes" while the screenshot showed them).
-  if (diff === NO_CHANGE_DIFF && opts.interactive) diff = `${NO_CHANGE_DIFF.slice(0, -1)} in what can be clicked or filled; text it shows is not compared in interactive mode: take snapshot(pg) without it, or a screenshot]`;
+  if (diff === NO_CHANGE_DIFF && opts.interactive) diff = NO_CHANGE_INTERACTIVE_DIFF;
   state.previousTree = tree;
   state.previousModal = modal.now;
   state.snapshots++;
