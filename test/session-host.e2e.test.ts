@@ -388,3 +388,21 @@ test("the next call on the same site runs in the last call's renderer process; a
   assert.match(fourth.stdout, /^PAGES=1$/m);
   assert.ok(!server.requests.some((q) => q.path === '/anchor-ghost'), 'no tab ran the init script between calls');
 });
+
+test('a page a call left stuck in an endless loop is not kept: its process ends within seconds and the next call runs in the same browser at once', { timeout: 120_000 }, async () => {
+  server.setPage('/stuck.html', '<title>Stuck</title><script>setTimeout(() => { while (true) {} }, 300)</script>');
+  const first = await run('stuck', `const pg = await openTab(${lit(server.url + 'stuck.html')}); await sleep(800); console.log("GSTACK_STEP_OK");`);
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  const [browser] = await browsersOf('stuck');
+  assert.ok(browser, 'the browser runs');
+  const spinning = renderersOf(browser.pid);
+  // The host's holding tab would have joined the stuck process (it spun on for the 5 s the host
+  // gives a settle, then the browser was stopped): now the stuck tab closes alone, and its
+  // process goes with it.
+  assert.ok(await waitFor(() => !renderersOf(browser.pid).some((p) => spinning.includes(p)), 3_000), `the stuck renderer still runs: ${spinning}`);
+  const started = Date.now();
+  const next = await run('stuck', `const pg = await openTab(${lit(server.url + 'form.html')}); console.log("T=" + await pg.title()); console.log("GSTACK_STEP_OK");`);
+  assert.equal(next.code, 0, next.stdout + next.stderr);
+  assert.ok(Date.now() - started < 4_000, `the next call waited ${Date.now() - started} ms`);
+  assert.ok(alive(browser.pid), 'the same browser served the next call');
+});

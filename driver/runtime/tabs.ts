@@ -522,12 +522,16 @@ export class Tabs {
    * tabs close, once a new tab is no longer the call's (a session host opens one there: see
    * driver/hosts/session-browser.ts), and only when a tab of the call is still open (one whose
    * process that tab would hold) and the call left no init script or binding, which a new tab
-   * would run before they are undone. Never throws. */
+   * would run before they are undone, and only when every open tab's page answers within
+   * PAGE_ANSWER_MS: a page stuck in its own JavaScript (an endless loop) would take the new tab
+   * into its renderer process, which then spins on until the host gives up on the browser
+   * (seconds of a core, and a browser restart for the next call); closed alone, its tab goes
+   * in half a second and the process with it. Never throws. */
   async cleanUp(beforeClose?: () => Promise<void>): Promise<void> {
     this.context.off('page', this.onPage);
     this.membrane.revoke();
-    const anyOpen = [...this.pages].some((p) => !p.isClosed());
-    if (beforeClose && anyOpen && !this.membrane.hasDisposables) await beforeClose().catch(() => undefined);
+    const open = [...this.pages].filter((p) => !p.isClosed());
+    if (beforeClose && open.length && !this.membrane.hasDisposables && (await allAnswer(open))) await beforeClose().catch(() => undefined);
     // The tabs close first, then the context's changes are undone: Playwright applies a context
     // setting (offline, extra headers) to every page and, when one of them is closing (a
     // closeTab the script did not wait for), fails and puts the old setting back, so the next
@@ -593,4 +597,11 @@ function freeName(pwd: string, stem: string, ext: string): string {
   let file = join(pwd, stem + ext);
   for (let n = 2; existsSync(file) && n < 100; n++) file = join(pwd, `${stem}-${n}${ext}`);
   return file;
+}
+
+/** Whether every page answers a trivial evaluate within PAGE_ANSWER_MS. A page that is closing
+ * or navigating (the evaluate fails) counts as answering: only a stuck one does not. */
+async function allAnswer(pages: Page[]): Promise<boolean> {
+  const answers = await Promise.all(pages.map((p) => within(p.evaluate('1').then(() => true, () => true), PAGE_ANSWER_MS, false)));
+  return answers.every(Boolean);
 }
