@@ -1,7 +1,14 @@
-// Runs one test tier with node:test (`npm run test:unit`, `npm run test:e2e`; `npm test` runs
-// both, unit first). Which file is in which tier: test/helpers/test-tiers.ts.
+// Runs one test tier with node:test (`npm run test:unit`, `npm run test:e2e`), or both (`npm
+// test`: `all`). Which file is in which tier: test/helpers/test-tiers.ts.
 //
 //   node --import tsx test/run-tier.ts unit|e2e [node --test options] [test files of that tier]
+//   node --import tsx test/run-tier.ts all
+//
+// all: the unit tier starts at once, beside the build and then the e2e files: the unit tier
+// waits on child processes and timers much of its minute, time the e2e tier (CPU-bound on 2
+// cores) fills. Its output is printed first, as soon as it ends; if it fails, no further e2e
+// file starts (those running finish) and the run fails: a broken unit test still stops the run
+// early, as unit-then-e2e did, without the e2e tier waiting a minute for it when it passes.
 //
 // unit: files in parallel, and no browser: GSTACK_CHROMIUM names no file, so a unit test that
 // starts Chromium after all fails with "No Chromium found" instead of quietly slowing the tier.
@@ -58,8 +65,9 @@ const NO_BROWSER = '/nonexistent/unit-tests-run-without-a-browser';
 
 function main(argv: string[]): Promise<number> {
   const [tier, ...rest] = argv;
+  if (tier === 'all' && rest.length === 0) return runAll();
   if (tier !== 'unit' && tier !== 'e2e') {
-    process.stderr.write('usage: node --import tsx test/run-tier.ts unit|e2e [node --test options] [test files]\n');
+    process.stderr.write('usage: node --import tsx test/run-tier.ts unit|e2e [node --test options] [test files]\n       node --import tsx test/run-tier.ts all\n');
     return Promise.resolve(2);
   }
   const named = rest.filter((a) => a.endsWith('.test.ts'));
@@ -72,10 +80,42 @@ function main(argv: string[]): Promise<number> {
   const record = rest.includes(RECORD_FLAG);
   const options = rest.filter((a) => !named.includes(a) && a !== RECORD_FLAG);
   if (tier === 'e2e') return runEachFile(slowestFirst(files), options, CONCURRENCY.e2e, record);
-  const env = { ...process.env, GSTACK_CHROMIUM: NO_BROWSER };
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY[tier]}`, ...options, ...files], { stdio: 'inherit', env });
+  const child = unitTier(options, files, 'inherit');
   return new Promise((done) => child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0))));
 }
+
+/** The unit tier: one `node --test` over its files, in parallel, with no browser to start. */
+function unitTier(options: string[], files: string[], stdio: 'inherit' | 'pipe') {
+  const env = { ...process.env, GSTACK_CHROMIUM: NO_BROWSER };
+  return spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY.unit}`, ...options, ...files], { stdio: ['ignore', stdio, stdio], env });
+}
+
+/** `npm test`: the unit tier beside the build and the e2e tier (see the top of this file). */
+async function runAll(): Promise<number> {
+  const started = Date.now();
+  const unit = unitTier([], testFiles(TEST_DIR, 'unit'), 'pipe');
+  let unitOutput = '';
+  unit.stdout!.setEncoding('utf8').on('data', (d: string) => (unitOutput += d));
+  unit.stderr!.setEncoding('utf8').on('data', (d: string) => (unitOutput += d));
+  const unitCode = new Promise<number>((done) =>
+    unit.on('close', (code, signal) => {
+      const result = code ?? (signal ? 1 : 0);
+      process.stdout.write(`\n# unit tier (${((Date.now() - started) / 1000).toFixed(1)} s, exit ${result})\n${unitOutput}`);
+      if (result !== 0) stopStarting = true;
+      done(result);
+    }),
+  );
+  const build = spawn('npm', ['run', 'build'], { stdio: 'inherit' });
+  const built = await new Promise<number>((done) => build.on('close', (code, signal) => done(code ?? (signal ? 1 : 0))));
+  const e2e = built === 0 && !stopStarting ? await runEachFile(slowestFirst(testFiles(TEST_DIR, 'e2e')), [], CONCURRENCY.e2e, false) : 1;
+  const unitResult = await unitCode;
+  if (unitResult !== 0) process.stdout.write('# the unit tier failed (its output is above): no e2e file started after it did\n');
+  if (built !== 0) process.stdout.write('# npm run build failed: no e2e file ran\n');
+  return unitResult || e2e;
+}
+
+/** Set when the unit tier of `all` fails: no further e2e file starts. */
+let stopStarting = false;
 
 interface FileRun {
   file: string;
@@ -102,7 +142,7 @@ async function runEachFile(files: string[], options: string[], concurrency: numb
   const failedOutput = new Map<string, string>();
   const started = Date.now();
   const worker = async () => {
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (let file = queue.shift(); file !== undefined && !stopStarting; file = queue.shift()) {
       const { output, ...run } = await runOne(file, options);
       runs.push(run);
       if (run.code !== 0) failedOutput.set(run.file, output);

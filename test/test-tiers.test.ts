@@ -61,9 +61,11 @@ test('the CLI spawners the checker looks for are what test/helpers/cli.ts export
   for (const name of CLI_SPAWNERS) assert.ok(exported.has(name), `test/helpers/cli.ts no longer exports ${name}`);
 });
 
-test('npm test runs the unit tier first, and the unit tier builds nothing', () => {
+test('npm test runs both tiers (test/run-tier.ts all: the unit tier beside the build and the e2e tier), and the unit tier builds nothing', () => {
   const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  assert.equal(scripts.test, 'npm run test:unit && npm run test:e2e');
+  assert.equal(scripts.test, 'node --import tsx test/run-tier.ts all');
+  const runner = readFileSync(join(ROOT, 'test', 'run-tier.ts'), 'utf8');
+  assert.match(runner, /spawn\('npm', \['run', 'build'\]/, 'all builds before its e2e files, as test:e2e does');
   assert.doesNotMatch(scripts['test:unit'], /build|tsc/);
   assert.match(scripts['test:e2e'], /^npm run build && /);
 });
