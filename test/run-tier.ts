@@ -151,7 +151,7 @@ async function runEachFile(files: string[], options: string[], concurrency: numb
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
   const failed = runs.filter((r) => r.code !== 0);
-  process.stdout.write(`\n# e2e: ${files.length} files, ${concurrency} at a time, in ${((Date.now() - started) / 1000).toFixed(1)} s; by wall time:\n`);
+  process.stdout.write(`\n# e2e: ${runs.length === files.length ? '' : `${runs.length} of `}${files.length} files, ${concurrency} at a time, in ${((Date.now() - started) / 1000).toFixed(1)} s; by wall time:\n`);
   for (const r of [...runs].sort((a, b) => b.ms - a.ms)) process.stdout.write(`#   ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.code === 0 ? 'ok    ' : 'FAILED'}  ${relative(process.cwd(), r.file)}\n`);
   // A failed file's output again, last, from its end (the reporter's list of failing tests):
   // a CI log cut to its tail still shows why.
