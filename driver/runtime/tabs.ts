@@ -13,14 +13,11 @@ import type { BrowserContext, Dialog, Download, Frame, Page } from 'playwright-c
 import { AgentError, toAgentError } from '../errors.js';
 import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
-import { EVIDENCE_BUDGET_MS, HUNG_NOTE, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, evidenceSnapshot, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
+import { EVIDENCE_BUDGET_MS, HUNG_NOTE, gotNoAnswer, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, evidenceSnapshot, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
 import { plainUrl } from './url-policy.js';
 import { defuseSentinel, learnSecrets, type LineOptions } from './output.js';
 import { fastScreenshot } from './screenshot.js';
 import { SECRET_RULES, isSecretField, newSnapshotState, reachesSecretField, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
-
-/** A request's failure that means no server answered it (not one the page or a route aborted). */
-const NO_ANSWER = /ERR_(?:NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|CONNECTION_(?:REFUSED|RESET|CLOSED|TIMED_OUT|FAILED)|TIMED_OUT|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|NETWORK_CHANGED)\b/;
 
 /**
  * One stderr line for a call that passed while a page's scripts got no answer (an app served
@@ -242,7 +239,7 @@ export class Tabs {
       if (isBrowserIcon(r.url())) return;
       const error = r.failure()?.errorText ?? 'failed';
       keepLatest(state.networkErrors, { url: r.url(), ...method(r.method()), type: r.resourceType(), error });
-      if (r.resourceType() === 'script' && NO_ANSWER.test(error) && this.unansweredScripts.size < 20) this.unansweredScripts.add(r.url());
+      if (r.resourceType() === 'script' && gotNoAnswer(error) && this.unansweredScripts.size < 20) this.unansweredScripts.add(r.url());
     });
     raw.on('response', (r) => {
       if (r.status() >= 400 && !isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), ...method(r.request().method()), status: r.status(), type: r.request().resourceType() });
