@@ -387,6 +387,16 @@ await pg.screenshot({ path: path.join(pwd, "shot.png") });
 console.log("GSTACK_STEP_OK");`, '--session', 'v17-budget', '--params', '{"password":"s3cret-budget-pw"}', '--out', out]);
   assert.equal(copied.code, 0, copied.stdout + copied.stderr);
   assert.ok(copied.lines.includes(`ARTIFACT ${join(out, 'shot.png')}`), copied.stdout);
+  // A file name that holds the piece is refused, and the refusal names it relative to pwd: the
+  // artifact folder above it, named after the session key, is not printed cut.
+  const named = await gstack(['run', `const pg = await openTab();
+await pg.setContent('<input type="password">');
+await pg.locator("input").fill(params.password);
+await pg.screenshot({ path: path.join(pwd, "a-budget-shot.png") });
+console.log("GSTACK_STEP_OK");`, '--session', 'v17-budget', '--params', '{"password":"s3cret-budget-pw"}', '--no-evidence']);
+  assert.equal(named.code, 1, named.stdout + named.stderr);
+  assert.match(named.lines.at(-1)!, /^\[error\] screenshot\(\{ path \}\) refused "a\[redacted\]shot\.png": the name holds the value of a secret field/, named.stdout);
+  assert.doesNotMatch(named.stdout + named.stderr, /v17\[redacted\]|s3cret/);
 });
 
 test('chromium: a page whose snapshot does not finish in the evidence\'s time says so, instead of leaving the block out (trial V7)', async () => {

@@ -115,8 +115,11 @@ class ConfinedPaths {
     // A name made of page text (a title, a download's suggested name) can hold the value of a
     // secret field the call has seen: every line that names the file is cut of it, but the file
     // itself would keep it under that name, in pwd and in the user's --out folder (pass 30, A30).
+    // The refusal names it relative to pwd: the folders above are the runner's (the artifact
+    // folder is named after the session key), and a piece of the secret there would print cut
+    // too, a path nobody can open (trial V17).
     if (parts.some((part) => cutSeenSecrets(part) !== part)) {
-      throw new AgentError(`fs refused ${JSON.stringify(shownLine(shown))}: the name holds the value of a secret field this call has seen (shown here as [redacted]), which a file listing would show. Name the file without the page's value, e.g. "page-1.png".`, 'FS_CONFINED');
+      throw new AgentError(`fs refused ${JSON.stringify(shownLine(parts.join('/')))}: the name holds the value of a secret field this call has seen (shown here as [redacted]), which a file listing would show. Name the file without the page's value, e.g. "page-1.png".`, 'FS_CONFINED');
     }
     return { shown, parts };
   }

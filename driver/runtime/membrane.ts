@@ -521,11 +521,14 @@ export class Membrane {
     return { method: msg.method, params: msg.params };
   }
 
-  /** What a confinement refusal says, named after the API the script called. */
+  /** What a confinement refusal says, named after the API the script called, with the name as
+   * the confined fs showed it (controls replaced; a name refused for a secret's value, relative
+   * to pwd: the runner's own folder names there, such as a session key's, would print cut too). */
   private refused(what: string, p: unknown, err: unknown): Error {
     if (!(err instanceof AgentError)) return toAgentError(err);
-    const detail = err.message.replace(/^fs refused "([^"]*)": /, '');
-    return new AgentError(`${what} refused "${String(p)}": ${detail}`, 'FS_CONFINED');
+    const m = /^fs refused ("(?:[^"\\]|\\.)*"): /.exec(err.message);
+    const shown = m ? m[1] : JSON.stringify(String(p));
+    return new AgentError(`${what} refused ${shown}: ${m ? err.message.slice(m[0].length) : err.message}`, 'FS_CONFINED');
   }
 
   async read(what: string, p: unknown): Promise<Buffer> {
