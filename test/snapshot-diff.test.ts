@@ -5,7 +5,7 @@
 // element it was (describeLine).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { diffTrees } from '../driver/runtime/snapshot.js';
+import { NO_CHANGE_DIFF, diffTrees } from '../driver/runtime/snapshot.js';
 
 const PAGE = `- main [ref=e2]:
   - heading "Orders" [level=1] [ref=e3]
@@ -91,4 +91,13 @@ test('a stale ref names an unnamed element by its own text (trial V5: "(generic)
   assert.equal(describeLine(parseLine('  - button "Save" [ref=e7]')), 'button "Save"');
   assert.equal(describeLine(parseLine('  - generic [ref=e8]:')), 'generic');
   assert.equal(describeLine(parseLine(`  - generic [ref=e9]: ${'x'.repeat(80)}`)), `generic with text "${'x'.repeat(59)}…"`);
+});
+
+test('a line that only gained the pointer cursor (and a new ref) is no change; a real change beside it still shows (trials V5, V6)', () => {
+  const before = '- main [ref=e1]:\n  - button "Save" [ref=e2]\n  - link "Help" [ref=e3]:\n    - /url: /help';
+  const drawn = '- main [ref=e1]:\n  - button "Save" [ref=e7] [cursor=pointer]\n  - link "Help" [ref=e3] [cursor=pointer]:\n    - /url: /help';
+  assert.equal(diffTrees(before, drawn), NO_CHANGE_DIFF);
+  const changed = diffTrees(before, drawn.replace('button "Save"', 'button "Saved"'));
+  assert.match(changed, /^- .*button "Save"/m);
+  assert.match(changed, /^\+ .*button "Saved" \[ref=e7\] \[cursor=pointer\]/m);
 });

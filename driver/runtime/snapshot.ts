@@ -794,7 +794,9 @@ const indentOf = (line: string) => (/^ */.exec(line)![0].length) / 2;
 const withoutRefs = (line: string) => line.replace(REF_TOKEN_RE, '');
 /** What a diff compares: the line without its ref and without `[active]`, so focus moving from
  * one field to the next (every fill and click does it) is not a change of either line. */
-const diffKey = (line: string) => withoutRefs(line).replace(/ \[active\]/g, '');
+// Nor the pointer cursor: an app that finishes drawing gives its buttons `cursor: pointer`, and
+// a button that only gained it read as removed and added again (trials V5, V6).
+const diffKey = (line: string) => withoutRefs(line).replace(/ \[(?:active|cursor=pointer)\]/g, '');
 
 /** The loose key a dialog's background is compared by: what a line says, not how it is
  * laid out. Opening a dialog re-roots the tree (every line indents) and a background under
