@@ -348,12 +348,17 @@ test('screenshot and pdf paths are confined to pwd too; relative paths land ther
     catch (e) { console.log("REFUSED " + e.message); }
     try { await pg.pdf({ path: "../escape.pdf" }); console.log("WROTE"); }
     catch (e) { console.log("REFUSED " + e.message); }
+    try { await pg.pdf({ path: '../say "hi".pdf' }); console.log("WROTE"); }
+    catch (e) { console.log("REFUSED " + e.message); }
     console.log("PWD=" + pwd);
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.ok(!r.stdout.includes('WROTE'));
   assert.match(r.stdout, /REFUSED screenshot\(\{ path \}\) refused ".*": flow scripts may only read and write inside pwd/);
   assert.match(r.stdout, /REFUSED pdf\(\{ path \}\) refused "\.\.\/escape\.pdf"/);
+  // A name with a quote is quoted as JSON once, not the fs's own message repeated after it.
+  assert.match(r.stdout, /^REFUSED pdf\(\{ path \}\) refused "\.\.\/say \\"hi\\"\.pdf": flow scripts may only read and write inside pwd[^\n]*$/m);
+  assert.doesNotMatch(r.stdout, /refused [^\n]*fs refused/);
   assert.ok(!existsSync(outside));
   const pwd = /PWD=(.*)/.exec(r.stdout)![1];
   assert.ok(existsSync(join(pwd, 'rel', 'shot.png')));

@@ -25,7 +25,7 @@ import { pathLookAlike } from './look-alike.js';
 
 export class ConfinementError extends AgentError {
   constructor(p: string, root: string, why = '') {
-    super(`fs refused "${p}": flow scripts may only read and write inside pwd (${root})${why}. ${DOWNLOAD_TEMP.test(p) ? DOWNLOAD_HINT : 'Use path.join(pwd, "name").'}`, 'FS_CONFINED');
+    super(`fs refused ${JSON.stringify(p)}: flow scripts may only read and write inside pwd (${root})${why}. ${DOWNLOAD_TEMP.test(p) ? DOWNLOAD_HINT : 'Use path.join(pwd, "name").'}`, 'FS_CONFINED');
   }
 }
 

@@ -522,8 +522,9 @@ export class Membrane {
   }
 
   /** What a confinement refusal says, named after the API the script called, with the name as
-   * the confined fs showed it (controls replaced; a name refused for a secret's value, relative
-   * to pwd: the runner's own folder names there, such as a session key's, would print cut too). */
+   * the confined fs showed it, always a JSON string (controls replaced; a name refused for a
+   * secret's value, relative to pwd: the runner's own folder names there, such as a session
+   * key's, would print cut too). */
   private refused(what: string, p: unknown, err: unknown): Error {
     if (!(err instanceof AgentError)) return toAgentError(err);
     const m = /^fs refused ("(?:[^"\\]|\\.)*"): /.exec(err.message);
