@@ -22,7 +22,7 @@
 // The slowest files start first (test/e2e-times.json, each file's wall time in an earlier whole
 // run; a file not listed counts as slow), so no long file starts last and runs alone at the end.
 // `--record-times` writes this run's times back to that table.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,7 +80,11 @@ function main(argv: string[]): Promise<number> {
   const record = rest.includes(RECORD_FLAG);
   const options = rest.filter((a) => !named.includes(a) && a !== RECORD_FLAG);
   if (tier === 'e2e') return runEachFile(slowestFirst(files), options, CONCURRENCY.e2e, record);
-  const child = unitTier(options, files, 'inherit');
+  return exitOf(unitTier(options, files, 'inherit'));
+}
+
+/** A child's exit code once it has closed (1 when a signal ended it). */
+function exitOf(child: ChildProcess): Promise<number> {
   return new Promise((done) => child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0))));
 }
 
@@ -97,16 +101,12 @@ async function runAll(): Promise<number> {
   let unitOutput = '';
   unit.stdout!.setEncoding('utf8').on('data', (d: string) => (unitOutput += d));
   unit.stderr!.setEncoding('utf8').on('data', (d: string) => (unitOutput += d));
-  const unitCode = new Promise<number>((done) =>
-    unit.on('close', (code, signal) => {
-      const result = code ?? (signal ? 1 : 0);
-      process.stdout.write(`\n# unit tier (${((Date.now() - started) / 1000).toFixed(1)} s, exit ${result})\n${unitOutput}`);
-      if (result !== 0) stopStarting = true;
-      done(result);
-    }),
-  );
-  const build = spawn('npm', ['run', 'build'], { stdio: 'inherit' });
-  const built = await new Promise<number>((done) => build.on('close', (code, signal) => done(code ?? (signal ? 1 : 0))));
+  const unitCode = exitOf(unit).then((result) => {
+    process.stdout.write(`\n# unit tier (${((Date.now() - started) / 1000).toFixed(1)} s, exit ${result})\n${unitOutput}`);
+    if (result !== 0) stopStarting = true;
+    return result;
+  });
+  const built = await exitOf(spawn('npm', ['run', 'build'], { stdio: 'inherit' }));
   const e2e = built === 0 && !stopStarting ? await runEachFile(slowestFirst(testFiles(TEST_DIR, 'e2e')), [], CONCURRENCY.e2e, false) : 1;
   const unitResult = await unitCode;
   if (unitResult !== 0) process.stdout.write('# the unit tier failed (its output is above): no e2e file started after it did\n');
