@@ -353,6 +353,17 @@ console.log("GSTACK_STEP_OK");`, '--params', JSON.stringify({ password: pw })]);
   assert.equal(notes.length, 1, r.stderr);
   assert.match(notes[0], new RegExp(`\\(http://127\\.0\\.0\\.1:${port}/track\\.js\\?k=\\[redacted\\]`), notes[0]);
   assert.ok(!(r.stdout + r.stderr).includes(pw), `the password reached output\n${r.stdout}${r.stderr}`);
+  // A password the address spells %-encoded (a space, an é): the notice quotes it encoded, still cut.
+  const spaced = 'Tr4ck pw é-Qm82';
+  const encoded = await gstack(['run', `const pg = await openTab();
+await pg.setContent(${JSON.stringify(page)});
+await pg.locator("#p").fill(params.password);
+await sleep(500);
+console.log("GSTACK_STEP_OK");`, '--params', JSON.stringify({ password: spaced })]);
+  assert.equal(encoded.code, 0, encoded.stdout + encoded.stderr);
+  const out = encoded.stdout + encoded.stderr;
+  assert.match(out, /got no answer \(http:\/\/127\.0\.0\.1:\d+\/track\.js\?k=\[redacted\]/, out);
+  for (const spelling of [spaced, encodeURI(spaced), encodeURIComponent(spaced), 'Qm82']) assert.ok(!out.includes(spelling), `${spelling} reached output\n${out}`);
 });
 
 test('chromium: with --no-evidence a tab at a sign-in page still gets the sign-in hint on the [error] line (trial V15)', async () => {
