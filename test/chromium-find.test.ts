@@ -1,9 +1,9 @@
 // Chromium discovery: the fixed order (GSTACK_CHROMIUM, Playwright's cache,
 // the system), and inside a source the headless shell first for headless calls, the full
 // browser for headed ones. Playwright's cache is faked with PLAYWRIGHT_BROWSERS_PATH.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,8 +16,13 @@ async function fakeExe(path: string): Promise<string> {
   return path;
 }
 
+// Each fake cache is removed when the file ends: /tmp is shared with other sessions' runs.
+const fakeRoots: string[] = [];
+after(() => Promise.all(fakeRoots.map((root) => rm(root, { recursive: true, force: true }))));
+
 async function fakeCache(): Promise<{ root: string; shell: string; browser: string; oldShell: string }> {
   const root = await mkdtemp(join(tmpdir(), 'gstack-pwcache-'));
+  fakeRoots.push(root);
   return {
     root,
     oldShell: await fakeExe(join(root, 'chromium_headless_shell-1100', 'chrome-headless-shell-linux64', 'chrome-headless-shell')),

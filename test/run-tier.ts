@@ -22,9 +22,13 @@
 // The slowest files start first (test/e2e-times.json, each file's wall time in an earlier whole
 // run; a file not listed counts as slow), so no long file starts last and runs alone at the end.
 // `--record-times` writes this run's times back to that table.
+// Every file runs with TMPDIR set to one temp folder of this run, removed when the run ends: what
+// a test leaves in the temp dir (its scratch folders, the artifacts folder of a host it killed
+// with SIGKILL) goes with it, not into the /tmp that other sessions on the machine share.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, relative } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2E_SUFFIX, testFiles, tierOf, type Tier } from './helpers/test-tiers.js';
 
@@ -168,4 +172,11 @@ async function runEachFile(files: string[], options: string[], concurrency: numb
   return failed.length ? 1 : 0;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+/** The run's temp folder, TMPDIR of every child (see the top of this file). */
+function withRunTemp(run: () => Promise<number>): Promise<number> {
+  const temp = mkdtempSync(join(tmpdir(), 'gstack-tier-'));
+  process.env.TMPDIR = temp;
+  return run().finally(() => rmSync(temp, { recursive: true, force: true, maxRetries: 3 }));
+}
+
+process.exitCode = await withRunTemp(() => main(process.argv.slice(2)));
