@@ -83,7 +83,7 @@ test('snapshot options: depth limits nesting, selector snapshots one element, co
   assert.match(r.stdout, /FULL_GENERIC=true/);
   assert.match(r.stdout, /COMPACT_GENERIC=false/);
   assert.match(r.stdout, /BAD_DEPTH=snapshot option depth must be a whole number/);
-  assert.match(r.stdout, /BAD_SELECTOR=snapshot: no element matches selector "#nope"/);
+  assert.match(r.stdout, /BAD_SELECTOR=snapshot: no element matched selector "#nope" within 5 s — if the page is still drawing, wait for it first/);
 });
 
 test('a selector snapshot whose first match is hidden says so and names :visible, instead of printing nothing (trial V6)', async () => {

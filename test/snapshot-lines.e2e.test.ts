@@ -238,3 +238,31 @@ test('the interactive snapshot names a link or button by its content (an icon\'s
   assert.ok(tree.some((l) => /^- button "Undo last" \[ref=e\d+\]/.test(l)), tree.join('\n'));
   assert.ok(tree.some((l) => /^- link "Labelled" \[ref=e\d+\]/.test(l)), tree.join('\n'));
 });
+
+// Trial V18 on Actual Budget: the month picker's `<button><div title="Today"
+// style="display:flex"><svg>` read `- button "Today"` in the interactive snapshot, a name the
+// snapshot made up from the wrapper's title, and getByRole("button", { name: "Today" }) then
+// found nothing (Playwright gives that button no name). Now the wrapper keeps its own line.
+test('a button whose only name is a title on a wrapper is not given that name: the wrapper keeps its line, as Playwright prints it', async () => {
+  const r = await run(`
+    const pg = await openTab();
+    await pg.setContent('<button onclick="document.title = 1 + (+document.title || 0)"><div title="Today" style="display:flex"><svg width="9" height="9"></svg></div></button><button><img alt="Save" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></button>');
+    const s = await snapshot(pg, { interactive: true });
+    console.log("TREE_START\\n" + s.tree + "\\nTREE_END");
+    console.log("BY_ROLE=" + await pg.getByRole("button", { name: "Today" }).count());
+    const ref = s.tree.match(/^- button \\[ref=(e\\d+)\\]:$/m)[1];
+    await pg.locator(ref).click();
+    await pg.getByTitle("Today").click();
+    console.log("CLICKS=" + await pg.title());
+    console.log("EMPTY=" + (await snapshot(pg, { interactive: true, selector: "svg" })).tree);
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const tree = block(r.stdout, 'TREE');
+  assert.ok(!tree.some((l) => /button "Today"/.test(l)), `the snapshot named the button from its wrapper's title:\n${tree.join('\n')}`);
+  const at = tree.findIndex((l) => /^- button \[ref=e\d+\]:$/.test(l));
+  assert.ok(at >= 0 && /^ {2}- generic "Today" \[ref=e\d+\]$/.test(tree[at + 1]), tree.join('\n'));
+  assert.ok(tree.some((l) => /^- button "Save" \[ref=e\d+\]$/.test(l)), 'an icon\'s alt text still names its button\n' + tree.join('\n'));
+  assert.match(r.stdout, /^BY_ROLE=0$/m, "Playwright's own getByRole gives that button no name");
+  assert.match(r.stdout, /^CLICKS=2$/m, 'its ref and getByTitle both click it');
+  assert.match(r.stdout, /^EMPTY=\[no interactive elements: if the page is still drawing, wait for what you need first/m);
+});

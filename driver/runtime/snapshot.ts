@@ -40,6 +40,8 @@ export const NO_CHANGE_DIFF = '[no changes since the previous snapshot]';
 /** The same for an interactive snapshot, which compares only what can be clicked or filled. */
 const NO_CHANGE_INTERACTIVE_DIFF = '[no changes since the previous snapshot in what can be clicked or filled; text it shows is not compared in interactive mode: take snapshot(pg) without it, or a screenshot]';
 
+const NO_INTERACTIVE = '[no interactive elements: if the page is still drawing, wait for what you need first (await pg.getByRole("button").first().waitFor()), then snapshot again]';
+
 const INTERACTIVE_ROLES = new Set([
   'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem',
@@ -730,21 +732,29 @@ function filterInteractive(lines: Line[]): Line[] {
     // A link or button named by its content (an icon's alt text, a text child) has no name of
     // its own on its line: its children say it, and they are dropped here. Say it on the line,
     // as its accessible name (`- button "Save" [ref=e4]` for `<button><img alt="Save">`).
+    // A named `generic` child is not part of it: its name is a title on a wrapper, which
+    // Playwright leaves out of the button's name (`<button><div title="Today"
+    // style="display:flex"><svg>`: getByRole("button", { name: "Today" }) finds nothing, trial
+    // V18 on Actual Budget). Those children keep their lines under it, as Playwright prints them.
     let name = l.name;
+    const titled: Line[] = [];
     if (name === undefined && /:$/.test(l.text.trimEnd())) {
       const parts: string[] = [];
       for (let j = i + 1; j < lines.length && lines[j].indent > l.indent; j++) {
         const d = lines[j];
         if (d.role === 'text') parts.push(d.text.trimStart().replace(/^- text: ?/, '').replace(/^"(.*)"$/, '$1'));
+        else if (d.role === 'generic' && d.name) titled.push(d);
         else if (d.role !== '/url' && d.name) parts.push(d.name);
       }
       const derived = parts.join(' ').replace(/\s+/g, ' ').trim();
       if (derived) {
         name = derived;
         text = text.replace(/^- ([\w-]+)/, (m) => `${m} ${JSON.stringify(derived)}`);
+        titled.length = 0;
       }
     }
-    out.push({ ...l, name, indent: 0, text });
+    out.push({ ...l, name, indent: 0, text: titled.length ? `${text}:` : text });
+    for (const t of titled) out.push({ ...t, indent: 1, text: '  ' + t.text.trimStart().replace(/:$/, '') });
     for (let j = i + 1; j < lines.length && lines[j].indent > l.indent; j++) {
       const child = lines[j];
       if (child.indent === l.indent + 1 && (child.role === '/url' || (child.role === 'option' && !child.ref))) {
@@ -974,7 +984,7 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
     ]);
   } catch (err) {
     if (opts.selector && /Timeout|does not match any element/i.test(String((err as Error)?.message))) {
-      throw new AgentError(`snapshot: no element matches selector "${opts.selector}" — drop the selector or take a full snapshot to find the right one.`);
+      throw new AgentError(`snapshot: no element matched selector "${opts.selector}" within 5 s — if the page is still drawing, wait for it first (await pg.locator(${JSON.stringify(opts.selector)}).first().waitFor()); else drop the selector or take a full snapshot to find the right one.`);
     }
     throw toAgentError(err);
   }
@@ -994,7 +1004,9 @@ export async function takeSnapshot(page: Page, state: PageSnapshotState, opts: S
   // A selector that took a hidden element (a dialog an app keeps closed behind the open one;
   // trial V6) printed nothing at all: say so, and how to take the one shown.
   if (!tree && opts.selector) tree = await hiddenSelectorNote(page, opts.selector);
-  if (opts.interactive && !tree) tree = '[no interactive elements]';
+  // An app that has not drawn yet has none either (trials V18, V19: a snapshot 1.5 s after
+  // openTab on Actual Budget): say what to wait for.
+  if (opts.interactive && !tree) tree = NO_INTERACTIVE;
   tree = bound(tree, MAX_TREE_CHARS, 'snapshot');
   const modal = { before: state.previousModal ?? false, now: await modalOpen(page, tree) };
   // The previous tree was cut with the secrets known then: a field that became secret since
