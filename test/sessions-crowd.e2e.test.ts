@@ -232,7 +232,9 @@ test('a call of the same session waits for one whose script keeps the host busy,
   const busy = (ms: number) => `const pg = await openTab(${JSON.stringify(server.url)}); console.log("BUSY start"); const t0 = Date.now(); while (Date.now() - t0 < ${ms}) {} console.log("BUSY done"); await closeTab(pg); console.log("GSTACK_STEP_OK");`;
   const quick = `const pg = await openTab(${JSON.stringify(server.url)}); console.log("QUICK " + (await pg.title())); await closeTab(pg); console.log("GSTACK_STEP_OK");`;
   assert.equal((await gstack(['run', quick, '--session', key])).code, 0, 'the host is up');
-  const a = startCli(['run', busy(6000), '--session', key, '--timeout', '60000'], { cwd: work, env });
+  // Each busy millisecond is a core spinning (the tier is CPU-bound): long enough for B's call to
+  // start and find A holding the session, no longer.
+  const a = startCli(['run', busy(4000), '--session', key, '--timeout', '60000'], { cwd: work, env });
   await a.waitFor(/^BUSY start$/m, 60_000);
   const b = await gstack(['run', quick, '--session', key]);
   const ar = await a.done;
@@ -242,9 +244,9 @@ test('a call of the same session waits for one whose script keeps the host busy,
   assert.match(b.stdout, /^QUICK /m);
   assert.match(b.stderr, /waiting for session profile \(held by pid \d+ .*whose script has not given control back/);
   // With a shorter --lock-timeout than A's busy time: exit 4 naming A, and A still completes.
-  const a2 = startCli(['run', busy(8000), '--session', key, '--timeout', '60000'], { cwd: work, env });
+  const a2 = startCli(['run', busy(5000), '--session', key, '--timeout', '60000'], { cwd: work, env });
   await a2.waitFor(/^BUSY start$/m, 60_000);
-  const b2 = await gstack(['run', quick, '--session', key, '--lock-timeout', '3000']);
+  const b2 = await gstack(['run', quick, '--session', key, '--lock-timeout', '1500']);
   assert.equal(b2.code, 4, b2.stdout + b2.stderr);
   assert.match(lastLine(b2.stdout), /^\[error\] Profile busy: .* is held by pid \d+ .*gave up after waiting \d+ ms \(--lock-timeout\)/);
   const a2r = await a2.done;
@@ -258,13 +260,15 @@ test('a call waiting behind a runaway call of its session runs once the runaway 
   const key = 'crowd-runaway';
   const spin = `const pg = await openTab(${JSON.stringify(server.url)}); console.log("SPINNING"); await sleep(1500); for (;;) {}`;
   const quick = `const pg = await openTab(${JSON.stringify(server.url)}); console.log("QUICK " + (await pg.title())); await closeTab(pg); console.log("GSTACK_STEP_OK");`;
-  const a = startCli(['run', spin, '--session', key, '--timeout', '6000'], { cwd: work, env });
+  // The host and its browser are up first, so the deadline is the script's and its spin short.
+  assert.equal((await gstack(['run', quick, '--session', key])).code, 0, 'the host is up');
+  const a = startCli(['run', spin, '--session', key, '--timeout', '3500'], { cwd: work, env });
   await a.waitFor(/^SPINNING$/m, 60_000);
   // B connects while A's script still yields (its sleep): the host takes B's call, which waits.
   const b = await gstack(['run', quick, '--session', key]);
   const ar = await a.done;
   assert.equal(ar.code, 1, ar.stdout + ar.stderr);
-  assert.match(lastLine(ar.stdout), /did not finish within 6000 ms/);
+  assert.match(lastLine(ar.stdout), /did not finish within 3500 ms/);
   assert.equal(b.code, 0, b.stdout + b.stderr);
   assert.match(b.stdout, /^QUICK /m);
 });
