@@ -469,23 +469,22 @@ export class Tabs {
         // A name no file of the call has: the script's own file, or an --in file (read-only,
         // the user's), is never replaced by the evidence (pass 30, C30).
         const file = freeName(this.opts.pwd, `evidence-tab-${i + 1}`, '.png');
-        const shot = await within(raw.screenshot({ path: file, timeout: Math.max(1, left()) }).then(() => file), left(), null);
+        // The screenshot and what can be clicked or filled, by role and name (secret values
+        // cut, as in any snapshot), side by side in the time left: one taken after the other, a
+        // screenshot slow on a loaded machine left no time for the snapshot, the part an agent
+        // reads (trial V19: neither came, and the agent spent a call to see the page). A fresh
+        // snapshot state: the page's own diffs and refs are the script's.
+        const [shot, snap] = await Promise.all([
+          within(raw.screenshot({ path: file, timeout: Math.max(1, left()) }).then(() => file), left(), null),
+          learned ? within(takeSnapshot(raw, newSnapshotState(), { interactive: true }).then((r) => r.tree), left(), null) : Promise.resolve(null),
+        ]);
         ev.screenshot = shot;
-        if (!shot) {
-          ev.skipped = OUT_OF_TIME_NOTE;
-          return ev;
-        }
-        // What can be clicked or filled, by role and name (secret values cut, as in any
-        // snapshot), in the time left: a locator that failed often named the wrong thing. A
-        // fresh snapshot state: the page's own diffs and refs are the script's.
-        if (learned) {
-          const snap = await within(takeSnapshot(raw, newSnapshotState(), { interactive: true }).then((r) => r.tree), left(), null);
-          // No snapshot said nothing (trial V7): the reader looked for one the docs promise.
-          if (snap) ev.snapshot = evidenceSnapshot(snap);
-          else ev.skipped = `no snapshot: it did not finish in the time left (evidence is bounded to ${EVIDENCE_BUDGET_MS} ms in all); take snapshot(pg, { interactive: true }) in the script for one`;
-        } else {
-          ev.skipped = `no snapshot: the page's secret fields could not be read within ${PAGE_ANSWER_MS} ms (a busy or very large page), so nothing that could hold one is shown; take snapshot(pg, { interactive: true }) in the script for one`;
-        }
+        if (snap) ev.snapshot = evidenceSnapshot(snap);
+        // No snapshot said nothing (trial V7): the reader looked for one the docs promise.
+        if (!shot && !snap) ev.skipped = OUT_OF_TIME_NOTE;
+        else if (!learned) ev.skipped = `no snapshot: the page's secret fields could not be read within ${PAGE_ANSWER_MS} ms (a busy or very large page), so nothing that could hold one is shown; take snapshot(pg, { interactive: true }) in the script for one`;
+        else if (!snap) ev.skipped = `no snapshot: it did not finish in the time left (evidence is bounded to ${EVIDENCE_BUDGET_MS} ms in all); take snapshot(pg, { interactive: true }) in the script for one`;
+        else if (!shot) ev.skipped = `no screenshot: it did not finish in the time left (evidence is bounded to ${EVIDENCE_BUDGET_MS} ms in all); take pg.screenshot() in the script for one`;
         return ev;
       }),
     );
