@@ -234,7 +234,7 @@ export interface SharedFlags {
   maxOutput: number;
   /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, withheld, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null; `withheld`: the images among `artifacts` whose bytes hold the value of a secret field the call saw, which `--out` does not copy and `gstack mcp` does not attach). */
   json: boolean;
-  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each (a failed call's too, its evidence screenshots among them). */
+  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each (a failed call's too, its evidence screenshots among them: one whose name DIR already holds, from an earlier failed call, takes the next free name, `evidence-tab-1-2.png`; a file the script named replaces DIR's). */
   out?: string;
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
   connect?: string;
@@ -914,7 +914,7 @@ export const CATALOG_JSON: unknown = {
    "name": "out",
    "type": "string",
    "placeholder": "DIR",
-   "description": "Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each (a failed call's too, its evidence screenshots among them)."
+   "description": "Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each (a failed call's too, its evidence screenshots among them: one whose name DIR already holds, from an earlier failed call, takes the next free name, `evidence-tab-1-2.png`; a file the script named replaces DIR's)."
   },
   {
    "name": "connect",
@@ -3416,7 +3416,7 @@ export interface RunFlags {
   maxOutput: number;
   /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, withheld, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null; `withheld`: the images among `artifacts` whose bytes hold the value of a secret field the call saw, which `--out` does not copy and `gstack mcp` does not attach). */
   json: boolean;
-  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each (a failed call's too, its evidence screenshots among them). */
+  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each (a failed call's too, its evidence screenshots among them: one whose name DIR already holds, from an earlier failed call, takes the next free name, `evidence-tab-1-2.png`; a file the script named replaces DIR's). */
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (under their own names, mode 0400; the originals are never written) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in: string[];
@@ -3508,7 +3508,7 @@ export interface CookbookFlags {
   maxOutput: number;
   /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, withheld, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null; `withheld`: the images among `artifacts` whose bytes hold the value of a secret field the call saw, which `--out` does not copy and `gstack mcp` does not attach). */
   json: boolean;
-  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each (a failed call's too, its evidence screenshots among them). */
+  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each (a failed call's too, its evidence screenshots among them: one whose name DIR already holds, from an earlier failed call, takes the next free name, `evidence-tab-1-2.png`; a file the script named replaces DIR's). */
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (under their own names, mode 0400; the originals are never written) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in: string[];
@@ -3589,7 +3589,7 @@ export interface FlowsFlags {
   maxOutput: number;
   /** --json: Print one JSON object `{ ok, exitCode, engine, session, lines, artifacts, withheld, error, durationMs, pwd, evidence }` instead of lines (`evidence`: a failed call's tabs, see `--evidence`; else null; `withheld`: the images among `artifacts` whose bytes hold the value of a secret field the call saw, which `--out` does not copy and `gstack mcp` does not attach). */
   json: boolean;
-  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each (a failed call's too, its evidence screenshots among them). */
+  /** --out: Copy the artifacts the script wrote under `pwd` into DIR and print `ARTIFACT <path>` for each (a failed call's too, its evidence screenshots among them: one whose name DIR already holds, from an earlier failed call, takes the next free name, `evidence-tab-1-2.png`; a file the script named replaces DIR's). */
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (under their own names, mode 0400; the originals are never written) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in: string[];

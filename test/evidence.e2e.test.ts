@@ -94,6 +94,16 @@ test('chromium: two open tabs, a throwing click handler, then a throw: two evide
     assert.equal(statSync(shot).mode & 0o777, 0o666 & ~process.umask());
     assert.equal(r.lines.filter((l) => l === `ARTIFACT ${shot}`).length, 1);
   }
+  // The next failed call with the same --out keeps the first call's evidence (trial V19: each
+  // failure replaced it); a file the script names itself is still the script's to replace.
+  writeFileSync(join(out, 'mine.txt'), 'old');
+  const again = await gstack(['run', `await fs.writeFile(path.join(pwd, "mine.txt"), "new"); const pg = await openTab(${JSON.stringify(site.url + 'index.html')}); throw new Error("again");`, '--out', out]);
+  assert.equal(again.code, 1, again.stdout + again.stderr);
+  const [c] = blocks(again.lines);
+  assert.equal(field(c, 'ARTIFACT '), `ARTIFACT ${join(out, 'evidence-tab-1-2.png')}`, again.stdout);
+  assert.equal(readFileSync(join(out, 'evidence-tab-1-2.png')).subarray(1, 4).toString(), 'PNG');
+  assert.ok(existsSync(join(out, 'evidence-tab-1.png')) && existsSync(join(out, 'evidence-tab-2.png')), 'the first call\'s evidence is still there');
+  assert.equal(readFileSync(join(out, 'mine.txt'), 'utf8'), 'new');
 });
 
 test('chromium: --json carries the evidence; --no-evidence turns it off', async () => {

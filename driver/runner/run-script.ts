@@ -6,7 +6,7 @@ import { chmod, cp, lstat, mkdir, readFile, readdir, rm, stat, writeFile } from 
 import { lstatSync, mkdtempSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, learnSecrets, oneLine, shownLine, stripControls } from '../runtime/output.js';
 import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
 import { exitCodeOf, UsageError } from '../errors.js';
@@ -33,6 +33,7 @@ import { FLAG_DEFAULTS, type ExitCode } from '../catalog.gen.js';
 import { runResult, type RunResult, type RunSessionInfo } from '../runtime/run-result.js';
 import { missingFolders, plainListedName, readsAsHidden } from '../runtime/look-alike.js';
 import { checkedCopy } from '../runtime/artifact-secrets.js';
+import { freeName } from '../runtime/tabs.js';
 
 /** What a session host lends a call: the browser it keeps on its session's profile. */
 export interface SessionHostBinding {
@@ -173,21 +174,21 @@ function copyFailure(err: unknown, to: string): string {
   }
 }
 
-async function copyArtifacts(from: string, to: string, skip: Set<string>, notice: (line: string) => void): Promise<string[]> {
+async function copyArtifacts(from: string, to: string, skip: Set<string>, notice: (line: string) => void, keepApart: Set<string> = new Set()): Promise<Map<string, string>> {
   const files = (await listFiles(from)).filter((f) => !skip.has(f));
+  const copied = new Map<string, string>();
   try {
     await mkdir(to, { recursive: true });
   } catch (err) {
     notice(`gstack: --out: ${to} could not be made (${(err as Error).message}); the call's files stay in ${from}`);
-    return [];
+    return copied;
   }
-  const copied: string[] = [];
   for (const f of files) {
     // One file that cannot be copied (a folder of its name in DIR) is said, and the others are
     // still copied: the script has run, so its verdict stands (pass 41, C41).
     try {
       const done = await copyOne(f);
-      if (done) copied.push(done);
+      if (done) copied.set(f, done);
     } catch (err) {
       notice(`gstack: --out: ${JSON.stringify(relative(from, f))} was not copied (${copyFailure(err, to)}); it stays in ${from}`);
     }
@@ -207,7 +208,12 @@ async function copyArtifacts(from: string, to: string, skip: Set<string>, notice
       notice(`gstack: --out: ${JSON.stringify(rel)} was not copied (its name holds the value of a secret field the call saw); it stays in ${from}`);
       return undefined;
     }
-    const dest = join(to, rel);
+    // A name the call chose itself (an evidence screenshot, the same in every failed call) takes
+    // the next free name in DIR rather than replace the last call's (trial V19: each failed call
+    // with the same --out replaced the evidence of the one before). The script's own names are
+    // the script's to choose, and replace.
+    const ext = extname(rel);
+    const dest = keepApart.has(f) ? freeName(to, rel.slice(0, rel.length - ext.length), ext) : join(to, rel);
     // DIR may already hold links (a project folder): a page-chosen sub-path must not lead
     // through one to elsewhere. Every folder on the way is a real one inside DIR.
     if (!(await staysInside(to, rel))) {
@@ -317,6 +323,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
   let engine: EngineName | null = null;
   let pwd: string | null = null;
   let artifacts: string[] = [];
+  /** Each file `--out` copied, by its path in pwd. */
+  let copies = new Map<string, string>();
   let withheld: string[] = [];
   const cleanups: Array<() => Promise<unknown>> = [];
   let deadline: CallDeadline | undefined;
@@ -507,7 +515,8 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     if (artifactDir) for (const f of inputs) inputPaths.add(join(artifactDir, f.name));
     if (artifactDir && (await stat(artifactDir).catch(() => undefined))?.isDirectory()) {
       if (options.out) {
-        artifacts = await copyArtifacts(artifactDir, resolve(options.cwd ?? process.cwd(), options.out), inputPaths, notice);
+        copies = await copyArtifacts(artifactDir, resolve(options.cwd ?? process.cwd(), options.out), inputPaths, notice, new Set(outcome.evidence?.flatMap((t) => (t.screenshot ? [t.screenshot] : [])) ?? []));
+        artifacts = [...copies.values()];
       } else {
         artifacts = (await listFiles(artifactDir)).filter((f) => !inputPaths.has(f));
         withheld = await withheldImages(artifacts);
@@ -535,7 +544,7 @@ export async function runScript(script: string, options: RunOptions = {}): Promi
     // line, with each screenshot named where the reader finds it (its --out copy).
     if (outcome.evidence) {
       const from = artifactDir ?? '';
-      const where = (p: string) => (options.out && from ? join(resolve(options.cwd ?? process.cwd(), options.out), relative(from, p)) : p);
+      const where = (p: string) => (options.out && from ? copies.get(p) ?? join(resolve(options.cwd ?? process.cwd(), options.out), relative(from, p)) : p);
       evidence = outcome.evidence.map(boundEvidence).map((t) => ({ ...t, screenshot: t.screenshot && where(t.screenshot) }));
       for (const t of evidence) if (t.screenshot) named.add(t.screenshot);
       filter.writeEvidence(evidenceLines(evidence));

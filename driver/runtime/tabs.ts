@@ -589,7 +589,7 @@ export class Tabs {
 }
 
 /** `pwd/stem.ext`, or `pwd/stem-2.ext` and so on when that name is taken. */
-function freeName(pwd: string, stem: string, ext: string): string {
+export function freeName(pwd: string, stem: string, ext: string): string {
   let file = join(pwd, stem + ext);
   for (let n = 2; existsSync(file) && n < 100; n++) file = join(pwd, `${stem}-${n}${ext}`);
   return file;
