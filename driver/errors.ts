@@ -159,7 +159,8 @@ function timeoutMessage(raw: string, msg: string, reach?: string, url?: string, 
     const m = /- (<.{1,300}?) intercepts pointer events/.exec(raw)?.[1];
     const cover = m ? (/ from (<.*) subtree$/.exec(m)?.[1] ?? m) : undefined;
     const named = cover ? `, ${truncate(cover, 120)},` : '';
-    return `Another element${named} covers the target${what} (${call}). If it is an overlay or a dialog, close it first; if it is a tooltip or popover, move away from it (pg.keyboard.press("Escape"), or hover elsewhere); if it only decorates the target, or a hover opened it over its own target, pass { force: true }. Then retry.`;
+    const inside = reach ? ` ${reach}` : '';
+    return `Another element${named} covers the target${what} (${call}).${inside} If it is an overlay or a dialog, close it first; if it is a tooltip or popover, move away from it (pg.keyboard.press("Escape"), or hover elsewhere); if it only decorates the target, or a hover opened it over its own target, pass { force: true }. Then retry.`;
   }
   if (/element is outside of the viewport/.test(raw)) {
     // Found and visible, but where no scroll brings it: a closed drawer or menu moved off the
@@ -226,6 +227,15 @@ export function isElementHidden(err: unknown): boolean {
   const e = err as { name?: string; message?: unknown } | undefined;
   const raw = typeof e?.message === 'string' ? e.message : '';
   return (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw)) && /element is not visible|resolved to hidden/.test(raw);
+}
+
+/** A Playwright timeout whose element stayed covered by another (our "Another element … covers
+ * the target"). */
+export function isElementCovered(err: unknown): boolean {
+  if (err instanceof AgentError) return false;
+  const e = err as { name?: string; message?: unknown } | undefined;
+  const raw = typeof e?.message === 'string' ? e.message : '';
+  return (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw)) && /intercepts pointer events/.test(raw);
 }
 
 /** Playwright quotes the elements a locator matched (`<input type="password" value="hunter2"/>`,

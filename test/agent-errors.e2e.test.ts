@@ -145,3 +145,13 @@ console.log("GSTACK_STEP_OK");`);
   assert.match(said('FIRST'), /exists but is not visible within 400 ms \(locator\.waitFor\)\. It matches 2 elements without its \.first\(\), 1 of them visible: take a visible one with \.filter\(\{ visible: true \}\) before \.first\(\) \(in a CSS selector, :visible\)\. Scroll or open/);
   assert.match(said('ALONE'), /exists but is not visible within 400 ms \(locator\.click\)\. Scroll or open/, 'nothing visible to offer');
 });
+
+test('a click another element covers says which part of the page that element is in, with its buttons (trial V19: an app\'s toast, named only by a generated class)', async () => {
+  const r = await run(`
+    const pg = await openTab();
+    await pg.setContent('<button>Add new schedule</button><div class="css-x1" style="position:fixed;inset:0"><div role="alert" class="css-y2" style="position:absolute;inset:0;background:#fee"><p>Sync error: invalid fileId</p><button>Retry</button><button aria-label="Close">×</button></div></div>');
+    await pg.getByRole("button", { name: "Add new schedule" }).click({ timeout: 1000 });
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(last(r.lines) ?? '', /^\[error\] Another element, <div class="css-x1">…<\/div>, covers the target getByRole\('button', \{ name: 'Add new schedule' \}\) \(locator\.click\)\. It is in alert "Sync error: invalid fileId Retry×", whose buttons are "Retry" and "Close"; pg\.getByRole\("alert"\)\.getByRole\("button", \{ name: "Close" \}\)\.click\(\) may close it\. If it is an overlay/, r.stdout);
+});

@@ -3,7 +3,7 @@
 // wrapper's marked line, which only the call that made the marker can read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EVIDENCE_KEEP, EVIDENCE_TEXT_MAX, boundEvidence, foldFailures, evidenceHint, evidenceLines, parseAsideEvidence, wrapForAside, type TabEvidence } from '../driver/runtime/evidence.js';
+import { EVIDENCE_KEEP, EVIDENCE_TEXT_MAX, boundEvidence, foldFailures, evidenceHint, evidenceLines, parseAsideEvidence, withoutPageWords, wrapForAside, type TabEvidence } from '../driver/runtime/evidence.js';
 
 const tab = (over: Partial<TabEvidence> = {}): TabEvidence => ({
   tab: 1,
@@ -179,4 +179,10 @@ test('the same failed request or console error again is one entry, moved to the 
   for (let i = 0; i < EVIDENCE_RECORD + 5; i++) keepLatest(many, `e${i}`);
   assert.equal(many.length, EVIDENCE_RECORD, 'a tab records a bounded list; the evidence shows the latest EVIDENCE_KEEP of it, folded');
   assert.equal(many.at(-1), `e${EVIDENCE_RECORD + 4}`);
+});
+
+test('a tab that did not answer: what covers a click, in the page\'s words, is left out of the [error] line as its markup is', () => {
+  const told = withoutPageWords('Another element, <div class="t">hunter2</div>, covers the target getByRole(\'button\') (locator.click). It is in alert "Copied: hunter2", whose buttons are "Retry" and "Close"; pg.getByRole("alert").getByRole("button", { name: "Close" }).click() may close it. If it is an overlay or a dialog, close it first.');
+  assert.doesNotMatch(told, /hunter2|Retry|Close"/);
+  assert.match(told, /It is in alert … \(not shown: the page did not answer, so its secret fields could not be read\)\. If it is an overlay or a dialog, close it first\.$/);
 });

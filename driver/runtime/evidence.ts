@@ -286,7 +286,9 @@ const NOT_READ = '(not shown: the page did not answer, so its secret fields coul
 export function withoutPageWords(message: string): string {
   return message
     .replace(/(threw inside the page: )[\s\S]*(\. It runs in the page \(not in the script\))/, `$1… ${NOT_READ}$2`)
-    .replace(/<([a-zA-Z][\w-]*)\b[^<>]*>(?:[^<]{0,2000}?<\/\1>)?/g, `<$1 … ${NOT_READ}>`);
+    .replace(/<([a-zA-Z][\w-]*)\b[^<>]*>(?:[^<]{0,2000}?<\/\1>)?/g, `<$1 … ${NOT_READ}>`)
+    // What covers a click, in the page's words (locator-reach.ts whatCovers).
+    .replace(/(It is in [a-z]+)(?:"(?:[^"\\]|\\.)*"|,|whose buttons? (?:are|is)|and|"(?:[^"\\]|\\.)*"|; pg\.getByRole\("[a-z]+"\)\.getByRole\("button", \{ name: "(?:[^"\\]|\\.)*" \}\)\.click\(\) may close it|\s)*\./, `$1 … ${NOT_READ}.`);
 }
 
 /** Page text in evidence is cut to this many characters a string: evidence is printed outside

@@ -117,6 +117,47 @@ export async function visibleOthers(locator: object): Promise<string | undefined
   return within(probe(), REACH_BUDGET_MS, undefined);
 }
 
+/**
+ * For a click that another element covered: the part of the page that element belongs to, by
+ * role, with its text and its buttons (`It is in alert "Sync error" …, whose buttons are
+ * "Close"`). Playwright names the covering element by its markup, often a generated class
+ * (`<div class="css-axvwfi">`), and an interactive snapshot does not list the alert or toast
+ * around it (trial V19: an app's toasts covered its buttons). Page text, as the markup
+ * Playwright quotes is: cut of secrets and marked like the rest of the error line.
+ */
+export async function whatCovers(locator: object): Promise<string | undefined> {
+  const { frame, selector } = framed(locator) ?? {};
+  if (!frame || selector === undefined) return undefined;
+  const probe = async () => {
+    const found = await frame.locator(selector).first().evaluate((target) => {
+      const r = target.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      let hit = document.elementFromPoint(x, y);
+      for (let inner = hit?.shadowRoot?.elementFromPoint(x, y); hit && inner && inner !== hit; inner = hit.shadowRoot?.elementFromPoint(x, y)) hit = inner;
+      if (!hit || target.contains(hit)) return undefined;
+      const TAG_ROLES: Record<string, string> = { DIALOG: 'dialog', ASIDE: 'complementary', NAV: 'navigation', HEADER: 'banner', FOOTER: 'contentinfo' };
+      const PARTS = /^(alert|alertdialog|dialog|status|tooltip|menu|listbox|log|toolbar|banner|complementary|navigation|contentinfo|region)$/;
+      const words = (el: Element) => ((el.getAttribute('aria-label') || (el as HTMLElement).innerText || el.getAttribute('title') || '').replace(/\s+/g, ' ').trim());
+      for (let n: Element | null = hit; n && n !== document.body && n !== document.documentElement; n = n.parentElement ?? ((n.getRootNode() as ShadowRoot).host || null)) {
+        const role = n.getAttribute('role') || TAG_ROLES[n.tagName];
+        if (!role || !PARTS.test(role)) continue;
+        const buttons = [...n.querySelectorAll('button, [role=button]')].map(words).filter(Boolean).slice(0, 4);
+        return { role, name: words(n).slice(0, 80), buttons: buttons.map((b) => b.slice(0, 40)) };
+      }
+      return undefined;
+    }, undefined, { timeout: REACH_BUDGET_MS });
+    if (!found) return undefined;
+    const buttons = found.buttons.map((b) => JSON.stringify(b));
+    const list = buttons.length > 1 ? `${buttons.slice(0, -1).join(', ')} and ${buttons.at(-1)}` : buttons[0];
+    const closer = found.buttons.find((b) => /^(?:close|dismiss|ok|got it|no thanks|×|✕|x)\b/i.test(b));
+    const get = `pg.getByRole(${JSON.stringify(found.role)})`;
+    const close = closer ? `; ${get}.getByRole("button", { name: ${JSON.stringify(closer)} }).click() may close it` : '';
+    return `It is in ${found.role}${found.name ? ` ${JSON.stringify(found.name)}` : ''}${list ? `, whose button${buttons.length > 1 ? 's are' : ' is'} ${list}` : ''}${close}.`;
+  };
+  return within(probe().catch(() => undefined), REACH_BUDGET_MS, undefined);
+}
+
 /** The frame a locator was made on and its selector, as Playwright keeps them (`_frame`,
  * `_selector`); undefined for a locator of another Playwright. */
 function framed(locator: object): { frame: Frame; selector: string } | undefined {

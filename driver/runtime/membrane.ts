@@ -38,14 +38,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { types } from 'node:util';
 import { createRequire } from 'node:module';
-import { AgentError, MAX_TIMER_MS, isElementHidden, isElementNotFound, sealScriptFacing, toAgentError } from '../errors.js';
+import { AgentError, MAX_TIMER_MS, isElementCovered, isElementHidden, isElementNotFound, sealScriptFacing, toAgentError } from '../errors.js';
 import type { Confinement } from './confined-fs.js';
 import { checkCdp, everyString, memberKey, plainData, policies, type PolicyTable } from './playwright-policy.js';
 import { isFileUrl, plainUrl } from './url-policy.js';
 import { defuseSentinel, pageCallbackScope } from './output.js';
 import { cleanPdfInfo } from './pdf-info.js';
 import { SENTINEL } from '../catalog.gen.js';
-import { howFarItMatched, visibleOthers } from './locator-reach.js';
+import { howFarItMatched, visibleOthers, whatCovers } from './locator-reach.js';
 
 export interface MembraneOptions {
   /** Every file a script's API call reads or writes goes through this (pwd only). */
@@ -451,6 +451,8 @@ export class Membrane {
               if (isElementNotFound(err)) throw atScriptLine(toAgentError(err, { call: `${kind}.${prop}`, reach: await howFarItMatched(target) }), site);
               // Found but hidden: which of its matches are visible, if any (trial V9).
               if (isElementHidden(err)) throw atScriptLine(toAgentError(err, { call: `${kind}.${prop}`, reach: await visibleOthers(target) }), site);
+              // Covered by another element: the part of the page it is in, by role (trial V19).
+              if (isElementCovered(err)) throw atScriptLine(toAgentError(err, { call: `${kind}.${prop}`, reach: await whatCovers(target) }), site);
               throw err;
             });
       try {
