@@ -127,3 +127,18 @@ test('usage errors: missing input, too many output paths, clashing outputs, bad 
   );
 });
 
+
+// Trial V18: a pie of spending in a PDF, its first slices mermaid's near-white #ECECFF and
+// #FFFFDE, told apart from the paper by their edges only.
+test('a pie in the default theme has slices in colours that read on paper; a diagram\'s own init still chooses its own', async () => {
+  const pie = join(work, 'pie.mmd');
+  const own = join(work, 'pie-own.mmd');
+  await writeFile(pie, 'pie title Spending\n  "Bills" : 165\n  "Food" : 191.6\n  "General" : 129.83\n');
+  await writeFile(own, '%%{init: {"themeVariables": {"pie1": "#123456"}}}%%\npie title Mine\n  "A" : 1\n  "B" : 2\n');
+  const r = await gstack(['diagram', pie, own, '--svg', join(work, 'pie.svg'), '--svg', join(work, 'pie-own.svg')]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const fills = (svg: string) => [...svg.matchAll(/class="pieCircle"[^>]*fill="(#[0-9A-Fa-f]+)"|fill="(#[0-9A-Fa-f]+)"[^>]*class="pieCircle"/g)].map((m) => (m[1] ?? m[2]).toUpperCase());
+  const slices = fills(await readFile(join(work, 'pie.svg'), 'utf8'));
+  assert.deepEqual(slices.sort(), ['#66C2A5', '#8DA0CB', '#FC8D62'], 'the three slices take the print palette');
+  assert.ok(fills(await readFile(join(work, 'pie-own.svg'), 'utf8')).includes('#123456'), "the diagram's own pie1 wins");
+});

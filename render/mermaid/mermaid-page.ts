@@ -55,6 +55,14 @@ export interface MermaidPageState {
   svgs?: Array<string | null>;
 }
 
+/** The default theme's pie slices, in colours that read on paper: mermaid's own start near white
+ * (#ECECFF, #FFFFDE), so a slice's edge was all that showed it (trial V18: a pie of spending in a
+ * PDF). ColorBrewer's Set2, then four of Set3: mid-tones, each apart from white and from its
+ * neighbours, under the theme's black percentages. A diagram's own `%%{init}%%` still wins. */
+const PRINT_PIE_COLOURS: Record<string, string> = Object.fromEntries(
+  ['#66C2A5', '#FC8D62', '#8DA0CB', '#E78AC3', '#A6D854', '#FFD92F', '#E5C494', '#B3B3B3', '#80B1D3', '#FB8072', '#BC80BD', '#FDB462'].map((c, i) => [`pie${i + 1}`, c]),
+);
+
 /** Set on <html> when the boot script is done. A selector wait is event-driven (no 100 ms
  * polling), and the document's own markup cannot reach <html> to fake it. */
 export const MERMAID_READY_SELECTOR = 'html[data-gstack-mermaid-done]';
@@ -62,13 +70,14 @@ export const MERMAID_READY_SELECTOR = 'html[data-gstack-mermaid-done]';
 /** The boot script. It is a served file, not inline, so the page's CSP can forbid inline
  * script entirely while still allowing our two same-origin files. */
 export function mermaidBootScript(opts: MermaidPageOptions, collectSvgs: boolean): string {
+  const theme = opts.theme ?? 'default';
   const config = {
     startOnLoad: false,
     securityLevel: 'strict',
     deterministicIds: true,
-    theme: opts.theme ?? 'default',
+    theme,
     fontFamily: opts.fontFamily,
-    themeVariables: { fontFamily: opts.fontFamily },
+    themeVariables: { fontFamily: opts.fontFamily, ...(theme === 'default' ? PRINT_PIE_COLOURS : {}) },
   };
   return `import mermaid from './${MERMAID_MODULE}';
 (async () => {
