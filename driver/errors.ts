@@ -192,7 +192,10 @@ function timeoutMessage(raw: string, msg: string, reach?: string, url?: string, 
   }
   // Found, but the action never went through for a reason no rule above knows.
   if (/resolved to/.test(raw)) {
-    return `Timed out (${truncate(msg, 200)}): the element${what} was found, but the action could not complete. Take a snapshot to see its state, then retry, or act on another element.`;
+    // Something on top of it when the action gave up (trial V20: typing that missed its field
+    // opened an app menu over the button), found by a hit test at its middle (whatCovers).
+    const covered = reach ? ` Another element covers it now: ${reach.replace(/^It is/, 'it is')}` : '';
+    return `Timed out (${truncate(msg, 200)}): the element${what} was found, but the action could not complete.${covered} Take a snapshot to see its state, then retry, or act on another element.`;
   }
   return `Timed out (${truncate(msg, 200)}). The page may be slow or the element missing: take a snapshot to see the page, then use a ref or a larger { timeout }.`;
 }
@@ -236,6 +239,16 @@ export function isElementCovered(err: unknown): boolean {
   const e = err as { name?: string; message?: unknown } | undefined;
   const raw = typeof e?.message === 'string' ? e.message : '';
   return (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw)) && /intercepts pointer events/.test(raw);
+}
+
+/** A Playwright timeout of an action whose element was found, for a reason no other rule names
+ * (the "found, but the action could not complete" words). */
+export function isElementFoundStuck(err: unknown): boolean {
+  if (err instanceof AgentError) return false;
+  const e = err as { name?: string; message?: unknown } | undefined;
+  const raw = typeof e?.message === 'string' ? e.message : '';
+  return (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw)) && /resolved to/.test(raw) &&
+    !/intercepts pointer events|element is not visible|resolved to hidden|element is not (?:enabled|editable)|detached from the DOM|outside of the viewport|element is not stable/.test(raw);
 }
 
 /** Playwright quotes the elements a locator matched (`<input type="password" value="hunter2"/>`,

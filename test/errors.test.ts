@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fsMemberMissing, isElementNotFound, rewriteError } from '../driver/errors.js';
+import { fsMemberMissing, isElementCovered, isElementFoundStuck, isElementNotFound, rewriteError } from '../driver/errors.js';
 import { cssPrefixes, howFarItMatched, selectorSteps } from '../driver/runtime/locator-reach.js';
 
 const pwErr = (name: string, message: string) => Object.assign(new Error(message), { name });
@@ -220,4 +220,18 @@ test('a long CSS selector is a chain too: the probe counts each compound its com
     locator: (sel: string) => ({ count: () => Promise.resolve(counts[sel] ?? 0), toString: () => `locator('${sel}')` }),
   };
   assert.equal(await howFarItMatched({ _frame: frame, _selector: '#chart > g.node .port' }), "How far it matched: locator('#chart') → 1 element; then locator('#chart > g.node') → 3 elements; then locator('#chart > g.node .port') → none.");
+});
+
+// Trial V20: typing that missed its field opened an app menu over the button, and the click timed
+// out with "found, but the action could not complete" and nothing about what was on top.
+test('an action found but stuck for no named reason says what covers its element now, when something does', () => {
+  const stuck = pwErr('TimeoutError', "locator.click: Timeout 15000ms exceeded.\nCall log:\n  - waiting for getByRole('button', { name: 'Add', exact: true })\n    - locator resolved to <button>Add</button>\n  - attempting click action\n    - waiting for element to be visible, enabled and stable\n");
+  assert.equal(isElementFoundStuck(stuck), true);
+  assert.equal(isElementCovered(stuck), false);
+  const told = rewriteError(stuck, { reach: 'It is in menu "Filter Payee Category", whose buttons are "Payee" and "Category".' });
+  assert.match(told, /was found, but the action could not complete\. Another element covers it now: it is in menu "Filter Payee Category", whose buttons are "Payee" and "Category"\. Take a snapshot/);
+  assert.doesNotMatch(rewriteError(stuck), /covers it now/, 'nothing on top: nothing said');
+  const covered = pwErr('TimeoutError', "locator.click: Timeout 100ms exceeded.\nCall log:\n    - locator resolved to <button>Add</button>\n  - <div> intercepts pointer events");
+  assert.equal(isElementFoundStuck(covered), false, 'a covered target has its own words');
+  assert.equal(isElementCovered(covered), true);
 });

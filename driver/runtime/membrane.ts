@@ -38,7 +38,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { types } from 'node:util';
 import { createRequire } from 'node:module';
-import { AgentError, MAX_TIMER_MS, isElementCovered, isElementHidden, isElementNotFound, sealScriptFacing, toAgentError } from '../errors.js';
+import { AgentError, MAX_TIMER_MS, isElementCovered, isElementFoundStuck, isElementHidden, isElementNotFound, sealScriptFacing, toAgentError } from '../errors.js';
 import type { Confinement } from './confined-fs.js';
 import { checkCdp, everyString, memberKey, plainData, policies, type PolicyTable } from './playwright-policy.js';
 import { isFileUrl, plainUrl } from './url-policy.js';
@@ -452,7 +452,7 @@ export class Membrane {
               // Found but hidden: which of its matches are visible, if any (trial V9).
               if (isElementHidden(err)) throw atScriptLine(toAgentError(err, { call: `${kind}.${prop}`, reach: await visibleOthers(target) }), site);
               // Covered by another element: the part of the page it is in, by role (trial V19).
-              if (isElementCovered(err)) throw atScriptLine(toAgentError(err, { call: `${kind}.${prop}`, reach: await whatCovers(target) }), site);
+              if (isElementCovered(err) || isElementFoundStuck(err)) throw atScriptLine(toAgentError(err, { call: `${kind}.${prop}`, reach: await whatCovers(target) }), site);
               throw err;
             });
       try {
