@@ -33,7 +33,7 @@ export type ExitName = keyof typeof EXIT;
 export type ExitCode = (typeof EXIT)[ExitName];
 
 /** The evidence labels the cookbook and the runner print. */
-export type EvidenceLabel = "GSTACK_STEP_OK" | "[error]" | "URL=" | "TITLE=" | "CONSOLE_ERRORS=" | "NETWORK_ERRORS=" | "TEXT_START" | "TEXT_END" | "SNAPSHOT_START" | "SNAPSHOT_END" | "DIFF_START" | "DIFF_END" | "INPUT=" | "ASIDE_DIR=" | "SCREENSHOT=" | "LINK" | "NAV=" | "RESOURCES=" | "VIEWPORT=" | "PDF=" | "STEP" | "FIELD" | "EVIDENCE_START" | "EVIDENCE_END" | "EVIDENCE_SKIPPED" | "SUBMIT_BLOCKED=" | "ARTIFACT" | "DIALOG";
+export type EvidenceLabel = "GSTACK_STEP_OK" | "[error]" | "URL=" | "TITLE=" | "CONSOLE_ERRORS=" | "NETWORK_ERRORS=" | "TEXT_START" | "TEXT_END" | "SNAPSHOT_START" | "SNAPSHOT_END" | "DIFF_START" | "DIFF_END" | "INPUT=" | "ASIDE_DIR=" | "SCREENSHOT=" | "LINK" | "NAV=" | "RESOURCES=" | "VIEWPORT=" | "PDF=" | "STEP" | "FIELD" | "EVIDENCE_START" | "EVIDENCE_END" | "ALERTS=" | "EVIDENCE_SKIPPED" | "SUBMIT_BLOCKED=" | "ARTIFACT" | "DIALOG";
 
 /** The fields of the object `--json` prints for a script call (the shared flag's description). */
 export const RUN_RESULT_FIELDS = ["ok", "exitCode", "engine", "session", "lines", "artifacts", "withheld", "error", "durationMs", "pwd", "evidence"] as const;
@@ -240,7 +240,7 @@ export interface SharedFlags {
   connect?: string;
   /** --cdp: Run on a remote browser over a CDP endpoint (Browserless, Selenium Grid node). State is kept like --connect. */
   cdp?: string;
-  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
+  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, the page's visible alerts and status messages (`ALERTS=`) and what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
   evidence: boolean;
   /** --allow-file-urls: Let this call's script open `file:` URLs (refused by default: a page would get local files). */
   allowFileUrls: boolean;
@@ -932,7 +932,7 @@ export const CATALOG_JSON: unknown = {
    "name": "evidence",
    "type": "boolean",
    "default": true,
-   "description": "When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off."
+   "description": "When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, the page's visible alerts and status messages (`ALERTS=`) and what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off."
   },
   {
    "name": "allow-file-urls",
@@ -2034,7 +2034,7 @@ export const CATALOG_JSON: unknown = {
       "base"
      ],
      "default": "default",
-     "description": "Mermaid theme."
+     "description": "Mermaid theme. `default` gives a pie's slices colours that read on paper (mermaid's own first ones are near white); a diagram's `%%{init: {\"themeVariables\": {\"pie1\": \"#…\"}}}%%` still sets its own."
     },
     {
      "name": "background",
@@ -2325,6 +2325,10 @@ export const CATALOG_JSON: unknown = {
   {
    "label": "EVIDENCE_END",
    "meaning": "End of one tab's evidence block."
+  },
+  {
+   "label": "ALERTS=",
+   "meaning": "JSON array: the text of a failed call's tab's visible alerts and status messages (`role=alert`, `status`, `aria-live` regions; at most 5, each at most 300 characters), in its evidence block on Chromium: an app's own words for what went wrong (`[\"Too many requests, please try again later.\"]`), which the interactive snapshot leaves out. Untrusted page text."
   },
   {
    "label": "EVIDENCE_SKIPPED",
@@ -3420,7 +3424,7 @@ export interface RunFlags {
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (under their own names, mode 0400; the originals are never written) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in: string[];
-  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
+  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, the page's visible alerts and status messages (`ALERTS=`) and what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
   evidence: boolean;
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
   connect?: string;
@@ -3512,7 +3516,7 @@ export interface CookbookFlags {
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (under their own names, mode 0400; the originals are never written) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in: string[];
-  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
+  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, the page's visible alerts and status messages (`ALERTS=`) and what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
   evidence: boolean;
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
   connect?: string;
@@ -3593,7 +3597,7 @@ export interface FlowsFlags {
   out?: string;
   /** --in: Copy these files into the call's `pwd` before the script starts (under their own names, mode 0400; the originals are never written) and print `INPUT=<name>` for each: the only way a script sees a user's file, e.g. `setInputFiles(path.join(pwd, "photo.png"))`. Regular files only (no directories or devices), 50 MB each and 100 MB in all; a relative path is taken from your current directory; a missing or refused file exits 2. On Aside (whose `pwd` exists only once the script runs) the files travel inside the script, 256 KB in all, and are not read-only. Give the files after the script (`gstack run -f flow.js --in a.png b.pdf`) or repeat `--in`. */
   in: string[];
-  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
+  /** --evidence: When the call fails (a throw, the timeout, no sentinel, an interruption), print each open tab's evidence before the `[error]` line: an `EVIDENCE_START tab N of M` … `EVIDENCE_END` block with `URL=`, `TITLE=`, a screenshot (`ARTIFACT`, under `pwd`, copied by `--out`), `CONSOLE_ERRORS=`, `NETWORK_ERRORS=`, an open `DIALOG` and, on Chromium, the page's visible alerts and status messages (`ALERTS=`) and what can be clicked or filled (the tab's interactive snapshot between `SNAPSHOT_START` and `SNAPSHOT_END`, at most 40 lines, secret values cut); `--json` has it as `evidence`. Bounded to 1.5 s in all; a hung page gets `EVIDENCE_SKIPPED`. On Aside the runner's wrapper collects it when the script throws (URL, title, screenshot, the hook's errors; no dialogs, and not after a timeout). `--no-evidence` turns it off. */
   evidence: boolean;
   /** --connect: Run on a remote Playwright browser server (ws://...). The session's cookies and localStorage are kept in a storageState file. */
   connect?: string;
@@ -3965,7 +3969,7 @@ export interface DiagramFlags {
   width?: number;
   /** --scale: Device pixel ratio for PNGs: 2 (the default) prints sharp at the diagram's size; 1 for a small screen image, 3-4 for posters. */
   scale: number;
-  /** --theme: Mermaid theme. */
+  /** --theme: Mermaid theme. `default` gives a pie's slices colours that read on paper (mermaid's own first ones are near white); a diagram's `%%{init: {"themeVariables": {"pie1": "#…"}}}%%` still sets its own. */
   theme: "default" | "neutral" | "dark" | "forest" | "base";
   /** --background: PNG background. */
   background: "white" | "transparent";

@@ -447,3 +447,22 @@ test('chromium: a page whose screenshot does not finish in the evidence\'s time 
   if (skipped) assert.match(skipped, /^EVIDENCE_SKIPPED no screenshot: it did not finish in the time left \(evidence is bounded to 1500 ms in all\); take pg\.screenshot\(\) in the script for one$/);
   else assert.ok(b.lines.some((l) => /^ARTIFACT .*evidence-tab-1\.png$/.test(l)), r.stdout);
 });
+
+test('chromium: a failed call\'s evidence has the page\'s visible alerts and status messages, hidden ones left out, a seen password cut (trial V21)', async () => {
+  // Actual Budget's "Too many requests" was only in the screenshot: the interactive snapshot
+  // lists what can be clicked or filled, not an app's own word for what went wrong.
+  const pw = 'Zebra-pass-9911';
+  const r = await gstack(['run', `const pg = await openTab();
+    await pg.setContent('<title>Login</title><input type=password id=pw aria-label=Password><div role="alert"><span>An unknown error occurred:</span> Too many requests, please try again later.</div><div role="status" hidden>hidden status</div><div aria-live="polite"><p role="status">Saved 3 items</p></div>');
+    await pg.locator("#pw").fill(${JSON.stringify(pw)});
+    await pg.evaluate((p) => { const d = document.createElement("div"); d.setAttribute("role", "alert"); d.textContent = "Your password " + p + " is weak"; document.body.append(d); }, ${JSON.stringify(pw)});
+    await pg.getByRole("button", { name: "Sign in" }).click({ timeout: 300 });`, '--json']);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const result = JSON.parse(r.stdout) as { lines: string[]; evidence: Array<{ alerts?: string[] }> };
+  const expected = ['An unknown error occurred: Too many requests, please try again later.', 'Saved 3 items', 'Your password [redacted] is weak'];
+  assert.deepEqual(result.evidence[0].alerts, expected);
+  assert.ok(!r.stdout.includes(pw), 'the password is cut');
+  const plain = await gstack(['run', `const pg = await openTab(); await pg.setContent('<div role="alert">Session expired</div>'); throw new Error("stop");`]);
+  const [b] = blocks(plain.lines);
+  assert.equal(field(b, 'ALERTS='), 'ALERTS=["Session expired"]');
+});

@@ -27,12 +27,38 @@ export interface TabEvidence {
   networkErrors: NetworkError[];
   /** A dialog that was open when the call failed (dismissed to take the screenshot). */
   dialog: { type: string; message: string } | null;
+  /** The text of the page's visible alerts and status messages (`role=alert`, `status`,
+   * `aria-live` regions), outermost first, at most EVIDENCE_ALERTS: an app's own word for what
+   * went wrong ("Too many requests"), which an interactive snapshot leaves out (trial V21).
+   * Chromium only, and only from a tab whose secret fields were read. */
+  alerts?: string[];
   /** The page's interactive snapshot (what can be clicked or filled, by role and name), at
    * most EVIDENCE_SNAPSHOT_LINES lines, secret values cut: what an agent takes a snapshot for
    * after a locator failed (two trial agents did). Chromium only; null when not taken. */
   snapshot?: string | null;
   /** Why part of the evidence is missing (a hung page, the time bound). */
   skipped?: string;
+}
+
+/** How many of a tab's visible alerts the evidence keeps, and how long each may be. */
+export const EVIDENCE_ALERTS = 5;
+const ALERT_CHARS = 300;
+
+/** The visible alerts and status messages of a page (TabEvidence.alerts), read in the page: the
+ * outermost of each nested set, their rendered text (innerText: what a person sees, no field
+ * values), empty and hidden ones left out. */
+export function readAlerts(): string[] {
+  const sel = '[role=alert], [role=alertdialog], [role=status], [aria-live=assertive], [aria-live=polite]';
+  const out: string[] = [];
+  for (const el of Array.from(document.querySelectorAll(sel))) {
+    if (el.parentElement?.closest(sel)) continue;
+    const visible = (el as HTMLElement).checkVisibility?.({ opacityProperty: true, visibilityProperty: true } as never) ?? true;
+    const text = ((el as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim();
+    if (!visible || !text) continue;
+    out.push(text.slice(0, 300));
+    if (out.length >= 5) break;
+  }
+  return out;
 }
 
 /** How many lines of a tab's interactive snapshot the evidence keeps. */
@@ -146,6 +172,7 @@ export function evidenceLines(tabs: TabEvidence[], artifactPath: (p: string) => 
     out.push(`CONSOLE_ERRORS=${JSON.stringify(t.consoleErrors)}`);
     out.push(`NETWORK_ERRORS=${JSON.stringify(t.networkErrors)}`);
     if (t.dialog) out.push(`DIALOG ${t.dialog.type} ${JSON.stringify(t.dialog.message)} (open when the call failed; dismissed for the screenshot)`);
+    if (t.alerts?.length) out.push(`ALERTS=${JSON.stringify(t.alerts)}`);
     // Each line a snapshot line (`- button "Pay" [ref=e4]`, names JSON-quoted): no page text
     // starts a line of its own.
     if (t.snapshot) out.push('SNAPSHOT_START', ...t.snapshot.split('\n').map((l) => `  ${l}`), 'SNAPSHOT_END');
@@ -321,6 +348,7 @@ export function boundEvidence(t: TabEvidence): TabEvidence {
       ...(n?.type !== undefined ? { type: clip(n.type) } : {}),
     })),
     dialog: t.dialog ? { type: clip(t.dialog.type), message: clip(t.dialog.message) } : null,
+    ...(Array.isArray(t.alerts) && t.alerts.length ? { alerts: t.alerts.slice(0, EVIDENCE_ALERTS).map((a) => clip(a).slice(0, ALERT_CHARS)) } : {}),
     ...(typeof t.snapshot === 'string' && t.snapshot ? { snapshot: t.snapshot.split('\n').slice(0, EVIDENCE_SNAPSHOT_LINES + 1).map(clip).join('\n') } : {}),
     ...(t.skipped ? { skipped: clip(t.skipped) } : {}),
   };

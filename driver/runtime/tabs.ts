@@ -13,7 +13,7 @@ import type { BrowserContext, Dialog, Download, Frame, Page } from 'playwright-c
 import { AgentError, toAgentError } from '../errors.js';
 import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
-import { EVIDENCE_BUDGET_MS, HUNG_NOTE, gotNoAnswer, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, evidenceSnapshot, keepLatest, within, type NetworkError, type TabEvidence } from './evidence.js';
+import { EVIDENCE_BUDGET_MS, HUNG_NOTE, gotNoAnswer, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, evidenceSnapshot, keepLatest, readAlerts, within, type NetworkError, type TabEvidence } from './evidence.js';
 import { plainUrl } from './url-policy.js';
 import { defuseSentinel, learnSecrets, type LineOptions } from './output.js';
 import { fastScreenshot } from './screenshot.js';
@@ -474,12 +474,17 @@ export class Tabs {
         // screenshot slow on a loaded machine left no time for the snapshot, the part an agent
         // reads (trial V19: neither came, and the agent spent a call to see the page). A fresh
         // snapshot state: the page's own diffs and refs are the script's.
-        const [shot, snap] = await Promise.all([
+        // The page's visible alerts too: an app's own words for what went wrong (trial V21: "Too
+        // many requests" was only in the screenshot). Page text: only from a tab whose secret
+        // fields were read, so a copy of one in it is cut.
+        const [shot, snap, alerts] = await Promise.all([
           within(raw.screenshot({ path: file, timeout: Math.max(1, left()) }).then(() => file), left(), null),
           learned ? within(takeSnapshot(raw, newSnapshotState(), { interactive: true }).then((r) => r.tree), left(), null) : Promise.resolve(null),
+          learned ? within(raw.evaluate(readAlerts).catch(() => null), left(), null) : Promise.resolve(null),
         ]);
         ev.screenshot = shot;
         if (snap) ev.snapshot = evidenceSnapshot(snap);
+        if (alerts?.length) ev.alerts = alerts;
         // No snapshot said nothing (trial V7): the reader looked for one the docs promise.
         if (!shot && !snap) ev.skipped = OUT_OF_TIME_NOTE;
         else if (!learned) ev.skipped = `no snapshot: the page's secret fields could not be read within ${PAGE_ANSWER_MS} ms (a busy or very large page), so nothing that could hold one is shown; take snapshot(pg, { interactive: true }) in the script for one`;
