@@ -21,7 +21,7 @@ export const form: Shape = {
         additionalProperties: { type: ['string', 'boolean'] },
         description: 'Label -> value: a string for text fields and selects, true/false for checkboxes and radios.',
       },
-      formSelector: { type: 'string', minLength: 1, default: 'form', description: 'Selector of the form to snapshot and screenshot.' },
+      formSelector: { type: 'string', minLength: 1, default: 'form', description: 'Selector of the form to snapshot and screenshot; with the default `form` on a page that has no `<form>` (many apps draw their fields without one), the whole page.' },
       waitFor: WAIT_FOR_PARAM,
       settleMs: SETTLE_PARAM,
     },
@@ -54,12 +54,15 @@ export const form: Shape = {
   }
 }
 
-const snap = await snapshot(pg, { selector: PARAMS.formSelector });
+// Many apps draw their fields with no <form> around them (trial V21: Actual's sign-in page):
+// the default then shows the whole page rather than fail after the fields were filled.
+const formSelector = PARAMS.formSelector === "form" && (await pg.locator("form").count()) === 0 ? "body" : PARAMS.formSelector;
+const snap = await snapshot(pg, { selector: formSelector });
 console.log("SNAPSHOT_START");
 console.log(snap.tree);
 console.log("SNAPSHOT_END");
 const file = path.join(pwd, "form.png");
-await pg.locator(PARAMS.formSelector).first().screenshot({ path: file });
+await pg.locator(formSelector).first().screenshot({ path: file });
 console.log("SCREENSHOT=" + file);
 // Not submitted: the URL is still the one loaded.
 console.log("URL=" + pg.url());`,

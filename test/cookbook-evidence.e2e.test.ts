@@ -154,3 +154,15 @@ test('the browse reference\'s own-script evidence snippet prints CONSOLE_ERRORS=
   assert.ok(Array.isArray(json(r, 'CONSOLE_ERRORS=')));
   assert.equal(r.lines.at(-1), 'GSTACK_STEP_OK');
 });
+
+// Trial V21: Actual Budget's sign-in page draws its field with no <form> around it, and the form
+// shape filled it, then failed on its default selector `form` after 5 s.
+test('form on a page with no <form> fills the fields and shows the whole page', async () => {
+  site.setPage('/formless.html', '<title>Formless</title><label>Display name <input id="n"></label><button>Save</button>');
+  const r = await cookbook('form', '/formless.html', { fields: { 'Display name': 'Ada' } });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(r.lines.includes('FIELD Display name: filled'), r.stdout);
+  const snap = r.lines.slice(r.lines.indexOf('SNAPSHOT_START') + 1, r.lines.indexOf('SNAPSHOT_END'));
+  assert.ok(snap.some((l) => /textbox "Display name"/.test(l)) && snap.some((l) => /button "Save"/.test(l)), r.stdout);
+  assert.ok(value(r, 'SCREENSHOT='), r.stdout);
+});

@@ -128,12 +128,15 @@ for (const [label, value] of Object.entries(PARAMS.fields)) {
   }
 }
 
-const snap = await snapshot(pg, { selector: PARAMS.formSelector });
+// Many apps draw their fields with no <form> around them (trial V21: Actual's sign-in page):
+// the default then shows the whole page rather than fail after the fields were filled.
+const formSelector = PARAMS.formSelector === "form" && (await pg.locator("form").count()) === 0 ? "body" : PARAMS.formSelector;
+const snap = await snapshot(pg, { selector: formSelector });
 console.log("SNAPSHOT_START");
 console.log(snap.tree);
 console.log("SNAPSHOT_END");
 const file = path.join(pwd, "form.png");
-await pg.locator(PARAMS.formSelector).first().screenshot({ path: file });
+await pg.locator(formSelector).first().screenshot({ path: file });
 console.log("SCREENSHOT=" + file);
 // Not submitted: the URL is still the one loaded.
 console.log("URL=" + pg.url());
