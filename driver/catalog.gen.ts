@@ -226,7 +226,7 @@ export interface SharedFlags {
   profile?: string;
   /** --ephemeral: Use a throwaway profile, removed when the call ends. */
   ephemeral: boolean;
-  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1. */
+  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1 (on a session host, the session's browser: the next call starts it again, cold, so an app it opens loads from scratch). */
   timeout: number;
   /** --lock-timeout: How long to wait for another call on the same profile before exiting 4. */
   lockTimeout: number;
@@ -888,7 +888,7 @@ export const CATALOG_JSON: unknown = {
    "type": "number",
    "default": 120000,
    "placeholder": "MS",
-   "description": "Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1."
+   "description": "Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1 (on a session host, the session's browser: the next call starts it again, cold, so an app it opens loads from scratch)."
   },
   {
    "name": "lock-timeout",
@@ -3412,7 +3412,7 @@ export interface RunFlags {
   profile?: string;
   /** --ephemeral: Use a throwaway profile, removed when the call ends. */
   ephemeral: boolean;
-  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1. */
+  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1 (on a session host, the session's browser: the next call starts it again, cold, so an app it opens loads from scratch). */
   timeout: number;
   /** --lock-timeout: How long to wait for another call on the same profile before exiting 4. */
   lockTimeout: number;
@@ -3504,7 +3504,7 @@ export interface CookbookFlags {
   profile?: string;
   /** --ephemeral: Use a throwaway profile, removed when the call ends. */
   ephemeral: boolean;
-  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1. */
+  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1 (on a session host, the session's browser: the next call starts it again, cold, so an app it opens loads from scratch). */
   timeout: number;
   /** --lock-timeout: How long to wait for another call on the same profile before exiting 4. */
   lockTimeout: number;
@@ -3585,7 +3585,7 @@ export interface FlowsFlags {
   profile?: string;
   /** --ephemeral: Use a throwaway profile, removed when the call ends. */
   ephemeral: boolean;
-  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1. */
+  /** --timeout: Whole-call deadline in milliseconds; past it the browser is killed and the call exits 1 (on a session host, the session's browser: the next call starts it again, cold, so an app it opens loads from scratch). */
   timeout: number;
   /** --lock-timeout: How long to wait for another call on the same profile before exiting 4. */
   lockTimeout: number;

@@ -208,7 +208,10 @@ export function renderAll(): GeneratedFile[] {
     classes: Object.keys(catalog.playwright.classes),
     members: Object.values(catalog.playwright.classes).reduce((n, p) => n + p.pass.length + Object.keys(p.confine ?? {}).length + Object.keys(p.refuse ?? {}).length, 0),
   };
-  const base = { catalog, shapes, pageMembers, snippets, playwright, sentinel: catalog.sentinel };
+  // The mermaid the renderer bundles (package-lock pins it): the diagram skill names it, so an
+  // agent knows which diagram types and chart kinds it can draw.
+  const mermaidVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'mermaid', 'package.json'), 'utf8')) as { version: string }).version;
+  const base = { catalog, shapes, pageMembers, snippets, playwright, sentinel: catalog.sentinel, mermaidVersion };
   const files: GeneratedFile[] = [];
 
   for (const skill of listDir('templates/skills')) {
