@@ -1,7 +1,8 @@
-// How far a locator's chain matched, for an "Element not found" error: the step that stopped
-// matching is the one to fix (`locator('form') → 1 element; .locator('fieldset') → none`).
-// Without it an agent with a chain of filters (a data grid's row `filter({ has })`, a dialog's
-// button) can only guess which link of its chain was wrong.
+// What a failed locator action could not see, asked of the page after it failed, for its error:
+// how far a chain that matched nothing got (the step that stopped matching is the one to fix:
+// `locator('form') → 1 element; .locator('fieldset') → none`; without it an agent with a chain
+// of filters, a data grid's row `filter({ has })`, can only guess which link was wrong), which
+// of a hidden element's matches are visible, and what part of the page covers a click.
 import type { Frame, Locator } from 'playwright-core';
 import { within } from './evidence.js';
 
