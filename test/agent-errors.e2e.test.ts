@@ -155,3 +155,15 @@ test('a click another element covers says which part of the page that element is
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(last(r.lines) ?? '', /^\[error\] Another element, <div class="css-x1">…<\/div>, covers the target getByRole\('button', \{ name: 'Add new schedule' \}\) \(locator\.click\)\. It is in alert "Sync error: invalid fileId Retry×", whose buttons are "Retry" and "Close"; pg\.getByRole\("alert"\)\.getByRole\("button", \{ name: "Close" \}\)\.click\(\) may close it\. If it is an overlay/, r.stdout);
 });
+
+// Trial V17: an .or() locator that matched nothing was told as its first branch alone ("How far
+// it matched: getByRole('button', { name: 'Save' }) → none"), as if the other were never tried.
+test('an .or() that matched nothing counts each branch, and names another role that has a branch\'s name', async () => {
+  const r = await run(`
+    const pg = await openTab();
+    await pg.setContent('<button>Go</button><a href="#s">Save</a>');
+    await pg.getByRole("button", { name: "Save" }).or(pg.getByRole("button", { name: "Submit" })).first().click({ timeout: 500 });
+    console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(last(r.lines) ?? '', /How far it matched, each branch of the \.or\(\): getByRole\('button', \{ name: 'Save' \}\) → none; getByRole\('button', \{ name: 'Submit' \}\) → none\. No button has that name, but a link does: getByRole\('link', \{ name: 'Save' \}\) → 1 element\./, r.stdout);
+});

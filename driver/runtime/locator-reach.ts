@@ -78,6 +78,11 @@ export async function howFarItMatched(locator: object): Promise<string | undefin
   const { frame, selector } = framed(locator) ?? {};
   if (!frame || selector === undefined) return undefined;
   const steps = selectorSteps(selector);
+  // `a.or(b)` widens, it is no step of a chain: each branch is counted on its own (its first
+  // branch alone read as the locator's whole reach).
+  const orAt = steps.findIndex((s) => s.startsWith(OR_STEP));
+  const afterOr = orAt > 0 ? steps.slice(orAt).filter((s) => !s.startsWith(OR_STEP)) : [];
+  if (orAt > 0 && afterOr.every((s) => /^nth=-?\d+$/.test(s))) return within(branchesReach(frame, steps, orAt), REACH_BUDGET_MS, undefined);
   // Every prefix of the chain that matches elements, in order: each step, and inside a CSS step
   // each compound its combinators join.
   const prefixes: string[] = [];
@@ -94,6 +99,25 @@ export async function howFarItMatched(locator: object): Promise<string | undefin
     return [reach.said, other].filter(Boolean).join(' ') || undefined;
   };
   return within(probe(), REACH_BUDGET_MS, undefined);
+}
+
+const OR_STEP = 'internal:or=';
+
+/** "How far it matched" for `a.or(b).or(c)`: each branch's count, and for a branch that names a
+ * role with a name, which other role has that name (a "button" that is a link). */
+async function branchesReach(frame: Frame, steps: string[], orAt: number): Promise<string | undefined> {
+  const branches = [steps.slice(0, orAt).join(' >> ')];
+  for (let j = orAt; j < steps.length && steps[j].startsWith(OR_STEP); j++) {
+    try {
+      branches.push(JSON.parse(steps[j].slice(OR_STEP.length)) as string);
+    } catch {
+      return undefined;
+    }
+  }
+  const counts = await Promise.all(branches.map((b) => frame.locator(b).count()));
+  const said = branches.map((b, i) => `${String(frame.locator(b))} → ${counts[i] === 0 ? 'none' : `${counts[i]} element${counts[i] === 1 ? '' : 's'}`}`);
+  const others = counts.every((c) => c === 0) ? await Promise.all(branches.map((b) => sameNameElsewhere(frame, selectorSteps(b)))) : [];
+  return [`How far it matched, each branch of the .or(): ${said.join('; ')}.`, ...others.filter(Boolean)].join(' ');
 }
 
 /**
