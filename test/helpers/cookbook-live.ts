@@ -13,7 +13,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 import { ROOT, runCli, tempHome, type CliResult } from './cli.js';
-import { pdfInfo, pdfText, pngPixel, pngSize, squash } from './inspect.js';
+import { leftmostWordX, pdfInfo, pdfText, pngPixel, pngSize, squash } from './inspect.js';
 import { SHAPES, findShape, buildScript } from '../../cookbook/index.js';
 import { loadCatalog } from '../../driver/catalog.js';
 
@@ -280,6 +280,12 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
           const ranged = await cookbook(engine, 'pdf', '/large.html', { pageRanges: '1' });
           assertOk(ranged, 'pdf');
           assert.equal(pdfInfo(join(ranged.out, 'page.pdf')).Pages, '1');
+          // Trial V23: the browser prints no margin unless asked, and the text ran to the
+          // paper's edge. 10 mm (28.3 pt) by default, beside the page's own padding.
+          const bare = await cookbook(engine, 'pdf', '/', { margin: '0mm' });
+          assertOk(bare, 'pdf');
+          const added = leftmostWordX(pdf) - leftmostWordX(join(bare.out, 'page.pdf'));
+          assert.ok(Math.abs(added - 28.35) < 1, `the default margin moved the text ${added} pt in (10 mm is 28.35 pt)`);
         }
       });
 
