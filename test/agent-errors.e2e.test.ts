@@ -154,6 +154,12 @@ test('a click another element covers says which part of the page that element is
     console.log("GSTACK_STEP_OK");`);
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(last(r.lines) ?? '', /^\[error\] Another element, <div class="css-x1">…<\/div>, covers the target getByRole\('button', \{ name: 'Add new schedule' \}\) \(locator\.click\)\. It is in alert "Sync error: invalid fileId Retry×", whose buttons are "Retry" and "Close"; pg\.getByRole\("alert"\)\.getByRole\("button", \{ name: "Close" \}\)\.click\(\) may close it\. If it is an overlay/, r.stdout);
+  // A toast whose close button is only a ×.
+  const x = await run(`
+    const pg = await openTab();
+    await pg.setContent('<button>Add</button><div role="status" style="position:fixed;inset:0;background:#eef">Saved <button>Undo</button><button>×</button></div>');
+    await pg.getByRole("button", { name: "Add" }).click({ timeout: 1000 });`);
+  assert.match(last(x.lines) ?? '', /It is in status "Saved Undo×", whose buttons are "Undo" and "×"; pg\.getByRole\("status"\)\.getByRole\("button", \{ name: "×" \}\)\.click\(\) may close it\./, x.stdout);
 });
 
 // Trial V17: an .or() locator that matched nothing was told as its first branch alone ("How far

@@ -175,7 +175,7 @@ export async function whatCovers(locator: object): Promise<string | undefined> {
     if (!found) return undefined;
     const buttons = found.buttons.map((b) => JSON.stringify(b));
     const list = buttons.length > 1 ? `${buttons.slice(0, -1).join(', ')} and ${buttons.at(-1)}` : buttons[0];
-    const closer = found.buttons.find((b) => /^(?:close|dismiss|ok|got it|no thanks|×|✕|x)\b/i.test(b));
+    const closer = found.buttons.find((b) => /^(?:close|dismiss|ok|got it|no thanks)\b|^[×✕✖x]$/i.test(b));
     const get = `pg.getByRole(${JSON.stringify(found.role)})`;
     const close = closer ? `; ${get}.getByRole("button", { name: ${JSON.stringify(closer)} }).click() may close it` : '';
     return `It is in ${found.role}${found.name ? ` ${JSON.stringify(found.name)}` : ''}${list ? `, whose button${buttons.length > 1 ? 's are' : ' is'} ${list}` : ''}${close}.`;
