@@ -7,7 +7,7 @@ export const pdf: Shape = {
   name: 'pdf',
   summary: "PDF of a live page with the browser's print pipeline (for local HTML or Markdown files use `gstack render` / `gstack pdf`).",
   description:
-    'Loads the page and prints it to a PDF under `pwd` with `pg.pdf()` (print media, so the page\'s print stylesheet applies), then prints its path. For a page on the web as the user sees it; to turn local HTML or Markdown into a document use `gstack render --pdf` or `gstack pdf`. Look at the result (a page as an image, or `pdftotext -layout`): a site without a print stylesheet prints its sidebar and toolbars as on screen, which `hide` leaves out (and `css` gives the text the room it took); a slide deck with its own print layout (reveal.js `?print-pdf`) sizes its pages with CSS, which `preferCSSPageSize` keeps.',
+    'Loads the page and prints it to a PDF under `pwd` with `pg.pdf()` (print media, so the page\'s print stylesheet applies), then prints its path. For a page on the web as the user sees it; to turn local HTML or Markdown into a document use `gstack render --pdf` or `gstack pdf`. Look at the result (a page as an image, or `pdftotext -layout`): a site without a print stylesheet prints its sidebar and toolbars as on screen, which `hide` leaves out (and `css` gives the text the room it took); a slide deck with its own print layout (reveal.js `?print-pdf`) sizes its pages with CSS, which `preferCSSPageSize` keeps; an app laid out wider than the paper (a grid of columns) loses its right-hand columns off the page: `landscape`, or a larger `format`.',
   evidence: ['ASIDE_DIR=', 'URL=', 'TITLE=', 'PDF=', 'CONSOLE_ERRORS=', SENTINEL],
   params: {
     type: 'object',

@@ -186,3 +186,10 @@ test('a tab that did not answer: what covers a click, in the page\'s words, is l
   assert.doesNotMatch(told, /hunter2|Retry|Close"/);
   assert.match(told, /It is in alert … \(not shown: the page did not answer, so its secret fields could not be read\)\. If it is an overlay or a dialog, close it first\.$/);
 });
+
+test('a wait that found nothing points to the page\'s own messages when the evidence has some (trial V24)', () => {
+  const error = "Element not found for getByTestId('row').nth(1) within 15 s (locator.waitFor).";
+  assert.match(evidenceHint([tab({ alerts: ['Category "V24 Garden" already exists in group'] })], error), /The page's own messages are in ALERTS= above: they may say why\./);
+  assert.doesNotMatch(evidenceHint([tab()], error), /ALERTS=/);
+  assert.doesNotMatch(evidenceHint([tab({ alerts: ['Saved'] })], 'the export never started'), /ALERTS=/, 'not for a throw of the script\'s own');
+});

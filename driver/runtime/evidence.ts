@@ -206,7 +206,10 @@ export function evidenceHint(tabs: TabEvidence[], error = '', call: { ephemeral?
   // not come (a locator that missed, any wait that ran out), not on every error of a page that
   // always lacks it offline (trial V11: it trailed even "Ref e999 does not appear").
   const waitedInVain = locatorMissed || /\bwithin [\d.]+ m?s\b/.test(error);
-  return page.strong + missingHint + signIn + snapshotHint + (waitedInVain ? page.weak : '');
+  // The app's own words for what went wrong, when the call waited for what did not come (trial
+  // V24: "Category already exists" was in ALERTS=, and the hint spoke only of a slow page).
+  const alertsHint = waitedInVain && tabs.some((t) => t.alerts?.length) ? " The page's own messages are in ALERTS= above: they may say why." : '';
+  return page.strong + missingHint + signIn + alertsHint + snapshotHint + (waitedInVain ? page.weak : '');
 }
 
 
