@@ -17,6 +17,7 @@ import { EVIDENCE_BUDGET_MS, HUNG_NOTE, gotNoAnswer, OUT_OF_TIME_NOTE, PAGE_ANSW
 import { plainUrl } from './url-policy.js';
 import { defuseSentinel, learnSecrets, type LineOptions } from './output.js';
 import { fastScreenshot } from './screenshot.js';
+import { placeLabels } from './label-placement.js';
 import { SECRET_RULES, isSecretField, newSnapshotState, reachesSecretField, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
 /**
@@ -565,23 +566,28 @@ export class Tabs {
       )
     ).filter((b): b is { ref: string; x: number; y: number; width: number; height: number } => !!b);
     const overlayId = `__gstack_annot_${Math.random().toString(36).slice(2)}`;
+    const labels = placeLabels(boxes);
     try {
       await raw.evaluate(
-        ({ boxes, overlayId }) => {
+        ({ boxes, labels, overlayId }) => {
           const host = document.createElement('div');
           host.id = overlayId;
           host.style.cssText = 'position:fixed;inset:0;pointer-events:none;z-index:2147483647';
           for (const b of boxes) {
             const frame = document.createElement('div');
             frame.style.cssText = `position:fixed;left:${b.x}px;top:${b.y}px;width:${b.width}px;height:${b.height}px;outline:2px solid #e11d48;box-sizing:border-box`;
+            host.append(frame);
+          }
+          // Labels after every frame, so no frame's outline crosses a label.
+          for (const l of labels) {
             const tag = document.createElement('div');
-            tag.textContent = b.ref;
-            tag.style.cssText = `position:fixed;left:${b.x}px;top:${Math.max(0, b.y - 16)}px;background:#e11d48;color:#fff;font:bold 11px/14px monospace;padding:0 3px;border-radius:2px`;
-            host.append(frame, tag);
+            tag.textContent = l.ref;
+            tag.style.cssText = `position:fixed;left:${l.x}px;top:${l.y}px;background:#e11d48;color:#fff;font:bold 11px/14px monospace;padding:0 3px;border-radius:2px;white-space:nowrap`;
+            host.append(tag);
           }
           document.documentElement.appendChild(host);
         },
-        { boxes, overlayId },
+        { boxes, labels, overlayId },
       );
       const png = await raw.screenshot({ type: 'png' });
       return { base64Image: png.toString('base64') };
