@@ -188,6 +188,13 @@ test('a missing input file is a usage error (exit 2) that names the path', async
   assertFailed(r, 2, /input file not found: no-such-report\.html \(looked at .*no-such-report\.html\)/, 'stderr');
   assert.equal(r.stdout, '');
   assert.ok(!existsSync(join(work, 'x.pdf')));
+  // Trial V27: a saved single-page wiki named with the part to show, `wiki.html#Alpha`. The input
+  // is a file; the error says how to reach the part, and that way works.
+  const frag = await gstack([`${join(FIX, 'wide.html')}#part`, '--pdf', 'x.pdf']);
+  assertFailed(frag, 2, /The input is a file, not an address: it takes no #fragment or \?query\. Render .*wide\.html, and reach the part you want in the page first with an --eval step before your --pdf or --screenshot \(--eval 'location\.hash = "…"'/, 'stderr');
+  const there = await gstack([join(FIX, 'wide.html'), '--eval', 'location.hash = "part"', '--eval', 'location.hash']);
+  assertOk(there);
+  assert.ok(fenced(there).includes('EVAL 2: "#part"'), there.stdout);
 });
 
 test('an output directory that cannot be written fails (exit 1) before rendering', async () => {

@@ -60,6 +60,12 @@ export async function validate(spec: RenderSpec): Promise<Validated> {
     try {
       file = await realpath(fileAbs);
     } catch {
+      // A file name with a fragment or a query (`wiki.html#Alpha`, trial V27): the input is a
+      // file, not an address. Said when the part before it is a file, with the way to get there.
+      const bare = /^(.+?)[#?]/.exec(spec.file)?.[1];
+      if (bare && (await stat(resolve(cwd, bare)).catch(() => undefined))?.isFile()) {
+        throw usage(`input file not found: ${spec.file} (looked at ${fileAbs}). The input is a file, not an address: it takes no #fragment or ?query. Render ${bare}, and reach the part you want in the page first with an --eval step before your --pdf or --screenshot (--eval 'location.hash = "…"', then, if the page draws it late, one that waits: --eval 'new Promise((r) => { const t = setInterval(() => document.querySelector("…") && (clearInterval(t), r(true)), 100) })').`);
+      }
       throw usage(`input file not found: ${spec.file} (looked at ${fileAbs}). Check the path; relative paths are resolved from ${cwd}.`);
     }
     if (!(await stat(file)).isFile()) throw usage(`input is not a file: ${spec.file}. Name an .html file, not a directory.`);
