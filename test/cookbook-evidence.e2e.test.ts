@@ -131,6 +131,12 @@ test('waitFor reads a page that fills itself after load once it is ready; a wait
   assert.equal(badSelector.code, 1);
   // The whole line, its advice last (trial V6: a locator's advice inside it pushed the end past the cap).
   assert.match(badSelector.lines.at(-1)!, /^\[error\] waitFor selector "#nope" was not visible 500 ms after load \(Element not found for locator\('#nope'\) within 500 ms \(page\.waitForSelector\)\)\. Run without that waitFor to see what the page shows, then fix the selector, or raise its timeoutMs\.( The evidence above has it: .*)?$/);
+
+  // responsive waits at each width: the one it failed at is named (trial V26: a phone layout
+  // left out the text the desktop one showed).
+  const narrow = await cookbook('responsive', '/late.html', { viewports: [{ name: 'phone', width: 375, height: 812 }], waitFor: { text: '4 vessels', timeoutMs: 1000 } });
+  assert.equal(narrow.code, 1);
+  assert.match(narrow.lines.at(-1)!, /^\[error\] waitFor text "4 vessels" was not visible 1000 ms after load at phone \(375x812\) \(not in the page's visible text\)\./, narrow.stdout);
 });
 
 // A trial agent writing its own flow had no way to the evidence lines short of copying a shape.

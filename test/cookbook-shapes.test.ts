@@ -99,7 +99,7 @@ test('every page-loading shape takes waitFor next to settleMs', () => {
     const keys = Object.keys(s.params.properties);
     assert.ok(keys.includes('waitFor') && keys.includes('settleMs'), s.name);
     assert.equal(keys.indexOf('waitFor') + 1, keys.indexOf('settleMs'), `${s.name}: waitFor sits next to settleMs`);
-    assert.match(buildScript(s, s.example), /await waitForReady\(pg\);\n(\s*)await sleep\(PARAMS\.settleMs\);/, `${s.name} waits for readiness, then settles`);
+    assert.match(buildScript(s, s.example), /await waitForReady\(pg(?:, [^\n]*)?\);\n(\s*)await sleep\(PARAMS\.settleMs\);/, `${s.name} waits for readiness, then settles`);
   }
 });
 

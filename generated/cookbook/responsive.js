@@ -132,7 +132,8 @@ for (const vp of PARAMS.viewports) {
   // Sized through CDP, which both engines have (Aside has no pg.setViewportSize).
   await pg._sendToTarget("Emulation.setDeviceMetricsOverride", { width: vp.width, height: vp.height, deviceScaleFactor: 1, mobile: false });
   await pg.goto(PARAMS.url, { waitUntil: "load" });
-  await waitForReady(pg);
+  // Named by its viewport: a layout may show the text at one width only (trial V26).
+  await waitForReady(pg, PARAMS.waitFor, "after load at " + vp.name + " (" + vp.width + "x" + vp.height + ")");
   await sleep(PARAMS.settleMs);
   // A read: the secret fields' values are cut from what this shape prints below.
   await pg.locator("title").allTextContents().catch(() => []);
