@@ -215,40 +215,38 @@ export interface RewriteContext {
   alsoWaiting?: string;
 }
 
-/** A timed-out wait for an element that never matched: the error "Element not found" words. */
-export function isElementNotFound(err: unknown): boolean {
-  if (err instanceof AgentError) return false;
+/** The message of a Playwright timeout (not one of ours, already told), or undefined: what the
+ * element-state tests below read. */
+function playwrightTimeout(err: unknown): string | undefined {
+  if (err instanceof AgentError) return undefined;
   const e = err as { name?: string; message?: unknown } | undefined;
   const raw = typeof e?.message === 'string' ? e.message : '';
-  return (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw)) && timeoutMessage(raw, playwrightHeadline(raw)).startsWith('Element not found');
+  return e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw) ? raw : undefined;
+}
+
+/** A timed-out wait for an element that never matched: the error "Element not found" words. */
+export function isElementNotFound(err: unknown): boolean {
+  const raw = playwrightTimeout(err);
+  return raw !== undefined && timeoutMessage(raw, playwrightHeadline(raw)).startsWith('Element not found');
 }
 
 /** A Playwright timeout whose element was found but stayed hidden (our "exists but is not
  * visible"). */
 export function isElementHidden(err: unknown): boolean {
-  if (err instanceof AgentError) return false;
-  const e = err as { name?: string; message?: unknown } | undefined;
-  const raw = typeof e?.message === 'string' ? e.message : '';
-  return (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw)) && /element is not visible|resolved to hidden/.test(raw);
+  return /element is not visible|resolved to hidden/.test(playwrightTimeout(err) ?? '');
 }
 
 /** A Playwright timeout whose element stayed covered by another (our "Another element … covers
  * the target"). */
 export function isElementCovered(err: unknown): boolean {
-  if (err instanceof AgentError) return false;
-  const e = err as { name?: string; message?: unknown } | undefined;
-  const raw = typeof e?.message === 'string' ? e.message : '';
-  return (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw)) && /intercepts pointer events/.test(raw);
+  return /intercepts pointer events/.test(playwrightTimeout(err) ?? '');
 }
 
 /** A Playwright timeout of an action whose element was found, for a reason no other rule names
  * (the "found, but the action could not complete" words). */
 export function isElementFoundStuck(err: unknown): boolean {
-  if (err instanceof AgentError) return false;
-  const e = err as { name?: string; message?: unknown } | undefined;
-  const raw = typeof e?.message === 'string' ? e.message : '';
-  return (e?.name === 'TimeoutError' || /Timeout \d+ms exceeded/i.test(raw)) && /resolved to/.test(raw) &&
-    !/intercepts pointer events|element is not visible|resolved to hidden|element is not (?:enabled|editable)|detached from the DOM|outside of the viewport|element is not stable/.test(raw);
+  const raw = playwrightTimeout(err) ?? '';
+  return /resolved to/.test(raw) && !/intercepts pointer events|element is not visible|resolved to hidden|element is not (?:enabled|editable)|detached from the DOM|outside of the viewport|element is not stable/.test(raw);
 }
 
 /** Playwright quotes the elements a locator matched (`<input type="password" value="hunter2"/>`,
