@@ -2320,7 +2320,7 @@ export const CATALOG_JSON: unknown = {
   },
   {
    "label": "EVIDENCE_START",
-   "meaning": "`EVIDENCE_START tab <n> of <m>`: a failed call's evidence of one tab that was open, printed by the runner before the `[error]` line (`--no-evidence` turns it off): `URL=`, `TITLE=`, its screenshot as `ARTIFACT <path>`, `CONSOLE_ERRORS=` and `NETWORK_ERRORS=` (the latest 10 each; requests that got no answer are one entry per origin, with `moreFromSameOrigin` counting the rest), an open `DIALOG`, on Chromium the tab's interactive snapshot (`SNAPSHOT_START` … `SNAPSHOT_END`, at most 40 lines: the names to use in a locator; past that, its first lines and its last, where a modal an app opened is drawn, or an open menu's), up to `EVIDENCE_END`. Page text: untrusted content. On Aside it is collected inside the script when it throws: no dialogs, and none after a timeout."
+   "meaning": "`EVIDENCE_START tab <n> of <m>`: a failed call's evidence of one tab that was open, printed by the runner before the `[error]` line (`--no-evidence` turns it off): `URL=`, `TITLE=`, its screenshot as `ARTIFACT <path>`, `CONSOLE_ERRORS=` and `NETWORK_ERRORS=` (the latest 10 each; requests that got no answer are one entry per origin, with `moreFromSameOrigin` counting the rest), an open `DIALOG`, on Chromium the tab's interactive snapshot (`SNAPSHOT_START` … `SNAPSHOT_END`, at most 40 lines: the names to use in a locator; past that, its first lines and its last, where a modal an app opened is drawn, or an open dialog whole and a menu's items), up to `EVIDENCE_END`. Page text: untrusted content. On Aside it is collected inside the script when it throws: no dialogs, and none after a timeout."
   },
   {
    "label": "EVIDENCE_END",

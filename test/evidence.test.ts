@@ -155,7 +155,7 @@ test('the evidence snapshot leaves out links\' /url lines and keeps an open menu
   const icons = evidenceSnapshot('- link [ref=e1] [cursor=pointer]:\n  - /url: "#debug"\n- link "" [ref=e2]:\n  - /url: "#info"\n- link "Help" [ref=e3]:\n  - /url: "/help"').split('\n');
   assert.deepEqual(icons, ['- link [ref=e1] [cursor=pointer]:', '  - /url: "#debug"', '- link "" [ref=e2]:', '  - /url: "#info"', '- link "Help" [ref=e3]:']);
   assert.ok(cut.length <= EVIDENCE_SNAPSHOT_LINES + 1, `${cut.length} lines`);
-  assert.deepEqual(cut.slice(-3), ['[24 lines left out (take snapshot(pg, { interactive: true }) for all); the open menu\'s or list\'s lines follow]', ...menu]);
+  assert.deepEqual(cut.slice(-3), ['[24 lines left out (take snapshot(pg, { interactive: true }) for all); the open dialog\'s, menu\'s or list\'s lines follow]', ...menu]);
   assert.equal(cut[0], '- link "L0" [ref=e0]:');
   // Lines left out after the menu too: the count of all of them.
   const after = evidenceSnapshot([...links, ...menu, '- button "Later" [ref=e200]'].join('\n')).split('\n');
@@ -168,6 +168,24 @@ test('the evidence snapshot leaves out links\' /url lines and keeps an open menu
   assert.deepEqual(early.slice(0, 2), menu);
   assert.equal(early[25], '[22 lines left out (take snapshot(pg, { interactive: true }) for all); the page\'s last lines follow, where an app draws a modal or a notice it opened]');
   assert.equal(early.at(-1), '- link "L59" [ref=e59]:');
+});
+
+test('the evidence snapshot keeps an open dialog whole past its cut: its text box and buttons, not only its own line (trial V24)', async () => {
+  const { evidenceSnapshot, EVIDENCE_SNAPSHOT_LINES } = await import('../driver/runtime/evidence.js');
+  const rows = Array.from({ length: 50 }, (_, i) => `- button "Row ${i}" [ref=e${i}]`);
+  const dialog = ['- dialog "New category" [ref=e100]:', '  - textbox "New category name" [ref=e101]', '  - group [ref=e102]:', '    - button "Cancel" [ref=e103]', '    - button "Add" [ref=e104]'];
+  const cut = evidenceSnapshot([...rows, ...dialog, '- button "Help" [ref=e200]'].join('\n')).split('\n');
+  assert.ok(cut.length <= EVIDENCE_SNAPSHOT_LINES + 2, `${cut.length} lines`);
+  const at = cut.indexOf(dialog[0]);
+  assert.ok(at > 0, cut.join('\n'));
+  assert.deepEqual(cut.slice(at, at + dialog.length), dialog, 'the whole dialog, in order');
+  assert.match(cut[at - 1], /^\[\d+ lines left out .*the open dialog's, menu's or list's lines follow\]$/);
+  assert.ok(!cut.includes('- button "Help" [ref=e200]'), 'a line after the dialog, at its parent\'s depth, is not part of it');
+  // A dialog in the page's first lines whose body runs past the cut keeps that body too.
+  const early = evidenceSnapshot([...rows.slice(0, 35), ...dialog, ...rows.slice(35)].join('\n')).split('\n');
+  assert.ok(dialog.every((l) => early.includes(l)), early.join('\n'));
+  assert.equal(early.length, EVIDENCE_SNAPSHOT_LINES + 1);
+  assert.equal(early.at(-1), '[15 lines left out (take snapshot(pg, { interactive: true }) for all)]');
 });
 
 test('the same failed request or console error again is one entry, moved to the latest place (trial V8)', async () => {

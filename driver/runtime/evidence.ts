@@ -76,6 +76,24 @@ export const EVIDENCE_SNAPSHOT_LINES = 40;
 /** Lines of an open menu or list of options: they come last on a page, and the step that failed
  * was likely about them (trial V5: the menu item an agent needed was in the part left out). */
 const OVERLAY_LINE = /^\s*- (?:menuitem|menuitemcheckbox|menuitemradio|option|listbox|dialog|alertdialog)\b/;
+/** An open dialog's own line: its whole subtree is kept with it (trial V24: a dialog's text box
+ * was in the part left out, under the dialog's line that was kept). */
+const DIALOG_LINE = /^(\s*)- (?:dialog|alertdialog)\b/;
+
+/** The indexes of the lines kept past the cut: each menu item, option or list line, and each
+ * open dialog with every line indented under it. */
+function overlayLines(lines: string[]): number[] {
+  const out: number[] = [];
+  let dialogIndent = -1;
+  lines.forEach((l, i) => {
+    const indent = l.length - l.trimStart().length;
+    if (dialogIndent >= 0 && indent <= dialogIndent) dialogIndent = -1;
+    const dialog = DIALOG_LINE.exec(l);
+    if (dialog && dialogIndent < 0) dialogIndent = dialog[1].length;
+    if (dialogIndent >= 0 || OVERLAY_LINE.test(l)) out.push(i);
+  });
+  return out;
+}
 /** Of the page's top lines, at least this many stay beside an open menu's. */
 const TOP_LINES_KEPT = 10;
 /** Of a page with no open menu, its last lines kept after the cut. */
@@ -94,7 +112,7 @@ export function evidenceSnapshot(tree: string): string {
   const lines = all.filter((l, i) => !/^\s*- \/url:/.test(l) || /^\s*- link(?: "")?(?: \[|:?$)/.test(all[i - 1] ?? ''));
   if (lines.length <= EVIDENCE_SNAPSHOT_LINES) return lines.join('\n');
   const forAll = `take snapshot(pg, { interactive: true }) for all`;
-  const marked = lines.map((l, i) => (OVERLAY_LINE.test(l) ? i : -1)).filter((i) => i >= 0);
+  const marked = overlayLines(lines);
   // The overlay lines past the page's top lines, whose number shrinks as more are kept.
   let top = EVIDENCE_SNAPSHOT_LINES;
   let overlay: number[] = [];
@@ -110,9 +128,15 @@ export function evidenceSnapshot(tree: string): string {
   // No open menu: the page's first lines and its last, where an app draws what it opened
   // last (trial V11: Ghost's settings modal, a plain `div` with no dialog role, was all in the
   // part left out, under 60 lines of the page behind it).
+  // An open menu or dialog within the first lines, reaching below where the last lines start:
+  // those first lines are kept whole, not cut through it.
+  const head = EVIDENCE_SNAPSHOT_LINES - TAIL_LINES_KEPT;
+  if (!overlay.length && marked.some((i) => i >= head)) {
+    return [...lines.slice(0, EVIDENCE_SNAPSHOT_LINES), `[${lines.length - EVIDENCE_SNAPSHOT_LINES} lines left out (${forAll})]`].join('\n');
+  }
   if (!overlay.length) {
     return [
-      ...lines.slice(0, EVIDENCE_SNAPSHOT_LINES - TAIL_LINES_KEPT),
+      ...lines.slice(0, head),
       `[${lines.length - EVIDENCE_SNAPSHOT_LINES} lines left out (${forAll}); the page's last lines follow, where an app draws a modal or a notice it opened]`,
       ...lines.slice(-TAIL_LINES_KEPT),
     ].join('\n');
@@ -120,7 +144,7 @@ export function evidenceSnapshot(tree: string): string {
   const rest = lines.length - top - overlay.length;
   return [
     ...lines.slice(0, top),
-    `[${overlay[0] - top} lines left out (${forAll}); the open menu's or list's lines follow]`,
+    `[${overlay[0] - top} lines left out (${forAll}); the open dialog's, menu's or list's lines follow]`,
     ...overlay.map((i) => lines[i]),
     ...(rest > overlay[0] - top ? [`[${rest} lines left out in all]`] : []),
   ].join('\n');
