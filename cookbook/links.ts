@@ -7,7 +7,7 @@ export const links: Shape = {
   name: 'links',
   summary: 'Link check: same-origin links, HEAD-checked on a local target (`LINK <status> <url>`), listed unfetched elsewhere (`LINK ? <url>`).',
   description:
-    'Collects the same-origin links of the page (deduplicated, fragments dropped). On a local target (localhost, 127.x, 0.0.0.0, ::1, `*.localhost`, `*.test`) each is requested with HEAD (GET when the server refuses HEAD) from the page\'s own origin, without cookies unless `signedIn` is true, and printed as `LINK <status> <url>`. On any other target nothing is fetched: each link is listed as `LINK ? <url>`. Links that look like sign-out or destructive actions (logout, sign-out, delete, remove, cancel, unsubscribe, destroy, deactivate, revoke, and sign-out words of other languages, in the URL after %-decoding or in the link text, aria-label, title or image alt, with invisible characters dropped) are never requested, on any target: they print `LINK ? <url> (not followed: ...)`. The page only hands over its raw `href` attributes: each is resolved outside the page against the address the browser loaded, and same origin means the same scheme, host and port. Each check is a fetch from an isolated world of the page, which the page\'s scripts cannot touch, and never follows a redirect: a link that answers 3xx prints `LINK 3xx <url> (redirect not followed)` (the browser does not tell a script the Location), so a same-origin link cannot lead the check to another site or to a sign-out.',
+    'Collects the same-origin links of the page (deduplicated, fragments dropped). On a local target (localhost, 127.x, 0.0.0.0, ::1, `*.localhost`, `*.test`) each is requested with HEAD (GET when the server refuses HEAD) from the page\'s own origin, without cookies unless `signedIn` is true, and printed as `LINK <status> <url>`. On any other target nothing is fetched: each link is listed as `LINK ? <url>`. Links that look like sign-out or destructive actions (logout, sign-out, delete, remove, cancel, unsubscribe, destroy, deactivate, revoke, and sign-out words of other languages, in the URL after %-decoding or in the link text, aria-label, title or image alt, with invisible characters dropped) are never requested, on any target: they print `LINK ? <url> (not followed: ...)`. The page only hands over its raw `href` attributes: each is resolved outside the page against the address the browser loaded, and same origin means the same scheme, host and port. Each check is a fetch from an isolated world of the page, which the page\'s scripts cannot touch, and never follows a redirect: a link that answers 3xx prints `LINK 3xx <url> (redirect not followed)` (the browser does not tell a script the Location), so a same-origin link cannot lead the check to another site or to a sign-out. A page with no same-origin link prints a `[no ...]` line that says why.',
   evidence: ['ASIDE_DIR=', 'URL=', 'LINK', 'CONSOLE_ERRORS=', SENTINEL],
   params: {
     type: 'object',
@@ -163,7 +163,10 @@ for (const link of unique.slice(0, PARAMS.maxLinks)) {
     }
   }
 }
-if (unique.length > PARAMS.maxLinks) console.log("[links cut at " + PARAMS.maxLinks + " of " + unique.length + "]");`,
+if (unique.length > PARAMS.maxLinks) console.log("[links cut at " + PARAMS.maxLinks + " of " + unique.length + "]");
+// No LINK line at all read as a page still drawing or a broken check (trial V26): say which.
+const allLinks = Array.isArray(rawLinks) ? rawLinks.length : 0;
+if (unique.length === 0) console.log(allLinks ? "[no same-origin links: the page's " + allLinks + " link" + (allLinks === 1 ? " leads" : "s lead") + " to other sites or schemes, which are not listed]" : '[no links on the page: if the app draws them after load, pass waitFor, e.g. {"selector": "a[href]"}]');`,
     PRINT_CONSOLE_ERRORS,
     CLOSE_AND_FINISH,
   ),

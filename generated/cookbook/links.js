@@ -252,6 +252,9 @@ for (const link of unique.slice(0, PARAMS.maxLinks)) {
   }
 }
 if (unique.length > PARAMS.maxLinks) console.log("[links cut at " + PARAMS.maxLinks + " of " + unique.length + "]");
+// No LINK line at all read as a page still drawing or a broken check (trial V26): say which.
+const allLinks = Array.isArray(rawLinks) ? rawLinks.length : 0;
+if (unique.length === 0) console.log(allLinks ? "[no same-origin links: the page's " + allLinks + " link" + (allLinks === 1 ? " leads" : "s lead") + " to other sites or schemes, which are not listed]" : '[no links on the page: if the app draws them after load, pass waitFor, e.g. {"selector": "a[href]"}]');
 
 console.log("CONSOLE_ERRORS=" + JSON.stringify(await pg.evaluate("window.__gstackErrors || []")));
 

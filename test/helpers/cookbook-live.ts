@@ -240,7 +240,17 @@ export function cookbookLiveSuite({ engines, committed }: { engines: Engine[]; c
         const seen = server.requests.slice(before);
         assert.ok(seen.some((q) => q.method === 'HEAD' && q.path === '/form.html'), 'checked with HEAD');
         assert.deepEqual(seen.filter((q) => q.path === '/logout' || q.path.startsWith('/account')), []);
+        assert.ok(!r.lines.some((l) => l.startsWith('[no ')), r.stdout);
         await parity(engine, r, 'links', '/');
+        // No LINK line at all read as a page still drawing (trial V26): a page with none says why.
+        const none = await cookbook(engine, 'links', '/keys.html');
+        assertOk(none, 'links');
+        assert.ok(none.lines.includes('[no links on the page: if the app draws them after load, pass waitFor, e.g. {"selector": "a[href]"}]'), none.stdout);
+        if (engine === 'chromium') {
+          const elsewhere = await cookbook(engine, 'links', '/fidelity.html');
+          assertOk(elsewhere, 'links');
+          assert.ok(elsewhere.lines.includes("[no same-origin links: the page's 1 link leads to other sites or schemes, which are not listed]"), elsewhere.stdout);
+        }
       });
 
       test('perf: navigation timing and the slowest resources', async () => {
