@@ -348,6 +348,17 @@ console.log("GSTACK_STEP_OK");`]);
   assert.doesNotMatch(quiet.stderr, /got no answer/, 'a stylesheet is not a script');
 });
 
+test('chromium: a call that passed while the server answered a page\'s own script 404 says so on stderr (trial V28: a web UI whose bundle 404s drew nothing)', async () => {
+  site.setPage('/broken-build.html', '<title>Registry</title><div id="root"></div><script src="/static/main.4b1d.js"></script><img src="/static/logo.png">');
+  const r = await gstack(['run', `const pg = await openTab(${JSON.stringify(site.url + 'broken-build.html')});
+console.log("ROOT=" + await pg.locator("#root").innerHTML());
+console.log("GSTACK_STEP_OK");`]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const notes = r.stderr.split('\n').filter((l) => l.includes('answered a script'));
+  assert.deepEqual(notes, [`gstack: the server answered a script of the page with an error (404 ${site.url}static/main.4b1d.js): what it draws is missing (an app may draw nothing at all), and actions on it do nothing. Check the address and the app's server (a build whose HTML names files it does not serve); to go on meanwhile, answer it with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`]);
+  assert.doesNotMatch(r.stderr, /logo\.png/, 'an image is not a script');
+});
+
 test('chromium: a page that puts a typed password into the address of a script that gets no answer: the stderr notice names it cut', async () => {
   // The attack: the page reads what the script typed into its password field and asks for a
   // script whose address carries it, from a host that never answers; the notice quotes addresses.

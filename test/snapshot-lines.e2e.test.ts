@@ -266,3 +266,23 @@ test('a button whose only name is a title on a wrapper is not given that name: t
   assert.match(r.stdout, /^CLICKS=2$/m, 'its ref and getByTitle both click it');
   assert.match(r.stdout, /^EMPTY=\[no interactive elements: if the page is still drawing, wait for what you need first/m);
 });
+
+// Trials V24, V28: a modal's controls read like the page's own in a flat interactive list, and
+// the failure evidence's cut left out the dialog's text box. An open dialog keeps its line, with
+// what can be acted on in it indented under it; a dialog with nothing to act on is left out.
+test('an interactive snapshot keeps an open dialog\'s line, with its controls indented under it', async () => {
+  site.setPage('/modal.html', '<title>M</title><button>Open</button><div role="dialog" aria-label="New category"><p>Name it</p><input aria-label="Category name"><select aria-label="Group"><option>Bills</option></select><button>Add</button></div><div role="alertdialog" aria-label="Notice"><p>Saved</p></div><button>After</button>');
+  const r = await run(`const pg = await openTab(${JSON.stringify(site.url + 'modal.html')});
+console.log("TREE_START\\n" + (await snapshot(pg, { interactive: true })).tree + "\\nTREE_END");
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(block(r.stdout, 'TREE').map((l) => l.replace(/ \[ref=e\d+\]/, '')), [
+    '- button "Open"',
+    '- dialog "New category":',
+    '  - textbox "Category name"',
+    '  - combobox "Group"',
+    '    - option "Bills" [selected]',
+    '  - button "Add"',
+    '- button "After"',
+  ]);
+});

@@ -11,7 +11,7 @@ import type { BrowserContext } from 'playwright-core';
 import type { Catalog } from '../catalog.js';
 import { createConfinedFs } from './confined-fs.js';
 import { AgentError, MAX_TIMER_MS, fsMemberMissing, rewriteError, toAgentError } from '../errors.js';
-import { Tabs, unansweredScriptsNotice } from './tabs.js';
+import { Tabs, failedScriptsNotice, unansweredScriptsNotice } from './tabs.js';
 import { CallEnded, PLAYWRIGHT_TAG, scriptLineOf, type CallSite } from './membrane.js';
 import type { TabEvidence } from './evidence.js';
 import { SCRIPT_MAIN, SENTINEL, defuseSentinel, pageCallbackScope, printedFromScriptBody, sentinelSpelledAt, type LineOptions } from './output.js';
@@ -555,8 +555,9 @@ export function runInSandbox(script: string, host: SandboxHost, catalog: Catalog
       })();
       run.catch(() => undefined); // when `outside` wins, the script's own end is not news
       await Promise.race([run, outside]);
-      const unanswered = unansweredScriptsNotice(tabs.unansweredScripts);
-      if (unanswered && !tabs.membrane.callbackError) host.onNotice?.(unanswered);
+      if (!tabs.membrane.callbackError) {
+        for (const notice of [unansweredScriptsNotice(tabs.unansweredScripts), failedScriptsNotice(tabs.failedScripts)]) if (notice) host.onNotice?.(notice);
+      }
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }

@@ -47,6 +47,9 @@ const INTERACTIVE_ROLES = new Set([
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem',
 ]);
 
+/** Containers an interactive snapshot keeps: what is in an open modal is acted on there. */
+const DIALOG_ROLES = new Set(['dialog', 'alertdialog']);
+
 /** A snapshot key: role, optional JSON-quoted name, then attributes like `[level=1] [ref=e3]`. */
 const KEY_RE = /^(\/?[\w-]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/;
 const REF_RE = /\[ref=((?:f\d+)?e\d+)\]/;
@@ -720,10 +723,22 @@ export async function redactedFrameContent(frame: Frame): Promise<string> {
  * recognise but that carries a ref is kept as it is: a filter never drops what it cannot read. */
 function filterInteractive(lines: Line[]): Line[] {
   const out: Line[] = [];
+  // Open dialogs keep their line, and what can be acted on inside one is indented under it: an
+  // agent sees that a modal is open and what is in it (getByRole("dialog").getByRole(...)), and
+  // the failure evidence keeps a dialog whole past its cut (evidence.ts; trial V24).
+  const dialogs: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
+    while (dialogs.length && l.indent <= dialogs[dialogs.length - 1]) dialogs.pop();
+    const depth = dialogs.length;
+    const pad = '  '.repeat(depth);
     if (l.unknown && l.ref) {
-      out.push({ ...l, indent: 0, text: l.text.trimStart() });
+      out.push({ ...l, indent: depth, text: pad + l.text.trimStart() });
+      continue;
+    }
+    if (DIALOG_ROLES.has(l.role) && l.ref) {
+      out.push({ ...l, indent: depth, text: pad + l.text.trimStart().replace(/:?$/, ':') });
+      dialogs.push(l.indent);
       continue;
     }
     if (!INTERACTIVE_ROLES.has(l.role) || !l.ref) continue;
@@ -753,16 +768,17 @@ function filterInteractive(lines: Line[]): Line[] {
         titled.length = 0;
       }
     }
-    out.push({ ...l, name, indent: 0, text: titled.length ? `${text}:` : text });
-    for (const t of titled) out.push({ ...t, indent: 1, text: '  ' + t.text.trimStart().replace(/:$/, '') });
+    out.push({ ...l, name, indent: depth, text: pad + (titled.length ? `${text}:` : text) });
+    for (const t of titled) out.push({ ...t, indent: depth + 1, text: pad + '  ' + t.text.trimStart().replace(/:$/, '') });
     for (let j = i + 1; j < lines.length && lines[j].indent > l.indent; j++) {
       const child = lines[j];
       if (child.indent === l.indent + 1 && (child.role === '/url' || (child.role === 'option' && !child.ref))) {
-        out.push({ ...child, indent: 1, text: '  ' + child.text.trimStart() });
+        out.push({ ...child, indent: depth + 1, text: pad + '  ' + child.text.trimStart() });
       }
     }
   }
-  return out;
+  // A dialog with nothing to act on inside says no more than the page around it: left out.
+  return out.filter((l, k) => !(DIALOG_ROLES.has(l.role) && !(out[k + 1] && out[k + 1].indent > l.indent)));
 }
 
 /** Lines up to a nesting depth; says how many deeper lines it left out. */

@@ -32,6 +32,20 @@ export function unansweredScriptsNotice(urls: Iterable<string>): string | undefi
 }
 
 /**
+ * One stderr line for a call that passed while a server answered a page's scripts with an error
+ * (4xx/5xx): an app whose HTML names bundles its server does not have drew nothing, and the call
+ * passed with an empty snapshot (trial V28: a registry's web UI, its main bundle 404). Undefined
+ * when there were none.
+ */
+export function failedScriptsNotice(failed: ReadonlyMap<string, number>): string | undefined {
+  const list = [...failed];
+  if (!list.length) return undefined;
+  const shown = list.slice(0, 3).map(([u, status]) => `${status} ${u.length > 120 ? `${u.slice(0, 120)}…` : u}`).join(', ');
+  const more = list.length > 3 ? ` and ${list.length - 3} more` : '';
+  return `gstack: the server answered ${list.length === 1 ? 'a script' : `${list.length} scripts`} of the page with an error (${shown}${more}): what ${list.length === 1 ? 'it draws' : 'they draw'} is missing (an app may draw nothing at all), and actions on it do nothing. Check the address and the app's server (a build whose HTML names files it does not serve); to go on meanwhile, answer ${list.length === 1 ? 'it' : 'them'} with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`;
+}
+
+/**
  * `page.screenshot()` takes a plain viewport PNG through one CDP capture when that gives
  * Playwright's image (driver/runtime/screenshot.ts), and is Playwright's own otherwise. An own member of
  * the page, so the script's call still goes through the membrane (its policy, the confinement
@@ -155,6 +169,9 @@ export class Tabs {
   /** Scripts a page of this call asked for that got no answer (no DNS, refused, timed out):
    * what they draw is missing even from a call that passes (unansweredScriptsNotice). */
   readonly unansweredScripts = new Set<string>();
+  /** Scripts a page of this call asked for that its server answered 4xx/5xx, by URL, with the
+   * status (failedScriptsNotice). */
+  readonly failedScripts = new Map<string, number>();
   /** Locators already named in a notice of a secret field typed into (learnTyped). */
   private readonly toldSecret = new Set<string>();
   /** Every page of this call (the spare it started with, its tabs, its popups). */
@@ -241,7 +258,10 @@ export class Tabs {
       if (r.resourceType() === 'script' && gotNoAnswer(error) && this.unansweredScripts.size < 20) this.unansweredScripts.add(r.url());
     });
     raw.on('response', (r) => {
-      if (r.status() >= 400 && !isBrowserIcon(r.url())) keepLatest(state.networkErrors, { url: r.url(), ...method(r.request().method()), status: r.status(), type: r.request().resourceType() });
+      if (r.status() >= 400 && !isBrowserIcon(r.url())) {
+        keepLatest(state.networkErrors, { url: r.url(), ...method(r.request().method()), status: r.status(), type: r.request().resourceType() });
+        if (r.request().resourceType() === 'script' && this.failedScripts.size < 20) this.failedScripts.set(r.url(), r.status());
+      }
     });
   }
 
