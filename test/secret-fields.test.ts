@@ -104,6 +104,32 @@ test('22 (second pass). a field the snapshot names with a secret word is cut, wh
   assert.match(out, /- option "France" \[selected\]/, 'a select not named secret keeps its options');
 });
 
+// Trial V28 (Verdaccio's sign-in): a password field's placeholder was learned as its value, and
+// its words cut the user name field's hint ("[redacted] username").
+test('a secret field\'s placeholder is its hint, not its value: kept, and not cut from other lines; what was typed still is', async () => {
+  const { redact } = await import('../driver/runtime/snapshot.js');
+  const { cutSeenSecrets, forgetSecrets } = await import('../driver/runtime/output.js');
+  forgetSecrets();
+  const tree = [
+    '- textbox "Username" [ref=e2]:',
+    '  - /placeholder: Your username',
+    '- textbox "Password" [ref=e3]:',
+    '  - /placeholder: Your strong password',
+    '- textbox "API key" [ref=e4]: typed-KEY-9731',
+    '- paragraph [ref=e5]: Your strong password is kept here, and so is typed-KEY-9731',
+  ].join('\n');
+  const out = redact(tree, { own: [], all: [] });
+  assert.match(out, /^  - \/placeholder: Your username$/m);
+  assert.match(out, /^  - \/placeholder: Your strong password$/m);
+  assert.match(out, /textbox "API key" \[ref=e4\]: \[redacted\]/);
+  assert.match(out, /paragraph \[ref=e5\]: Your strong password is kept here, and so is \[redacted\]$/m);
+  assert.equal(cutSeenSecrets('- /placeholder: Your username'), '- /placeholder: Your username');
+  // A typed password copied into a placeholder is cut there like anywhere else.
+  const copied = redact('- textbox "Password" [ref=e3]:\n  - /placeholder: hunter2-Copied', { own: ['hunter2-Copied'], all: ['hunter2-Copied'] });
+  assert.ok(!copied.includes('hunter2-Copied'), copied);
+  forgetSecrets();
+});
+
 // Fifteenth red-team pass (A15): an ad frame's password field holding "Payment failed" cut the
 // page's own alert from the snapshot a script checked. The main frame's lines are cut with its
 // own origin's values; the lines inside an iframe with every frame's.

@@ -270,8 +270,8 @@ test('a button whose only name is a title on a wrapper is not given that name: t
 // Trials V24, V28: a modal's controls read like the page's own in a flat interactive list, and
 // the failure evidence's cut left out the dialog's text box. An open dialog keeps its line, with
 // what can be acted on in it indented under it; a dialog with nothing to act on is left out.
-test('an interactive snapshot keeps an open dialog\'s line, with its controls indented under it', async () => {
-  site.setPage('/modal.html', '<title>M</title><button>Open</button><div role="dialog" aria-label="New category"><p>Name it</p><input aria-label="Category name"><select aria-label="Group"><option>Bills</option></select><button>Add</button></div><div role="alertdialog" aria-label="Notice"><p>Saved</p></div><button>After</button>');
+test('an interactive snapshot keeps an open dialog\'s line, with its controls indented under it, and a disabled button with no ref', async () => {
+  site.setPage('/modal.html', '<title>M</title><button>Open</button><div role="dialog" aria-label="New category"><p>Name it</p><input aria-label="Category name"><select aria-label="Group"><option>Bills</option></select><button>Add</button><button disabled style="pointer-events:none">Save</button></div><div role="alertdialog" aria-label="Notice"><p>Saved</p></div><button>After</button>');
   const r = await run(`const pg = await openTab(${JSON.stringify(site.url + 'modal.html')});
 console.log("TREE_START\\n" + (await snapshot(pg, { interactive: true })).tree + "\\nTREE_END");
 console.log("GSTACK_STEP_OK");`);
@@ -283,6 +283,8 @@ console.log("GSTACK_STEP_OK");`);
     '  - combobox "Group"',
     '    - option "Bills" [selected]',
     '  - button "Add"',
+    // No ref (no pointer events, as MUI draws a disabled button), yet kept: the form waits for it.
+    '  - button "Save" [disabled]',
     '- button "After"',
   ]);
 });

@@ -605,6 +605,11 @@ export function redact(tree: string, readSecrets: ReadSecrets): string {
       return line.replace(/^(\s*- option) (?:"(?:[^"\\]|\\.)*"|[^[:]+?)(?=\s*(?:\[|:|$))/, '$1 "[redacted]"');
     }
     if (indent <= optionsUnder) optionsUnder = -1;
+    // A field's placeholder is the page's hint, not what was typed: kept, and not learned (it was,
+    // and its words then cut the other fields' hints: "Your strong password" made the user
+    // name's "Your username" read "[redacted] username"; trial V28, Verdaccio). A value typed
+    // into the field is cut from it all the same, by the last pass below.
+    if (contentUnder >= 0 && indent > contentUnder && /^\s*- \/placeholder:/.test(line)) return line;
     if (contentUnder >= 0 && indent > contentUnder) {
       const child = /^(\s*- (?:[\w-]+))(?: "(?:[^"\\]|\\.)*")?((?: \[[^\]]*\])*)(:.*)?$/.exec(line);
       // What it cuts here is learned too, so a copy elsewhere in the call's output is cut.
@@ -741,7 +746,11 @@ function filterInteractive(lines: Line[]): Line[] {
       dialogs.push(l.indent);
       continue;
     }
-    if (!INTERACTIVE_ROLES.has(l.role) || !l.ref) continue;
+    // A disabled control the browser gives no pointer events (`pointer-events: none`, as MUI
+    // draws a disabled button) has no ref, yet says what the form waits for: kept, without a ref
+    // (trials V28, V29: a sign-in dialog's "Login" button was missing until the fields were
+    // filled).
+    if (!INTERACTIVE_ROLES.has(l.role) || (!l.ref && !/ \[disabled\]/.test(l.text))) continue;
     // children other than /url and options are dropped, so a trailing "container" colon would mislead
     let text = l.text.trimStart().replace(/:$/, '');
     // A link or button named by its content (an icon's alt text, a text child) has no name of
