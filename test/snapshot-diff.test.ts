@@ -101,3 +101,17 @@ test('a line that only gained the pointer cursor (and a new ref) is no change; a
   assert.match(changed, /^- .*button "Save"/m);
   assert.match(changed, /^\+ .*button "Saved" \[ref=e7\] \[cursor=pointer\]/m);
 });
+
+// Trial V31 (Verdaccio's sign-in dialog): the header's "Login" button, nameless behind the open
+// dialog, became the account button, which has no words at all; the diff said only that the
+// dialog closed. Only the side the dialog hid may lack words.
+test('a line that had words behind an open dialog and has none once it closed is a change, not the page coming back', () => {
+  const before = ['- combobox [ref=e51]', '- button [ref=e52] [cursor=pointer]: Login', '- dialog "Sign in" [ref=e270]:', '  - textbox "Username" [ref=e284]'].join('\n');
+  const after = ['- combobox "Search Packages" [ref=e17]', '- button [ref=e300] [cursor=pointer]'].join('\n');
+  assert.deepEqual(diffTrees(before, after, { before: true, now: false }).split('\n'), [
+    'dialog "Sign in" closed; the page behind it is back (2 lines)',
+    '  - combobox "Search Packages" [ref=e17]',
+    '- - button [cursor=pointer]: Login',
+    '+ - button [ref=e300] [cursor=pointer]',
+  ]);
+});

@@ -856,11 +856,14 @@ const WORDS = '\u0000';
 /** Two loose keys are the same line when their element parts match and their words do, or one
  * side has none: under aria-hidden a form control's name (which comes from its label) is not
  * computed, so `textbox "Email"` prints as `textbox`. */
-function sameLoose(x: string, y: string): boolean {
+function sameLoose(x: string, y: string, hidden: { before: boolean; now: boolean }): boolean {
   if (x === y) return true;
   const [ex, wx] = x.split(WORDS);
   const [ey, wy] = y.split(WORDS);
-  return ex === ey && (!wx || !wy);
+  // Only the side the dialog hid may lack them: a button that read "Login" behind a sign-in
+  // dialog and has no words once it closed is another button (the account menu; trial V31,
+  // whose sign-in diff said only that the dialog closed).
+  return ex === ey && ((!wx && hidden.before) || (!wy && hidden.now));
 }
 
 /** An unnamed wrapper without text: structure only (a dialog opening adds one at the root). */
@@ -964,7 +967,9 @@ export function diffTrees(prev: string | undefined, next: string, modal = { befo
       out.push(backgroundHidden(restB, modal.now) ? `${d.label} opened; the page behind it is hidden (${plural(restB.length)})` : `${d.label} opened`);
       for (let n = d.from; n < d.to; n++) out.push(`+ ${b[n]}`);
     }
-    hunks(restA, restB, looseKey, out, sameLoose);
+    // The side a dialog was open on is the one whose background may print without names.
+    const hidden = { before: closed.length > 0, now: opened.length > 0 };
+    hunks(restA, restB, looseKey, out, (x, y) => sameLoose(x, y, hidden));
   }
   return out.length ? bound(out.join('\n'), MAX_DIFF_CHARS, 'diff') : NO_CHANGE_DIFF;
 }
