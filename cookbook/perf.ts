@@ -7,7 +7,7 @@ export const perf: Shape = {
   name: 'perf',
   summary: 'Performance: navigation timing (`NAV=`) and the slowest resources (`RESOURCES=`) of one load.',
   description:
-    "Loads the page once and prints the browser's own Navigation Timing for it (`NAV=`: HTTP status, time to first byte, DOMContentLoaded, load, transfer size, in ms from navigation start), the slowest resources it fetched (`RESOURCES=`: url, initiator type, HTTP status, duration ms, transfer bytes) from the Resource Timing buffer, and the failed requests (`NETWORK_ERRORS=`). A resource with a 4xx/5xx status is broken however fast it was; status `null` means the browser could not tell (a cross-origin resource). One load is one sample: compare runs, not single numbers.",
+    "Loads the page once and prints the browser's own Navigation Timing for it (`NAV=`: HTTP status, time to first byte, DOMContentLoaded, load, transfer size, in ms from navigation start), the slowest resources it fetched (`RESOURCES=`: url, initiator type, HTTP status, duration ms, transfer bytes) from the Resource Timing buffer, and the failed requests (`NETWORK_ERRORS=`). A resource with a 4xx/5xx status is broken however fast it was; status `null` means the browser could not tell (a cross-origin resource). One load is one sample: compare runs, not single numbers. Transfer bytes are what crossed the network: the session keeps the browser's cache between calls, so a resource it revalidated shows only its answer's headers (about 300 bytes) and one served from the cache 0; `--ephemeral` measures a first visit.",
   evidence: ['ASIDE_DIR=', 'URL=', 'NAV=', 'RESOURCES=', 'CONSOLE_ERRORS=', 'NETWORK_ERRORS=', SENTINEL],
   params: {
     type: 'object',

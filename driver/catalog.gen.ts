@@ -1092,7 +1092,7 @@ export const CATALOG_JSON: unknown = {
      "name": "params",
      "type": "string",
      "placeholder": "JSON",
-     "description": "The script's `params` global, as a JSON object: `--params '{\"email\":\"b@example.com\"}'`, or `--params @FILE` to read it from a JSON file (for a test password: a command line is readable by every user of the machine, a 0600 file only by you), or `--params @-` from stdin (when the script is not on stdin itself). A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2."
+     "description": "The script's `params` global, as a JSON object: `--params '{\"email\":\"b@example.com\"}'`, or `--params @FILE` to read it from a JSON file (a path from the current directory; for a test password: a command line is readable by every user of the machine, a 0600 file only by you), or `--params @-` from stdin (when the script is not on stdin itself). A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2."
     }
    ],
    "sharedFlags": [
@@ -3402,7 +3402,7 @@ export const CATALOG_JSON: unknown = {
 export interface RunFlags {
   /** --file: Read the script from FILE. */
   file?: string;
-  /** --params: The script's `params` global, as a JSON object: `--params '{"email":"b@example.com"}'`, or `--params @FILE` to read it from a JSON file (for a test password: a command line is readable by every user of the machine, a 0600 file only by you), or `--params @-` from stdin (when the script is not on stdin itself). A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2. */
+  /** --params: The script's `params` global, as a JSON object: `--params '{"email":"b@example.com"}'`, or `--params @FILE` to read it from a JSON file (a path from the current directory; for a test password: a command line is readable by every user of the machine, a 0600 file only by you), or `--params @-` from stdin (when the script is not on stdin itself). A saved flow's file (it starts with a `/* gstack-flow` header) checks them against its parameter schema and fills in its defaults, as `gstack flows run` does; a missing or ill-typed one exits 2. */
   params?: string;
   /** --engine: Which browser runs the script. `auto` uses the user's Aside browser when it answers the readiness probe, else our Chromium profile. */
   engine: "auto" | "aside" | "chromium";
