@@ -76,11 +76,14 @@ test("B's stop, renders, render-host stop, gc and list never touch A's running c
     ['pdf', 'doc.md', 'doc.pdf'],
     ['diagram', 'flow.mmd', '--svg', 'flow.svg'],
     ['render', 'page.html', '--screenshot', 'page.png'],
+    ['sessions', 'stop', 'crowd-b'],
     ['sessions', 'stop', '--render'],
   ]) {
     const r = await b(args);
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
     if (args[1] === 'gc') assert.match(r.stdout, /^KEPT crowd-a-\S+ key="crowd-a" \(locked by pid \d+/m, 'gc keeps the running session');
+    // Agents who had rendered asked whether the shared render host was theirs to stop (V29-V31).
+    if (args[2] === 'crowd-b') assert.match(r.stderr, /^gstack: note: the render host \(pid \d+\) is left running: every agent's render, pdf and diagram calls share it and it stops by itself when idle, so there is no need to stop it/m);
   }
   const listed = await b(['sessions', 'list']);
   assert.match(listed.stdout, /^SESSION crowd-a-\S+ .*locked=pid:\d+ host=pid:\d+.* busy/m, "A's call was still running through all of B's commands");

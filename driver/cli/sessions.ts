@@ -175,7 +175,13 @@ async function stopHosts(args: SessionsArgs, io: SessionsIO, home: string, env: 
     }
     const pid = await stopSessionHost(t.paths.profileDir, { by });
     if (args.json) emit({ stopped: [{ slug, pid: pid ?? null }], renderHost: null });
-    else io.out(pid ? `STOPPED ${slug} host=pid:${pid}` : `NOT_RUNNING ${slug}`);
+    else {
+      io.out(pid ? `STOPPED ${slug} host=pid:${pid}` : `NOT_RUNNING ${slug}`);
+      // Agents who had rendered asked whether the render host was theirs to stop (trials V29,
+      // V30, V31): it is nobody's, and needs no stopping.
+      const render = await renderHostInfo(env);
+      if (render) io.err(`gstack: note: the render host (pid ${render.pid}) is left running: every agent's render, pdf and diagram calls share it and it stops by itself when idle, so there is no need to stop it (\`gstack sessions stop --render\` does).`);
+    }
     return 0;
   }
 
