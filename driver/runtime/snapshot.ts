@@ -723,9 +723,10 @@ export async function redactedFrameContent(frame: Frame): Promise<string> {
   return redactHtml(html, secrets.own);
 }
 
-/** Interactive elements (a role you act on, with a ref), each with the child lines that say
- * what acting on it means: a link's `/url`, a select's options. A line the parser did not
- * recognise but that carries a ref is kept as it is: a filter never drops what it cannot read. */
+/** Interactive elements (a role you act on, with a ref; a disabled one without), each with the
+ * child lines that say what acting on it means: a link's `/url`, a select's options; under the
+ * line of each open dialog they are in. A line the parser did not recognise but that carries a
+ * ref is kept as it is: a filter never drops what it cannot read. */
 function filterInteractive(lines: Line[]): Line[] {
   const out: Line[] = [];
   // Open dialogs keep their line, and what can be acted on inside one is indented under it: an
