@@ -74,8 +74,9 @@ export function readAlerts(bounds: typeof ALERT_BOUNDS): string[] {
 export const EVIDENCE_SNAPSHOT_LINES = 40;
 
 /** Lines of an open menu or list of options: they come last on a page, and the step that failed
- * was likely about them (trial V5: the menu item an agent needed was in the part left out). */
-const OVERLAY_LINE = /^\s*- (?:menuitem|menuitemcheckbox|menuitemradio|option|listbox|dialog|alertdialog)\b/;
+ * was likely about them (trial V5: the menu item an agent needed was in the part left out).
+ * An open dialog is kept whole (DIALOG_LINE). */
+const OVERLAY_LINE = /^\s*- (?:menuitem|menuitemcheckbox|menuitemradio|option|listbox)\b/;
 /** An open dialog's own line: its whole subtree is kept with it (trial V24: a dialog's text box
  * was in the part left out, under the dialog's line that was kept). */
 const DIALOG_LINE = /^(\s*)- (?:dialog|alertdialog)\b/;

@@ -18,6 +18,13 @@ import { fastScreenshot } from './screenshot.js';
 import { placeLabels } from './label-placement.js';
 import { SECRET_RULES, isSecretField, newSnapshotState, reachesSecretField, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
+/** The first three of a notice's URLs, each cut at 120 characters (after its `prefix`, a
+ * status), and how many more. */
+function firstUrls(list: string[], prefix: (i: number) => string = () => ''): string {
+  const shown = list.slice(0, 3).map((u, i) => prefix(i) + (u.length > 120 ? `${u.slice(0, 120)}…` : u)).join(', ');
+  return list.length > 3 ? `${shown} and ${list.length - 3} more` : shown;
+}
+
 /**
  * One stderr line for a call that passed while a page's scripts got no answer (an app served
  * offline whose sign-up popup or widget comes from a CDN): its click did nothing, and the call
@@ -26,9 +33,7 @@ import { SECRET_RULES, isSecretField, newSnapshotState, reachesSecretField, play
 export function unansweredScriptsNotice(urls: Iterable<string>): string | undefined {
   const list = [...urls];
   if (!list.length) return undefined;
-  const shown = list.slice(0, 3).map((u) => (u.length > 120 ? `${u.slice(0, 120)}…` : u)).join(', ');
-  const more = list.length > 3 ? ` and ${list.length - 3} more` : '';
-  return `gstack: ${list.length === 1 ? 'a script' : `${list.length} scripts`} the page asked for got no answer (${shown}${more}): what ${list.length === 1 ? 'it draws' : 'they draw'} (a popup, a widget) is missing, and actions on it do nothing. If the task needs it, serve it with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`;
+  return `gstack: ${list.length === 1 ? 'a script' : `${list.length} scripts`} the page asked for got no answer (${firstUrls(list)}): what ${list.length === 1 ? 'it draws' : 'they draw'} (a popup, a widget) is missing, and actions on it do nothing. If the task needs it, serve it with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`;
 }
 
 /**
@@ -40,9 +45,7 @@ export function unansweredScriptsNotice(urls: Iterable<string>): string | undefi
 export function failedScriptsNotice(failed: ReadonlyMap<string, number>): string | undefined {
   const list = [...failed];
   if (!list.length) return undefined;
-  const shown = list.slice(0, 3).map(([u, status]) => `${status} ${u.length > 120 ? `${u.slice(0, 120)}…` : u}`).join(', ');
-  const more = list.length > 3 ? ` and ${list.length - 3} more` : '';
-  return `gstack: the server answered ${list.length === 1 ? 'a script' : `${list.length} scripts`} of the page with an error (${shown}${more}): what ${list.length === 1 ? 'it draws' : 'they draw'} is missing (an app may draw nothing at all), and actions on it do nothing. Check the address and the app's server (a build whose HTML names files it does not serve); to go on meanwhile, answer ${list.length === 1 ? 'it' : 'them'} with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`;
+  return `gstack: the server answered ${list.length === 1 ? 'a script' : `${list.length} scripts`} of the page with an error (${firstUrls(list.map(([u]) => u), (i) => `${list[i][1]} `)}): what ${list.length === 1 ? 'it draws' : 'they draw'} is missing (an app may draw nothing at all), and actions on it do nothing. Check the address and the app's server (a build whose HTML names files it does not serve); to go on meanwhile, answer ${list.length === 1 ? 'it' : 'them'} with pg.route before goto (the browse reference, "A page whose third-party scripts cannot load").`;
 }
 
 /**
