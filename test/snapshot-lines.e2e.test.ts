@@ -288,3 +288,25 @@ console.log("GSTACK_STEP_OK");`);
     '- button "After"',
   ]);
 });
+
+test('an interactive snapshot keeps the [aria-hidden] line the page behind an open modal sits under, its controls indented and given no name they lack', async () => {
+  // As MUI opens a modal: the app's root is aria-hidden, so its controls have no accessible name
+  // and getByRole cannot find them (trials V30, V31: `button [ref=e52]: Login` read as the button
+  // to click). A link named by its text gets no name from it there either.
+  site.setPage('/behind.html', '<title>B</title><div id="root"><button>Login</button><a href="/help">Help</a><div aria-hidden="true"><p>decor</p></div></div><div role="dialog" aria-modal="true" aria-label="Sign in"><input aria-label="Username"><button>Close</button></div><script>document.getElementById("root").setAttribute("aria-hidden", "true")</script>');
+  const r = await run(`const pg = await openTab(${JSON.stringify(site.url + 'behind.html')});
+console.log("TREE_START\\n" + (await snapshot(pg, { interactive: true })).tree + "\\nTREE_END");
+console.log("COUNT=" + await pg.getByRole("button", { name: "Login" }).count());
+console.log("GSTACK_STEP_OK");`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(block(r.stdout, 'TREE').map((l) => l.replace(/ \[ref=e\d+\]/, '')), [
+    '- generic [aria-hidden]:',
+    '  - button: Login',
+    '  - link [cursor=pointer]',
+    '    - /url: /help',
+    '- dialog "Sign in":',
+    '  - textbox "Username"',
+    '  - button "Close"',
+  ]);
+  assert.match(r.stdout, /^COUNT=0$/m, 'what the line says: getByRole does not find it');
+});

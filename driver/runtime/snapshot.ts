@@ -49,6 +49,9 @@ const INTERACTIVE_ROLES = new Set([
 
 /** Containers an interactive snapshot keeps: what is in an open modal is acted on there. */
 const DIALOG_ROLES = new Set(['dialog', 'alertdialog']);
+/** Playwright's mark on a line whose element, and everything under it, is hidden from assistive
+ * technology (`aria-hidden="true"`). */
+const ARIA_HIDDEN = / \[aria-hidden\]/;
 
 /** A snapshot key: role, optional JSON-quoted name, then attributes like `[level=1] [ref=e3]`. */
 const KEY_RE = /^(\/?[\w-]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/;
@@ -732,19 +735,25 @@ function filterInteractive(lines: Line[]): Line[] {
   // Open dialogs keep their line, and what can be acted on inside one is indented under it: an
   // agent sees that a modal is open and what is in it (getByRole("dialog").getByRole(...)), and
   // the failure evidence keeps a dialog whole past its cut (evidence.ts; trial V24).
-  const dialogs: number[] = [];
+  // So does a part of the page hidden from assistive technology (Playwright's `[aria-hidden]`
+  // line; an app's open modal hides the page behind it so): its controls have no name there and
+  // getByRole does not find them, which the line above them says (trials V30, V31: the header's
+  // `button [ref=e52]: Login` behind Verdaccio's sign-in dialog read as a button to click).
+  const groups: Array<{ indent: number; hidden: boolean }> = [];
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
-    while (dialogs.length && l.indent <= dialogs[dialogs.length - 1]) dialogs.pop();
-    const depth = dialogs.length;
+    while (groups.length && l.indent <= groups[groups.length - 1].indent) groups.pop();
+    const depth = groups.length;
     const pad = '  '.repeat(depth);
+    const inHidden = groups.some((g) => g.hidden);
     if (l.unknown && l.ref) {
       out.push({ ...l, indent: depth, text: pad + l.text.trimStart() });
       continue;
     }
-    if (DIALOG_ROLES.has(l.role) && l.ref) {
+    const hides = ARIA_HIDDEN.test(l.text) && !inHidden && !INTERACTIVE_ROLES.has(l.role);
+    if ((DIALOG_ROLES.has(l.role) || hides) && l.ref) {
       out.push({ ...l, indent: depth, text: pad + l.text.trimStart().replace(/:?$/, ':') });
-      dialogs.push(l.indent);
+      groups.push({ indent: l.indent, hidden: hides });
       continue;
     }
     // A disabled control the browser gives no pointer events (`pointer-events: none`, as MUI
@@ -761,9 +770,10 @@ function filterInteractive(lines: Line[]): Line[] {
     // Playwright leaves out of the button's name (`<button><div title="Today"
     // style="display:flex"><svg>`: getByRole("button", { name: "Today" }) finds nothing, trial
     // V18 on Actual Budget). Those children keep their lines under it, as Playwright prints them.
+    // Not under an [aria-hidden] line: a name getByRole cannot find there is no name to give.
     let name = l.name;
     const titled: Line[] = [];
-    if (name === undefined && /:$/.test(l.text.trimEnd())) {
+    if (name === undefined && !inHidden && !ARIA_HIDDEN.test(l.text) && /:$/.test(l.text.trimEnd())) {
       const parts: string[] = [];
       for (let j = i + 1; j < lines.length && lines[j].indent > l.indent; j++) {
         const d = lines[j];
@@ -787,8 +797,9 @@ function filterInteractive(lines: Line[]): Line[] {
       }
     }
   }
-  // A dialog with nothing to act on inside says no more than the page around it: left out.
-  return out.filter((l, k) => !(DIALOG_ROLES.has(l.role) && !(out[k + 1] && out[k + 1].indent > l.indent)));
+  // A dialog or hidden part with nothing to act on inside says no more than the page around it:
+  // left out.
+  return out.filter((l, k) => !((DIALOG_ROLES.has(l.role) || (ARIA_HIDDEN.test(l.text) && !INTERACTIVE_ROLES.has(l.role))) && !(out[k + 1] && out[k + 1].indent > l.indent)));
 }
 
 /** Lines up to a nesting depth; says how many deeper lines it left out. */
