@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { BIN, cliEnv, runCli, tempHome, type CliResult } from './helpers/cli.js';
 import { unsafeFor } from './helpers/security-support.js';
 import { startFixtureServer } from './helpers/fixture-server.js';
+import { pngPixel, pngSize } from './helpers/inspect.js';
 
 let home: string;
 let work: string;
@@ -1152,6 +1153,61 @@ test('3x. --out copies what the script wrote before its first read cut of the se
     assert.match(r.stderr, /--out: "blob\.bin" was not copied \(its bytes hold the value of a secret field the call saw\)/);
     assert.equal(readFileSync(join(out, 'plain.txt'), 'utf8'), 'nothing secret here\n');
     assert.ok(!(r.stdout + r.stderr).includes(key), show(r));
+  } finally {
+    await site.close();
+  }
+});
+
+test('3y. a screenshot paints over what shows a secret the call has seen: a curl sample an API console drew, the text field it was typed in, in the page, an element and the failure evidence', { timeout: 120_000 }, async () => {
+  // Trials V32, V33 on Swagger UI: the API key from --params, typed into the Authorize box (a
+  // type=text field), came back in the page's curl sample; the lines printed were cut, the
+  // screenshots (their own, and the failure evidence's) showed it whole.
+  const key = 'Zq7kL93pXv2Wm88r';
+  const site = await startFixtureServer();
+  site.setPage('/console.html', `<title>API console</title><label>Value: <input id="v" style="width:300px"></label><button id="go">Execute</button>
+<div id="sample"><pre id="curl" style="font-size:20px"></pre></div><p id="plain" style="font-size:20px">Nothing secret here</p><x-echo id="echo"></x-echo>
+<script>
+customElements.define('x-echo', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'open' }); } });
+document.getElementById('go').onclick = () => {
+  const v = document.getElementById('v').value;
+  document.getElementById('curl').textContent = "curl -X 'POST' -H 'X-API-Key: " + v + "' /orders";
+  document.getElementById('echo').shadowRoot.innerHTML = '<b style="font-size:20px">key ' + v + '</b>';
+};
+</script>`);
+  const paramsFile = join(work, 'console-params.json');
+  const out = join(work, 'out-3y');
+  const boxes = `for (const sel of ["#curl", "#v", "#plain", "#echo"]) { const b = await pg.locator(sel).boundingBox(); console.log("BOX " + sel + " " + JSON.stringify([Math.round(b.x + 8), Math.round(b.y + b.height / 2)])); }`;
+  const script = (fail: boolean) => `const pg = await openTab(${lit(site.url + 'console.html')});
+    await pg.locator("#v").fill(params.apiKey);
+    await pg.locator("#go").click();
+    ${boxes}
+    await pg.screenshot({ path: path.join(pwd, "page.png") });
+    await pg.screenshot({ path: path.join(pwd, "full.png"), fullPage: true });
+    await pg.locator("#curl").screenshot({ path: path.join(pwd, "element.png") });
+    console.log("MARKS=" + await pg.evaluate(() => document.querySelectorAll("[data-gstack-secret-mask]").length + document.getElementById("echo").shadowRoot.querySelectorAll("[data-gstack-secret-mask]").length));
+    ${fail ? 'throw new Error("on purpose");' : 'console.log("GSTACK_STEP_OK");'}`;
+  const magenta = ([r, g, b]: [number, number, number]) => r > 240 && g < 20 && b > 240;
+  try {
+    for (const [name, fail] of [['apiKey', false], ['apiKey', true], ['note', false]] as const) {
+      writeFileSync(paramsFile, JSON.stringify({ apiKey: undefined, [name]: key }));
+      const s = name === 'apiKey' ? script(fail) : script(fail).replace('params.apiKey', 'params.note');
+      const r = await run(s, ['--params', `@${paramsFile}`, '--out', out]);
+      assert.equal(r.code, fail ? 1 : 0, show(r));
+      const box = (sel: string) => JSON.parse(r.lines.find((l) => l.startsWith(`BOX ${sel} `))!.slice(`BOX ${sel} `.length)) as [number, number];
+      const secret = name === 'apiKey';
+      for (const shot of ['page.png', 'full.png', ...(fail ? ['evidence-tab-1.png'] : [])]) {
+        const file = join(out, shot);
+        for (const sel of ['#curl', '#v', '#echo']) {
+          assert.equal(magenta(pngPixel(file, ...box(sel))), secret, `${shot} ${sel}: ${secret ? 'masked' : 'not masked: the value is no secret'} (${pngPixel(file, ...box(sel))})`);
+        }
+        assert.ok(!magenta(pngPixel(file, ...box('#plain'))), `${shot}: text that holds no secret is not masked`);
+      }
+      // The element shot is of the curl sample alone.
+      const { width, height } = pngSize(join(out, 'element.png'));
+      assert.equal(magenta(pngPixel(join(out, 'element.png'), Math.round(width / 2), Math.round(height / 2))), secret, 'element.png');
+      assert.match(r.stdout, /^MARKS=0$/m, 'the page is left without marks');
+      assert.ok(!(r.stdout + r.stderr).includes(key), show(r));
+    }
   } finally {
     await site.close();
   }

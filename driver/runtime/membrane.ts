@@ -46,6 +46,8 @@ import { defuseSentinel, pageCallbackScope } from './output.js';
 import { cleanPdfInfo } from './pdf-info.js';
 import { SENTINEL } from '../catalog.gen.js';
 import { howFarItMatched, visibleOthers, whatCovers } from './locator-reach.js';
+import type { Page } from 'playwright-core';
+import { maskSecrets, withMask } from './secret-mask.js';
 
 export interface MembraneOptions {
   /** Every file a script's API call reads or writes goes through this (pwd only). */
@@ -837,6 +839,21 @@ const capture = (prop: 'screenshot'): Confiner => async (m, a, call) => {
   return bytes;
 };
 
+/** An element's screenshot, with what on its page holds a secret the call has seen masked
+ * (driver/runtime/secret-mask.ts; a page's own screenshot masks in Tabs, where the runner's
+ * captures take it too). */
+const captureElement: Confiner = async (m, a, call, target) => {
+  refuseBarePath('screenshot', a);
+  const page = (typeof target.page === 'function' ? target.page() : (await target.ownerFrame())?.page()) as Page | undefined;
+  const masked = page ? await maskSecrets(page) : undefined;
+  if (!masked) return capture('screenshot')(m, a, call, target);
+  try {
+    return await capture('screenshot')(m, [withMask(a[0], masked.locator), ...a.slice(1)], call, target);
+  } finally {
+    await masked.unmark();
+  }
+};
+
 /** pdf(): the printed PDF's Title (Chromium copies the page's `document.title` there) and its
  * other text fields pass the terminal filter before the script or a file gets it; a `path` is
  * written through the confinement, checked while the page prints. */
@@ -1000,8 +1017,8 @@ export const CONFINERS: Record<string, Confiner> = {
   'Page.goto': urlAt('arg'),
   'Frame.goto': urlAt('arg'),
   'Page.screenshot': capture('screenshot'),
-  'Locator.screenshot': capture('screenshot'),
-  'ElementHandle.screenshot': capture('screenshot'),
+  'Locator.screenshot': captureElement,
+  'ElementHandle.screenshot': captureElement,
   'Page.pdf': printPdf,
   'Page.setInputFiles': uploads(1, 'setInputFiles()'),
   'Frame.setInputFiles': uploads(1, 'setInputFiles()'),

@@ -347,6 +347,18 @@ export function secretsSpelledIn(text: string, minLength: number): boolean {
   return seenSecrets.spelledIn(lowered, minLength) || foreignSecrets.spelledIn(lowered, minLength);
 }
 
+/** The [start, end) spans of `text` that spell a value the call has seen (either set);
+ * undefined when the matcher cannot read it (a caller then treats all of it as secret). */
+export function seenSecretSpans(text: string): Array<[number, number]> | undefined {
+  try {
+    const foreign = foreignSecrets.spans(text);
+    const own = seenSecrets.spans(text);
+    return foreign === undefined || own === undefined ? undefined : [...foreign, ...own];
+  } catch {
+    return undefined;
+  }
+}
+
 export function forgetSecrets(): void {
   seenSecrets.clear();
   foreignSecrets.clear();

@@ -15,6 +15,7 @@ import { ALERT_BOUNDS, EVIDENCE_BUDGET_MS, freeName, HUNG_NOTE, gotNoAnswer, OUT
 import { plainUrl } from './url-policy.js';
 import { defuseSentinel, learnSecrets, type LineOptions } from './output.js';
 import { fastScreenshot } from './screenshot.js';
+import { maskSecrets, withMask } from './secret-mask.js';
 import { placeLabels } from './label-placement.js';
 import { SECRET_RULES, isSecretField, newSnapshotState, reachesSecretField, playwrightRef, redact, redactHtml, redactedContent, redactedFrameContent, secretValues, takeSnapshot, type PageSnapshotState, type SnapshotOptions } from './snapshot.js';
 
@@ -50,7 +51,8 @@ export function failedScriptsNotice(failed: ReadonlyMap<string, number>): string
 
 /**
  * `page.screenshot()` takes a plain viewport PNG through one CDP capture when that gives
- * Playwright's image (driver/runtime/screenshot.ts), and is Playwright's own otherwise. An own member of
+ * Playwright's image (driver/runtime/screenshot.ts), and is Playwright's own otherwise, with what
+ * holds a secret the call has seen masked. An own member of
  * the page, so the script's call still goes through the membrane (its policy, the confinement
  * of `path`, its errors) and the runner's own captures (evidence) take the same path.
  */
@@ -60,8 +62,20 @@ function useFastScreenshot(raw: Page): void {
     configurable: true,
     writable: true,
     enumerable: false,
-    // Any hitch of the fast path (a tab closing under it) gets Playwright's answer, and its error.
-    value: async (options?: Parameters<Page['screenshot']>[0]) => (await fastScreenshot(raw, options).catch(() => undefined)) ?? playwright.call(raw, options),
+    // Once the call has seen a secret, what on the page holds one is painted over
+    // (driver/runtime/secret-mask.ts): Playwright's capture, which takes a mask. Any hitch of the
+    // fast path (a tab closing under it) gets Playwright's answer, and its error.
+    value: async (options?: Parameters<Page['screenshot']>[0]) => {
+      const masked = await maskSecrets(raw);
+      if (masked) {
+        try {
+          return await playwright.call(raw, withMask(options, masked.locator));
+        } finally {
+          await masked.unmark();
+        }
+      }
+      return (await fastScreenshot(raw, options).catch(() => undefined)) ?? playwright.call(raw, options);
+    },
   });
 }
 
