@@ -119,8 +119,8 @@ try {
 
 test('a role with a name that matched nothing says which other role has that name, or that only the text is there (trial V13: "Import members" was a link)', async () => {
   const r = await run(`const pg = await openTab("about:blank");
-await pg.setContent('<div onclick="1">Import members</div><header><a href="#">Sign in</a></header><input type="password" placeholder="Password">');
-for (const [tag, loc] of [["LINK", pg.locator("header").getByRole("button", { name: "sign in" })], ["TEXT", pg.getByRole("button", { name: "Import members" })], ["NONE", pg.getByRole("button", { name: "Nothing like it" })], ["EARLY", pg.locator("footer").getByRole("button", { name: "Sign in" })], ["LABEL", pg.getByLabel("Password")]]) {
+await pg.setContent('<div onclick="1">Import members</div><header><a href="#">Sign in</a></header><input type="password" placeholder="Password"><div class="auth"><button aria-label="Apply credentials">Authorize</button><a href="#x" aria-label="Docs home"><span>Read the docs</span></a></div>');
+for (const [tag, loc] of [["LINK", pg.locator("header").getByRole("button", { name: "sign in" })], ["TEXT", pg.getByRole("button", { name: "Import members" })], ["OTHER", pg.locator(".auth").getByRole("button", { name: "Authorize" })], ["INNER", pg.getByRole("link", { name: "Read the docs" })], ["NONE", pg.getByRole("button", { name: "Nothing like it" })], ["EARLY", pg.locator("footer").getByRole("button", { name: "Sign in" })], ["LABEL", pg.getByLabel("Password")]]) {
   await loc.click({ timeout: 400 }).catch((e) => console.log(tag + " " + e.message));
 }
 console.log("GSTACK_STEP_OK");`);
@@ -128,6 +128,10 @@ console.log("GSTACK_STEP_OK");`);
   const said = (tag: string) => r.lines.find((l) => l.startsWith(tag + ' ')) ?? '';
   assert.match(said('LINK'), /How far it matched: locator\('header'\) → 1 element; then \.getByRole\('button', \{ name: 'sign in' \}\) → none\. No button has that name, but a link does: locator\('header'\)\.getByRole\('link', \{ name: 'sign in' \}\) → 1 element\. Take a snapshot/);
   assert.match(said('TEXT'), /No element with a role has that name, but the text is on the page: getByText\('Import members'\) → 1 element \(an element with no role: act on it by that text\)\./);
+  // A control whose name is not its text (trial V33: Swagger UI's "Authorize" button is named
+  // "Apply credentials"): named, with the locator that finds it; also for text inside it.
+  assert.match(said('OTHER'), /the text is on the page: locator\('\.auth'\)\.getByText\('Authorize'\) → 1 element, in a button whose name is another \(button "Apply credentials": Authorize\): act on it by the name it has, getByRole\("button", \{ name: "Apply credentials" \}\), or by that text\./);
+  assert.match(said('INNER'), /in a link whose name is another \(link "Docs home"[^)]*\): act on it by the name it has, getByRole\("link", \{ name: "Docs home" \}\)/);
   assert.doesNotMatch(said('NONE'), /has that name|the text is on the page/);
   // getByLabel on a field named by its placeholder (trials V16, V17).
   assert.match(said('LABEL'), /No field has that label, but a textbox has it as its name \(from its placeholder or title, which getByLabel does not read\): getByRole\('textbox', \{ name: 'Password' \}\) → 1 element\./);

@@ -222,7 +222,27 @@ async function sameNameElsewhere(frame: Frame, steps: string[]): Promise<string 
   }
   const text = at(`internal:text=${name}`);
   const n = await text.count();
-  return n ? `No element with a role has that name, but the text is on the page: ${String(text)} → ${count(n)} (an element with no role: act on it by that text).` : undefined;
+  if (!n) return undefined;
+  const named = await namedOtherwise(text.first());
+  if (named) return `No element with a role has that name, but the text is on the page: ${String(text)} → ${count(n)}, ${n === 1 ? '' : 'the first '}in a ${named.role} whose name is another (${named.line}): act on it by the name it has, getByRole(${JSON.stringify(named.role)}, { name: ${JSON.stringify(named.name)} }), or by that text.`;
+  return `No element with a role has that name, but the text is on the page: ${String(text)} → ${count(n)} (an element with no role: act on it by that text).`;
+}
+
+/**
+ * The control a text is in when that control's name is not its text (`<button
+ * aria-label="Apply credentials">Authorize</button>`): getByRole with the text finds nothing,
+ * and "an element with no role" sent the agent the wrong way (trial V33 on Swagger UI). The
+ * element itself or its nearest ancestor with a role; its line as Playwright's snapshot prints it.
+ */
+async function namedOtherwise(el: Locator): Promise<{ role: string; name: string; line: string } | undefined> {
+  for (const candidate of [el, el.locator('xpath=ancestor::*[@role or self::button or self::a[@href] or self::select or self::summary]').last()]) {
+    if (candidate !== el && !(await candidate.count().catch(() => 0))) return undefined;
+    const line = (await candidate.ariaSnapshot({ timeout: 1000 }).catch(() => '')).split('\n')[0];
+    const m = /^- ([a-z]+) "((?:[^"\\]|\\.)*)"/.exec(line);
+    if (m && ROLES_TRIED.includes(m[1])) return { role: m[1], name: JSON.parse(`"${m[2]}"`) as string, line: line.replace(/^- /, '') };
+    if (m) return undefined;
+  }
+  return undefined;
 }
 
 async function walk(frame: Frame, prefixes: string[]): Promise<{ said: string; lastFailed: boolean }> {
