@@ -211,3 +211,16 @@ test('a wait that found nothing points to the page\'s own messages when the evid
   assert.doesNotMatch(evidenceHint([tab()], error), /ALERTS=/);
   assert.doesNotMatch(evidenceHint([tab({ alerts: ['Saved'] })], 'the export never started'), /ALERTS=/, 'not for a throw of the script\'s own');
 });
+
+test('a closed select\'s chosen option is no open list: the cut keeps the page\'s last lines (trial V34)', async () => {
+  const { evidenceSnapshot } = await import('../driver/runtime/evidence.js');
+  const rows = Array.from({ length: 50 }, (_, i) => `- button "Row ${i}" [ref=e${i}]`);
+  const select = ['- combobox [ref=e100]', '  - option "application/json" [selected]'];
+  const cut = evidenceSnapshot([...rows, ...select, '- button "Execute" [ref=e101]'].join('\n')).split('\n');
+  assert.ok(!cut.some((l) => /open dialog's, menu's or list's/.test(l)), cut.join('\n'));
+  assert.match(cut[25], /the page's last lines follow/);
+  assert.equal(cut.at(-1), '- button "Execute" [ref=e101]');
+  // An open listbox's options have refs: still kept past the cut.
+  const open = evidenceSnapshot([...rows, '- listbox [ref=e100]:', '  - option "JSON" [ref=e102]', '  - option "XML" [ref=e103]', ...rows.map((r) => r.replace('Row', 'More'))].join('\n')).split('\n');
+  assert.ok(open.includes('  - option "XML" [ref=e103]'), open.join('\n'));
+});

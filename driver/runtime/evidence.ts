@@ -64,6 +64,10 @@ export function readAlerts(bounds: typeof ALERT_BOUNDS): string[] {
     const visible = (el as HTMLElement).checkVisibility?.({ opacityProperty: true, visibilityProperty: true } as never) ?? true;
     const text = ((el as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim();
     if (!visible || !text) continue;
+    // A live region with no alert or status role that holds a table or a form field is part of
+    // the page an app keeps up to date, not a notice (trial V34: Swagger UI's table of an
+    // operation's documented responses read as a live "200 OK").
+    if (!el.matches('[role=alert], [role=alertdialog], [role=status]') && el.querySelector('table, input, select, textarea')) continue;
     out.push(text.slice(0, bounds.chars));
     if (out.length >= bounds.count) break;
   }
@@ -75,8 +79,10 @@ export const EVIDENCE_SNAPSHOT_LINES = 40;
 
 /** Lines of an open menu or list of options: they come last on a page, and the step that failed
  * was likely about them (trial V5: the menu item an agent needed was in the part left out).
- * An open dialog is kept whole (DIALOG_LINE). */
-const OVERLAY_LINE = /^\s*- (?:menuitem|menuitemcheckbox|menuitemradio|option|listbox)\b/;
+ * An open dialog is kept whole (DIALOG_LINE). An option without a ref is a closed `<select>`'s
+ * chosen one, listed under it on every page: no list is open (trial V34: the cut said "the open
+ * dialog's, menu's or list's lines follow" over a select's `- option "application/json"`). */
+const OVERLAY_LINE = /^\s*- (?:menuitem|menuitemcheckbox|menuitemradio|listbox)\b|^\s*- option\b.*\[ref=/;
 /** An open dialog's own line: its whole subtree is kept with it (trial V24: a dialog's text box
  * was in the part left out, under the dialog's line that was kept). */
 const DIALOG_LINE = /^(\s*)- (?:dialog|alertdialog)\b/;
