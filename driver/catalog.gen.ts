@@ -2328,7 +2328,7 @@ export const CATALOG_JSON: unknown = {
   },
   {
    "label": "ALERTS=",
-   "meaning": "JSON array: the text of a failed call's tab's visible alerts and status messages (`role=alert`, `status`, `aria-live` regions; at most 5, each at most 300 characters), in its evidence block on Chromium: an app's own words for what went wrong (`[\"Too many requests, please try again later.\"]`), which the interactive snapshot leaves out. Untrusted page text."
+   "meaning": "JSON array: the text of a failed call's tab's visible alerts and status messages (`role=alert`, `status`, `aria-live` regions; at most 5, each at most 300 characters), in its evidence block on Chromium: an app's own words for what went wrong (`[\"Too many requests, please try again later.\"]`), which the interactive snapshot leaves out; an `aria-live` region may also be a screen reader's narration of what is shown (a slide deck's current slide), not an error. Untrusted page text."
   },
   {
    "label": "EVIDENCE_SKIPPED",

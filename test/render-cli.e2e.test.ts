@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { imageSize, pdfInfo, pdfOutline, pdfText, type OutlineItem } from './helpers/inspect.js';
-import { BIN, ROOT, cliWith, type CliResult } from './helpers/cli.js';
+import { BIN, ROOT, cliWith, runCli, type CliResult } from './helpers/cli.js';
 
 const FIX = join(ROOT, 'test', 'fixtures', 'render');
 const BEGIN = '--- BEGIN UNTRUSTED WEB CONTENT ---';
@@ -195,6 +195,17 @@ test('a missing input file is a usage error (exit 2) that names the path', async
   const there = await gstack([join(FIX, 'wide.html'), '--eval', 'location.hash = "part"', '--eval', 'location.hash']);
   assertOk(there);
   assert.ok(fenced(there).includes('EVAL 2: "#part"'), there.stdout);
+  // Trial V36: an address (reveal.js's `?print-pdf` deck) was read as a relative path, and the
+  // error named a --serve-root it was never given. It says inputs are files, and what prints a
+  // page of a site; a file: URL names the path to pass.
+  const url = await gstack(['http://127.0.0.1:9/demo.html?print-pdf', '--pdf', 'x.pdf']);
+  assertFailed(url, 2, /the input is a local HTML file, not an address \(http:\/\/127\.0\.0\.1:9\/demo\.html\?print-pdf\): render serves files from disk\. Print a page of a site with the browse skill's pdf shape, `gstack cookbook pdf --url URL/, 'stderr');
+  assert.doesNotMatch(url.stderr, /serve-root/);
+  const fileUrl = await gstack([`file://${join(FIX, 'wide.html')}`, '--pdf', 'x.pdf']);
+  assertFailed(fileUrl, 2, new RegExp(`the input is a file path, not a file: URL: pass "${join(FIX, 'wide.html').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`), 'stderr');
+  const md = await runCli(['pdf', 'https://example.test/README.md', 'x.pdf'], { cwd: work });
+  assertFailed(md, 2, /the input is a local file, not an address \(https:\/\/example\.test\/README\.md\)/, 'stderr');
+  assert.ok(!existsSync(join(work, 'x.pdf')));
 });
 
 test('an output directory that cannot be written fails (exit 1) before rendering', async () => {

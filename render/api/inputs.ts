@@ -13,6 +13,8 @@ export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
 export function inputProblem(given: string, abs: string, r: ReadRefusal): string {
   switch (r.why) {
     case 'missing':
+      // An address is read as a relative path (trial V36): say that inputs are files.
+      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given)) return `the input is a local file, not an address (${given.slice(0, 80)}): save it and name the file (a page of a site prints with the browse skill's pdf shape, \`gstack cookbook pdf --url URL\`).`;
       return `input file not found: ${given} (looked at ${abs})`;
     case 'directory':
       return `input is a directory: ${given}; name a file`;

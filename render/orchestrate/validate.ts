@@ -39,6 +39,16 @@ export async function validate(spec: RenderSpec): Promise<Validated> {
   if (!spec.file) throw usage('no input file: name the HTML file to render');
   if (!spec.steps?.length) throw usage('nothing to do: add at least one step (--pdf OUT, --screenshot OUT or --eval JS)');
 
+  // An address is not a file (trial V36: `gstack render http://…/demo.html?print-pdf` was read
+  // as a relative path, and the error was about a --serve-root it was never given).
+  const address = /^([a-z][a-z0-9+.-]*):\/\//i.exec(spec.file);
+  if (address) {
+    throw usage(
+      address[1].toLowerCase() === 'file'
+        ? `the input is a file path, not a file: URL: pass ${JSON.stringify(decodeURIComponent(spec.file.replace(/^file:\/\/(localhost)?/i, '')).replace(/[#?].*$/, ''))}.`
+        : `the input is a local HTML file, not an address (${spec.file.slice(0, 80)}): render serves files from disk. Print a page of a site with the browse skill's pdf shape, \`gstack cookbook pdf --url URL --params '{"file":"page.pdf"}'\` (or a script's pg.pdf()), or save the page and render the file.`,
+    );
+  }
   const cwd = spec.cwd ?? process.cwd();
   const fileAbs = resolve(cwd, spec.file);
   const rootAbs = resolve(cwd, spec.serveRoot ?? dirname(fileAbs));
