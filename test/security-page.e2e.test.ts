@@ -1165,18 +1165,19 @@ test('3y. a screenshot paints over what shows a secret the call has seen: a curl
   const key = 'Zq7kL93pXv2Wm88r';
   const site = await startFixtureServer();
   site.setPage('/console.html', `<title>API console</title><label>Value: <input id="v" style="width:300px"></label><button id="go">Execute</button>
-<div id="sample"><pre id="curl" style="font-size:20px"></pre></div><p id="plain" style="font-size:20px">Nothing secret here</p><x-echo id="echo"></x-echo>
+<div id="sample"><pre id="curl" style="font-size:20px"></pre></div><select id="sel" style="font-size:20px;width:300px"><option>none</option></select><p id="plain" style="font-size:20px">Nothing secret here</p><x-echo id="echo"></x-echo>
 <script>
 customElements.define('x-echo', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'open' }); } });
 document.getElementById('go').onclick = () => {
   const v = document.getElementById('v').value;
   document.getElementById('curl').textContent = "curl -X 'POST' -H 'X-API-Key: " + v + "' /orders";
   document.getElementById('echo').shadowRoot.innerHTML = '<b style="font-size:20px">key ' + v + '</b>';
+  document.getElementById('sel').innerHTML = '<option>' + v + '</option>';
 };
 </script>`);
   const paramsFile = join(work, 'console-params.json');
   const out = join(work, 'out-3y');
-  const boxes = `for (const sel of ["#curl", "#v", "#plain", "#echo"]) { const b = await pg.locator(sel).boundingBox(); console.log("BOX " + sel + " " + JSON.stringify([Math.round(b.x + 8), Math.round(b.y + b.height / 2)])); }`;
+  const boxes = `for (const sel of ["#curl", "#v", "#plain", "#echo", "#sel"]) { const b = await pg.locator(sel).boundingBox(); console.log("BOX " + sel + " " + JSON.stringify([Math.round(b.x + 8), Math.round(b.y + b.height / 2)])); }`;
   const script = (fail: boolean) => `const pg = await openTab(${lit(site.url + 'console.html')});
     await pg.locator("#v").fill(params.apiKey);
     await pg.locator("#go").click();
@@ -1197,7 +1198,7 @@ document.getElementById('go').onclick = () => {
       const secret = name === 'apiKey';
       for (const shot of ['page.png', 'full.png', ...(fail ? ['evidence-tab-1.png'] : [])]) {
         const file = join(out, shot);
-        for (const sel of ['#curl', '#v', '#echo']) {
+        for (const sel of ['#curl', '#v', '#echo', '#sel']) {
           assert.equal(magenta(pngPixel(file, ...box(sel))), secret, `${shot} ${sel}: ${secret ? 'masked' : 'not masked: the value is no secret'} (${pngPixel(file, ...box(sel))})`);
         }
         assert.ok(!magenta(pngPixel(file, ...box('#plain'))), `${shot}: text that holds no secret is not masked`);

@@ -41,9 +41,11 @@ function collect(): Scan {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     for (let n: Node | null = walker.currentNode; n; n = walker.nextNode()) {
       if (n.nodeType === Node.TEXT_NODE) {
-        const owner = n.parentElement ?? ((n.parentNode as ShadowRoot | null)?.host as Element | undefined);
+        const parent = n.parentElement ?? ((n.parentNode as ShadowRoot | null)?.host as Element | undefined);
+        // An option's text shows in its closed select's box, not in its own (which has none).
+        const owner = parent?.closest('select') ?? parent;
         const text = (n as Text).data;
-        if (owner && !skip.has(owner.tagName) && text.trim().length >= 3) {
+        if (owner && parent && !skip.has(parent.tagName) && text.trim().length >= 3) {
           texts.push(text);
           nodes.push(owner);
         }
