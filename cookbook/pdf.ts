@@ -56,7 +56,11 @@ await pg.pdf({
   preferCSSPageSize: PARAMS.preferCSSPageSize,
   pageRanges: PARAMS.pageRanges,
 });
-console.log("PDF=" + file);`,
+console.log("PDF=" + file);
+// A page with nothing to print still makes a PDF, and the call passes (trial V38: an email
+// client's HTML view of a text-only email answered an empty document).
+const drawn = await pg.evaluate(() => (document.body ? document.body.innerText.trim().length : 0) + document.querySelectorAll("img, svg, canvas, video, iframe, embed, object").length);
+if (!drawn) console.log("[the page has no text and no pictures: the PDF is blank. Check the address (an app's view may answer an empty page), or pass waitFor for what it draws late]");`,
     PRINT_CONSOLE_ERRORS,
     CLOSE_AND_FINISH,
   ),

@@ -456,7 +456,7 @@ export interface GstackScriptGlobals {
   path: typeof import("node:path");
   /** Node's `Buffer`, e.g. to decode the base64 image of `annotatedScreenshot`. Read-only: assigning to its members throws. (Aside: yes, Chromium: yes) */
   Buffer: typeof globalThis.Buffer;
-  /** HTTP request that carries this browser context's cookies (and stores the cookies it gets back). The response has `ok`, `status`, `statusText`, `url`, `headers.get(name)`, `text()`, `json()`, `arrayBuffer()`. (Aside: yes, Chromium: yes) */
+  /** HTTP request that carries this browser context's cookies (and stores the cookies it gets back). The response is the web's `fetch` Response, not Playwright's: `ok`, `status` and `statusText` are values (`res.status`, not `res.status()`), then `url`, `headers.get(name)`, `text()`, `json()`, `arrayBuffer()`. (Aside: yes, Chromium: yes) */
   fetch: (url: string, init?: FetchInit) => Promise<FetchResponse>;
   /** Evidence lines to stdout (`log`, `info`, `warn` and `error` all print one line per call; objects print as JSON; a Playwright object such as a Response prints as `<Response: …>` naming members to print, e.g. `resp.status()`). End every script with `console.log("GSTACK_STEP_OK")`, spelled out in the script's own body after its last step: printed as a value, or from a `.then` callback or a listener, it does not count. (Aside: yes, Chromium: yes) */
   console: ScriptConsole;

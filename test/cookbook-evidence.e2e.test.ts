@@ -172,3 +172,14 @@ test('form on a page with no <form> fills the fields and shows the whole page', 
   assert.ok(snap.some((l) => /textbox "Display name"/.test(l)) && snap.some((l) => /button "Save"/.test(l)), r.stdout);
   assert.ok(value(r, 'SCREENSHOT='), r.stdout);
 });
+
+test('pdf of a page with nothing to print says the PDF is blank; a page with text does not (trial V38: a text-only email\'s HTML view)', async () => {
+  site.setPage('/blank.html', '<title></title><div></div>');
+  site.setPage('/worded.html', '<title>W</title><p>Meeting: 18 December</p>');
+  const blank = await cookbook('pdf', '/blank.html');
+  assert.equal(blank.code, 0, blank.stdout + blank.stderr);
+  assert.ok(blank.lines.includes("[the page has no text and no pictures: the PDF is blank. Check the address (an app's view may answer an empty page), or pass waitFor for what it draws late]"), blank.stdout);
+  const worded = await cookbook('pdf', '/worded.html');
+  assert.equal(worded.code, 0, worded.stdout + worded.stderr);
+  assert.ok(!worded.lines.some((l) => l.startsWith('[the page has no text')), worded.stdout);
+});
